@@ -1,0 +1,38 @@
+# The two commands a user needs (README): `make demo` and `make test`.
+# Both install missing Debian packages first (tools/install_deps.sh).
+JOBS ?= $(shell nproc)
+DEMO_TRACE ?= traces/demo.ftr
+
+.PHONY: demo test deps release debug asan bench clean
+
+deps:
+	@tools/install_deps.sh
+
+release: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS)
+	@ln -sfn build/release/src/cli/ftlsim ftlsim
+
+debug: deps
+	@cmake --preset debug >/dev/null
+	@cmake --build --preset debug -j $(JOBS)
+
+asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+
+# Build in release and replay the shipped trace through the FEMU-default device.
+demo: release
+	./ftlsim --trace $(DEMO_TRACE) --preset femu-default --out build/demo-out
+
+# Every test: the full suite on the release build (validation included), then
+# the unit and invariant tests again under ASan+UBSan with invariant checks on.
+test: release asan
+	ctest --preset release -j $(JOBS)
+	ctest --preset asan -j $(JOBS) -LE slow
+
+bench: release
+	bench/run.sh
+
+clean:
+	rm -rf build ftlsim

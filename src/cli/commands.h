@@ -1,0 +1,22 @@
+#pragma once
+// Each subcommand registers its options on the root CLI11 app and returns
+// the function that runs it once parsing has chosen it. Runners throw
+// InputError / SystemError; main() turns them into one line and an exit code.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace ftlsim::cli {
+
+struct Command {
+  CLI::App* app = nullptr;         // the subcommand; parsed when *app is true
+  std::function<void()> run;       // runs it
+};
+
+Command add_info_command(CLI::App& root);     // cmd_info.cpp
+Command add_convert_command(CLI::App& root);  // cmd_convert.cpp
+Command add_gen_command(CLI::App& root);      // cmd_gen.cpp
+// The default command (no subcommand): simulate --trace through the FTL.
+Command add_simulate_options(CLI::App& root);  // cmd_simulate.cpp
+
+}  // namespace ftlsim::cli

@@ -1,0 +1,61 @@
+// ftlsim: replay block I/O traces through a page-mapped FTL model.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <array>
+#include <exception>
+
+#include "cli/commands.h"
+#include "core/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "ftlsim: replay block I/O traces through a fast SSD/FTL model and report write\n"
+      "amplification (WAF) and GC onset.\n\n"
+      "Examples:\n"
+      "  ftlsim --trace traces/demo.ftr --gc-thres 60\n"
+      "  ftlsim --trace x.ftr --preset femu-eth --out results/\n"
+      "  ftlsim gen --pattern uniform --logical 1G --fill --writes 1M -o u.ftr\n"
+      "  ftlsim convert --from disksim in.trace -o in.ftr\n"
+      "  ftlsim info x.ftr --json\n",
+      "ftlsim"};
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", "ftlsim 0.1.0");
+  app.get_formatter()->column_width(34);
+
+  const std::array<ftlsim::cli::Command, 3> subcommands = {
+      ftlsim::cli::add_info_command(app),
+      ftlsim::cli::add_convert_command(app),
+      ftlsim::cli::add_gen_command(app),
+  };
+  const ftlsim::cli::Command simulate = ftlsim::cli::add_simulate_options(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    for (const auto& cmd : subcommands) {
+      if (cmd.app != nullptr && cmd.app->parsed()) {
+        cmd.run();
+        return 0;
+      }
+    }
+    simulate.run();
+    return 0;
+  } catch (const ftlsim::InputError& e) {
+    fmt::print(stderr, "ftlsim: error: {}\n", e.what());
+    return 2;
+  } catch (const ftlsim::SystemError& e) {
+    fmt::print(stderr, "ftlsim: error: {}\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "ftlsim: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "ftlsim: internal error: {}\n", e.what());
+    return 1;
+  }
+}

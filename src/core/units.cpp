@@ -1,0 +1,65 @@
+#include "core/units.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <charconv>
+#include <limits>
+
+#include "core/error.h"
+
+namespace ftlsim {
+
+std::optional<uint64_t> parse_size(std::string_view text) {
+  uint64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || ptr == first) return std::nullopt;
+  std::string_view suffix(ptr, static_cast<size_t>(last - ptr));
+  // Accept K, KB, KiB (and lower case k); all binary.
+  if (suffix.size() == 3 && (suffix.substr(1) == "iB" || suffix.substr(1) == "ib")) {
+    suffix = suffix.substr(0, 1);
+  } else if (suffix.size() == 2 && (suffix[1] == 'B' || suffix[1] == 'b')) {
+    suffix = suffix.substr(0, 1);
+  }
+  unsigned shift = 0;
+  if (suffix.empty() || suffix == "B" || suffix == "b") {
+    shift = 0;
+  } else if (suffix.size() == 1) {
+    switch (suffix[0]) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      case 't': case 'T': shift = 40; break;
+      case 'p': case 'P': shift = 50; break;
+      default: return std::nullopt;
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (shift > 0 && value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
+  return value << shift;
+}
+
+uint64_t parse_size_or_throw(std::string_view text, std::string_view what) {
+  auto v = parse_size(text);
+  if (!v) {
+    throw InputError(fmt::format("{}: '{}' is not a size (examples: 4096, 4K, 16M, 64G)", what, text));
+  }
+  return *v;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = static_cast<double>(bytes);
+  size_t u = 0;
+  while (v >= 1024.0 && u + 1 < kUnits.size()) {
+    v /= 1024.0;
+    ++u;
+  }
+  if (u == 0) return fmt::format("{} B", bytes);
+  return fmt::format("{:.2f} {}", v, kUnits[u]);
+}
+
+}  // namespace ftlsim

@@ -1,0 +1,22 @@
+#pragma once
+// Parsing and printing of sizes with binary unit suffixes ("4K", "16M",
+// "64G", "1T", also "16MiB", "16MB"; all powers of 1024) and of lists and
+// ranges used by option values.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ftlsim {
+
+// Parses a non-negative size. Returns nullopt on anything malformed or on
+// overflow of 64 bits. A bare number is bytes.
+[[nodiscard]] std::optional<uint64_t> parse_size(std::string_view text);
+
+// Like parse_size, but throws InputError naming `what` (an option name).
+[[nodiscard]] uint64_t parse_size_or_throw(std::string_view text, std::string_view what);
+
+// "16 MiB", "1.50 GiB", "512 B": a short human form, 2 decimals at most.
+[[nodiscard]] std::string format_bytes(uint64_t bytes);
+
+}  // namespace ftlsim

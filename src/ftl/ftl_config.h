@@ -1,0 +1,51 @@
+#pragma once
+// Configuration of the page-mapped FTL: geometry plus GC policy. One plain
+// struct with documented defaults and one validate() reporting every problem.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ftl/geometry.h"
+
+namespace ftlsim::ftl {
+
+enum class VictimPolicy : uint8_t {
+  kGreedy,       // fewest valid pages (FEMU default); O(1) amortised via buckets
+  kCostBenefit,  // max (1-u)*age/(1+u), Rosenblum & Ousterhout, LFS (SOSP 1991)
+  kFifo,         // oldest closed line (least recently written)
+  kRandom,       // uniform among lines with invalid pages
+  kDChoice,      // best of d random candidates (Van Houdt, SIGMETRICS 2013)
+};
+
+[[nodiscard]] std::string_view victim_policy_name(VictimPolicy p);
+// Throws InputError naming the option for unknown names.
+[[nodiscard]] VictimPolicy parse_victim_policy(std::string_view name);
+
+struct GcConfig {
+  // FEMU gc_thres_pcent: background GC runs after a request while
+  // free_lines <= (int)((1 - pcent/100) * lines). Percent, (0, 100].
+  double thres_pcent = 75.0;
+  // FEMU gc_thres_pcent_high: forced GC in the write path while
+  // free_lines <= (int)((1 - pcent_high/100) * lines).
+  double thres_pcent_high = 95.0;
+  VictimPolicy victim = VictimPolicy::kGreedy;
+  uint32_t d_choices = 8;  // candidates sampled by kDChoice
+  uint64_t seed = 1;       // for kRandom and kDChoice
+
+  // FEMU computes both thresholds with a truncating cast; so do we.
+  [[nodiscard]] uint32_t thres_lines(uint32_t lines) const;
+  [[nodiscard]] uint32_t thres_lines_high(uint32_t lines) const;
+};
+
+struct FtlConfig {
+  Geometry geometry;
+  GcConfig gc;
+
+  // Every problem with geometry and GC settings, one message each.
+  [[nodiscard]] std::vector<std::string> problems() const;
+  // Throws InputError listing all problems (joined with "; ") if any.
+  void validate() const;
+};
+
+}  // namespace ftlsim::ftl

@@ -1,0 +1,88 @@
+#include "ftl/geometry.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+
+namespace ftlsim::ftl {
+
+double Geometry::over_provisioning() const {
+  if (logical_slots() == 0) return 0.0;
+  return static_cast<double>(physical_slots()) / static_cast<double>(logical_slots()) - 1.0;
+}
+
+std::vector<std::string> Geometry::problems() const {
+  std::vector<std::string> p;
+  auto positive = [&p](uint64_t v, const char* what) {
+    if (v == 0) p.push_back(fmt::format("{} must be at least 1", what));
+  };
+  positive(channels, "--channels");
+  positive(luns_per_channel, "--luns");
+  positive(planes_per_lun, "--planes");
+  positive(blocks_per_plane, "--blocks");
+  positive(pages_per_block, "--pages");
+  if (page_bytes == 0 || page_bytes % kSlotBytes != 0) {
+    p.push_back(fmt::format("--page-size {} must be a non-zero multiple of 4096", page_bytes));
+  }
+  if (!p.empty()) return p;
+  if (blocks_per_plane < 4) {
+    p.push_back(fmt::format("--blocks {}: at least 4 lines are needed (one open, one free for GC, two to choose from)",
+                            blocks_per_plane));
+  }
+  // Physical slot numbers are 32-bit with one value reserved as "none".
+  const double slots = static_cast<double>(slots_per_line()) * blocks_per_plane;
+  if (slots >= static_cast<double>(std::numeric_limits<uint32_t>::max())) {
+    p.push_back(fmt::format("geometry has {:.0f} 4 KiB slots; at most 2^32-2 (16 TiB) are supported", slots));
+  }
+  if (logical_bytes == 0) {
+    p.push_back("logical capacity is 0");
+  } else if (logical_bytes % kSlotBytes != 0) {
+    p.push_back(fmt::format("logical capacity {} is not a multiple of 4096", logical_bytes));
+  } else if (logical_slots() >= physical_slots()) {
+    p.push_back(fmt::format("logical capacity {} bytes is not smaller than physical {} bytes",
+                            logical_bytes, physical_bytes()));
+  }
+  return p;
+}
+
+Geometry preset_geometry(std::string_view name) {
+  Geometry g;
+  if (name == "femu-default") {
+    g.channels = 8;
+    g.luns_per_channel = 8;
+    g.planes_per_lun = 1;
+    g.blocks_per_plane = 256;
+    g.pages_per_block = 256;
+    g.page_bytes = 4096;
+    g.logical_bytes = static_cast<uint64_t>(static_cast<double>(g.physical_slots()) / 1.25) * kSlotBytes;
+    return g;
+  }
+  if (name == "femu-eth") {
+    g.channels = 8;
+    g.luns_per_channel = 8;
+    g.planes_per_lun = 1;
+    g.blocks_per_plane = 98;
+    g.pages_per_block = 4096;
+    g.page_bytes = 4096;
+    g.logical_bytes = uint64_t{64} << 30;
+    return g;
+  }
+  throw InputError(fmt::format("--preset: unknown preset '{}' (known: femu-default, femu-eth)", name));
+}
+
+std::vector<std::string_view> preset_names() { return {"femu-default", "femu-eth"}; }
+
+uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
+  const double needed = static_cast<double>(logical_bytes) * (1.0 + op);
+  const double per_block_row = static_cast<double>(g.slots_per_line()) * kSlotBytes;
+  const double blocks = std::ceil(needed / per_block_row);
+  if (!(blocks >= 1.0) || blocks > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
+    throw InputError(fmt::format("--capacity {} with --op {} gives an impossible block count", logical_bytes, op));
+  }
+  return static_cast<uint32_t>(blocks);
+}
+
+}  // namespace ftlsim::ftl

@@ -1,0 +1,60 @@
+#pragma once
+// NAND geometry and the logical space the host sees.
+//
+// A *line* is one block from every plane of every LUN (FEMU's superblock);
+// lines are the unit of allocation and GC. Bookkeeping is in 4 KiB mapping
+// units ("slots"): a NAND page of 16 KiB holds 4 slots. With FEMU's 4 KiB
+// pages a slot is a page.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ftlsim::ftl {
+
+inline constexpr uint32_t kSlotBytes = 4096;
+inline constexpr uint32_t kSectorBytes = 512;
+inline constexpr uint32_t kSectorsPerSlot = kSlotBytes / kSectorBytes;
+
+struct Geometry {
+  uint32_t channels = 8;
+  uint32_t luns_per_channel = 8;
+  uint32_t planes_per_lun = 1;
+  uint32_t blocks_per_plane = 256;  // = number of lines
+  uint32_t pages_per_block = 256;
+  uint32_t page_bytes = 4096;       // multiple of 4 KiB
+  uint64_t logical_bytes = 0;       // host-visible capacity, multiple of 4 KiB
+
+  [[nodiscard]] uint32_t dies() const { return channels * luns_per_channel; }
+  [[nodiscard]] uint32_t blocks_per_line() const { return dies() * planes_per_lun; }
+  [[nodiscard]] uint32_t lines() const { return blocks_per_plane; }
+  [[nodiscard]] uint32_t slots_per_page() const { return page_bytes / kSlotBytes; }
+  [[nodiscard]] uint64_t slots_per_block() const {
+    return uint64_t{pages_per_block} * slots_per_page();
+  }
+  [[nodiscard]] uint64_t block_bytes() const { return uint64_t{pages_per_block} * page_bytes; }
+  [[nodiscard]] uint64_t slots_per_line() const { return slots_per_block() * blocks_per_line(); }
+  [[nodiscard]] uint64_t physical_slots() const { return slots_per_line() * lines(); }
+  [[nodiscard]] uint64_t physical_bytes() const { return physical_slots() * kSlotBytes; }
+  [[nodiscard]] uint64_t logical_slots() const { return logical_bytes / kSlotBytes; }
+  // physical / logical - 1
+  [[nodiscard]] double over_provisioning() const;
+
+  // Every problem found, one message each (empty when the geometry is usable).
+  [[nodiscard]] std::vector<std::string> problems() const;
+};
+
+// Named starting points. femu-default: FEMU's BlackBox SSD defaults
+// (8x8 LUNs, 256 blocks/plane, 256 pages/block, 4 KiB pages = 16 GiB raw)
+// with 25% over-provisioning (logical = physical / 1.25, rounded down to 4 KiB).
+// femu-eth: the Ethereum FDP study's device (MODEL_REFERENCE.md section 1):
+// 8x8 LUNs, 16 MiB blocks (4096 x 4 KiB pages), 98 lines = 98 GiB raw,
+// 64 GiB logical namespace, so 53% over-provisioning.
+[[nodiscard]] Geometry preset_geometry(std::string_view name);  // throws InputError
+[[nodiscard]] std::vector<std::string_view> preset_names();
+
+// Blocks per plane needed to hold `logical_bytes` with over-provisioning
+// `op` (physical >= logical * (1 + op)), for capacity-plus-OP configuration.
+[[nodiscard]] uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op);
+
+}  // namespace ftlsim::ftl

@@ -1,0 +1,61 @@
+#pragma once
+// FIFO (least recently written) victim selection: the oldest closed line
+// that has any invalid slot. Lines are kept in close order; a fully valid
+// line at the head is skipped, not taken, because cleaning it would free
+// nothing (FEMU's victim queue likewise holds only lines with invalid pages).
+#include <cstdint>
+#include <vector>
+
+#include "ftl/line_table.h"
+
+namespace ftlsim::ftl {
+
+class FifoVictims {
+ public:
+  void init(const LineTable& t, uint64_t /*seed*/) {
+    next_.assign(t.size(), kNoLine);
+    prev_.assign(t.size(), kNoLine);
+    head_ = tail_ = kNoLine;
+  }
+
+  void on_close(const LineTable& /*t*/, LineId l) {
+    next_[l] = kNoLine;
+    prev_[l] = tail_;
+    if (tail_ != kNoLine) {
+      next_[tail_] = l;
+    } else {
+      head_ = l;
+    }
+    tail_ = l;
+  }
+
+  void on_invalidate(const LineTable& /*t*/, LineId /*l*/) {}
+
+  LineId select(const LineTable& t, uint32_t min_invalid) {
+    LineId l = head_;
+    while (l != kNoLine && t.valid[l] == t.slots_per_line) l = next_[l];
+    if (l == kNoLine) return kNoLine;
+    if (t.invalid(l) < min_invalid) return kNoLine;
+    unlink(l);
+    return l;
+  }
+
+ private:
+  void unlink(LineId l) {
+    if (prev_[l] != kNoLine) {
+      next_[prev_[l]] = next_[l];
+    } else {
+      head_ = next_[l];
+    }
+    if (next_[l] != kNoLine) {
+      prev_[next_[l]] = prev_[l];
+    } else {
+      tail_ = prev_[l];
+    }
+  }
+
+  std::vector<LineId> next_, prev_;
+  LineId head_ = kNoLine, tail_ = kNoLine;
+};
+
+}  // namespace ftlsim::ftl

@@ -1,0 +1,124 @@
+#pragma once
+// Victim policies that choose among the closed lines with invalid slots,
+// kept in a dense array with O(1) insert and removal:
+//  - RandomVictims: one uniformly random candidate.
+//  - DChoiceVictims: the fewest-valid of d random candidates (with
+//    replacement); d = 1 is random, large d approaches greedy
+//    (Van Houdt, "A mean field model for a class of garbage collection
+//    algorithms in flash-based solid state drives", SIGMETRICS 2013).
+//  - CostBenefitVictims: the candidate maximising (1-u)*age/(1+u), u the
+//    valid fraction and age the host slots written since the line closed
+//    (Rosenblum & Ousterhout, LFS, SOSP 1991). A scan per GC pass, O(lines),
+//    which is small next to the slots a pass copies.
+#include <cstdint>
+#include <vector>
+
+#include "core/rng.h"
+#include "ftl/line_table.h"
+
+namespace ftlsim::ftl {
+
+class CandidateSet {
+ public:
+  void init(uint32_t lines) {
+    pos_.assign(lines, kNoLine);
+    items_.clear();
+    items_.reserve(lines);
+  }
+  void insert(LineId l) {
+    if (pos_[l] != kNoLine) return;
+    pos_[l] = static_cast<uint32_t>(items_.size());
+    items_.push_back(l);
+  }
+  void erase(LineId l) {
+    const uint32_t p = pos_[l];
+    const LineId last = items_.back();
+    items_[p] = last;
+    pos_[last] = p;
+    items_.pop_back();
+    pos_[l] = kNoLine;
+  }
+  [[nodiscard]] bool empty() const { return items_.empty(); }
+  [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(items_.size()); }
+  [[nodiscard]] LineId at(uint32_t i) const { return items_[i]; }
+
+ private:
+  std::vector<uint32_t> pos_;
+  std::vector<LineId> items_;
+};
+
+// Shared bookkeeping: a closed line is a candidate once it has an invalid slot.
+class SampledVictimsBase {
+ public:
+  void init(const LineTable& t, uint64_t seed) {
+    candidates_.init(t.size());
+    rng_ = Rng(seed);
+  }
+  void on_close(const LineTable& t, LineId l) {
+    if (t.valid[l] < t.slots_per_line) candidates_.insert(l);
+  }
+  void on_invalidate(const LineTable& /*t*/, LineId l) { candidates_.insert(l); }
+
+ protected:
+  LineId take_if(const LineTable& t, LineId l, uint32_t min_invalid) {
+    if (t.invalid(l) < min_invalid) return kNoLine;
+    candidates_.erase(l);
+    return l;
+  }
+  CandidateSet candidates_;
+  Rng rng_{1};
+};
+
+class RandomVictims : public SampledVictimsBase {
+ public:
+  LineId select(const LineTable& t, uint32_t min_invalid) {
+    if (candidates_.empty()) return kNoLine;
+    return take_if(t, candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size()))), min_invalid);
+  }
+};
+
+class DChoiceVictims : public SampledVictimsBase {
+ public:
+  explicit DChoiceVictims(uint32_t d = 8) : d_(d) {}
+  LineId select(const LineTable& t, uint32_t min_invalid) {
+    if (candidates_.empty()) return kNoLine;
+    LineId best = kNoLine;
+    for (uint32_t i = 0; i < d_; ++i) {
+      const LineId l = candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size())));
+      if (best == kNoLine || t.valid[l] < t.valid[best]) best = l;
+    }
+    return take_if(t, best, min_invalid);
+  }
+
+ private:
+  uint32_t d_;
+};
+
+class CostBenefitVictims : public SampledVictimsBase {
+ public:
+  // `now` is the host-slot clock; set by the engine before select().
+  void set_now(uint64_t now) { now_ = now; }
+  LineId select(const LineTable& t, uint32_t min_invalid) {
+    LineId best = kNoLine;
+    double best_score = -1.0;
+    const double spl = t.slots_per_line;
+    for (uint32_t i = 0; i < candidates_.size(); ++i) {
+      const LineId l = candidates_.at(i);
+      const double u = t.valid[l] / spl;
+      const double age = static_cast<double>(now_ - t.close_stamp[l]) + 1.0;
+      const double score = (1.0 - u) * age / (1.0 + u);
+      // Ties: the lower line id, so the choice does not depend on array order.
+      if (score > best_score || (score == best_score && l < best)) {
+        best = l;
+        best_score = score;
+      }
+    }
+    if (best == kNoLine) return kNoLine;
+    return take_if(t, best, min_invalid);
+  }
+
+ private:
+  uint64_t now_ = 0;
+};
+
+}  // namespace ftlsim::ftl

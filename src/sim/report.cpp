@@ -1,0 +1,191 @@
+#include "sim/report.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/json_writer.h"
+#include "core/units.h"
+
+namespace ftlsim::sim {
+namespace {
+
+constexpr uint64_t kSlot = ftl::kSlotBytes;
+
+void write_marker(JsonWriter& j, const std::optional<uint64_t>& m) {
+  if (m) {
+    j.value(*m);
+  } else {
+    j.null();
+  }
+}
+
+}  // namespace
+
+std::string summary_json(const RunDescription& run, const SimResult& r) {
+  const ftl::Geometry& g = run.config.geometry;
+  const ftl::GcConfig& gc = run.config.gc;
+  const ftl::FtlStats& s = r.ftl;
+  JsonWriter j;
+  j.begin_object();
+  j.field("ftlsim_version", "0.1.0");
+  j.field("trace", run.trace_path);
+  j.key("config").begin_object();
+  j.field("preset", run.preset.empty() ? std::string("custom") : run.preset);
+  j.key("geometry").begin_object();
+  j.field("channels", g.channels);
+  j.field("luns_per_channel", g.luns_per_channel);
+  j.field("planes_per_lun", g.planes_per_lun);
+  j.field("blocks_per_plane", g.blocks_per_plane);
+  j.field("pages_per_block", g.pages_per_block);
+  j.field("page_bytes", g.page_bytes);
+  j.field("lines", g.lines());
+  j.field("line_bytes", g.slots_per_line() * kSlot);
+  j.field("physical_bytes", g.physical_bytes());
+  j.field("logical_bytes", g.logical_bytes);
+  j.field("over_provisioning", g.over_provisioning());
+  j.end_object();
+  j.key("gc").begin_object();
+  j.field("victim", std::string(ftl::victim_policy_name(gc.victim)));
+  j.field("thres_pcent", gc.thres_pcent);
+  j.field("thres_pcent_high", gc.thres_pcent_high);
+  j.field("thres_lines", gc.thres_lines(g.lines()));
+  j.field("thres_lines_high", gc.thres_lines_high(g.lines()));
+  j.field("d_choices", gc.d_choices);
+  j.field("seed", gc.seed);
+  j.end_object();
+  j.field("wrap", run.options.wrap);
+  j.field("interval_bytes", r.interval_bytes);
+  j.end_object();
+
+  j.field("records", r.records);
+  j.field("host_pages", s.host_slots);
+  j.field("gc_pages", s.gc_slots);
+  j.field("nand_pages", s.nand_slots());
+  j.field("page_bytes_accounted", kSlot);
+  j.field("host_bytes", s.host_slots * kSlot);
+  j.field("nand_bytes", s.nand_slots() * kSlot);
+  j.field("waf", s.waf());
+  j.field("erases", s.line_erases * g.blocks_per_line());
+  j.field("line_erases", s.line_erases);
+  j.key("gc_onset");
+  if (r.gc_onset) {
+    j.begin_object();
+    j.field("host_bytes", r.gc_onset->host_bytes);
+    j.field("trace_time_ns", r.gc_onset->trace_time_ns);
+    j.key("marker");
+    write_marker(j, r.gc_onset->marker);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  j.key("gc").begin_object();
+  j.field("passes", s.gc_passes);
+  j.field("forced_passes", s.gc_forced_passes);
+  j.field("background_passes", s.gc_background_passes);
+  j.field("background_declined", s.gc_background_declined);
+  j.end_object();
+  j.key("erase_count_per_block").begin_object();
+  j.field("min", r.erase_min);
+  j.field("mean", r.erase_mean);
+  j.field("max", r.erase_max);
+  j.end_object();
+  j.key("requests").begin_object();
+  j.field("writes", r.requests.writes);
+  j.field("reads", r.requests.reads);
+  j.field("trims", r.requests.trims);
+  j.field("flushes", r.requests.flushes);
+  j.field("markers", r.requests.markers);
+  j.field("read_pages", r.requests.read_slots);
+  j.field("unmapped_read_pages", r.requests.unmapped_read_slots);
+  j.field("rmw_pages", r.requests.rmw_slots);
+  j.field("rmw_read_pages", r.requests.rmw_read_slots);
+  j.field("trimmed_pages", s.trimmed_slots);
+  j.field("partial_trim_pages", r.requests.partial_trim_slots);
+  j.field("wrapped_requests", r.requests.wrapped_requests);
+  j.end_object();
+  j.key("host_bytes_by_placement_id").begin_array();
+  for (const auto& [pid, bytes] : r.host_bytes_by_pid) {
+    j.begin_object();
+    j.field("pid", static_cast<uint32_t>(pid));
+    const auto it = run.pid_names.find(pid);
+    j.field("name", it == run.pid_names.end() ? std::string() : it->second);
+    j.field("bytes", bytes);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("end").begin_object();
+  j.field("free_lines", r.free_lines_end);
+  j.field("valid_pages", r.mapped_slots_end);
+  j.end_object();
+  j.end_object();
+  return j.str();
+}
+
+std::string timeseries_csv(const SimResult& r) {
+  std::string out =
+      "host_bytes,trace_time_ns,waf,interval_waf,free_lines,valid_ratio,gc_bytes,erases,marker\n";
+  for (const TimeseriesRow& row : r.timeseries) {
+    out += fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns,
+                       row.waf, row.interval_waf, row.free_lines, row.valid_ratio, row.gc_bytes,
+                       row.erases, row.marker ? fmt::format("{}", *row.marker) : std::string());
+  }
+  return out;
+}
+
+std::string summary_text(const RunDescription& run, const SimResult& r) {
+  const ftl::Geometry& g = run.config.geometry;
+  const ftl::GcConfig& gc = run.config.gc;
+  const ftl::FtlStats& s = r.ftl;
+  std::string out;
+  out += fmt::format("trace      {} ({} records)\n", run.trace_path, r.records);
+  out += fmt::format("device     {}: {} raw, {} logical (OP {:.1f}%), {} lines of {}\n",
+                     run.preset.empty() ? "custom" : run.preset, format_bytes(g.physical_bytes()),
+                     format_bytes(g.logical_bytes), 100.0 * g.over_provisioning(), g.lines(),
+                     format_bytes(g.slots_per_line() * kSlot));
+  out += fmt::format("gc         {} victims; background at <= {} free lines ({}%), forced at <= {} ({}%)\n",
+                     ftl::victim_policy_name(gc.victim), gc.thres_lines(g.lines()), gc.thres_pcent,
+                     gc.thres_lines_high(g.lines()), gc.thres_pcent_high);
+  out += fmt::format("host       {} written ({} pages), {} reads, {} trims\n",
+                     format_bytes(s.host_slots * kSlot), s.host_slots, r.requests.reads, r.requests.trims);
+  out += fmt::format("gc copies  {} ({} pages) in {} passes\n", format_bytes(s.gc_slots * kSlot),
+                     s.gc_slots, s.gc_passes);
+  out += fmt::format("WAF        {:.4f}\n", s.waf());
+  out += fmt::format("erases     {} blocks ({} lines); per block min/mean/max {}/{:.2f}/{}\n",
+                     s.line_erases * g.blocks_per_line(), s.line_erases, r.erase_min, r.erase_mean,
+                     r.erase_max);
+  if (r.gc_onset) {
+    out += fmt::format("gc onset   after {} host writes ({:.1f}% of the trace's), t = {:.3f} s",
+                       format_bytes(r.gc_onset->host_bytes),
+                       s.host_slots == 0 ? 0.0
+                                         : 100.0 * static_cast<double>(r.gc_onset->host_bytes) /
+                                               static_cast<double>(s.host_slots * kSlot),
+                       static_cast<double>(r.gc_onset->trace_time_ns) / 1e9);
+    if (r.gc_onset->marker) out += fmt::format(", marker {}", *r.gc_onset->marker);
+    out += "\n";
+  } else {
+    out += "gc onset   never (GC did not run)\n";
+  }
+  if (r.requests.rmw_slots != 0) {
+    out += fmt::format("rmw        {} partial-page writes ({} needed a read)\n", r.requests.rmw_slots,
+                       r.requests.rmw_read_slots);
+  }
+  if (r.requests.wrapped_requests != 0) {
+    out += fmt::format("wrapped    {} requests folded into the device (--wrap)\n", r.requests.wrapped_requests);
+  }
+  const double mps = r.wall_seconds > 0 ? static_cast<double>(s.host_slots) / r.wall_seconds / 1e6 : 0.0;
+  out += fmt::format("simulated  in {:.3f} s ({:.1f} M host pages/s)\n", r.wall_seconds, mps);
+  return out;
+}
+
+void write_outputs(const std::string& dir, const RunDescription& run, const SimResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", dir, ec.message()));
+  write_file_atomically(dir + "/summary.json", summary_json(run, r));
+  write_file_atomically(dir + "/timeseries.csv", timeseries_csv(r));
+}
+
+}  // namespace ftlsim::sim

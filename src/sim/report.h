@@ -1,0 +1,32 @@
+#pragma once
+// Turns a SimResult into the files and text a user reads: summary.json,
+// timeseries.csv and the short human summary. JSON and CSV are deterministic
+// (no wall-clock values), so equal runs give byte-identical files.
+#include <map>
+#include <string>
+
+#include "ftl/ftl_config.h"
+#include "sim/sim_result.h"
+#include "sim/simulate.h"
+#include "trace/record.h"
+
+namespace ftlsim::sim {
+
+struct RunDescription {
+  std::string trace_path;
+  std::string preset;  // "" when the geometry was given option by option
+  ftl::FtlConfig config;
+  SimOptions options;
+  uint64_t interval_bytes = 0;  // the interval actually used
+  std::map<trace::PlacementId, std::string> pid_names;
+};
+
+[[nodiscard]] std::string summary_json(const RunDescription& run, const SimResult& r);
+[[nodiscard]] std::string timeseries_csv(const SimResult& r);
+[[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r);
+
+// Creates `dir` if needed and writes summary.json and timeseries.csv into it,
+// each under a temporary name renamed when complete. Throws SystemError.
+void write_outputs(const std::string& dir, const RunDescription& run, const SimResult& r);
+
+}  // namespace ftlsim::sim

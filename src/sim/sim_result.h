@@ -1,0 +1,55 @@
+#pragma once
+// What one simulation run reports.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ftl/ftl_stats.h"
+
+namespace ftlsim::sim {
+
+struct TimeseriesRow {
+  uint64_t host_bytes = 0;
+  uint64_t trace_time_ns = 0;
+  double waf = 0;            // cumulative
+  double interval_waf = 0;   // since the previous row (0 when no host bytes in between)
+  uint32_t free_lines = 0;
+  double valid_ratio = 0;    // valid slots / physical slots
+  uint64_t gc_bytes = 0;     // cumulative
+  uint64_t erases = 0;       // cumulative line erases
+  std::optional<uint64_t> marker;  // last marker value seen
+};
+
+struct GcOnset {
+  uint64_t host_bytes = 0;        // host bytes written when the first GC pass ran
+  uint64_t trace_time_ns = 0;     // time of the request that triggered it
+  std::optional<uint64_t> marker; // last marker before it
+};
+
+struct RequestCounts {
+  uint64_t writes = 0, reads = 0, trims = 0, flushes = 0, markers = 0;
+  uint64_t read_slots = 0;
+  uint64_t unmapped_read_slots = 0;  // reads of never-written or trimmed slots
+  uint64_t rmw_slots = 0;            // partial-slot writes (read-modify-write)
+  uint64_t rmw_read_slots = 0;       // ... of which the old slot was mapped and had to be read
+  uint64_t partial_trim_slots = 0;   // partly covered by a trim: left mapped
+  uint64_t wrapped_requests = 0;     // requests folded into the device with --wrap
+};
+
+struct SimResult {
+  ftl::FtlStats ftl;
+  RequestCounts requests;
+  std::optional<GcOnset> gc_onset;
+  std::vector<TimeseriesRow> timeseries;
+  std::vector<std::pair<uint16_t, uint64_t>> host_bytes_by_pid;  // pids that wrote, ascending
+  uint32_t erase_min = 0, erase_max = 0;  // per block (= per line) erase counts
+  double erase_mean = 0;
+  uint32_t free_lines_end = 0;
+  uint64_t mapped_slots_end = 0;
+  uint64_t records = 0;
+  uint64_t interval_bytes = 0;  // timeseries interval used
+  double wall_seconds = 0;
+};
+
+}  // namespace ftlsim::sim

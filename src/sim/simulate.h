@@ -1,0 +1,39 @@
+#pragma once
+// Replays a trace's records through the FTL (fast mode) and collects the
+// result. Records are read in place; nothing is allocated per record.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "ftl/ftl_config.h"
+#include "sim/sim_result.h"
+#include "trace/record.h"
+
+namespace ftlsim::sim {
+
+struct SimOptions {
+  // A timeseries row every this many host bytes; 0 = 1% of the trace's
+  // written bytes (at least one slot).
+  uint64_t interval_bytes = 0;
+  // Fold requests beyond the logical capacity back into it (slot modulo
+  // capacity) instead of failing.
+  bool wrap = false;
+  // Print progress to stderr (the CLI sets it when stderr is a terminal).
+  bool progress = false;
+};
+
+struct TraceView {
+  std::string path;               // for error messages
+  std::span<const trace::Record> records;
+  uint32_t sector_bytes = 512;
+};
+
+// Throws InputError "<path>: record <i>: <reason>" for a malformed record or
+// an LBA beyond the logical capacity (unless opts.wrap), and InputError for
+// an invalid configuration.
+[[nodiscard]] SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts);
+
+// Host bytes the trace writes (for the default interval).
+[[nodiscard]] uint64_t trace_write_bytes(const TraceView& trace);
+
+}  // namespace ftlsim::sim

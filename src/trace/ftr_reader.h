@@ -1,0 +1,57 @@
+#pragma once
+// Maps a .ftr file read-only and exposes its records in place. Opening
+// validates the header (magic, version, record size, CRC) and that the file
+// holds exactly `record_count` records; a truncated or corrupt file throws
+// InputError naming the file and, where it applies, the record index.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "trace/record.h"
+#include "trace/trace_meta.h"
+
+namespace ftlsim::trace {
+
+class FtrReader {
+ public:
+  explicit FtrReader(const std::string& path);
+  FtrReader(const FtrReader&) = delete;
+  FtrReader& operator=(const FtrReader&) = delete;
+  ~FtrReader();
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] const TraceMeta& meta() const { return meta_; }
+  [[nodiscard]] uint16_t version() const { return version_; }
+  [[nodiscard]] uint16_t version_minor() const { return version_minor_; }
+  // Offset of the first record (the encoded header's length).
+  [[nodiscard]] uint32_t header_bytes() const { return header_bytes_; }
+  [[nodiscard]] std::span<const Record> records() const { return records_; }
+  [[nodiscard]] uint64_t size() const { return records_.size(); }
+
+ private:
+  std::string path_;
+  TraceMeta meta_;
+  uint16_t version_ = 0;
+  uint16_t version_minor_ = 0;
+  uint32_t header_bytes_ = 0;
+  void* map_ = nullptr;
+  size_t map_bytes_ = 0;
+  std::span<const Record> records_;
+};
+
+// One-line description of why record `index` is malformed, or "" when valid:
+// unknown op, zero-length write/read/trim, non-zero length on flush/marker,
+// LBA + length overflowing 64 bits. Consumers report it as
+// "<file>: record <index>: <reason>".
+[[nodiscard]] std::string check_record(const Record& r);
+
+// True exactly when check_record(r) is "": the allocation-free test for
+// loops over every record; call check_record only to explain a failure.
+[[nodiscard]] constexpr bool record_ok(const Record& r) {
+  if (!is_valid_op(r.op)) return false;
+  const auto op = static_cast<Op>(r.op);
+  if (op == Op::kFlush || op == Op::kMarker) return r.sectors == 0;
+  return r.sectors != 0 && r.lba <= UINT64_MAX - r.sectors;
+}
+
+}  // namespace ftlsim::trace

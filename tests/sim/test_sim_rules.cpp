@@ -1,0 +1,152 @@
+// Exact results of the simulation driver: sequential overwrite, trim then
+// rewrite, read-modify-write accounting, bad records.
+#include <catch2/catch.hpp>
+
+#include "../ftl/ftl_test_util.h"
+#include "core/error.h"
+#include "sim/report.h"
+#include "sim/simulate.h"
+#include "sim_test_util.h"
+
+using namespace ftlsim;
+using trace::Op;
+
+namespace {
+
+// 8 dies, 64 lines of 8 x 32 slots, 25% over-provisioning; thresholds hold
+// back 3 (background) and 1 (forced) lines, less than the spare, so
+// sequential overwrites never need a line that still holds live data.
+ftl::FtlConfig small_device(ftl::VictimPolicy victim) {
+  ftl::FtlConfig c;
+  c.geometry.channels = 8;
+  c.geometry.luns_per_channel = 1;
+  c.geometry.planes_per_lun = 1;
+  c.geometry.blocks_per_plane = 64;
+  c.geometry.pages_per_block = 32;
+  c.geometry.page_bytes = 4096;
+  c.geometry.logical_bytes = static_cast<uint64_t>(64 * 256 / 1.25) * 4096;
+  c.gc.thres_pcent = 95;
+  c.gc.thres_pcent_high = 98;
+  c.gc.victim = victim;
+  return c;
+}
+
+sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, bool wrap = false) {
+  sim::SimOptions o;
+  o.wrap = wrap;
+  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o);
+}
+
+}  // namespace
+
+TEST_CASE("sequential overwrites of the whole space give WAF exactly 1", "[validation]") {
+  for (auto victim : {ftl::VictimPolicy::kGreedy, ftl::VictimPolicy::kFifo}) {
+    const auto c = small_device(victim);
+    const uint64_t logical = c.geometry.logical_slots();
+    std::vector<trace::Record> recs;
+    for (int pass = 0; pass < 4; ++pass) {
+      // mixed request sizes, 4 KiB to 64 KiB, all page aligned
+      for (uint64_t s = 0; s < logical;) {
+        const uint64_t n = std::min<uint64_t>(1 + (s % 16), logical - s);
+        recs.push_back(test::rec(Op::kWrite, s * 8, static_cast<uint32_t>(n * 8)));
+        s += n;
+      }
+    }
+    const auto r = run(c, recs);
+    INFO(ftl::victim_policy_name(victim));
+    CHECK(r.ftl.host_slots == 4 * logical);
+    CHECK(r.ftl.line_erases > 0);  // GC did run
+    CHECK(r.ftl.gc_slots == 0);
+    CHECK(r.ftl.waf() == 1.0);
+  }
+}
+
+TEST_CASE("after trimming everything, rewriting copies nothing", "[validation]") {
+  const auto c = small_device(ftl::VictimPolicy::kGreedy);
+  const uint64_t logical = c.geometry.logical_slots();
+  std::vector<trace::Record> recs;
+  test::append_sequential(recs, 0, logical);
+  test::append_uniform(recs, logical, 3 * logical, 5);
+  const auto before = run(c, recs);
+  REQUIRE(before.ftl.gc_slots > 0);  // the random phase did copy
+  recs.push_back(test::rec(Op::kTrim, 0, static_cast<uint32_t>(logical * 8)));
+  test::append_sequential(recs, 0, logical);
+  test::append_sequential(recs, 0, logical);
+  const auto after = run(c, recs);
+  CHECK(after.ftl.trimmed_slots == logical);
+  CHECK(after.ftl.line_erases > before.ftl.line_erases + 64);
+  CHECK(after.ftl.gc_slots == before.ftl.gc_slots);
+}
+
+TEST_CASE("partial-page writes are read-modify-writes of that page", "[validation]") {
+  const auto c = small_device(ftl::VictimPolicy::kGreedy);
+  std::vector<trace::Record> recs;
+  recs.push_back(test::rec(Op::kWrite, 1, 1));    // inside slot 0: RMW of an unmapped slot
+  recs.push_back(test::rec(Op::kWrite, 4, 8));    // slots 0 and 1, both partial; slot 0 mapped
+  recs.push_back(test::rec(Op::kWrite, 16, 16));  // slots 2,3: aligned
+  recs.push_back(test::rec(Op::kRead, 0, 64));    // slots 0..7, 4 mapped
+  recs.push_back(test::rec(Op::kTrim, 4, 16));    // slot 1 whole (8..15), slots 0 and 2 partial
+  const auto r = run(c, recs);
+  CHECK(r.ftl.host_slots == 5);
+  CHECK(r.requests.rmw_slots == 3);
+  CHECK(r.requests.rmw_read_slots == 1);
+  CHECK(r.requests.read_slots == 8);
+  CHECK(r.requests.unmapped_read_slots == 4);
+  CHECK(r.ftl.trimmed_slots == 1);
+  CHECK(r.requests.partial_trim_slots == 2);
+}
+
+TEST_CASE("markers give GC onset its application progress value", "[validation]") {
+  auto c = test::tiny_config(10, 8, 40, 75, 85);
+  std::vector<trace::Record> recs;
+  for (uint64_t pass = 0; pass < 2; ++pass) {
+    for (uint64_t s = 0; s < 40; ++s) {
+      if (s % 10 == 0) recs.push_back(test::rec(Op::kMarker, pass * 100 + s, 0));
+      recs.push_back(test::rec(Op::kWrite, s * 8, 8, 0, 1000 * recs.size()));
+    }
+  }
+  const auto r = run(c, recs);
+  REQUIRE(r.gc_onset);
+  CHECK(r.gc_onset->host_bytes == 56 * 4096);  // see test_page_ftl.cpp
+  CHECK(r.gc_onset->marker == uint64_t{110});   // host slot 56 is slot 16 of pass 2
+  CHECK(r.requests.markers == 8);
+}
+
+TEST_CASE("bad records are refused with the record index", "[unit]") {
+  const auto c = small_device(ftl::VictimPolicy::kGreedy);
+  const uint64_t sectors = c.geometry.logical_bytes / 512;
+  std::vector<trace::Record> recs;
+  recs.push_back(test::rec(Op::kWrite, 0, 8));
+  recs.push_back(test::rec(Op::kWrite, sectors - 4, 8));  // crosses the end
+  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1: write of sectors") &&
+                                      Catch::Contains("--wrap"));
+  const auto wrapped = run(c, recs, true);
+  CHECK(wrapped.requests.wrapped_requests == 1);
+  CHECK(wrapped.ftl.host_slots == 3);  // slot 0, then the last slot and slot 0 again
+
+  recs[1] = test::rec(Op::kWrite, 8, 0);
+  CHECK_THROWS_AS(run(c, recs), InputError);
+  recs[1] = test::rec(Op::kWrite, 8, 8);
+  recs[1].op = 9;
+  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1:"));
+  recs[1] = test::rec(Op::kRead, UINT64_MAX - 2, 8);
+  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1:"));
+}
+
+TEST_CASE("same trace and options give byte-identical summaries", "[unit]") {
+  auto c = small_device(ftl::VictimPolicy::kRandom);
+  c.gc.seed = 9;
+  std::vector<trace::Record> recs;
+  test::append_sequential(recs, 0, c.geometry.logical_slots());
+  test::append_uniform(recs, c.geometry.logical_slots(), 50000, 2);
+  sim::RunDescription d;
+  d.trace_path = "t.ftr";
+  d.config = c;
+  const auto a = run(c, recs);
+  const auto b = run(c, recs);
+  CHECK(sim::summary_json(d, a) == sim::summary_json(d, b));
+  CHECK(sim::timeseries_csv(a) == sim::timeseries_csv(b));
+  c.gc.seed = 10;
+  const auto other = run(c, recs);
+  CHECK(other.ftl.gc_slots != a.ftl.gc_slots);
+}

@@ -32,7 +32,7 @@ test: release asan
 	ctest --preset asan -j $(JOBS) -LE slow
 
 bench: release
-	bench/run.sh
+	bench/bench.py
 
 clean:
 	rm -rf build ftlsim

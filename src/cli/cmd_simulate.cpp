@@ -39,17 +39,17 @@ ftl::FtlConfig build_config(const SimulateArgs& a) {
   ftl::Geometry& g = cfg.geometry;
   g = ftl::preset_geometry(a.preset);
   const double preset_op = g.over_provisioning();
-  if (*a.channels_opt) g.channels = a.channels;
-  if (*a.luns_opt) g.luns_per_channel = a.luns;
-  if (*a.planes_opt) g.planes_per_lun = a.planes;
-  if (*a.blocks_opt) g.blocks_per_plane = a.blocks;
-  if (*a.pages_opt) g.pages_per_block = a.pages;
+  if (a.channels_opt->count() > 0) g.channels = a.channels;
+  if (a.luns_opt->count() > 0) g.luns_per_channel = a.luns;
+  if (a.planes_opt->count() > 0) g.planes_per_lun = a.planes;
+  if (a.blocks_opt->count() > 0) g.blocks_per_plane = a.blocks;
+  if (a.pages_opt->count() > 0) g.pages_per_block = a.pages;
   if (!a.page_size.empty()) {
     const uint64_t ps = parse_size_or_throw(a.page_size, "--page-size");
     if (ps > (uint64_t{1} << 24)) throw InputError(fmt::format("--page-size {} is larger than 16 MiB", a.page_size));
     g.page_bytes = static_cast<uint32_t>(ps);
   }
-  const bool has_op = *a.op_opt;
+  const bool has_op = a.op_opt->count() > 0;
   if (has_op && !(a.op > 0.0 && a.op < 100.0)) {
     throw InputError(fmt::format("--op {} must be a fraction above 0 (0.25 = 25% spare)", a.op));
   }
@@ -57,7 +57,7 @@ ftl::FtlConfig build_config(const SimulateArgs& a) {
   if (!a.logical.empty()) {
     g.logical_bytes = parse_size_or_throw(a.logical, "--logical");
     if (has_op) {
-      if (*a.blocks_opt) throw InputError("--blocks cannot be combined with both --logical and --op");
+      if (a.blocks_opt->count() > 0) throw InputError("--blocks cannot be combined with both --logical and --op");
       g.blocks_per_plane = ftl::blocks_for_capacity(g, g.logical_bytes, op);
     }
   } else {

@@ -3,6 +3,7 @@
 // page_ftl.h only.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <type_traits>
 
@@ -23,6 +24,7 @@ PageFtl<Victims>::PageFtl(const FtlConfig& cfg, Victims victims) : victims_(std:
   bg_min_invalid_ = spl_ / 8;  // FEMU: victim->ipc < pgs_per_line / 8 is refused
   l2p_.assign(g.logical_slots(), kUnmapped);
   p2l_.assign(g.physical_slots(), kUnmapped);
+  valid_bits_.assign((g.physical_slots() + 63) / 64, 0);
   table_.resize(lines, spl_);
   victims_.init(table_, cfg.gc.seed);
   free_ring_.assign(lines, kNoLine);
@@ -64,6 +66,16 @@ void PageFtl<Victims>::advance_line() {
 }
 
 template <class Victims>
+void PageFtl<Victims>::clear_valid_bits(uint32_t begin, uint32_t end) {
+  for (uint32_t s = begin; s < end;) {
+    const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
+    const uint64_t mask = span == 64 ? ~uint64_t{0} : ((uint64_t{1} << span) - 1) << (s & 63);
+    valid_bits_[s >> 6] &= ~mask;
+    s += span;
+  }
+}
+
+template <class Victims>
 void PageFtl<Victims>::erase_line(LineId l) {
   table_.valid[l] = 0;
   table_.state[l] = LineState::kFree;
@@ -91,22 +103,53 @@ bool PageFtl<Victims>::gc_pass(bool force) {
   ++stats_.gc_passes;
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
 
-  // Copy live slots in physical order (FEMU: channel, LUN, page), looking a
-  // few slots ahead so the random l2p reads overlap.
-  constexpr uint32_t kAhead = 16;
+  // Copy live slots in physical order (FEMU: channel, LUN, page) to the
+  // shared write pointer, finding them through the valid bits. The write
+  // pointer lives in locals (stores into the maps cannot alias them).
+  constexpr uint32_t kAhead = 128;  // slots; hides DRAM latency of the l2p stores
+  uint32_t* const l2p = l2p_.data();
+  uint32_t* const p2l = p2l_.data();
+  uint64_t* const bits = valid_bits_.data();
   const uint32_t base = victim * spl_;
   const uint32_t end = base + spl_;
-  for (uint32_t s = base; s < end; ++s) {
-    if (s + kAhead < end) {
-      const uint32_t ahead = p2l_[s + kAhead];
-      if (ahead != kUnmapped) __builtin_prefetch(&l2p_[ahead], 1, 0);
+  uint32_t dest = open_base_ + open_off_;
+  uint32_t dest_end = open_base_ + spl_;
+  uint32_t dest_count = 0;  // copies into the open line not yet added to its valid count
+  uint64_t copied = 0;
+  for (uint32_t s = base; s < end;) {
+    const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
+    uint64_t word = bits[s >> 6] >> (s & 63);
+    if (span < 64) word &= (uint64_t{1} << span) - 1;
+    while (word != 0) {
+      const uint32_t src = s + static_cast<uint32_t>(__builtin_ctzll(word));
+      word &= word - 1;
+      if (src + kAhead < end) {
+        const uint32_t ahead = p2l[src + kAhead];
+        if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 0);
+      }
+      const uint32_t lpn = p2l[src];
+      l2p[lpn] = dest;
+      p2l[dest] = lpn;
+      bits[dest >> 6] |= uint64_t{1} << (dest & 63);
+      ++dest;
+      ++dest_count;
+      ++copied;
+      if (dest == dest_end) [[unlikely]] {
+        table_.valid[open_] += dest_count;
+        dest_count = 0;
+        open_off_ = spl_;
+        advance_line();
+        dest = open_base_;
+        dest_end = open_base_ + spl_;
+      }
     }
-    const uint32_t lpn = p2l_[s];
-    if (lpn != kUnmapped && l2p_[lpn] == s) {
-      ++stats_.gc_slots;
-      program(lpn);
-    }
+    s += span;
   }
+  table_.valid[open_] += dest_count;
+  open_off_ = dest - open_base_;
+  stats_.gc_slots += copied;
+  stats_.programmed_slots += copied;
+  clear_valid_bits(base, end);
   erase_line(victim);
   maybe_check_invariants();
   return true;
@@ -145,6 +188,14 @@ std::vector<std::string> PageFtl<Victims>::check_invariants() const {
       out.push_back(fmt::format("lpn {} maps into free line {}", lpn, l));
     }
     ++live[l];
+  }
+  for (uint64_t s = 0; s < p2l_.size(); ++s) {
+    const bool bit = (valid_bits_[s >> 6] >> (s & 63)) & 1;
+    const bool holds = p2l_[s] != kUnmapped && l2p_[p2l_[s]] == s;
+    if (bit != holds) {
+      out.push_back(fmt::format("slot {}: valid bit {} but the maps say {}", s, bit, holds ? "live" : "dead"));
+      break;
+    }
   }
   if (mapped != mapped_) out.push_back(fmt::format("mapped count {} != recount {}", mapped_, mapped));
   uint64_t valid_sum = 0;

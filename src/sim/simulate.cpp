@@ -29,7 +29,8 @@ class Driver {
  public:
   Driver(Ftl& ftl, const TraceView& t, const SimOptions& o, uint64_t interval)
       : ftl_(ftl), t_(t), opts_(o), interval_(interval), next_row_(interval),
-        logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes) {}
+        logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
+        logical_sectors_(logical_bytes_ / sector_) {}
 
   void run(SimResult& r) {
     const auto records = t_.records;
@@ -89,7 +90,7 @@ class Driver {
   Span span_of(const Record& rec, uint64_t index, RequestCounts& c) {
     if (rec.sectors == 0) bad_record(t_, index, trace::check_record(rec));
     uint64_t lba = rec.lba;
-    const uint64_t logical_sectors = logical_bytes_ / sector_;
+    const uint64_t logical_sectors = logical_sectors_;
     if (lba >= logical_sectors || logical_sectors - lba < rec.sectors) {
       if (!opts_.wrap) {
         bad_record(t_, index,
@@ -182,6 +183,7 @@ class Driver {
   uint64_t next_row_;
   uint64_t logical_bytes_;
   uint64_t sector_;
+  uint64_t logical_sectors_;
   uint64_t time_ns_ = 0;
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Fast-mode benchmark for ftlsim (issue: core speed and memory targets).
+
+Measures, in one run on this machine:
+  * trace generation rate (`ftlsim gen`, records/s),
+  * DiskSim text conversion rate (`ftlsim convert --from disksim`, lines/s),
+  * fast-mode simulation rate on both presets: uniform random 4 KiB writes
+    over the whole logical space after a sequential fill, so GC runs all the
+    time; host pages/s and peak memory per physical page.
+Each simulation runs --repeat times; the table shows the median.
+
+Usage: bench/bench.py [--writes N] [--repeat K] [--workdir DIR] [--binary PATH]
+Prints a Markdown table (paste it into bench/README.md).
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd):
+    """Runs cmd; returns (wall seconds, peak RSS bytes, stdout)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate()
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}): {err.strip()}")
+    return wall, out
+
+
+def run_rss(cmd):
+    """Runs cmd with os.wait4 to get this child's own peak RSS."""
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        out_fd = os.open(RSS_OUT, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(out_fd, 1)
+        os.dup2(devnull, 2)
+        os.execv(cmd[0], cmd)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.monotonic() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed")
+    with open(RSS_OUT) as f:
+        out = f.read()
+    return wall, usage.ru_maxrss * 1024, out
+
+
+RSS_OUT = "/tmp/ftlsim-bench-stdout.txt"
+
+PRESETS = {
+    # name: (logical bytes, physical 4 KiB pages) -- from src/ftl/geometry.cpp
+    "femu-default": (int(16 * 2**30 // 4096 / 1.25) * 4096, 16 * 2**30 // 4096),
+    "femu-eth": (64 * 2**30, 98 * 2**30 // 4096),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--writes", default="40M", help="random writes after the fill (decimal suffixes)")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--workdir", default="/tmp/ftlsim-bench")
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))
+    ap.add_argument("--convert-lines", type=int, default=5_000_000)
+    args = ap.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    ftlsim = args.binary
+    rows = []
+
+    # Trace generation and simulation, per preset.
+    for preset, (logical, physical_pages) in PRESETS.items():
+        trace = os.path.join(args.workdir, f"uniform-{preset}.ftr")
+        if os.path.exists(trace):
+            os.remove(trace)
+        wall, _ = run([ftlsim, "gen", "--pattern", "uniform", "--logical", str(logical), "--fill",
+                       "--writes", args.writes, "--seed", "1", "-o", trace])
+        trace_bytes = os.path.getsize(trace)
+        records = (trace_bytes - 1024) // 24
+        rows.append((f"gen uniform 4K + fill ({preset})", f"{records / wall / 1e6:.1f} M records/s",
+                     f"{trace_bytes / wall / 2**20:.0f} MiB/s written"))
+        rates, rss, wafs = [], [], []
+        for _ in range(args.repeat):
+            _, peak, out = run_rss([ftlsim, "--trace", trace, "--preset", preset, "--no-progress"])
+            m = re.search(r"simulated\s+in ([0-9.]+) s \(([0-9.]+) M host pages/s\)", out)
+            w = re.search(r"WAF\s+([0-9.]+)", out)
+            h = re.search(r"\(([0-9]+) pages\), ", out)
+            rates.append(float(m.group(2)))
+            wafs.append(float(w.group(1)))
+            rss.append(peak)
+            host_pages = int(h.group(1))
+        rate = statistics.median(rates)
+        per_page = (statistics.median(rss) - trace_bytes) / physical_pages
+        rows.append((f"simulate {preset} (WAF {wafs[0]:.2f})",
+                     f"{rate:.1f} M host pages/s (min {min(rates):.1f}, max {max(rates):.1f})",
+                     f"{rate * wafs[0]:.0f} M NAND pages/s; peak RSS {statistics.median(rss) / 2**20:.0f} MiB "
+                     f"= trace {trace_bytes / 2**20:.0f} MiB + {per_page:.2f} B/physical page; "
+                     f"{host_pages / 1e6:.1f} M host pages"))
+        os.remove(trace)
+
+    # DiskSim conversion rate.
+    text = os.path.join(args.workdir, "convert.disksim")
+    out_ftr = os.path.join(args.workdir, "convert.ftr")
+    with open(text, "w") as f:
+        lines = []
+        x = 1
+        for i in range(args.convert_lines):
+            x = (x * 6364136223846793005 + 1442695040888963407) % 2**64
+            lines.append(f"{i * 1000} 0 {(x >> 33) % 3000000 * 8} 8 {i & 1}\n")
+            if len(lines) == 100000:
+                f.write("".join(lines))
+                lines = []
+        f.write("".join(lines))
+    if os.path.exists(out_ftr):
+        os.remove(out_ftr)
+    wall, _ = run([ftlsim, "convert", "--from", "disksim", text, "-o", out_ftr])
+    rows.append(("convert disksim text", f"{args.convert_lines / wall / 1e6:.2f} M lines/s",
+                 f"{os.path.getsize(text) / wall / 2**20:.0f} MiB/s of text"))
+    os.remove(text)
+    os.remove(out_ftr)
+
+    print(f"| step | rate | notes |")
+    print(f"|---|---|---|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]} |")
+
+
+if __name__ == "__main__":
+    main()

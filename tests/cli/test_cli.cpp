@@ -1,0 +1,135 @@
+// The ftlsim binary end to end: the simulate command's outputs, determinism,
+// and a clear one-line error with exit code 2 for bad input.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cli_run.h"
+#include "trace/ftr_writer.h"
+
+using namespace ftlsim;
+using test::run_ftlsim;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A small device: 8 dies x 32 pages x 64 lines = 64 MiB raw, 51.2 MiB logical.
+const std::string kDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
+
+// Fill then random overwrites of the small device, with markers and two pids.
+void write_trace(const std::string& path, uint64_t logical_slots) {
+  trace::TraceMeta meta;
+  meta.kv.emplace_back("source", "test_cli");
+  meta.pid_names[0] = "hot";
+  meta.pid_names[1] = "cold";
+  trace::FtrWriter w(path, meta);
+  uint64_t t = 0;
+  for (uint64_t s = 0; s < logical_slots; ++s) {
+    w.append({t++, s * 8, 8, 1, static_cast<uint8_t>(trace::Op::kWrite), 0});
+  }
+  uint64_t x = 12345;
+  for (uint64_t i = 0; i < 6 * logical_slots; ++i) {
+    if (i % 1000 == 0) w.append({t, i / 1000, 0, 0, static_cast<uint8_t>(trace::Op::kMarker), 0});
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    w.append({t++, ((x >> 33) % logical_slots) * 8, 8, 0, static_cast<uint8_t>(trace::Op::kWrite), 0});
+  }
+  w.finish();
+}
+
+constexpr uint64_t kLogicalSlots = 13107;  // 16384 raw slots / 1.25
+
+}  // namespace
+
+TEST_CASE("simulate writes summary.json and timeseries.csv, byte-identical across runs", "[cli]") {
+  test::TempDir dir("sim");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, kLogicalSlots);
+  const auto a = run_ftlsim("--trace " + tr + " " + kDevice + " --out " + dir.file("a"));
+  REQUIRE(a.exit_code == 0);
+  CHECK_THAT(a.output, Catch::Contains("WAF"));
+  CHECK_THAT(a.output, Catch::Contains("gc onset   after"));
+  const auto b = run_ftlsim("--trace " + tr + " " + kDevice + " --out " + dir.file("b"));
+  REQUIRE(b.exit_code == 0);
+  const std::string sa = slurp(dir.file("a/summary.json"));
+  CHECK_THAT(sa, Catch::Contains("\"waf\": ") && Catch::Contains("\"gc_onset\": {") &&
+                     Catch::Contains("\"name\": \"hot\"") && Catch::Contains("\"marker\": "));
+  CHECK(sa == slurp(dir.file("b/summary.json")));
+  const std::string ta = slurp(dir.file("a/timeseries.csv"));
+  CHECK(ta == slurp(dir.file("b/timeseries.csv")));
+  // 1% rows by default: about 100 rows plus the header.
+  const auto rows = std::count(ta.begin(), ta.end(), '\n');
+  CHECK(rows >= 100);
+  CHECK(rows <= 103);
+}
+
+TEST_CASE("help lists every simulate option with defaults", "[cli]") {
+  const auto r = run_ftlsim("--help");
+  CHECK(r.exit_code == 0);
+  for (const char* opt : {"--trace", "--out", "--preset", "--channels", "--luns", "--planes", "--blocks",
+                          "--pages", "--page-size", "--logical", "--op", "--gc-thres", "--gc-thres-high",
+                          "--victim", "--d-choices", "--seed", "--interval", "--wrap", "info", "convert",
+                          "gen", "femu-default", "75", "95"}) {
+    CHECK_THAT(r.output, Catch::Contains(opt));
+  }
+}
+
+// Each row: arguments, expected fragment of the one-line message. Every one
+// must exit 2 with exactly one line on stderr and leave no output directory.
+TEST_CASE("bad input and impossible configurations fail with one line and exit code 2", "[cli]") {
+  test::TempDir dir("bad");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, kLogicalSlots);
+  {  // a truncated copy
+    const std::string bytes = slurp(tr);
+    std::ofstream(dir.file("trunc.ftr"), std::ios::binary) << bytes.substr(0, bytes.size() - 30);
+    std::ofstream(dir.file("garbage.ftr"), std::ios::binary) << "this is not a trace at all\n";
+  }
+  const std::string out = " --out " + dir.file("out");
+  const std::vector<std::pair<std::string, std::string>> table = {
+      {"--no-progress", "--trace is required"},
+      {"--trace " + dir.file("missing.ftr"), "missing.ftr"},
+      {"--trace " + dir.file("trunc.ftr") + " " + kDevice, "trunc.ftr"},
+      {"--trace " + dir.file("garbage.ftr") + " " + kDevice, "garbage.ftr"},
+      {"--trace " + tr + " " + kDevice + " --gc-thres 150", "--gc-thres 150"},
+      {"--trace " + tr + " " + kDevice + " --gc-thres 90 --gc-thres-high 80", "below --gc-thres"},
+      {"--trace " + tr + " " + kDevice + " --gc-thres-high 99.9", "at least 1 is needed"},
+      {"--trace " + tr + " --preset nope", "unknown preset 'nope'"},
+      {"--trace " + tr + " " + kDevice + " --victim lru", "unknown policy 'lru'"},
+      {"--trace " + tr + " " + kDevice + " --page-size 6K", "--page-size"},
+      {"--trace " + tr + " " + kDevice + " --logical 10X", "--logical: '10X'"},
+      {"--trace " + tr + " --channels 8 --luns 1 --blocks 64 --pages 32 --logical 64M", "not smaller than physical"},
+      {"--trace " + tr + " --channels 8 --luns 1 --blocks 64 --pages 32 --op 0.5", "record "},
+      {"--trace " + tr + " " + kDevice + " --interval 0", "--interval"},
+      {"--trace " + tr + " --channels 0", "--channels must be at least 1"},
+  };
+  for (const auto& [args, expect] : table) {
+    const auto r = run_ftlsim(args + out);
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(expect));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+    CHECK_FALSE(std::filesystem::exists(dir.file("out")));
+  }
+}
+
+TEST_CASE("wrap option folds LBAs beyond the device instead of failing", "[cli]") {
+  test::TempDir dir("wrap");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, kLogicalSlots);
+  // Half the logical space: the trace's LBAs run past it.
+  const std::string small = "--channels 8 --luns 1 --blocks 64 --pages 32 --logical 25M --no-progress";
+  const auto refused = run_ftlsim("--trace " + tr + " " + small);
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.output, Catch::Contains("t.ftr: record ") && Catch::Contains("--wrap"));
+  const auto wrapped = run_ftlsim("--trace " + tr + " " + small + " --wrap");
+  CHECK(wrapped.exit_code == 0);
+  CHECK_THAT(wrapped.output, Catch::Contains("folded into the device"));
+}

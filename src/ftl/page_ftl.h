@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/huge_array.h"
 #include "ftl/fast_div.h"
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_stats.h"
@@ -72,7 +73,14 @@ class PageFtl {
   }
 
   [[nodiscard]] bool is_mapped(uint32_t lpn) const { return l2p_[lpn] != kUnmapped; }
-  void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 0); }
+  // Software pipelining for the host path: prefetch(lpn) a few requests
+  // ahead brings the l2p entry in; prefetch_mapped(lpn) closer to the write,
+  // once that entry is cached, brings in the old slot's valid-bit word.
+  void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
+  void prefetch_mapped(uint32_t lpn) const {
+    const uint32_t old = l2p_[lpn];
+    if (old != kUnmapped) __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
+  }
 
   // FEMU's per-request background GC: one non-forced pass when free lines
   // are at or below the background threshold.
@@ -130,9 +138,9 @@ class PageFtl {
   uint32_t thres_lines_ = 0;   // background threshold, lines
   uint32_t high_lines_ = 0;    // forced threshold, lines
   uint32_t bg_min_invalid_ = 0;
-  std::vector<uint32_t> l2p_;  // logical slot -> physical slot or kUnmapped
-  std::vector<uint32_t> p2l_;  // physical slot -> logical slot last written there
-  std::vector<uint64_t> valid_bits_;  // physical slot holds live data
+  HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
+  HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
+  HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
   LineTable table_;
   std::vector<LineId> free_ring_;  // FIFO of free lines (FEMU's free_line_list)
   uint32_t free_head_ = 0;

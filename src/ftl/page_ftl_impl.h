@@ -106,7 +106,7 @@ bool PageFtl<Victims>::gc_pass(bool force) {
   // Copy live slots in physical order (FEMU: channel, LUN, page) to the
   // shared write pointer, finding them through the valid bits. The write
   // pointer lives in locals (stores into the maps cannot alias them).
-  constexpr uint32_t kAhead = 128;  // slots; hides DRAM latency of the l2p stores
+  constexpr uint32_t kAhead = 64;  // slots; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
@@ -125,7 +125,7 @@ bool PageFtl<Victims>::gc_pass(bool force) {
       word &= word - 1;
       if (src + kAhead < end) {
         const uint32_t ahead = p2l[src + kAhead];
-        if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 0);
+        if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 3);
       }
       const uint32_t lpn = p2l[src];
       l2p[lpn] = dest;

@@ -18,7 +18,9 @@ using trace::Op;
 using trace::Record;
 
 constexpr uint32_t kSlot = ftl::kSlotBytes;
-constexpr size_t kPrefetchDistance = 8;  // records ahead whose first slot is prefetched
+// Records ahead whose first slot's l2p entry, then valid-bit word, is prefetched.
+constexpr size_t kPrefetchDistance = 64;
+constexpr size_t kPrefetchNear = 16;
 
 [[noreturn]] void bad_record(const TraceView& t, uint64_t index, const std::string& why) {
   throw InputError(fmt::format("{}: record {}: {}", t.path, index, why));
@@ -42,6 +44,13 @@ class Driver {
         if (ahead.op == static_cast<uint8_t>(Op::kWrite)) {
           const uint64_t slot = ahead.lba * sector_ / kSlot;
           if (slot < ftl_.logical_slots()) ftl_.prefetch(static_cast<uint32_t>(slot));
+        }
+      }
+      if (i + kPrefetchNear < n) {
+        const Record& near = records[i + kPrefetchNear];
+        if (near.op == static_cast<uint8_t>(Op::kWrite)) {
+          const uint64_t slot = near.lba * sector_ / kSlot;
+          if (slot < ftl_.logical_slots()) ftl_.prefetch_mapped(static_cast<uint32_t>(slot));
         }
       }
       const Record& rec = records[i];

@@ -57,7 +57,7 @@ RSS_OUT = "/tmp/ftlsim-bench-stdout.txt"
 
 PRESETS = {
     # name: (logical bytes, physical 4 KiB pages) -- from src/ftl/geometry.cpp
-    "femu-default": (int(16 * 2**30 // 4096 / 1.25) * 4096, 16 * 2**30 // 4096),
+    "femu-default": (12 * 2**30, 16 * 2**30 // 4096),
     "femu-eth": (64 * 2**30, 98 * 2**30 // 4096),
 }
 

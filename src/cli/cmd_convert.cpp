@@ -113,7 +113,7 @@ Command add_convert_command(CLI::App& root) {
   }());
   app->add_option("--from", req->from, "Input format (see below)")->required();
   app->add_option("input", req->in, "Input trace file")->required();
-  app->add_option("-o,--output", req->out, "Output .ftr file")->required();
+  app->add_option("-o,--out,--output", req->out, "Output .ftr file")->required();
   app->add_option("--device", req->device, "Keep only requests for this device number");
   app->add_option("--skip-bad", req->skip_bad, "Tolerate and skip up to N malformed lines (default 0)");
   app->add_option("--pid", req->pid, "Placement ID given to every request (default 0)")

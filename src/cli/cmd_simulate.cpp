@@ -9,6 +9,8 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "fdp/fdp_config.h"
+#include "fdp/placement.h"
 #include "ftl/geometry.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -30,15 +32,25 @@ struct SimulateArgs {
   uint64_t seed = 1;
   bool wrap = false;
   bool no_progress = false;
+  bool geometry_overridden = false;  // set by build_config
+  std::string placement = "single";
+  uint32_t rg = 1;
+  std::string ru_size;
+  uint32_t ruh = 8;
+  std::string ruh_type = "ii";
   CLI::Option *channels_opt = nullptr, *luns_opt = nullptr, *planes_opt = nullptr,
               *blocks_opt = nullptr, *pages_opt = nullptr, *op_opt = nullptr;
 };
 
-ftl::FtlConfig build_config(const SimulateArgs& a) {
+ftl::FtlConfig build_config(SimulateArgs& a) {
   ftl::FtlConfig cfg;
   ftl::Geometry& g = cfg.geometry;
   g = ftl::preset_geometry(a.preset);
   const double preset_op = g.over_provisioning();
+  a.geometry_overridden = a.channels_opt->count() + a.luns_opt->count() + a.planes_opt->count() +
+                              a.blocks_opt->count() + a.pages_opt->count() + a.op_opt->count() +
+                              (a.page_size.empty() ? 0 : 1) + (a.logical.empty() ? 0 : 1) >
+                          0;
   if (a.channels_opt->count() > 0) g.channels = a.channels;
   if (a.luns_opt->count() > 0) g.luns_per_channel = a.luns;
   if (a.planes_opt->count() > 0) g.planes_per_lun = a.planes;
@@ -73,7 +85,21 @@ ftl::FtlConfig build_config(const SimulateArgs& a) {
   return cfg;
 }
 
-void run_simulate(const SimulateArgs& a) {
+sim::PlacementSetup build_placement(const SimulateArgs& a) {
+  sim::PlacementSetup p;
+  p.placement = fdp::parse_placement(a.placement);
+  p.fdp.reclaim_groups = a.rg;
+  if (!a.ru_size.empty()) {
+    p.fdp.ru_bytes = parse_size_or_throw(a.ru_size, "--ru-size");
+    if (p.fdp.ru_bytes == 0) throw InputError("--ru-size must be above 0");
+  }
+  p.fdp.handles = a.ruh;
+  if (a.ruh == 0 || a.ruh > 256) throw InputError(fmt::format("--ruh {} must be between 1 and 256", a.ruh));
+  p.fdp.ruh_type = fdp::parse_ruh_type(a.ruh_type);
+  return p;
+}
+
+void run_simulate(SimulateArgs& a) {
   if (a.trace.empty()) {
     throw InputError("--trace is required (ftlsim --trace FILE.ftr [options]; see ftlsim --help)");
   }
@@ -81,7 +107,7 @@ void run_simulate(const SimulateArgs& a) {
   const trace::FtrReader reader(a.trace);
   sim::RunDescription run;
   run.trace_path = a.trace;
-  run.preset = a.preset;
+  run.preset = a.geometry_overridden ? a.preset + "+overrides" : a.preset;
   run.config = cfg;
   run.options.wrap = a.wrap;
   run.options.progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
@@ -90,8 +116,9 @@ void run_simulate(const SimulateArgs& a) {
     if (run.options.interval_bytes == 0) throw InputError("--interval must be above 0");
   }
   run.pid_names = reader.meta().pid_names;
+  run.placement = build_placement(a);
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  const sim::SimResult result = sim::simulate(cfg, view, run.options);
+  const sim::SimResult result = sim::simulate(cfg, view, run.options, run.placement);
   run.interval_bytes = result.interval_bytes;
   if (!a.out.empty()) sim::write_outputs(a.out, run, result);
   fmt::print("{}", sim::summary_text(run, result));
@@ -107,7 +134,7 @@ Command add_simulate_options(CLI::App& root) {
   root.add_option("--out", a->out, "Write summary.json and timeseries.csv into DIR (created if missing)")
       ->type_name("DIR");
   root.add_option("--preset", a->preset,
-                  "Device preset: femu-default (16 GiB raw, 8x8 LUNs, 256 blocks x 256 x 4 KiB pages, 25% OP) "
+                  "Device preset: femu-default (16 GiB raw, 8x8 LUNs, 256 blocks x 256 x 4 KiB pages, 12 GiB logical) "
                   "or femu-eth (98 GiB raw, 8x8 LUNs, 98 lines of 16 MiB blocks, 64 GiB logical)")
       ->capture_default_str()
       ->group("Device");
@@ -126,7 +153,7 @@ Command add_simulate_options(CLI::App& root) {
       ->group("Device");
   a->op_opt = root.add_option("--op", a->op,
                               "Over-provisioning as a fraction, physical/logical - 1 (default: the preset's, "
-                              "0.25 for femu-default)")
+                              "1/3 for femu-default)")
                   ->group("Device");
   root.add_option("--gc-thres", a->gc_thres,
                   "Background GC threshold in percent (FEMU gc_thres_pcent): GC runs while free lines <= "
@@ -146,6 +173,29 @@ Command add_simulate_options(CLI::App& root) {
   root.add_option("--seed", a->seed, "Seed for the random and d-choice victim policies")
       ->capture_default_str()
       ->group("GC");
+  root.add_option("--placement", a->placement,
+                  "Placement policy: single (non-FDP: one handle, GC shares its write pointer), fdp (the "
+                  "trace's placement IDs, ID i -> handle i), map:PID=RUH,... (remap IDs), oracle (by the time "
+                  "until each LBA is rewritten: an upper bound), interval (device-side, by the overwrite "
+                  "interval it observes; no host tags)")
+      ->capture_default_str()
+      ->group("FDP");
+  root.add_option("--rg", a->rg, "Reclaim groups (must divide the dies); LBAs stripe over them in 1 MiB chunks")
+      ->capture_default_str()
+      ->group("FDP");
+  root.add_option("--ru-size", a->ru_size,
+                  "Reclaim unit size (default: one line of a reclaim group); whole lines of the group, or "
+                  "one block per plane on fewer dies")
+      ->type_name("SIZE")
+      ->group("FDP");
+  root.add_option("--ruh", a->ruh, "Reclaim unit handles (placement IDs the device accepts)")
+      ->capture_default_str()
+      ->group("FDP");
+  root.add_option("--ruh-type", a->ruh_type,
+                  "Handle type: pi (persistently isolated: GC survivors stay with their handle) or ii "
+                  "(initially isolated: survivors of all handles share one GC handle)")
+      ->capture_default_str()
+      ->group("FDP");
   root.add_option("--interval", a->interval,
                   "Host bytes between timeseries rows (default: 1% of the bytes the trace writes)")
       ->type_name("SIZE")

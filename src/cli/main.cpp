@@ -32,9 +32,14 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --version
+    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", e.what());
+    return 2;
   }
   try {
     for (const auto& cmd : subcommands) {

@@ -2,6 +2,7 @@
 // The FTL with its victim policy chosen at run time: a variant over the
 // policy-specialised engines, so the per-slot path has no virtual call; the
 // caller dispatches once per run with std::visit.
+#include <stdexcept>
 #include <variant>
 
 #include "ftl/page_ftl.h"
@@ -14,17 +15,21 @@ namespace ftlsim::ftl {
 using AnyFtl = std::variant<PageFtl<GreedyVictims>, PageFtl<CostBenefitVictims>, PageFtl<FifoVictims>,
                             PageFtl<RandomVictims>, PageFtl<DChoiceVictims>>;
 
-// Validates cfg (throws InputError) and builds the engine for cfg.gc.victim.
-[[nodiscard]] inline AnyFtl make_ftl(const FtlConfig& cfg) {
+// Validates cfg against layout (throws InputError) and builds the engine for
+// cfg.gc.victim.
+[[nodiscard]] inline AnyFtl make_ftl(const FtlConfig& cfg, const FtlLayout& layout) {
   switch (cfg.gc.victim) {
-    case VictimPolicy::kGreedy: return AnyFtl(std::in_place_index<0>, cfg);
-    case VictimPolicy::kCostBenefit: return AnyFtl(std::in_place_index<1>, cfg);
-    case VictimPolicy::kFifo: return AnyFtl(std::in_place_index<2>, cfg);
-    case VictimPolicy::kRandom: return AnyFtl(std::in_place_index<3>, cfg);
+    case VictimPolicy::kGreedy: return AnyFtl(std::in_place_index<0>, cfg, layout, GreedyVictims{});
+    case VictimPolicy::kCostBenefit: return AnyFtl(std::in_place_index<1>, cfg, layout, CostBenefitVictims{});
+    case VictimPolicy::kFifo: return AnyFtl(std::in_place_index<2>, cfg, layout, FifoVictims{});
+    case VictimPolicy::kRandom: return AnyFtl(std::in_place_index<3>, cfg, layout, RandomVictims{});
     case VictimPolicy::kDChoice:
-      return AnyFtl(std::in_place_index<4>, cfg, DChoiceVictims(cfg.gc.d_choices));
+      return AnyFtl(std::in_place_index<4>, cfg, layout, DChoiceVictims(cfg.gc.d_choices));
   }
-  return AnyFtl(std::in_place_index<0>, cfg);
+  throw std::logic_error("unknown victim policy");
 }
+
+// The core model: lines, one shared stream.
+[[nodiscard]] inline AnyFtl make_ftl(const FtlConfig& cfg) { return make_ftl(cfg, line_layout(cfg.geometry)); }
 
 }  // namespace ftlsim::ftl

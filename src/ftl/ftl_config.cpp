@@ -52,32 +52,56 @@ std::vector<std::string> FtlConfig::problems() const {
   }
   if (!p.empty()) return p;
 
-  const uint32_t lines = geometry.lines();
-  const uint32_t high = gc.thres_lines_high(lines);
+  const auto more = layout_problems(*this, line_layout(geometry));
+  p.insert(p.end(), more.begin(), more.end());
+  return p;
+}
+
+std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& layout) {
+  std::vector<std::string> p = layout.problems();
+  if (!p.empty()) return p;
+  const GcConfig& gc = cfg.gc;
+  const uint32_t per_pool = layout.units_per_pool();
+  const uint32_t high = gc.thres_lines_high(per_pool);
+  const char* unit = layout.pools == 1 && layout.streams() == 1 ? "lines" : "units per reclaim group";
   if (gc.thres_pcent_high < gc.thres_pcent) {
     p.push_back(fmt::format("--gc-thres-high {} is below --gc-thres {}: forced GC would start before background GC",
                             gc.thres_pcent_high, gc.thres_pcent));
   }
   if (high < 1) {
     p.push_back(fmt::format(
-        "--gc-thres-high {} holds back {} free lines of {}; at least 1 is needed as GC destination "
+        "--gc-thres-high {} holds back {} free {} of {}; at least 1 is needed as GC destination "
         "(for example --gc-thres-high {:.4g})",
-        gc.thres_pcent_high, high, lines, 100.0 * (1.0 - 1.0 / lines)));
+        gc.thres_pcent_high, high, unit, per_pool, 100.0 * (1.0 - 1.5 / per_pool)));
+    return p;
   }
-  // With free <= high and every closed line fully valid, GC could not make
-  // progress; that cannot happen while the data fits in the other lines.
-  const uint64_t usable = (uint64_t{lines} - high - 1) * geometry.slots_per_line();
-  if (high >= 1 && geometry.logical_slots() >= usable) {
+  // Each stream keeps a unit open. With free <= high in a pool and every
+  // closed unit there fully valid GC could not make progress; that cannot
+  // happen while the data fits in the units left over.
+  std::vector<uint32_t> open(layout.pools, 0);
+  for (uint32_t s = 0; s < layout.streams(); ++s) ++open[layout.stream_pool[s]];
+  uint64_t usable_units = 0;
+  for (uint32_t g = 0; g < layout.pools; ++g) {
+    if (per_pool < high + open[g] + 1) {
+      p.push_back(fmt::format("reclaim group {} has {} units: too few for {} open units plus {} held free",
+                              g, per_pool, open[g], high));
+    } else {
+      usable_units += per_pool - high - open[g];
+    }
+  }
+  const uint64_t usable = usable_units * layout.slots_per_unit;
+  if (p.empty() && cfg.geometry.logical_slots() >= usable) {
     p.push_back(fmt::format(
-        "logical capacity {} slots does not fit in the {} lines left after the {} free lines that "
-        "--gc-thres-high holds back plus the open line; lower --logical or --gc-thres-high",
-        geometry.logical_slots(), lines - high - 1, high));
+        "logical capacity {} slots does not fit in the {} {} left after the {} free that --gc-thres-high "
+        "holds back and the open ones; lower --logical or --gc-thres-high",
+        cfg.geometry.logical_slots(), usable_units, unit, high));
   }
   return p;
 }
 
-void FtlConfig::validate() const {
-  const auto p = problems();
+void FtlConfig::validate() const { throw_if_problems(problems()); }
+
+void throw_if_problems(const std::vector<std::string>& p) {
   if (p.empty()) return;
   std::string joined;
   for (const auto& s : p) {

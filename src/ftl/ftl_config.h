@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ftl/ftl_layout.h"
 #include "ftl/geometry.h"
 
 namespace ftlsim::ftl {
@@ -47,5 +48,12 @@ struct FtlConfig {
   // Throws InputError listing all problems (joined with "; ") if any.
   void validate() const;
 };
+
+// Thresholds and capacity of `cfg` against `layout` (problems() checks them
+// against the core model's line layout).
+[[nodiscard]] std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& layout);
+
+// Throws InputError "invalid configuration: a; b; c" when `problems` is not empty.
+void throw_if_problems(const std::vector<std::string>& problems);
 
 }  // namespace ftlsim::ftl

@@ -57,7 +57,7 @@ Geometry preset_geometry(std::string_view name) {
     g.blocks_per_plane = 256;
     g.pages_per_block = 256;
     g.page_bytes = 4096;
-    g.logical_bytes = static_cast<uint64_t>(static_cast<double>(g.physical_slots()) / 1.25) * kSlotBytes;
+    g.logical_bytes = uint64_t{12} << 30;  // run-blackbox.sh: ssd_size=12288 (MB)
     return g;
   }
   if (name == "femu-eth") {
@@ -80,7 +80,7 @@ uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double o
   const double per_block_row = static_cast<double>(g.slots_per_line()) * kSlotBytes;
   const double blocks = std::ceil(needed / per_block_row);
   if (!(blocks >= 1.0) || blocks > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
-    throw InputError(fmt::format("--capacity {} with --op {} gives an impossible block count", logical_bytes, op));
+    throw InputError(fmt::format("--logical {} with --op {} gives an impossible number of blocks", logical_bytes, op));
   }
   return static_cast<uint32_t>(blocks);
 }

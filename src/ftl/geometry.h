@@ -46,7 +46,8 @@ struct Geometry {
 
 // Named starting points. femu-default: FEMU's BlackBox SSD defaults
 // (8x8 LUNs, 256 blocks/plane, 256 pages/block, 4 KiB pages = 16 GiB raw)
-// with 25% over-provisioning (logical = physical / 1.25, rounded down to 4 KiB).
+// with the 12 GiB namespace of FEMU's femu-scripts/run-blackbox.sh
+// (ssd_size=12288): 25% of the raw capacity spare, physical/logical - 1 = 1/3.
 // femu-eth: the Ethereum FDP study's device (MODEL_REFERENCE.md section 1):
 // 8x8 LUNs, 16 MiB blocks (4096 x 4 KiB pages), 98 lines = 98 GiB raw,
 // 64 GiB logical namespace, so 53% over-provisioning.

@@ -1,24 +1,29 @@
 #pragma once
-// Page-mapped FTL with FEMU BlackBox line GC (MODEL_REFERENCE.md section 1),
-// fast mode: exact bookkeeping, no timing.
+// Page-mapped FTL with FEMU-style GC (MODEL_REFERENCE.md section 1), fast
+// mode: exact bookkeeping, no timing.
 //
-// Layout: physical slot s lives in line s / slots_per_line at offset
-// s % slots_per_line, offsets in the order FEMU's write pointer visits them
-// (channel fastest, then LUN, then page), so consecutive slots stripe across
-// channels and LUNs. Host writes and GC relocations share one write pointer,
-// as in FEMU's bbssd.
+// The physical space is cut into erase units (FtlLayout): lines in the core
+// model, reclaim units under FDP. Physical slot s lives in unit
+// s / slots_per_unit at offset s % slots_per_unit, offsets in the order
+// FEMU's write pointer visits them (channel fastest, then LUN, then page), so
+// consecutive slots stripe across channels and LUNs. Units are grouped into
+// pools (reclaim groups) with their own free list, victim policy and
+// thresholds. Each stream fills one open unit of its pool at a time; GC moves
+// the survivors of a unit to the stream layout.gc_dest names for the stream
+// that filled it (itself in FEMU's bbssd, where host writes and GC share one
+// write pointer).
 //
 // A valid bit per physical slot lets GC find live slots by scanning words
 // instead of probing l2p at random for every slot of the victim; what a
 // relocation then does to l2p is a store, which does not stall the loop.
 // Memory: 8.125 bytes per physical slot plus 4 per logical slot.
 //
-// Thresholds (FEMU ftl.c): forced GC runs while free_lines <= high lines,
-// checked before every slot written (FEMU checks at the start of each write
-// request; the two differ only for a request that crosses a line boundary,
-// by less than that request); background GC runs one pass after a request
-// while free_lines <= thres lines and only takes a victim with at least
-// slots_per_line / 8 invalid slots.
+// Thresholds (FEMU ftl.c), per pool in units: forced GC runs while
+// free <= high, checked before every slot written into that pool (FEMU checks
+// at the start of each write request; the two differ only for a request that
+// crosses a unit boundary, by less than that request); background GC runs one
+// pass per pool after a request while free <= thres, and only takes a victim
+// with at least slots_per_unit / 8 invalid slots.
 #include <cassert>
 #include <cstdint>
 #include <string>
@@ -27,6 +32,7 @@
 #include "core/huge_array.h"
 #include "ftl/fast_div.h"
 #include "ftl/ftl_config.h"
+#include "ftl/ftl_layout.h"
 #include "ftl/ftl_stats.h"
 #include "ftl/line_table.h"
 
@@ -41,16 +47,29 @@ inline constexpr bool kCheckInvariants = true;
 inline constexpr bool kCheckInvariants = false;
 #endif
 
+// Slots each stream wrote and GC moved, for per-handle accounting.
+struct StreamStats {
+  uint64_t host_slots = 0;     // host writes through this stream
+  uint64_t gc_in_slots = 0;    // survivors GC wrote into this stream
+  uint64_t gc_out_slots = 0;   // survivors GC copied out of units this stream filled
+};
+
 template <class Victims>
 class PageFtl {
  public:
-  // REQUIRES: cfg.validate() passes (throws InputError otherwise).
-  explicit PageFtl(const FtlConfig& cfg, Victims victims = Victims{});
+  // The core model: lines, one pool, one shared stream.
+  explicit PageFtl(const FtlConfig& cfg, Victims victims = Victims{})
+      : PageFtl(cfg, line_layout(cfg.geometry), std::move(victims)) {}
+  // REQUIRES: cfg.validate() and layout_problems(cfg, layout) pass (throws
+  // InputError otherwise). `victims` is copied per pool.
+  PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims);
 
-  // Host writes one 4 KiB logical slot. REQUIRES lpn < logical_slots().
-  void write(uint32_t lpn) {
-    if (free_count_ <= high_lines_) [[unlikely]] {
-      forced_gc();
+  // Host writes one 4 KiB logical slot through `stream`.
+  // REQUIRES lpn < logical_slots(), stream < layout.streams().
+  void write(uint32_t lpn, StreamId stream = 0) {
+    const uint32_t pool = streams_[stream].pool;
+    if (pools_[pool].free_count <= pools_[pool].high) [[unlikely]] {
+      forced_gc(pool);
     }
     const uint32_t old = l2p_[lpn];
     if (old != kUnmapped) {
@@ -59,7 +78,8 @@ class PageFtl {
       ++mapped_;
     }
     ++stats_.host_slots;
-    program(lpn);
+    ++stream_stats_[stream].host_slots;
+    program(lpn, stream);
   }
 
   // Unmaps a logical slot (trim / discard). REQUIRES lpn < logical_slots().
@@ -82,72 +102,92 @@ class PageFtl {
     if (old != kUnmapped) __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
   }
 
-  // FEMU's per-request background GC: one non-forced pass when free lines
-  // are at or below the background threshold.
+  // FEMU's per-request background GC: one non-forced pass in every pool whose
+  // free units are at or below its background threshold.
   void after_request() {
-    if (free_count_ <= thres_lines_) gc_pass(false);
+    for (uint32_t p = 0; p < pools_.size(); ++p) {
+      if (pools_[p].free_count <= pools_[p].thres) gc_pass(p, false);
+    }
   }
 
   [[nodiscard]] const FtlStats& stats() const { return stats_; }
+  [[nodiscard]] const std::vector<StreamStats>& stream_stats() const { return stream_stats_; }
   [[nodiscard]] const LineTable& lines() const { return table_; }
-  [[nodiscard]] uint32_t free_lines() const { return free_count_; }
+  // The stream that filled each unit (meaningful for units not free).
+  [[nodiscard]] const std::vector<StreamId>& unit_owner() const { return owner_; }
+  [[nodiscard]] uint32_t free_lines() const;  // free units over all pools
   [[nodiscard]] uint64_t mapped_slots() const { return mapped_; }
   [[nodiscard]] uint32_t logical_slots() const { return static_cast<uint32_t>(l2p_.size()); }
   [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
-  [[nodiscard]] uint32_t thres_lines() const { return thres_lines_; }
-  [[nodiscard]] uint32_t thres_lines_high() const { return high_lines_; }
+  [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
+  [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
 
   // Recounts everything from the maps; returns one message per violation
-  // (empty when consistent): valid counts equal live slots per line, their
+  // (empty when consistent): valid counts equal live slots per unit, their
   // sum equals mapped logical slots, valid bits agree with the maps,
   // programmed = host + GC, no physical slot mapped twice, no mapping into a
-  // free line, line states add up.
+  // free unit, unit states add up (one open unit per stream).
   [[nodiscard]] std::vector<std::string> check_invariants() const;
 
  private:
+  struct Stream {
+    LineId open = kNoLine;
+    uint32_t base = 0;  // first slot of the open unit
+    uint32_t off = 0;   // slots written into it
+    uint32_t pool = 0;
+  };
+  struct Pool {
+    std::vector<LineId> free_ring;  // FIFO of free units (FEMU's free_line_list)
+    uint32_t free_head = 0;
+    uint32_t free_count = 0;
+    uint32_t thres = 0;  // background threshold, units
+    uint32_t high = 0;   // forced threshold, units
+    Victims victims;
+  };
+
   void invalidate(uint32_t slot) {
     valid_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
     const LineId l = div_.divide(slot);
     --table_.valid[l];
-    if (table_.state[l] == LineState::kClosed) victims_.on_invalidate(table_, l);
+    if (table_.state[l] == LineState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
   }
-  // Places lpn at the write pointer.
-  void program(uint32_t lpn) {
-    const uint32_t s = open_base_ + open_off_;
+  // Places lpn at the stream's write pointer.
+  void program(uint32_t lpn, StreamId stream) {
+    Stream& w = streams_[stream];
+    const uint32_t s = w.base + w.off;
     l2p_[lpn] = s;
     p2l_[s] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
-    ++table_.valid[open_];
+    ++table_.valid[w.open];
     ++stats_.programmed_slots;
-    if (++open_off_ == spl_) [[unlikely]] {
-      advance_line();
+    if (++w.off == spu_) [[unlikely]] {
+      advance(stream);
     }
   }
-  void forced_gc();
-  bool gc_pass(bool force);
-  void advance_line();
-  void erase_line(LineId l);
+  void forced_gc(uint32_t pool);
+  bool gc_pass(uint32_t pool, bool force);
+  void advance(StreamId stream);
+  void open_unit(StreamId stream);
+  void erase_unit(LineId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
-  void push_free(LineId l);
-  LineId pop_free();
+  void push_free(uint32_t pool, LineId l);
+  LineId pop_free(uint32_t pool);
   void maybe_check_invariants() const;
 
-  Victims victims_;
-  FastDiv div_;
-  uint32_t spl_ = 0;           // slots per line
-  uint32_t thres_lines_ = 0;   // background threshold, lines
-  uint32_t high_lines_ = 0;    // forced threshold, lines
+  FastDiv div_;       // slot -> unit
+  FastDiv pool_div_;  // unit -> pool
+  uint32_t spu_ = 0;  // slots per unit
+  uint32_t blocks_per_unit_ = 0;
   uint32_t bg_min_invalid_ = 0;
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
   HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
   LineTable table_;
-  std::vector<LineId> free_ring_;  // FIFO of free lines (FEMU's free_line_list)
-  uint32_t free_head_ = 0;
-  uint32_t free_count_ = 0;
-  LineId open_ = kNoLine;
-  uint32_t open_base_ = 0;
-  uint32_t open_off_ = 0;
+  std::vector<StreamId> owner_;     // per unit: the stream that filled it
+  std::vector<Pool> pools_;
+  std::vector<Stream> streams_;
+  std::vector<StreamId> gc_dest_;
+  std::vector<StreamStats> stream_stats_;
   uint64_t mapped_ = 0;
   FtlStats stats_;
 };

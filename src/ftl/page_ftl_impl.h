@@ -1,5 +1,5 @@
 #pragma once
-// Out-of-line parts of PageFtl (GC, line management, invariants). Included by
+// Out-of-line parts of PageFtl (GC, unit management, invariants). Included by
 // page_ftl.h only.
 #include <fmt/format.h>
 
@@ -7,62 +7,113 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/error.h"
 #include "ftl/page_ftl.h"
 #include "ftl/victim_sampled.h"
 
 namespace ftlsim::ftl {
 
 template <class Victims>
-PageFtl<Victims>::PageFtl(const FtlConfig& cfg, Victims victims) : victims_(std::move(victims)) {
+PageFtl<Victims>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims) {
   cfg.validate();
-  const Geometry& g = cfg.geometry;
-  spl_ = static_cast<uint32_t>(g.slots_per_line());
-  div_ = FastDiv(spl_);
-  const uint32_t lines = g.lines();
-  thres_lines_ = cfg.gc.thres_lines(lines);
-  high_lines_ = cfg.gc.thres_lines_high(lines);
-  bg_min_invalid_ = spl_ / 8;  // FEMU: victim->ipc < pgs_per_line / 8 is refused
-  l2p_.assign(g.logical_slots(), kUnmapped);
-  p2l_.assign(g.physical_slots(), kUnmapped);
-  valid_bits_.assign((g.physical_slots() + 63) / 64, 0);
-  table_.resize(lines, spl_);
-  victims_.init(table_, cfg.gc.seed);
-  free_ring_.assign(lines, kNoLine);
-  for (LineId l = 0; l < lines; ++l) push_free(l);
-  open_ = pop_free();
-  table_.state[open_] = LineState::kOpen;
-  open_base_ = open_ * spl_;
-}
-
-template <class Victims>
-void PageFtl<Victims>::push_free(LineId l) {
-  const auto n = static_cast<uint32_t>(free_ring_.size());
-  free_ring_[(free_head_ + free_count_) % n] = l;
-  ++free_count_;
-}
-
-template <class Victims>
-LineId PageFtl<Victims>::pop_free() {
-  if (free_count_ == 0) {
-    // Unreachable for a validated configuration (FtlConfig::problems checks
-    // that the data always leaves a line with invalid slots to clean).
-    throw std::logic_error("FTL ran out of free lines");
+  throw_if_problems(layout_problems(cfg, layout));
+  spu_ = layout.slots_per_unit;
+  blocks_per_unit_ = layout.blocks_per_unit;
+  div_ = FastDiv(spu_);
+  const uint32_t per_pool = layout.units_per_pool();
+  pool_div_ = FastDiv(per_pool);
+  bg_min_invalid_ = spu_ / 8;  // FEMU: victim->ipc < pgs_per_line / 8 is refused
+  l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
+  p2l_.assign(layout.physical_slots(), kUnmapped);
+  valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
+  table_.resize(layout.units, spu_);
+  owner_.assign(layout.units, 0);
+  pools_.resize(layout.pools);
+  for (uint32_t g = 0; g < layout.pools; ++g) {
+    Pool& p = pools_[g];
+    p.thres = cfg.gc.thres_lines(per_pool);
+    p.high = cfg.gc.thres_lines_high(per_pool);
+    p.victims = victims;
+    p.victims.init(table_, cfg.gc.seed + g);
+    p.free_ring.assign(per_pool, kNoLine);
+    for (uint32_t i = 0; i < per_pool; ++i) push_free(g, g * per_pool + i);
   }
-  const LineId l = free_ring_[free_head_];
-  free_head_ = (free_head_ + 1) % static_cast<uint32_t>(free_ring_.size());
-  --free_count_;
+  gc_dest_ = layout.gc_dest;
+  stream_stats_.assign(layout.streams(), StreamStats{});
+  streams_.resize(layout.streams());
+  for (StreamId s = 0; s < layout.streams(); ++s) {
+    streams_[s].pool = layout.stream_pool[s];
+    open_unit(s);
+  }
+}
+
+template <class Victims>
+uint32_t PageFtl<Victims>::free_lines() const {
+  uint32_t n = 0;
+  for (const Pool& p : pools_) n += p.free_count;
+  return n;
+}
+
+template <class Victims>
+void PageFtl<Victims>::push_free(uint32_t pool, LineId l) {
+  Pool& p = pools_[pool];
+  const auto n = static_cast<uint32_t>(p.free_ring.size());
+  p.free_ring[(p.free_head + p.free_count) % n] = l;
+  ++p.free_count;
+}
+
+template <class Victims>
+LineId PageFtl<Victims>::pop_free(uint32_t pool) {
+  Pool& p = pools_[pool];
+  if (p.free_count == 0) {
+    // layout_problems() rules this out when data spreads evenly over the
+    // pools; a trace that puts more than a pool holds into one can still
+    // get here.
+    throw InputError(fmt::format(
+        "reclaim group {} ran out of free units: the data written into it exceeds what it can hold "
+        "after GC (every closed unit is fully valid); use fewer handles, larger reclaim groups or a "
+        "larger device",
+        pool));
+  }
+  const LineId l = p.free_ring[p.free_head];
+  p.free_head = (p.free_head + 1) % static_cast<uint32_t>(p.free_ring.size());
+  --p.free_count;
   return l;
 }
 
 template <class Victims>
-void PageFtl<Victims>::advance_line() {
-  table_.state[open_] = LineState::kClosed;
-  table_.close_stamp[open_] = stats_.host_slots;
-  victims_.on_close(table_, open_);
-  open_ = pop_free();
-  table_.state[open_] = LineState::kOpen;
-  open_base_ = open_ * spl_;
-  open_off_ = 0;
+void PageFtl<Victims>::open_unit(StreamId stream) {
+  Stream& w = streams_[stream];
+  w.open = pop_free(w.pool);
+  table_.state[w.open] = LineState::kOpen;
+  owner_[w.open] = stream;
+  w.base = w.open * spu_;
+  w.off = 0;
+}
+
+template <class Victims>
+void PageFtl<Victims>::advance(StreamId stream) {
+  Stream& w = streams_[stream];
+  table_.state[w.open] = LineState::kClosed;
+  table_.close_stamp[w.open] = stats_.host_slots;
+  pools_[w.pool].victims.on_close(table_, w.open);
+  open_unit(stream);
+}
+
+template <class Victims>
+void PageFtl<Victims>::erase_unit(LineId l) {
+  table_.valid[l] = 0;
+  table_.state[l] = LineState::kFree;
+  ++table_.erase_count[l];
+  ++stats_.line_erases;
+  push_free(pool_div_.divide(l), l);
+}
+
+template <class Victims>
+void PageFtl<Victims>::forced_gc(uint32_t pool) {
+  while (pools_[pool].free_count <= pools_[pool].high) {
+    if (!gc_pass(pool, true)) break;  // nothing to clean: every closed unit fully valid
+  }
 }
 
 template <class Victims>
@@ -76,25 +127,10 @@ void PageFtl<Victims>::clear_valid_bits(uint32_t begin, uint32_t end) {
 }
 
 template <class Victims>
-void PageFtl<Victims>::erase_line(LineId l) {
-  table_.valid[l] = 0;
-  table_.state[l] = LineState::kFree;
-  ++table_.erase_count[l];
-  ++stats_.line_erases;
-  push_free(l);
-}
-
-template <class Victims>
-void PageFtl<Victims>::forced_gc() {
-  while (free_count_ <= high_lines_) {
-    if (!gc_pass(true)) break;  // nothing to clean: every closed line fully valid
-  }
-}
-
-template <class Victims>
-bool PageFtl<Victims>::gc_pass(bool force) {
-  if constexpr (std::is_same_v<Victims, CostBenefitVictims>) victims_.set_now(stats_.host_slots);
-  const LineId victim = victims_.select(table_, force ? 1 : bg_min_invalid_);
+bool PageFtl<Victims>::gc_pass(uint32_t pool, bool force) {
+  Pool& p = pools_[pool];
+  if constexpr (std::is_same_v<Victims, CostBenefitVictims>) p.victims.set_now(stats_.host_slots);
+  const LineId victim = p.victims.select(table_, force ? 1 : bg_min_invalid_);
   if (victim == kNoLine) {
     if (!force) ++stats_.gc_background_declined;
     return false;
@@ -104,17 +140,20 @@ bool PageFtl<Victims>::gc_pass(bool force) {
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
 
   // Copy live slots in physical order (FEMU: channel, LUN, page) to the
-  // shared write pointer, finding them through the valid bits. The write
+  // destination stream, finding them through the valid bits. The write
   // pointer lives in locals (stores into the maps cannot alias them).
+  const StreamId owner = owner_[victim];
+  const StreamId dest_stream = gc_dest_[owner];
+  Stream& w = streams_[dest_stream];
   constexpr uint32_t kAhead = 64;  // slots; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
-  const uint32_t base = victim * spl_;
-  const uint32_t end = base + spl_;
-  uint32_t dest = open_base_ + open_off_;
-  uint32_t dest_end = open_base_ + spl_;
-  uint32_t dest_count = 0;  // copies into the open line not yet added to its valid count
+  const uint32_t base = victim * spu_;
+  const uint32_t end = base + spu_;
+  uint32_t dest = w.base + w.off;
+  uint32_t dest_end = w.base + spu_;
+  uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint64_t copied = 0;
   for (uint32_t s = base; s < end;) {
     const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
@@ -135,22 +174,24 @@ bool PageFtl<Victims>::gc_pass(bool force) {
       ++dest_count;
       ++copied;
       if (dest == dest_end) [[unlikely]] {
-        table_.valid[open_] += dest_count;
+        table_.valid[w.open] += dest_count;
         dest_count = 0;
-        open_off_ = spl_;
-        advance_line();
-        dest = open_base_;
-        dest_end = open_base_ + spl_;
+        w.off = spu_;
+        advance(dest_stream);
+        dest = w.base;
+        dest_end = w.base + spu_;
       }
     }
     s += span;
   }
-  table_.valid[open_] += dest_count;
-  open_off_ = dest - open_base_;
+  table_.valid[w.open] += dest_count;
+  w.off = dest - w.base;
   stats_.gc_slots += copied;
   stats_.programmed_slots += copied;
+  stream_stats_[owner].gc_out_slots += copied;
+  stream_stats_[dest_stream].gc_in_slots += copied;
   clear_valid_bits(base, end);
-  erase_line(victim);
+  erase_unit(victim);
   maybe_check_invariants();
   return true;
 }
@@ -185,7 +226,7 @@ std::vector<std::string> PageFtl<Victims>::check_invariants() const {
     }
     const LineId l = div_.divide(s);
     if (table_.state[l] == LineState::kFree) {
-      out.push_back(fmt::format("lpn {} maps into free line {}", lpn, l));
+      out.push_back(fmt::format("lpn {} maps into free unit {}", lpn, l));
     }
     ++live[l];
   }
@@ -203,7 +244,7 @@ std::vector<std::string> PageFtl<Victims>::check_invariants() const {
   for (LineId l = 0; l < table_.size(); ++l) {
     valid_sum += table_.valid[l];
     if (table_.valid[l] != live[l]) {
-      out.push_back(fmt::format("line {} valid count {} != live slots {}", l, table_.valid[l], live[l]));
+      out.push_back(fmt::format("unit {} valid count {} != live slots {}", l, table_.valid[l], live[l]));
     }
     free += table_.state[l] == LineState::kFree;
     open += table_.state[l] == LineState::kOpen;
@@ -213,8 +254,9 @@ std::vector<std::string> PageFtl<Victims>::check_invariants() const {
     out.push_back(fmt::format("programmed {} != host {} + gc {}", stats_.programmed_slots,
                               stats_.host_slots, stats_.gc_slots));
   }
-  if (free != free_count_ || open != 1) {
-    out.push_back(fmt::format("line states: {} free (list has {}), {} open", free, free_count_, open));
+  if (free != free_lines() || open != streams_.size()) {
+    out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams", free,
+                              free_lines(), open, streams_.size()));
   }
   return out;
 }

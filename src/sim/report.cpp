@@ -56,6 +56,20 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("d_choices", gc.d_choices);
   j.field("seed", gc.seed);
   j.end_object();
+  const fdp::FdpConfig fdp = effective_fdp(run.placement);
+  j.key("fdp").begin_object();
+  j.field("placement", run.placement.placement.text);
+  j.field("reclaim_groups", fdp.reclaim_groups);
+  j.field("ru_bytes", r.ru_bytes);
+  j.field("reclaim_units", r.units);
+  j.field("handles", fdp.handles);
+  j.key("ruh_type");
+  if (fdp.isolated_gc) {
+    j.value(std::string(fdp::ruh_type_name(fdp.ruh_type)));
+  } else {
+    j.null();
+  }
+  j.end_object();
   j.field("wrap", run.options.wrap);
   j.field("interval_bytes", r.interval_bytes);
   j.end_object();
@@ -69,7 +83,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("nand_bytes", s.nand_slots() * kSlot);
   j.field("waf", s.waf());
   j.field("erases", s.line_erases * g.blocks_per_line());
-  j.field("line_erases", s.line_erases);
+  j.field("unit_erases", s.line_erases);
   j.key("gc_onset");
   if (r.gc_onset) {
     j.begin_object();
@@ -106,6 +120,28 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("partial_trim_pages", r.requests.partial_trim_slots);
   j.field("wrapped_requests", r.requests.wrapped_requests);
   j.end_object();
+  // FDP statistics log (0x22) and events as a device reports them.
+  j.key("fdp_stats").begin_object();
+  j.field("hbmw", s.host_slots * kSlot);
+  j.field("mbmw", s.nand_slots() * kSlot);
+  j.field("mbe", s.line_erases * r.ru_bytes);
+  j.field("waf", s.waf());
+  j.key("events").begin_object();
+  j.field("invalid_placement_id", r.invalid_pid_requests);
+  j.end_object();
+  j.end_object();
+  j.key("handles").begin_array();
+  for (const HandleStats& h : r.handles) {
+    j.begin_object();
+    j.field("name", h.name);
+    j.field("host_bytes", h.host_bytes);
+    j.field("gc_in_bytes", h.gc_in_bytes);
+    j.field("gc_out_bytes", h.gc_out_bytes);
+    j.field("units_in_use", h.units_in_use);
+    j.field("waf_share", h.waf_share);
+    j.end_object();
+  }
+  j.end_array();
   j.key("host_bytes_by_placement_id").begin_array();
   for (const auto& [pid, bytes] : r.host_bytes_by_pid) {
     j.begin_object();
@@ -126,7 +162,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
 
 std::string timeseries_csv(const SimResult& r) {
   std::string out =
-      "host_bytes,trace_time_ns,waf,interval_waf,free_lines,valid_ratio,gc_bytes,erases,marker\n";
+      "host_bytes,trace_time_ns,waf,interval_waf,free_units,valid_ratio,gc_bytes,unit_erases,marker\n";
   for (const TimeseriesRow& row : r.timeseries) {
     out += fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns,
                        row.waf, row.interval_waf, row.free_lines, row.valid_ratio, row.gc_bytes,
@@ -148,6 +184,15 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
   out += fmt::format("gc         {} victims; background at <= {} free lines ({}%), forced at <= {} ({}%)\n",
                      ftl::victim_policy_name(gc.victim), gc.thres_lines(g.lines()), gc.thres_pcent,
                      gc.thres_lines_high(g.lines()), gc.thres_pcent_high);
+  const fdp::FdpConfig fdp = effective_fdp(run.placement);
+  if (fdp.isolated_gc) {
+    out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s), {} RUs of {}\n",
+                       run.placement.placement.text, fdp.handles, fdp::ruh_type_name(fdp.ruh_type),
+                       fdp.reclaim_groups, r.units, format_bytes(r.ru_bytes));
+  } else if (fdp.reclaim_groups > 1 || r.units != g.lines()) {
+    out += fmt::format("placement  single (non-FDP), {} reclaim group(s), {} units of {}\n", fdp.reclaim_groups,
+                       r.units, format_bytes(r.ru_bytes));
+  }
   out += fmt::format("host       {} written ({} pages), {} reads, {} trims\n",
                      format_bytes(s.host_slots * kSlot), s.host_slots, r.requests.reads, r.requests.trims);
   out += fmt::format("gc copies  {} ({} pages) in {} passes\n", format_bytes(s.gc_slots * kSlot),
@@ -167,6 +212,19 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += "\n";
   } else {
     out += "gc onset   never (GC did not run)\n";
+  }
+  if (fdp.isolated_gc) {
+    out += "handle     host         gc in        gc out       RUs   WAF share\n";
+    for (const HandleStats& h : r.handles) {
+      if (h.host_bytes == 0 && h.gc_in_bytes == 0 && h.units_in_use == 0) continue;
+      out += fmt::format("  {:<8} {:>12} {:>12} {:>12} {:>5}   {:.4f}\n", h.name, format_bytes(h.host_bytes),
+                         format_bytes(h.gc_in_bytes), format_bytes(h.gc_out_bytes), h.units_in_use, h.waf_share);
+    }
+  }
+  if (r.invalid_pid_requests != 0) {
+    out += fmt::format("warning    {} writes carried a placement ID with no handle (FDP event: invalid placement "
+                       "ID); written through ruh0\n",
+                       r.invalid_pid_requests);
   }
   if (r.requests.rmw_slots != 0) {
     out += fmt::format("rmw        {} partial-page writes ({} needed a read)\n", r.requests.rmw_slots,

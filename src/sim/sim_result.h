@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ftl/ftl_stats.h"
@@ -37,6 +38,17 @@ struct RequestCounts {
   uint64_t wrapped_requests = 0;     // requests folded into the device with --wrap
 };
 
+// One reclaim unit handle (or, for initially isolated handles, the shared GC
+// handle "gc"), as a device would report it per RUH.
+struct HandleStats {
+  std::string name;
+  uint64_t host_bytes = 0;    // host writes placed through it
+  uint64_t gc_in_bytes = 0;   // GC survivors written into its RUs
+  uint64_t gc_out_bytes = 0;  // survivors GC copied out of RUs it filled (the copying it causes)
+  uint32_t units_in_use = 0;  // RUs it holds (open or closed) at the end
+  double waf_share = 0;       // (host + gc_out) / all host bytes; shares sum to the WAF
+};
+
 struct SimResult {
   ftl::FtlStats ftl;
   RequestCounts requests;
@@ -49,6 +61,10 @@ struct SimResult {
   uint64_t mapped_slots_end = 0;
   uint64_t records = 0;
   uint64_t interval_bytes = 0;  // timeseries interval used
+  std::vector<HandleStats> handles;
+  uint64_t invalid_pid_requests = 0;  // FDP event: placement ID with no handle
+  uint64_t ru_bytes = 0;              // size of an erase unit (a line without FDP)
+  uint32_t units = 0;                 // erase units in the device
   double wall_seconds = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "ftl/any_ftl.h"
 #include "trace/ftr_reader.h"
+#include "trace/slot_span.h"
 
 namespace ftlsim::sim {
 namespace {
@@ -26,11 +27,13 @@ constexpr size_t kPrefetchNear = 16;
   throw InputError(fmt::format("{}: record {}: {}", t.path, index, why));
 }
 
-template <class Ftl>
+template <class Ftl, class Placement>
 class Driver {
  public:
-  Driver(Ftl& ftl, const TraceView& t, const SimOptions& o, uint64_t interval)
-      : ftl_(ftl), t_(t), opts_(o), interval_(interval), next_row_(interval),
+  Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, const TraceView& t, const SimOptions& o,
+         uint64_t interval)
+      : ftl_(ftl), placement_(placement), rgs_(fdp.reclaim_groups), t_(t), opts_(o), interval_(interval),
+        next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_(logical_bytes_ / sector_) {}
 
@@ -89,61 +92,47 @@ class Driver {
   }
 
  private:
-  // Byte range of a read/write/trim, checked against the device. Returns the
-  // first slot and the slot count; sets partial flags for unaligned ends.
-  struct Span {
-    uint64_t first_slot, slots;
-    bool head_partial, tail_partial;
-  };
-
-  Span span_of(const Record& rec, uint64_t index, RequestCounts& c) {
+  trace::SlotSpan span_of(const Record& rec, uint64_t index, RequestCounts& c) const {
     if (rec.sectors == 0) bad_record(t_, index, trace::check_record(rec));
-    uint64_t lba = rec.lba;
-    const uint64_t logical_sectors = logical_sectors_;
-    if (lba >= logical_sectors || logical_sectors - lba < rec.sectors) {
-      if (!opts_.wrap) {
-        bad_record(t_, index,
-                   fmt::format("{} of sectors [{}, {}) ends beyond the logical capacity of {} sectors; "
-                               "use --wrap to fold LBAs into the device, or a larger --logical",
-                               trace::op_name(static_cast<Op>(rec.op)), rec.lba,
-                               rec.lba > UINT64_MAX - rec.sectors ? UINT64_MAX : rec.lba + rec.sectors,
-                               logical_sectors));
-      }
-      ++c.wrapped_requests;
-      lba %= logical_sectors;  // the tail past the end wraps slot by slot in lpn()
+    const trace::SlotSpan s = trace::slot_span(rec, sector_, logical_sectors_, opts_.wrap);
+    if (s.out_of_range) [[unlikely]] {
+      const uint64_t end = rec.lba > UINT64_MAX - rec.sectors ? UINT64_MAX : rec.lba + rec.sectors;
+      bad_record(t_, index,
+                 fmt::format("{} of sectors [{}, {}) ends beyond the logical capacity of {} sectors; "
+                             "use --wrap to fold LBAs into the device, or a larger --logical",
+                             trace::op_name(static_cast<Op>(rec.op)), rec.lba, end, logical_sectors_));
     }
-    const uint64_t begin = lba * sector_;
-    const uint64_t end = begin + uint64_t{rec.sectors} * sector_;
-    Span s{};
-    s.first_slot = begin / kSlot;
-    s.slots = (end + kSlot - 1) / kSlot - s.first_slot;
-    s.head_partial = begin % kSlot != 0;
-    s.tail_partial = end % kSlot != 0;
+    if (s.wrapped) ++c.wrapped_requests;
     return s;
   }
 
-  uint32_t lpn(uint64_t slot) const {
-    const uint64_t n = ftl_.logical_slots();
-    return static_cast<uint32_t>(slot < n ? slot : slot % n);
+  uint32_t lpn(uint64_t slot) const { return trace::slot_lpn(slot, ftl_.logical_slots()); }
+
+  // Host stream for a slot: its handle's stream in the slot's reclaim group
+  // (LBAs stripe over groups in 1 MiB chunks).
+  ftl::StreamId stream(uint16_t handle, uint32_t p) const {
+    const uint32_t rg = rgs_ == 1 ? 0 : (p >> 8) % rgs_;
+    return static_cast<ftl::StreamId>(handle) * rgs_ + rg;
   }
 
   void do_write(const Record& rec, uint64_t index, RequestCounts& c) {
     ++c.writes;
-    const Span s = span_of(rec, index, c);
+    const trace::SlotSpan s = span_of(rec, index, c);
+    const uint16_t request_handle = placement_.begin_request(rec);
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) [[unlikely]] {
         ++c.rmw_slots;
         if (ftl_.is_mapped(p)) ++c.rmw_read_slots;
       }
-      ftl_.write(p);
+      ftl_.write(p, stream(placement_.slot_handle(request_handle, p), p));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
   }
 
   void do_read(const Record& rec, uint64_t index, RequestCounts& c) {
     ++c.reads;
-    const Span s = span_of(rec, index, c);
+    const trace::SlotSpan s = span_of(rec, index, c);
     c.read_slots += s.slots;
     for (uint64_t k = 0; k < s.slots; ++k) {
       if (!ftl_.is_mapped(lpn(s.first_slot + k))) ++c.unmapped_read_slots;
@@ -152,7 +141,7 @@ class Driver {
 
   void do_trim(const Record& rec, uint64_t index, RequestCounts& c) {
     ++c.trims;
-    const Span s = span_of(rec, index, c);
+    const trace::SlotSpan s = span_of(rec, index, c);
     for (uint64_t k = 0; k < s.slots; ++k) {
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) {
         ++c.partial_trim_slots;  // a device cannot unmap part of a mapping unit
@@ -186,6 +175,8 @@ class Driver {
 
  private:
   Ftl& ftl_;
+  Placement& placement_;
+  uint32_t rgs_;
   const TraceView& t_;
   const SimOptions& opts_;
   uint64_t interval_;
@@ -208,25 +199,84 @@ uint64_t trace_write_bytes(const TraceView& trace) {
   return bytes;
 }
 
-SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts) {
+fdp::FdpConfig effective_fdp(const PlacementSetup& setup) {
+  fdp::FdpConfig c = setup.fdp;
+  c.isolated_gc = fdp::isolates(setup.placement);
+  if (!c.isolated_gc) c.handles = 1;
+  return c;
+}
+
+namespace {
+
+using AnyPlacement = std::variant<fdp::PidPlacement, fdp::OraclePlacement, fdp::IntervalPlacement>;
+
+AnyPlacement make_placement(const PlacementSetup& setup, const fdp::FdpConfig& fdp, const TraceView& trace,
+                            uint64_t logical_slots, bool wrap) {
+  switch (setup.placement.kind) {
+    case fdp::PlacementKind::kOracle:
+      return fdp::OraclePlacement(
+          fdp::oracle_handles(trace.records, trace.sector_bytes, logical_slots, wrap, fdp.handles));
+    case fdp::PlacementKind::kInterval:
+      return fdp::IntervalPlacement(logical_slots, fdp.handles);
+    default:
+      return fdp::PidPlacement(setup.placement, fdp.handles);
+  }
+}
+
+template <class Ftl>
+void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, SimResult& r) {
+  const auto& streams = ftl.stream_stats();
+  const uint32_t n = fdp.isolated_gc ? fdp.handles + 1 : 1;
+  std::vector<HandleStats> h(n);
+  for (uint32_t i = 0; i < n; ++i) h[i].name = i == fdp.handles ? "gc" : fmt::format("ruh{}", i);
+  for (ftl::StreamId s = 0; s < streams.size(); ++s) {
+    HandleStats& hs = h[fdp::stream_handle(fdp, s)];
+    hs.host_bytes += streams[s].host_slots * kSlot;
+    hs.gc_in_bytes += streams[s].gc_in_slots * kSlot;
+    hs.gc_out_bytes += streams[s].gc_out_slots * kSlot;
+  }
+  const auto& owner = ftl.unit_owner();
+  for (ftl::LineId u = 0; u < owner.size(); ++u) {
+    if (ftl.lines().state[u] != ftl::LineState::kFree) ++h[fdp::stream_handle(fdp, owner[u])].units_in_use;
+  }
+  const double host = static_cast<double>(ftl.stats().host_slots * kSlot);
+  for (auto& hs : h) {
+    hs.waf_share = host == 0 ? 0.0 : static_cast<double>(hs.host_bytes + hs.gc_out_bytes) / host;
+  }
+  // The shared GC handle only appears when initially isolated handles exist.
+  if (fdp.isolated_gc && fdp.ruh_type != fdp::RuhType::kInitiallyIsolated) h.pop_back();
+  r.handles = std::move(h);
+}
+
+}  // namespace
+
+SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts,
+                   const PlacementSetup& setup) {
   if (trace.sector_bytes == 0 || trace.sector_bytes > 65536) {
     throw InputError(fmt::format("{}: unsupported sector size {}", trace.path, trace.sector_bytes));
   }
   const auto start = std::chrono::steady_clock::now();
-  ftl::AnyFtl any = ftl::make_ftl(cfg);
+  const fdp::FdpConfig fdp = effective_fdp(setup);
+  const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
+  ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
+  AnyPlacement placement =
+      make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
   uint64_t interval = opts.interval_bytes;
   if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) / 100, kSlot);
 
   SimResult r;
   r.records = trace.records.size();
   r.interval_bytes = interval;
+  r.ru_bytes = uint64_t{layout.slots_per_unit} * kSlot;
+  r.units = layout.units;
   std::visit(
-      [&](auto& ftl) {
-        Driver driver(ftl, trace, opts, interval);
+      [&](auto& ftl, auto& place) {
+        Driver driver(ftl, place, fdp, trace, opts, interval);
         driver.run(r);
         r.ftl = ftl.stats();
         r.free_lines_end = ftl.free_lines();
         r.mapped_slots_end = ftl.mapped_slots();
+        r.invalid_pid_requests = place.invalid_pid_requests();
         const auto& erase = ftl.lines().erase_count;
         r.erase_min = *std::min_element(erase.begin(), erase.end());
         r.erase_max = *std::max_element(erase.begin(), erase.end());
@@ -236,12 +286,13 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
         for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
           if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
         }
+        collect_handles(ftl, fdp, r);
         if constexpr (ftl::kCheckInvariants) {
           const auto problems = ftl.check_invariants();
           if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());
         }
       },
-      any);
+      any, placement);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

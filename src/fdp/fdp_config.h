@@ -1,0 +1,67 @@
+#pragma once
+// NVMe Flexible Data Placement (TP4146) configuration of the modelled device
+// and its mapping onto the FTL engine: reclaim groups (RG) partition the
+// dies, reclaim units (RU) are the erase units, and each reclaim unit handle
+// (RUH) keeps one open RU per RG. Terms as in MODEL_REFERENCE.md section 2.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ftl/ftl_layout.h"
+#include "ftl/geometry.h"
+
+namespace ftlsim::fdp {
+
+using RuhId = uint16_t;
+
+enum class RuhType : uint8_t {
+  kInitiallyIsolated,    // 01h: GC survivors of every handle go to one shared GC RU per RG
+  kPersistentlyIsolated  // 02h: GC survivors stay with their handle (a GC RU per handle and RG)
+};
+[[nodiscard]] std::string_view ruh_type_name(RuhType t);  // "ii" / "pi"
+[[nodiscard]] RuhType parse_ruh_type(std::string_view s);  // throws InputError
+
+struct FdpConfig {
+  uint32_t reclaim_groups = 1;  // --rg: must divide the number of dies
+  uint64_t ru_bytes = 0;        // --ru-size: 0 = one line of a reclaim group
+  uint32_t handles = 8;         // --ruh
+  // FEMU's FDP scripts default to initially isolated handles (NUM_PI_HANDLE=0).
+  RuhType ruh_type = RuhType::kInitiallyIsolated;
+  // false: non-FDP (placement `single`): one handle whose GC survivors share
+  // its write pointer, FEMU bbssd's behaviour; ruh_type is then irrelevant.
+  bool isolated_gc = true;
+};
+
+// The shape of a reclaim unit in NAND terms.
+struct RuShape {
+  uint32_t dies = 0;             // dies one RU spans
+  uint32_t block_rows = 0;       // blocks per plane of each die it takes
+  uint64_t bytes = 0;
+  uint32_t units_per_group = 0;  // RUs in one reclaim group
+};
+
+// Resolves --ru-size against the geometry. An RU is either `k` blocks per
+// plane on every die of its reclaim group (k dividing the blocks per plane;
+// k = 1 is one line of the group) or one block per plane on a divisor of the
+// group's dies. Throws InputError listing the sizes that would work.
+[[nodiscard]] RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c);
+
+// Engine layout: streams 0 .. handles*rgs-1 are host streams, (h, g) at
+// h * rgs + g; then GC streams: per (h, g) for persistently isolated handles,
+// per g for initially isolated ones. Non-FDP: one stream per RG, its own GC
+// destination. Throws InputError for inconsistent settings.
+[[nodiscard]] ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c);
+
+// Index of the host stream for handle h in reclaim group g.
+[[nodiscard]] inline ftl::StreamId host_stream(const FdpConfig& c, RuhId h, uint32_t g) {
+  return static_cast<ftl::StreamId>(h) * c.reclaim_groups + g;
+}
+
+// Name of what stream s is, for reports: "ruh3", "gc:ruh3", "gc".
+[[nodiscard]] std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s);
+// The handle stream s belongs to (host or GC of that handle), or `handles`
+// for the shared GC handle of initially isolated handles.
+[[nodiscard]] uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s);
+
+}  // namespace ftlsim::fdp

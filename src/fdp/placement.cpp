@@ -1,0 +1,147 @@
+#include "fdp/placement.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <limits>
+
+#include "core/error.h"
+#include "trace/slot_span.h"
+
+namespace ftlsim::fdp {
+namespace {
+
+uint16_t parse_u16(std::string_view s, std::string_view what, std::string_view spec) {
+  unsigned v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || v > 65535) {
+    throw InputError(fmt::format("--placement {}: '{}' is not a {} (0-65535)", spec, s, what));
+  }
+  return static_cast<uint16_t>(v);
+}
+
+}  // namespace
+
+PlacementSpec parse_placement(std::string_view text) {
+  PlacementSpec p;
+  p.text = std::string(text);
+  if (text == "single") {
+    p.kind = PlacementKind::kSingle;
+  } else if (text == "fdp") {
+    p.kind = PlacementKind::kFdp;
+  } else if (text == "oracle") {
+    p.kind = PlacementKind::kOracle;
+  } else if (text == "interval") {
+    p.kind = PlacementKind::kInterval;
+  } else if (text.substr(0, 4) == "map:") {
+    p.kind = PlacementKind::kMap;
+    std::string_view rest = text.substr(4);
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      const size_t eq = item.find('=');
+      if (eq == std::string_view::npos) {
+        throw InputError(fmt::format("--placement {}: '{}' is not PID=HANDLE", text, item));
+      }
+      p.map.emplace_back(parse_u16(item.substr(0, eq), "placement ID", text),
+                         parse_u16(item.substr(eq + 1), "handle", text));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    if (p.map.empty()) throw InputError(fmt::format("--placement {}: the map is empty", text));
+  } else {
+    throw InputError(fmt::format(
+        "--placement: unknown policy '{}' (known: single, fdp, map:PID=HANDLE,..., oracle, interval)", text));
+  }
+  return p;
+}
+
+bool isolates(const PlacementSpec& p) { return p.kind != PlacementKind::kSingle; }
+
+PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles) {
+  switch (spec.kind) {
+    case PlacementKind::kSingle:
+      std::fill(table_.begin(), table_.end(), 0);
+      break;
+    case PlacementKind::kFdp:
+      for (uint32_t pid = 0; pid < handles && pid < table_.size(); ++pid) table_[pid] = static_cast<uint16_t>(pid);
+      break;
+    case PlacementKind::kMap:
+      for (const auto& [pid, h] : spec.map) {
+        if (h >= handles) {
+          throw InputError(fmt::format("--placement {}: handle {} does not exist (--ruh {} gives 0-{})", spec.text,
+                                       h, handles, handles - 1));
+        }
+        table_[pid] = h;
+      }
+      break;
+    default:
+      throw std::logic_error("PidPlacement built for a per-slot policy");
+  }
+}
+
+IntervalPlacement::IntervalPlacement(uint64_t logical_slots, uint32_t handles)
+    : last_write_(logical_slots, 0), last_handle_(static_cast<uint16_t>(handles - 1)) {
+  const uint32_t shift = handles > 1 ? handles - 1 : 0;
+  base_ = shift >= 63 ? 1 : std::max<uint64_t>(logical_slots >> shift, 1);
+}
+
+std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
+                                    uint64_t logical_slots, bool wrap, uint32_t handles) {
+  using trace::Op;
+  if (handles > 256) throw InputError("--placement oracle supports at most 256 handles");
+  const uint64_t logical_sectors = logical_slots * 4096 / sector_bytes;
+  auto usable = [&](const trace::Record& r, trace::SlotSpan& s) {
+    if (r.op != static_cast<uint8_t>(Op::kWrite) && r.op != static_cast<uint8_t>(Op::kTrim)) return false;
+    if (r.sectors == 0) return false;
+    s = trace::slot_span(r, sector_bytes, logical_sectors, wrap);
+    return !s.out_of_range;
+  };
+  uint64_t writes = 0;
+  trace::SlotSpan span;
+  for (const auto& r : records) {
+    if (r.op == static_cast<uint8_t>(Op::kWrite) && usable(r, span)) writes += span.slots;
+  }
+  // Backwards: the next write/trim of each LBA, in write-slot time.
+  constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+  constexpr uint8_t kNeverBucket = 64;
+  std::vector<uint64_t> next_event(logical_slots, kNever);
+  std::vector<uint8_t> bucket(writes);
+  std::vector<uint64_t> volume(kNeverBucket + 1, 0);
+  uint64_t idx = writes;
+  for (size_t i = records.size(); i-- > 0;) {
+    const auto& r = records[i];
+    if (!usable(r, span)) continue;
+    const bool is_write = r.op == static_cast<uint8_t>(Op::kWrite);
+    for (uint64_t k = span.slots; k-- > 0;) {
+      const uint32_t lpn = trace::slot_lpn(span.first_slot + k, logical_slots);
+      if (!is_write) {
+        const bool partial = (k == 0 && span.head_partial) || (k + 1 == span.slots && span.tail_partial);
+        if (!partial) next_event[lpn] = idx;
+        continue;
+      }
+      --idx;
+      const uint64_t next = next_event[lpn];
+      const uint8_t b = next == kNever ? kNeverBucket
+                                       : static_cast<uint8_t>(63 - __builtin_clzll(next - idx));
+      bucket[idx] = b;
+      ++volume[b];
+      next_event[lpn] = idx;
+    }
+  }
+  // Buckets to handles: equal volume shares among the finite lifetimes.
+  std::vector<uint8_t> handle_of_bucket(kNeverBucket + 1, static_cast<uint8_t>(handles - 1));
+  const uint32_t finite_handles = handles > 1 ? handles - 1 : 1;
+  uint64_t finite = 0;
+  for (uint8_t b = 0; b < kNeverBucket; ++b) finite += volume[b];
+  uint64_t acc = 0;
+  for (uint8_t b = 0; b < kNeverBucket; ++b) {
+    const uint64_t mid = acc + volume[b] / 2;  // a bucket goes where its middle falls
+    const uint64_t h = finite == 0 ? 0 : mid * finite_handles / finite;
+    handle_of_bucket[b] = static_cast<uint8_t>(std::min<uint64_t>(h, finite_handles - 1));
+    acc += volume[b];
+  }
+  for (auto& b : bucket) b = handle_of_bucket[b];
+  return bucket;
+}
+
+}  // namespace ftlsim::fdp

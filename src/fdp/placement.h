@@ -1,0 +1,108 @@
+#pragma once
+// Placement policies: which reclaim unit handle each host write goes to.
+//  single    non-FDP: every write to one handle, GC shares its write pointer
+//  fdp       the trace's placement IDs as tagged (ID i -> handle i)
+//  map:SPEC  remapped IDs, e.g. map:0=0,1=0,2=1 (unlisted IDs are invalid)
+//  oracle    future knowledge: writes grouped by the time until their LBA is
+//            next written or trimmed (an upper bound on what tagging can do)
+//  interval  device-side, no host tags: by the overwrite interval the device
+//            observed for the LBA (in the spirit of SepBIT, FAST 2022)
+// Per-request policies look up a table; per-slot ones keep small arrays.
+// Nothing here allocates per write.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/record.h"
+
+namespace ftlsim::fdp {
+
+enum class PlacementKind : uint8_t { kSingle, kFdp, kMap, kOracle, kInterval };
+
+struct PlacementSpec {
+  PlacementKind kind = PlacementKind::kSingle;
+  std::string text = "single";           // as given, for reports
+  std::vector<std::pair<uint16_t, uint16_t>> map;  // kMap: pid -> handle
+};
+
+// Parses single | fdp | map:P=H,... | oracle | interval. Throws InputError.
+[[nodiscard]] PlacementSpec parse_placement(std::string_view text);
+[[nodiscard]] bool isolates(const PlacementSpec& p);  // everything but `single`
+
+inline constexpr uint16_t kInvalidHandle = 0xFFFF;
+
+// single / fdp / map: a handle per placement ID. Unknown IDs count as the FDP
+// "invalid placement identifier" event and are written through handle 0, as a
+// device does.
+class PidPlacement {
+ public:
+  PidPlacement(const PlacementSpec& spec, uint32_t handles);  // throws InputError for a map to a missing handle
+  uint16_t begin_request(const trace::Record& r) {
+    const uint16_t h = table_[r.pid];
+    if (h != kInvalidHandle) [[likely]] return h;
+    ++invalid_pid_requests_;
+    return 0;
+  }
+  [[nodiscard]] uint16_t slot_handle(uint16_t request_handle, uint32_t /*lpn*/) { return request_handle; }
+  [[nodiscard]] uint64_t invalid_pid_requests() const { return invalid_pid_requests_; }
+
+ private:
+  std::vector<uint16_t> table_ = std::vector<uint16_t>(65536, kInvalidHandle);
+  uint64_t invalid_pid_requests_ = 0;
+};
+
+// oracle: the handle of every written slot, computed before the run from the
+// whole trace (see oracle_placement.cpp for the grouping).
+class OraclePlacement {
+ public:
+  explicit OraclePlacement(std::vector<uint8_t> handle_of_write) : handles_(std::move(handle_of_write)) {}
+  uint16_t begin_request(const trace::Record& /*r*/) { return 0; }
+  [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t /*lpn*/) { return handles_[next_++]; }
+  [[nodiscard]] uint64_t invalid_pid_requests() const { return 0; }
+
+ private:
+  std::vector<uint8_t> handles_;
+  uint64_t next_ = 0;
+};
+
+// Handle of every written 4 KiB slot, in write order, for the oracle: the
+// slot's lifetime (host slots written until its LBA is written or trimmed
+// again; never = infinite) is bucketed by powers of two, and the buckets,
+// shortest first, are split over handles 0 .. handles-2 in equal shares of
+// write volume; slots never overwritten go to the last handle. Records are
+// enumerated exactly as the simulation driver does; malformed records are
+// skipped (the driver reports them).
+[[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
+                                                  uint64_t logical_slots, bool wrap, uint32_t handles);
+
+// interval: the device remembers when it last wrote each LBA (in host slots
+// written since the start) and sends a rewrite with interval v to handle
+// k = number of doublings of v above logical/2^(handles-1), capped; first
+// writes of an LBA go to the last (coldest) handle. Intervals shorter than a
+// 2^-(handles-1) fraction of the logical space land in handle 0.
+class IntervalPlacement {
+ public:
+  IntervalPlacement(uint64_t logical_slots, uint32_t handles);
+  uint16_t begin_request(const trace::Record& /*r*/) { return 0; }
+  [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t lpn) {
+    const uint64_t now = ++clock_;
+    const uint64_t last = last_write_[lpn];
+    last_write_[lpn] = now;
+    if (last == 0) return last_handle_;
+    const uint64_t v = now - last;
+    if (v < base_) return 0;
+    const auto k = static_cast<uint32_t>(63 - __builtin_clzll(v / base_)) + 1;
+    return static_cast<uint16_t>(k < last_handle_ ? k : last_handle_);
+  }
+  [[nodiscard]] uint64_t invalid_pid_requests() const { return 0; }
+
+ private:
+  std::vector<uint64_t> last_write_;  // 0 = never written
+  uint64_t clock_ = 0;
+  uint64_t base_ = 1;
+  uint16_t last_handle_ = 0;
+};
+
+}  // namespace ftlsim::fdp

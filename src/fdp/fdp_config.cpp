@@ -74,39 +74,41 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
     for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(s);
     return l;
   }
-  l.gc_dest.assign(hosts, 0);
   if (c.ruh_type == RuhType::kPersistentlyIsolated) {
+    // Survivors stay with their handle: data written through different
+    // handles never shares an RU. Either in a GC RU of the handle (the
+    // default, as FEMU) or appended to the handle's host RU.
+    if (!c.pi_gc_ru) {
+      for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(s);
+      return l;
+    }
+    for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + s));
     for (uint32_t s = 0; s < hosts; ++s) {
-      const auto gc = static_cast<ftl::StreamId>(hosts + s);
-      l.gc_dest[s] = gc;
       l.stream_pool.push_back(s % rgs);
-      l.gc_dest.push_back(gc);
+      l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + s));
     }
-  } else {
-    for (uint32_t g2 = 0; g2 < rgs; ++g2) {
-      const auto gc = static_cast<ftl::StreamId>(hosts + g2);
-      l.stream_pool.push_back(g2);
-      l.gc_dest.push_back(gc);
-    }
-    for (uint32_t s = 0; s < hosts; ++s) l.gc_dest[s] = static_cast<ftl::StreamId>(hosts + s % rgs);
+    return l;
+  }
+  // Initially isolated: survivors of every handle go to one GC stream per RG.
+  for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + s % rgs));
+  for (uint32_t g2 = 0; g2 < rgs; ++g2) {
+    l.stream_pool.push_back(g2);
+    l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + g2));
   }
   return l;
 }
 
 uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s) {
-  const uint32_t rgs = c.reclaim_groups;
   if (!c.isolated_gc) return 0;
-  const uint32_t hosts = c.handles * rgs;
-  if (s < hosts) return s / rgs;
-  if (c.ruh_type == RuhType::kPersistentlyIsolated) return (s - hosts) / rgs;
+  const uint32_t hosts = c.handles * c.reclaim_groups;
+  if (s < hosts) return s / c.reclaim_groups;
+  if (c.ruh_type == RuhType::kPersistentlyIsolated) return (s - hosts) / c.reclaim_groups;
   return c.handles;
 }
 
 std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s) {
   const uint32_t h = stream_handle(c, s);
-  const bool gc = c.isolated_gc && s >= c.handles * c.reclaim_groups;
-  if (h == c.handles) return "gc";
-  return fmt::format("{}ruh{}", gc ? "gc:" : "", h);
+  return h == c.handles ? std::string("gc") : fmt::format("ruh{}", h);
 }
 
 }  // namespace ftlsim::fdp

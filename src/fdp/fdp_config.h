@@ -16,8 +16,8 @@ namespace ftlsim::fdp {
 using RuhId = uint16_t;
 
 enum class RuhType : uint8_t {
-  kInitiallyIsolated,    // 01h: GC survivors of every handle go to one shared GC RU per RG
-  kPersistentlyIsolated  // 02h: GC survivors stay with their handle (a GC RU per handle and RG)
+  kInitiallyIsolated,    // 01h: GC survivors of every handle go to one shared GC RU stream per RG
+  kPersistentlyIsolated  // 02h: GC survivors stay with their handle (its GC RU, see pi_gc_ru)
 };
 [[nodiscard]] std::string_view ruh_type_name(RuhType t);  // "ii" / "pi"
 [[nodiscard]] RuhType parse_ruh_type(std::string_view s);  // throws InputError
@@ -31,6 +31,9 @@ struct FdpConfig {
   // false: non-FDP (placement `single`): one handle whose GC survivors share
   // its write pointer, FEMU bbssd's behaviour; ruh_type is then irrelevant.
   bool isolated_gc = true;
+  // Persistently isolated handles: survivors go to a GC RU of their handle
+  // (true) or are appended to the handle's host RU (false).
+  bool pi_gc_ru = true;
 };
 
 // The shape of a reclaim unit in NAND terms.
@@ -48,9 +51,11 @@ struct RuShape {
 [[nodiscard]] RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c);
 
 // Engine layout: streams 0 .. handles*rgs-1 are host streams, (h, g) at
-// h * rgs + g; then GC streams: per (h, g) for persistently isolated handles,
-// per g for initially isolated ones. Non-FDP: one stream per RG, its own GC
-// destination. Throws InputError for inconsistent settings.
+// h * rgs + g. Persistently isolated handles add a GC stream per (h, g) at
+// handles*rgs + h*rgs + g (or are their own GC destination without
+// pi_gc_ru); initially isolated ones add one shared GC stream per RG at
+// handles*rgs + g. Non-FDP: one stream per RG, its own GC destination (FEMU bbssd).
+// Throws InputError for inconsistent settings.
 [[nodiscard]] ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c);
 
 // Index of the host stream for handle h in reclaim group g.
@@ -58,10 +63,11 @@ struct RuShape {
   return static_cast<ftl::StreamId>(h) * c.reclaim_groups + g;
 }
 
-// Name of what stream s is, for reports: "ruh3", "gc:ruh3", "gc".
+// Name of what stream s is, for reports: "ruh3", or "gc" for the shared GC
+// stream of initially isolated handles.
 [[nodiscard]] std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s);
-// The handle stream s belongs to (host or GC of that handle), or `handles`
-// for the shared GC handle of initially isolated handles.
+// The handle stream s belongs to, or `handles` for the shared GC stream of
+// initially isolated handles.
 [[nodiscard]] uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s);
 
 }  // namespace ftlsim::fdp

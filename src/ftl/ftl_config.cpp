@@ -75,7 +75,7 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
         gc.thres_pcent_high, high, unit, per_pool, 100.0 * (1.0 - 1.5 / per_pool)));
     return p;
   }
-  // Each stream keeps a unit open. With free <= high in a pool and every
+  // Each stream may keep a unit open. With free <= high in a pool and every
   // closed unit there fully valid GC could not make progress; that cannot
   // happen while the data fits in the units left over.
   std::vector<uint32_t> open(layout.pools, 0);

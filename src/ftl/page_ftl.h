@@ -79,6 +79,9 @@ class PageFtl {
     }
     ++stats_.host_slots;
     ++stream_stats_[stream].host_slots;
+    if (streams_[stream].open == kNoLine) [[unlikely]] {
+      open_unit(stream);
+    }
     program(lpn, stream);
   }
 
@@ -126,7 +129,7 @@ class PageFtl {
   // (empty when consistent): valid counts equal live slots per unit, their
   // sum equals mapped logical slots, valid bits agree with the maps,
   // programmed = host + GC, no physical slot mapped twice, no mapping into a
-  // free unit, unit states add up (one open unit per stream).
+  // free unit, unit states add up (one open unit per stream in use).
   [[nodiscard]] std::vector<std::string> check_invariants() const;
 
  private:

@@ -41,10 +41,8 @@ PageFtl<Victims>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims
   gc_dest_ = layout.gc_dest;
   stream_stats_.assign(layout.streams(), StreamStats{});
   streams_.resize(layout.streams());
-  for (StreamId s = 0; s < layout.streams(); ++s) {
-    streams_[s].pool = layout.stream_pool[s];
-    open_unit(s);
-  }
+  for (StreamId s = 0; s < layout.streams(); ++s) streams_[s].pool = layout.stream_pool[s];
+  open_unit(0);  // FEMU opens its write pointer's first line at start-up
 }
 
 template <class Victims>
@@ -145,6 +143,7 @@ bool PageFtl<Victims>::gc_pass(uint32_t pool, bool force) {
   const StreamId owner = owner_[victim];
   const StreamId dest_stream = gc_dest_[owner];
   Stream& w = streams_[dest_stream];
+  if (w.open == kNoLine) open_unit(dest_stream);
   constexpr uint32_t kAhead = 64;  // slots; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
@@ -254,9 +253,11 @@ std::vector<std::string> PageFtl<Victims>::check_invariants() const {
     out.push_back(fmt::format("programmed {} != host {} + gc {}", stats_.programmed_slots,
                               stats_.host_slots, stats_.gc_slots));
   }
-  if (free != free_lines() || open != streams_.size()) {
-    out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams", free,
-                              free_lines(), open, streams_.size()));
+  uint32_t streams_open = 0;
+  for (const Stream& w : streams_) streams_open += w.open != kNoLine;
+  if (free != free_lines() || open != streams_open) {
+    out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams in use", free,
+                              free_lines(), open, streams_open));
   }
   return out;
 }

@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "fdp/placement.h"
+
+using namespace ftlsim;
+using trace::Op;
+
+namespace {
+trace::Record w(uint64_t slot, uint32_t slots = 1, uint16_t pid = 0) {
+  return {0, slot * 8, slots * 8, pid, static_cast<uint8_t>(Op::kWrite), 0};
+}
+}  // namespace
+
+TEST_CASE("placement specs parse and bad ones name the problem", "[fdp][unit]") {
+  CHECK(fdp::parse_placement("single").kind == fdp::PlacementKind::kSingle);
+  CHECK(fdp::parse_placement("oracle").kind == fdp::PlacementKind::kOracle);
+  const auto m = fdp::parse_placement("map:0=0,1=0,2=1,3=1,4=2,5=2");
+  REQUIRE(m.map.size() == 6);
+  CHECK(m.map[4] == std::pair<uint16_t, uint16_t>{4, 2});
+  CHECK_THROWS_WITH(fdp::parse_placement("map:0=x"), Catch::Contains("'x' is not a handle"));
+  CHECK_THROWS_WITH(fdp::parse_placement("map:7"), Catch::Contains("PID=HANDLE"));
+  CHECK_THROWS_WITH(fdp::parse_placement("lifetime"), Catch::Contains("unknown policy 'lifetime'"));
+}
+
+TEST_CASE("placement IDs map to handles; unknown IDs are the invalid-PID event", "[fdp][unit]") {
+  fdp::PidPlacement fdp_ids(fdp::parse_placement("fdp"), 4);
+  CHECK(fdp_ids.begin_request(w(0, 1, 3)) == 3);
+  CHECK(fdp_ids.begin_request(w(0, 1, 4)) == 0);  // no handle 4: default handle
+  CHECK(fdp_ids.begin_request(w(0, 1, 9)) == 0);
+  CHECK(fdp_ids.invalid_pid_requests() == 2);
+
+  fdp::PidPlacement merged(fdp::parse_placement("map:0=0,1=0,2=1"), 2);
+  CHECK(merged.begin_request(w(0, 1, 1)) == 0);
+  CHECK(merged.begin_request(w(0, 1, 2)) == 1);
+  CHECK(merged.begin_request(w(0, 1, 3)) == 0);
+  CHECK(merged.invalid_pid_requests() == 1);
+  CHECK_THROWS_WITH(fdp::PidPlacement(fdp::parse_placement("map:0=5"), 4),
+                    Catch::Contains("handle 5 does not exist"));
+
+  fdp::PidPlacement single(fdp::parse_placement("single"), 1);
+  CHECK(single.begin_request(w(0, 1, 77)) == 0);
+  CHECK(single.invalid_pid_requests() == 0);
+}
+
+// Slot lifetimes by hand (in written slots): slot 0 is written at t=0, 1, 2
+// (lifetimes 1, 1, never); slot 1 at t=3 then trimmed after 2 more writes
+// (lifetime 3: the trim comes when 6 slots have been written); slot 2 at t=4
+// and t=5 (lifetime 1, never); slot 3 at t=6, never again.
+TEST_CASE("oracle groups writes by the time until their LBA dies", "[fdp][unit]") {
+  std::vector<trace::Record> r = {w(0), w(0), w(0), w(1), w(2), w(2)};
+  r.push_back({0, 8, 8, 0, static_cast<uint8_t>(Op::kTrim), 0});
+  r.push_back(w(3));
+  const auto h = fdp::oracle_handles(r, 512, 16, false, 3);
+  REQUIRE(h.size() == 7);
+  // Lifetimes 1,1,_,3,1,_,_ -> buckets log2: 0,0,never,1,0,never,never.
+  // Finite volume: bucket 0 has 3 slots, bucket 1 has 1; two finite handles:
+  // bucket 0's middle (1.5 of 4) -> handle 0, bucket 1's (3.5 of 4) -> handle 1.
+  CHECK(h == std::vector<uint8_t>{0, 0, 2, 1, 0, 2, 2});
+}
+
+TEST_CASE("interval placement sends rewrites by observed interval, first writes to the last handle",
+          "[fdp][unit]") {
+  fdp::IntervalPlacement p(1024, 4);  // base interval 1024 / 2^3 = 128 slots
+  CHECK(p.slot_handle(0, 5) == 3);    // first write
+  for (uint32_t i = 0; i < 10; ++i) (void)p.slot_handle(0, 100 + i);
+  CHECK(p.slot_handle(0, 5) == 0);    // rewritten after 11 slots
+  for (uint32_t i = 0; i < 200; ++i) (void)p.slot_handle(0, 200 + i);
+  CHECK(p.slot_handle(0, 5) == 1);    // after 201: [128, 256)
+  for (uint32_t i = 0; i < 600; ++i) (void)p.slot_handle(0, (400 + i) % 1024);
+  CHECK(p.slot_handle(0, 5) == 3);    // after 601: >= 512, capped at the last handle
+}

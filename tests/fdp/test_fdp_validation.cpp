@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "common/analytic_waf.h"
 #include "sim/simulate.h"
 #include "workload/synth.h"
 
@@ -52,16 +53,6 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
   p.fdp.pi_gc_ru = pi_gc_ru;
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
 }
-
-double lambert_w0(double x) {  // principal branch on [-1/e, 0) by bisection
-  double lo = -1.0, hi = 0.0;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (mid * std::exp(mid) < x ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
-}
-double fifo_wa(double alpha) { return alpha / (alpha + lambert_w0(-alpha * std::exp(-alpha))); }
 
 void check_same(const sim::SimResult& a, const sim::SimResult& b) {
   CHECK(a.ftl.host_slots == b.ftl.host_slots);
@@ -116,7 +107,7 @@ TEST_CASE("separating hot from cold data beats one stream and the uniform bound"
   const auto c = device(logical);
   const auto recs = make_trace(workload::Pattern::kHotCold, logical, 2000000, 2);
   const double alpha = (256.0 - 2.0) * 512.0 / (static_cast<double>(logical) / 4096.0);
-  const double bound = fifo_wa(alpha);
+  const double bound = test::fifo_wa(alpha);
   const double single = run(c, recs, "single").ftl.waf();
   for (auto type : {fdp::RuhType::kPersistentlyIsolated, fdp::RuhType::kInitiallyIsolated}) {
     const double fdp_waf = run(c, recs, "fdp", 2, type).ftl.waf();

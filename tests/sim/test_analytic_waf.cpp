@@ -1,39 +1,17 @@
 // The model against the analytic write amplification of FIFO cleaning under
-// uniform random single-page overwrites (MODEL_REFERENCE.md section 3):
-//   WA = alpha / (alpha + W0(-alpha * exp(-alpha)))
-// with alpha = physical / logical capacity of the space that holds data.
+// uniform random single-page overwrites (common/analytic_waf.h).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "../ftl/ftl_test_util.h"
+#include "ftl/ftl_test_util.h"
 #include "sim/simulate.h"
+#include "common/analytic_waf.h"
 #include "sim_test_util.h"
 
 using namespace ftlsim;
 
 namespace {
-
-// Principal branch of Lambert W on [-1/e, 0) by bisection: w e^w is
-// increasing on [-1, 0].
-double lambert_w0(double x) {
-  double lo = -1.0, hi = 0.0;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (mid * std::exp(mid) < x) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
-  }
-  return 0.5 * (lo + hi);
-}
-
-double analytic_fifo_wa(double alpha) { return alpha / (alpha + lambert_w0(-alpha * std::exp(-alpha))); }
-
-struct SteadyState {
-  double waf;
-};
 
 // WAF over the second half of `writes_factor` x logical random writes after a fill.
 double steady_waf(const ftl::FtlConfig& cfg, uint64_t logical, const std::vector<trace::Record>& recs,
@@ -58,10 +36,10 @@ double steady_waf(const ftl::FtlConfig& cfg, uint64_t logical, const std::vector
 }  // namespace
 
 TEST_CASE("Lambert-W formula reproduces the reference table", "[validation]") {
-  CHECK(analytic_fifo_wa(1.07) == Approx(7.82).epsilon(0.002));
-  CHECK(analytic_fifo_wa(1.10) == Approx(5.68).epsilon(0.002));
-  CHECK(analytic_fifo_wa(1.30) == Approx(2.36).epsilon(0.002));
-  CHECK(analytic_fifo_wa(1.50) == Approx(1.72).epsilon(0.003));
+  CHECK(test::fifo_wa(1.07) == Approx(7.82).epsilon(0.002));
+  CHECK(test::fifo_wa(1.10) == Approx(5.68).epsilon(0.002));
+  CHECK(test::fifo_wa(1.30) == Approx(2.36).epsilon(0.002));
+  CHECK(test::fifo_wa(1.50) == Approx(1.72).epsilon(0.003));
 }
 
 // 1024 lines of 64 slots. The forced threshold holds back one free line (the
@@ -83,7 +61,7 @@ TEST_CASE("FIFO WAF matches the analytic value within 3% from 7% to 50% over-pro
     test::append_sequential(recs, 0, logical);
     test::append_uniform(recs, logical, 20 * logical, 11);
     const double measured = steady_waf(cfg, logical, recs, 11 * logical);
-    const double expected = analytic_fifo_wa(alpha);
+    const double expected = test::fifo_wa(alpha);
     INFO("op " << op << " alpha " << alpha << " measured " << measured << " analytic " << expected);
     CHECK(measured == Approx(expected).epsilon(0.03));
 

@@ -2,7 +2,7 @@
 // rewrite, read-modify-write accounting, bad records.
 #include <catch2/catch.hpp>
 
-#include "../ftl/ftl_test_util.h"
+#include "ftl/ftl_test_util.h"
 #include "core/error.h"
 #include "sim/report.h"
 #include "sim/simulate.h"

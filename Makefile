@@ -3,10 +3,13 @@
 JOBS ?= $(shell nproc)
 DEMO_TRACE ?= traces/demo.ftr
 
-.PHONY: demo test deps release debug asan bench clean
+.PHONY: demo test deps test-deps release debug asan bench clean
 
 deps:
-	@tools/install_deps.sh
+	@tools/install_deps.sh build
+
+test-deps:
+	@tools/install_deps.sh build capture
 
 release: deps
 	@cmake --preset release >/dev/null
@@ -25,11 +28,12 @@ asan: deps
 demo: release
 	./ftlsim --trace $(DEMO_TRACE) --preset femu-default --out build/demo-out
 
-# Every test: the full suite on the release build (validation included), then
-# the unit and invariant tests again under ASan+UBSan with invariant checks on.
-test: release asan
+# Every test: the full suite on the release build (validation and the root-only
+# capture test included), then everything but the slow and capture tests again
+# under ASan+UBSan with FTL invariant checks on.
+test: test-deps release asan
 	ctest --preset release -j $(JOBS)
-	ctest --preset asan -j $(JOBS) -LE slow
+	ctest --preset asan -j $(JOBS) -LE "slow|capture"
 
 bench: release
 	bench/bench.py

@@ -1,14 +1,37 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages ftlsim needs to build and test, and nothing
-# that is already there. Run as root (or through sudo); when neither is
+# Installs the Debian 12 packages a part of ftlsim needs, and nothing that is
+# already there. Run as root (or through password-less sudo); when neither is
 # possible it prints the one command an administrator has to run.
+#
+#   tools/install_deps.sh [build] [capture] ...
+#     build    compiler, CMake, fmt, CLI11, Catch2, liburing, libnvme (default)
+#     capture  tools/capture_blktrace.sh: the hint tracer's build (clang,
+#              bpftool, libbpf, libelf, zlib), the blktrace route, and the
+#              capture test's file-system tools
 set -euo pipefail
 
-packages=(
-  build-essential cmake ninja-build pkg-config git
-  libfmt-dev libcli11-dev catch2      # core build and tests
-  liburing-dev libnvme-dev            # src/replay (live replay)
-)
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(build)
+
+packages=()
+for g in "${groups[@]}"; do
+  case "$g" in
+    build)
+      packages+=(build-essential cmake ninja-build pkg-config git
+                 libfmt-dev libcli11-dev catch2   # core build and tests
+                 liburing-dev libnvme-dev)        # src/replay (live replay)
+      ;;
+    capture)
+      packages+=(clang make bpftool libbpf-dev libelf-dev zlib1g-dev  # tools/hinttrace
+                 blktrace                                            # blktrace route
+                 e2fsprogs util-linux python3)                       # tests/capture
+      ;;
+    *)
+      echo "install_deps: unknown group '$g' (known: build, capture)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Apply the ftlsim FDP placement patch to a go-ethereum source tree.
+#
+#   apply.sh GETH_SRC_DIR            patch a writable go-ethereum tree in place
+#   apply.sh --fetch VERSION DEST    copy go-ethereum@VERSION from the Go module
+#                                    cache (go mod download) to DEST, then patch it
+#   --build                          (either form) then run go build ./ethdb/pebble/...
+#
+# The patch:
+#   * inserts a call to OptionsHook just before pebble.Open in ethdb/pebble/pebble.go
+#     (the only edit to an upstream file),
+#   * adds ethdb/pebble/ftlsim_fdp.go (OptionsHook + GETH_FDP* wiring),
+#   * copies this module's fdpvfs package to ethdb/pebble/fdpvfs/.
+# It adds only this project's lines and needs no new module dependency
+# (fdpvfs uses Pebble v1.1.x, golang.org/x/sys and the standard library,
+# which go-ethereum already requires).
+#
+# Exit status: 0 patched; 2 usage; 3 the tree is not what the patch expects
+# (moved code, other Pebble major version, already patched); 4 build failed.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+die() { local code=$1; shift; echo "apply.sh: error: $*" >&2; exit "$code"; }
+usage() { sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+build=0
+fetch=""
+args=()
+while (($#)); do
+  case "$1" in
+    --build) build=1; shift ;;
+    --fetch) [[ $# -ge 3 ]] || usage; fetch="$2"; args+=("$3"); shift 3 ;;
+    -h|--help) usage ;;
+    -*) echo "apply.sh: unknown option $1" >&2; usage ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+[[ ${#args[@]} -eq 1 ]] || usage
+src="${args[0]}"
+
+if [[ -n "$fetch" ]]; then
+  command -v go >/dev/null || die 2 "go is not on PATH (needed for --fetch)"
+  [[ -e "$src" ]] && die 2 "--fetch destination $src already exists"
+  echo "apply.sh: go mod download github.com/ethereum/go-ethereum@$fetch"
+  dir="$(cd "$here" && go mod download -json "github.com/ethereum/go-ethereum@$fetch" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -n "$dir" && -d "$dir" ]] || die 2 "go mod download did not give a source directory for $fetch"
+  mkdir -p "$(dirname "$src")"
+  cp -r "$dir" "$src"
+  chmod -R u+w "$src"
+fi
+
+[[ -d "$src" ]] || die 2 "$src is not a directory"
+src="$(cd "$src" && pwd)"
+pebble_go="$src/ethdb/pebble/pebble.go"
+marker="ftlsim-geth-patch"
+anchor='	innerDB, err := pebble.Open(file, opt)'
+
+# --- check that the tree is what the patch expects --------------------------
+grep -qx 'module github.com/ethereum/go-ethereum' "$src/go.mod" 2>/dev/null ||
+  die 3 "$src/go.mod is not go-ethereum's module"
+[[ -f "$pebble_go" ]] || die 3 "ethdb/pebble/pebble.go is missing: the Pebble backend has moved"
+[[ -w "$pebble_go" ]] || die 3 "$pebble_go is not writable (copy the module cache tree first, or use --fetch)"
+if grep -q "$marker" "$pebble_go" || [[ -e "$src/ethdb/pebble/fdpvfs" || -e "$src/ethdb/pebble/ftlsim_fdp.go" ]]; then
+  die 3 "$src is already patched"
+fi
+grep -Eq '^[[:space:]]github\.com/cockroachdb/pebble v1\.1\.[0-9]+' "$src/go.mod" ||
+  die 3 "go.mod does not require github.com/cockroachdb/pebble v1.1.x (found: $(grep -o 'cockroachdb/pebble[^ ]* v[^ ]*' "$src/go.mod" | head -1)); fdpvfs is written for Pebble v1.1"
+grep -Eq '^[[:space:]]golang\.org/x/sys v' "$src/go.mod" ||
+  die 3 "go.mod does not require golang.org/x/sys"
+grep -Eq '^func New\(file string, ' "$pebble_go" ||
+  die 3 "func New(file string, ...) not found in ethdb/pebble/pebble.go: the constructor has changed"
+grep -q '	opt := &pebble.Options{' "$pebble_go" ||
+  die 3 "'opt := &pebble.Options{' not found in New: the options construction has changed"
+n="$(grep -cxF "$anchor" "$pebble_go" || true)"
+[[ "$n" == 1 ]] ||
+  die 3 "expected exactly one line '${anchor#	}' in ethdb/pebble/pebble.go, found $n: the open call has moved"
+
+# --- edit --------------------------------------------------------------------
+tmp="$(mktemp)"
+trap 'rm -f "$tmp"' EXIT
+awk -v anchor="$anchor" '
+  # Hold one line back so that the hook goes above the comment that
+  # introduces the open call, if there is one.
+  function hook() {
+    print "\t// ftlsim-geth-patch: let OptionsHook (ftlsim_fdp.go) install the FDP"
+    print "\t// placement wrapper (vfs.FS and event listener) before the open."
+    print "\tif OptionsHook != nil {"
+    print "\t\tif err := OptionsHook(file, opt); err != nil {"
+    print "\t\t\treturn nil, err"
+    print "\t\t}"
+    print "\t}"
+    print ""
+  }
+  NR > 1 && $0 == anchor {
+    if (held ~ /^\t\/\//) { hook(); print held } else { print held; hook() }
+    held = $0; next
+  }
+  NR > 1 { print held }
+  { held = $0 }
+  END { if (NR > 0) print held }
+' "$pebble_go" >"$tmp"
+[[ "$(grep -c "$marker" "$tmp")" == 1 ]] || die 3 "internal error: hook not inserted"
+diff -u "$pebble_go" "$tmp" --label a/ethdb/pebble/pebble.go --label b/ethdb/pebble/pebble.go || true
+cat "$tmp" >"$pebble_go"
+
+mkdir -p "$src/ethdb/pebble/fdpvfs"
+for f in "$here"/fdpvfs/*.go; do
+  case "$f" in *_test.go) continue ;; esac
+  cp "$f" "$src/ethdb/pebble/fdpvfs/"
+done
+cp "$here/geth/ftlsim_fdp.go.in" "$src/ethdb/pebble/ftlsim_fdp.go"
+echo "apply.sh: added ethdb/pebble/ftlsim_fdp.go and ethdb/pebble/fdpvfs/ ($(ls "$src/ethdb/pebble/fdpvfs" | wc -l) files)"
+
+if command -v gofmt >/dev/null; then
+  bad="$(gofmt -l "$src/ethdb/pebble" || true)"
+  [[ -z "$bad" ]] || die 3 "patched files are not gofmt-clean: $bad"
+fi
+
+if ((build)); then
+  echo "apply.sh: go build ./ethdb/pebble/..."
+  (cd "$src" && go build ./ethdb/pebble/... && go vet ./ethdb/pebble/...) || die 4 "build of the patched ethdb/pebble failed"
+fi
+echo "apply.sh: patched $src"

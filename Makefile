@@ -29,11 +29,12 @@ demo: release
 	./ftlsim --trace $(DEMO_TRACE) --preset femu-default --out build/demo-out
 
 # Every test: the full suite on the release build (validation and the root-only
-# capture test included), then everything but the slow and capture tests again
+# capture test and the Go tests of tools/geth_patch included), then everything
+# but the slow, capture and Go tests again
 # under ASan+UBSan with FTL invariant checks on.
 test: test-deps release asan
 	ctest --preset release -j $(JOBS)
-	ctest --preset asan -j $(JOBS) -LE "slow|capture"
+	ctest --preset asan -j $(JOBS) -LE "slow|capture|go"
 
 bench: release
 	bench/bench.py

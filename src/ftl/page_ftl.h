@@ -40,7 +40,8 @@ namespace ftlsim::ftl {
 
 inline constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
 
-// Runs check_invariants() after GC passes in debug/asan builds.
+// Runs check_invariants() after GC passes in debug/asan builds (after every
+// pass on devices of up to 64 units, every units/8-th pass on larger ones).
 #ifdef FTLSIM_INVARIANTS
 inline constexpr bool kCheckInvariants = true;
 #else

@@ -88,6 +88,8 @@ class Driver {
     if (opts_.progress) std::fprintf(stderr, "\r%60s\r", "");
     if (r.timeseries.empty() || r.timeseries.back().host_bytes != ftl_.stats().host_slots * kSlot) {
       add_row(r);
+    } else {
+      r.timeseries.back().marker = marker_;  // markers after the last write still count
     }
   }
 

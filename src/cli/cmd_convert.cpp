@@ -1,6 +1,6 @@
 // `ftlsim convert --from FORMAT IN -o OUT.ftr`: imports a foreign trace.
-// Each input format is one row of kImporters; adding a format means writing
-// its import function and adding a row.
+// Each input format is one row of kImporters, which says which options it
+// takes; the parsing itself is trace/import.h.
 #include <fmt/format.h>
 
 #include <array>
@@ -8,66 +8,77 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/error.h"
-#include "trace/disksim_import.h"
+#include "trace/import.h"
+#include "trace/text_scan.h"
 
 namespace ftlsim::cli {
 namespace {
 
-// Options shared by every importer; an importer that has no use for one
-// says so in its table row.
-struct ConvertRequest {
-  std::string from;
-  std::string in;
-  std::string out;
-  bool has_device = false;
-  uint32_t device = 0;
-  uint64_t skip_bad = 0;
-  uint32_t pid = 0;
-  bool force = false;
+// Options beyond the common ones (--skip-bad, --pid, --pid-map, --hints, ...)
+// that a format honours.
+enum Takes : unsigned {
+  kDevice = 1u << 0,     // --device
+  kDisk = 1u << 1,       // --disk (msr)
+  kAction = 1u << 2,     // --action
+  kBlkFormat = 1u << 3,  // --blk-format
+  kCsv = 1u << 4,        // --columns, --op-map, --sep, --no-header
 };
-
-// What every importer reports; counts an importer does not track stay 0.
-struct ConvertReport {
-  uint64_t records = 0;
-  uint64_t bad_lines = 0;
-  uint64_t backwards_timestamps = 0;
-  uint64_t filtered = 0;
-  uint64_t first_bad_line = 0;
-  std::string first_bad_reason;
-};
-
-using ImportFn = ConvertReport (*)(const ConvertRequest&);
 
 struct Importer {
   std::string_view name;         // the --from value
   std::string_view description;  // shown in --help and in errors
-  bool takes_device;             // honours --device
-  ImportFn run;
+  trace::TextFormat format;
+  unsigned takes;
 };
 
-ConvertReport run_disksim(const ConvertRequest& req) {
-  trace::DiskSimOptions options;
-  if (req.has_device) options.device = req.device;
-  options.skip_bad = req.skip_bad;
-  options.pid = static_cast<trace::PlacementId>(req.pid);
-  const trace::ImportResult r = trace::import_disksim(req.in, req.out, options);
-  return ConvertReport{r.records_written, r.summary.bad_lines, r.summary.backwards_timestamps,
-                       r.summary.filtered, r.summary.first_bad_line, r.summary.first_bad_reason};
-}
-
-constexpr std::array<Importer, 1> kImporters = {{
-    {"disksim", "DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)", true,
-     &run_disksim},
+constexpr std::array<Importer, 7> kImporters = {{
+    {"disksim", "DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)",
+     trace::TextFormat::kDiskSim, kDevice},
+    {"blkparse", "blkparse text: MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + N [COMM] (or --blk-format)",
+     trace::TextFormat::kBlkparse, kDevice | kAction | kBlkFormat},
+    {"ftrace-blk", "kernel blk tracer (trace_pipe): TASK-PID [CPU] FLAGS TIME: MAJ,MIN ACTION RWBS SECTOR + N [COMM]",
+     trace::TextFormat::kFtraceBlk, kDevice | kAction},
+    {"msr", "MSR Cambridge CSV: Timestamp(FILETIME),Hostname,DiskNumber,Type,Offset,Size,ResponseTime (bytes)",
+     trace::TextFormat::kMsr, kDisk},
+    {"alibaba", "Alibaba CSV: device_id,opcode(R|W),offset,length,timestamp(us) (bytes)", trace::TextFormat::kAlibaba,
+     kDevice},
+    {"tencent", "Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)",
+     trace::TextFormat::kTencent, kDevice},
+    {"csv", "CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv, kDevice | kCsv},
 }};
+
+struct ConvertRequest {
+  std::string from;
+  std::string in;
+  std::string out;
+  std::string device;
+  uint32_t disk = 0;
+  uint64_t skip_bad = 0;
+  uint32_t pid = 0;
+  std::string pid_map;
+  std::string hints;
+  std::string hint_map;
+  std::string hint_field = "hint";
+  std::string hint_tolerance = "1s";
+  std::string hint_offset = "0";
+  std::vector<std::string> pid_names;
+  std::string action = "D";
+  std::string blk_format;
+  std::string columns;
+  std::string op_map;
+  std::string sep = ",";
+  bool no_header = false;
+  bool force = false;
+  std::string options_text;  // the options as given, for the trace header
+};
 
 std::string supported_formats() {
   std::string out;
-  for (const Importer& imp : kImporters) {
-    out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", imp.name, imp.description);
-  }
+  for (const Importer& imp : kImporters) out += fmt::format("{}{}", out.empty() ? "" : ", ", imp.name);
   return out;
 }
 
@@ -78,11 +89,108 @@ const Importer& find_importer(const std::string& name) {
   throw InputError(fmt::format("--from {}: unknown input format; supported: {}", name, supported_formats()));
 }
 
-void run_convert(const ConvertRequest& req) {
-  const Importer& importer = find_importer(req.from);
-  if (req.has_device && !importer.takes_device) {
-    throw InputError(fmt::format("--device does not apply to --from {}", importer.name));
+// "1s", "500ms", "20us", "1000ns" or a plain number of ns; '-' allowed when
+// `is_signed`.
+int64_t parse_duration(const std::string& option, const std::string& text, bool is_signed) {
+  std::string_view s = trace::scan::trim(text);
+  bool negative = false;
+  if (is_signed && !s.empty() && s[0] == '-') {
+    negative = true;
+    s.remove_prefix(1);
   }
+  uint64_t scale = 1;
+  for (const auto& [suffix, mult] : {std::pair<std::string_view, uint64_t>{"ns", 1}, {"us", 1'000},
+                                     {"ms", 1'000'000}, {"s", 1'000'000'000}}) {
+    if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
+      scale = mult;
+      s.remove_suffix(suffix.size());
+      break;
+    }
+  }
+  uint64_t v = 0;
+  std::string why;
+  if (!trace::scan::parse_scaled(s, option, scale, v, why) || v > static_cast<uint64_t>(INT64_MAX)) {
+    throw InputError(fmt::format("{} {}: expected a duration such as 1s, 500ms, 20us or 1000 (ns)", option, text));
+  }
+  return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+}
+
+trace::ImportOptions import_options(const ConvertRequest& req, const Importer& imp, CLI::App& app) {
+  const auto given = [&app](const char* name) { return app.count(name) > 0; };
+  const auto refuse = [&](const char* option, unsigned flag) {
+    if (given(option) && (imp.takes & flag) == 0) {
+      throw InputError(fmt::format("{} does not apply to --from {}", option, imp.name));
+    }
+  };
+  refuse("--device", kDevice);
+  refuse("--disk", kDisk);
+  refuse("--action", kAction);
+  refuse("--blk-format", kBlkFormat);
+  for (const char* o : {"--columns", "--op-map", "--sep", "--no-header"}) refuse(o, kCsv);
+  if (given("--pid") + given("--pid-map") + given("--hints") > 1) {
+    throw InputError("--pid, --pid-map and --hints are alternatives: give one");
+  }
+  if (!given("--hints")) {
+    for (const char* o : {"--hint-map", "--hint-field", "--hint-tolerance", "--hint-offset"}) {
+      if (given(o)) throw InputError(fmt::format("{} applies only with --hints", o));
+    }
+  }
+
+  trace::ImportOptions o;
+  o.format = imp.format;
+  o.skip_bad = req.skip_bad;
+  o.device = given("--disk") ? std::to_string(req.disk) : req.device;
+  if (req.action != "Q" && req.action != "D" && req.action != "C") {
+    throw InputError(fmt::format("--action {}: expected Q (queued), D (issued) or C (completed)", req.action));
+  }
+  o.action = static_cast<trace::BlkAction>(req.action[0]);
+  o.blk_format = req.blk_format;
+  o.csv.columns = req.columns;
+  o.csv.op_map = req.op_map;
+  o.csv.header = !req.no_header;
+  if (req.sep == "tab" || req.sep == "\\t" || req.sep == "\t") {
+    o.csv.separator = '\t';
+  } else if (req.sep.size() == 1) {
+    o.csv.separator = req.sep[0];
+  } else {
+    throw InputError(fmt::format("--sep {}: expected one character or 'tab'", req.sep));
+  }
+  if (imp.format == trace::TextFormat::kCsv && req.columns.empty()) {
+    throw InputError("--from csv needs --columns (see docs/trace_format.md), e.g. "
+                     "--columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type");
+  }
+
+  trace::PlacementOptions& p = o.placement;
+  p.pid = static_cast<trace::PlacementId>(req.pid);
+  p.pid_map = req.pid_map;
+  p.hints = req.hints;
+  p.hint_map = req.hint_map;
+  if (req.hint_field == "hint") {
+    p.hint_field = trace::HintField::kHint;
+  } else if (req.hint_field == "stream") {
+    p.hint_field = trace::HintField::kStream;
+  } else {
+    throw InputError(fmt::format("--hint-field {}: expected hint or stream", req.hint_field));
+  }
+  p.hint_tolerance_ns = static_cast<uint64_t>(parse_duration("--hint-tolerance", req.hint_tolerance, false));
+  p.hint_offset_ns = parse_duration("--hint-offset", req.hint_offset, true);
+  for (const std::string& n : req.pid_names) {
+    const size_t eq = n.find('=');
+    uint16_t id = 0;
+    std::string why;
+    if (eq == std::string::npos || eq + 1 == n.size() ||
+        !trace::scan::parse_uint(std::string_view(n).substr(0, eq), "ID", id, why)) {
+      throw InputError(fmt::format("--pid-name {}: expected ID=NAME with ID in 0..65535", n));
+    }
+    p.names[id] = n.substr(eq + 1);
+  }
+  if (!req.options_text.empty()) o.meta.emplace_back("convert_options", req.options_text);
+  return o;
+}
+
+void run_convert(const ConvertRequest& req, CLI::App& app) {
+  const Importer& importer = find_importer(req.from);
+  const trace::ImportOptions options = import_options(req, importer, app);
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::is_directory(req.out, ec)) throw InputError(fmt::format("{}: is a directory", req.out));
@@ -93,12 +201,54 @@ void run_convert(const ConvertRequest& req) {
     if (!req.force) throw InputError(fmt::format("{}: already exists (use --force to overwrite)", req.out));
   }
 
-  const ConvertReport r = importer.run(req);
-  std::string line = fmt::format("ftlsim convert: {} -> {}: {} records written, {} bad lines skipped, {} backwards timestamps",
-                                 req.in, req.out, r.records, r.bad_lines, r.backwards_timestamps);
-  if (req.has_device) line += fmt::format(", {} requests for other devices dropped", r.filtered);
+  const trace::ImportSummary r = trace::import_text_trace(req.in, req.out, options);
+  const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
+  std::string line = fmt::format(
+      "ftlsim convert: {} -> {}: {} records written ({} writes, {} reads, {} trims, {} flushes), "
+      "{} bad lines skipped, {} backwards timestamps",
+      req.in, req.out, r.records, op(trace::Op::kWrite), op(trace::Op::kRead), op(trace::Op::kTrim),
+      op(trace::Op::kFlush), r.bad_lines, r.backwards_timestamps);
+  if (!options.device.empty()) line += fmt::format(", {} requests for other devices dropped", r.filtered);
+  if ((importer.takes & kAction) != 0) {
+    line += fmt::format(", {} events of other actions and {} without data skipped", r.other_actions, r.no_data);
+  }
+  if (r.summary_lines > 0) line += fmt::format(", {} summary lines skipped", r.summary_lines);
+  if (r.lost_events > 0) line += fmt::format(", WARNING: the kernel lost {} events", r.lost_events);
+  if (r.skipped_ops > 0) line += fmt::format(", {} requests of skipped ops", r.skipped_ops);
+  if (r.unaligned > 0) line += fmt::format(", {} unaligned requests widened to whole sectors", r.unaligned);
+  if (r.before_first > 0) line += fmt::format(", {} records before the first set to time 0", r.before_first);
+  if (!options.placement.pid_map.empty()) {
+    line += fmt::format(", pid map: {} matched, {} default", r.map_matched, r.map_unmatched);
+  }
+  if (!options.placement.hints.empty()) {
+    line += fmt::format(", hints: {} writes matched, {} unmatched ({} hint rows", r.hint_matched, r.hint_unmatched,
+                        r.hint_rows);
+    line += r.hint_bad_lines > 0 ? fmt::format(", {} bad hint lines skipped)", r.hint_bad_lines) : ")";
+  }
   if (r.bad_lines > 0) line += fmt::format(" (first bad line {}: {})", r.first_bad_line, r.first_bad_reason);
   fmt::print(stderr, "{}\n", line);
+}
+
+// The options as given (not input, output or --force), for the header.
+std::string options_text(const CLI::App& app) {
+  std::string out;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0 || opt->get_positional() || opt->check_name("--out") || opt->check_name("--force") ||
+        opt->check_name("--help")) {
+      continue;
+    }
+    const std::string name = opt->get_name(false, true);
+    const std::vector<std::string> results = opt->results();
+    if (results.empty() || opt->get_expected_min() == 0) {
+      out += fmt::format("{}{}", out.empty() ? "" : " ", name);
+      continue;
+    }
+    for (const std::string& v : results) {
+      const bool plain = !v.empty() && v.find_first_of(" \t'\"\\$") == std::string::npos;
+      out += fmt::format("{}{} {}", out.empty() ? "" : " ", name, plain ? v : fmt::format("'{}'", v));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -109,19 +259,39 @@ Command add_convert_command(CLI::App& root) {
   app->footer("Formats (--from):\n" + [] {
     std::string s;
     for (const Importer& imp : kImporters) s += fmt::format("  {:10} {}\n", imp.name, imp.description);
-    return s;
+    return s + "\nEvery format, option and placement source is described in docs/trace_format.md.";
   }());
   app->add_option("--from", req->from, "Input format (see below)")->required();
   app->add_option("input", req->in, "Input trace file")->required();
   app->add_option("-o,--out,--output", req->out, "Output .ftr file")->required();
-  app->add_option("--device", req->device, "Keep only requests for this device number");
+  app->add_option("--device", req->device,
+                  "Keep only this device: MAJ,MIN (blkparse, ftrace-blk) or a number (disksim, alibaba, "
+                  "tencent volume, csv device column)");
+  app->add_option("--disk", req->disk, "msr: keep only this DiskNumber");
   app->add_option("--skip-bad", req->skip_bad, "Tolerate and skip up to N malformed lines (default 0)");
+  app->add_option("--action", req->action, "blkparse, ftrace-blk: import Q, D or C events (default D)");
+  app->add_option("--blk-format", req->blk_format, "blkparse: the -f format the text was printed with");
+  app->add_option("--columns", req->columns, "csv: FIELD=COLUMN[:UNIT],... (time, lba, length, op, pid, device)");
+  app->add_option("--op-map", req->op_map, "csv: VALUE=OP,... with OP write|read|trim|flush|skip");
+  app->add_option("--sep", req->sep, "csv: field separator (default ',', 'tab' for tabs)");
+  app->add_flag("--no-header", req->no_header, "csv: the first line is data (columns as #N)");
   app->add_option("--pid", req->pid, "Placement ID given to every request (default 0)")
       ->check(CLI::Range(0, 65535));
+  app->add_option("--pid-map", req->pid_map, "Placement IDs by process name, pid or LBA range (file)");
+  app->add_option("--hints", req->hints, "Placement IDs from a write-hint log (CSV from the capture tool)");
+  app->add_option("--hint-map", req->hint_map, "Hint value to placement ID, e.g. 2=1,3=2 (others unchanged)");
+  app->add_option("--hint-field", req->hint_field, "Hint-log column to use: hint (default) or stream");
+  app->add_option("--hint-tolerance", req->hint_tolerance, "Farthest a hint may be in time (default 1s)");
+  app->add_option("--hint-offset", req->hint_offset,
+                  "Added to the block trace's times before the join (default 0; e.g. -2.5s)");
+  app->add_option("--pid-name", req->pid_names, "Name a placement ID in the trace: ID=NAME (repeatable)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->take_all();
   app->add_flag("--force", req->force, "Overwrite the output file if it exists");
   return Command{app, [req, app] {
-                   req->has_device = app->count("--device") > 0;
-                   run_convert(*req);
+                   req->options_text = options_text(*app);
+                   run_convert(*req, *app);
                  }};
 }
 

@@ -1,14 +1,8 @@
 #include "trace/disksim_import.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include <array>
-#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +10,8 @@
 
 #include "core/error.h"
 #include "trace/ftr_writer.h"
+#include "trace/mapped_text.h"
+#include "trace/text_scan.h"
 
 namespace ftlsim::trace {
 namespace {
@@ -24,99 +20,19 @@ constexpr size_t kColumns = 5;
 constexpr std::array<std::string_view, kColumns> kColumnNames = {"arrival time", "device", "lba",
                                                                  "size", "type"};
 
-constexpr bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-// A token as it may appear in a message: at most 32 bytes, control and
-// non-ASCII bytes shown as '?'.
-std::string quote(std::string_view tok) {
-  constexpr size_t kMax = 32;
-  std::string out;
-  for (size_t i = 0; i < tok.size() && i < kMax; ++i) {
-    const auto c = static_cast<unsigned char>(tok[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  if (tok.size() > kMax) out += "...";
-  return "'" + out + "'";
-}
-
-// Parses the whole of `tok` as a decimal unsigned integer into `value`, or
-// returns false with the reason, naming `column`, in `why`.
-template <typename T>
-[[nodiscard]] bool parse_uint(std::string_view tok, std::string_view column, T& value, std::string& why) {
-  const char* first = tok.data();
-  const char* last = tok.data() + tok.size();
-  const auto [ptr, ec] = std::from_chars(first, last, value);
-  if (ec == std::errc() && ptr == last) return true;
-  if (ec == std::errc::result_out_of_range) {
-    why = fmt::format("{} {} does not fit in {} bits", column, quote(tok), 8 * sizeof(T));
-  } else if (tok[0] == '-' && tok.size() > 1 &&
-             tok.find_first_not_of("0123456789", 1) == std::string_view::npos) {
-    why = fmt::format("{} {} is negative", column, quote(tok));
-  } else {
-    why = fmt::format("{} {} is not a decimal integer", column, quote(tok));
-  }
-  return false;
-}
-
-// Read-only mapping of a whole input file; an empty file maps nothing.
-class MappedText {
- public:
-  explicit MappedText(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      if (errno == ENOENT || errno == ENOTDIR) throw InputError(fmt::format("{}: no such file", path));
-      throw system_error_from_errno(path + ": cannot open");
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-      const SystemError e = system_error_from_errno(path + ": cannot stat");
-      ::close(fd);
-      throw e;
-    }
-    if (!S_ISREG(st.st_mode)) {
-      ::close(fd);
-      throw InputError(fmt::format("{}: not a regular file", path));
-    }
-    size_ = static_cast<size_t>(st.st_size);
-    if (size_ > 0) {
-      map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (map_ == MAP_FAILED) {
-        map_ = nullptr;
-        const SystemError e = system_error_from_errno(path + ": cannot mmap");
-        ::close(fd);
-        throw e;
-      }
-      (void)::madvise(map_, size_, MADV_SEQUENTIAL);
-    }
-    ::close(fd);
-  }
-  MappedText(const MappedText&) = delete;
-  MappedText& operator=(const MappedText&) = delete;
-  ~MappedText() {
-    if (map_ != nullptr) ::munmap(map_, size_);
-  }
-  [[nodiscard]] std::string_view text() const {
-    return map_ == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(map_), size_);
-  }
-
- private:
-  void* map_ = nullptr;
-  size_t size_ = 0;
-};
-
 }  // namespace
 
 DiskSimParser::DiskSimParser(std::string_view text, std::string source_name, const DiskSimOptions& options)
     : text_(text), source_(std::move(source_name)), options_(options) {}
 
-DiskSimParser::LineKind DiskSimParser::parse_line(std::string_view line, Record& out, uint32_t& device,
-                                                  std::string& why) const {
+DiskSimLine parse_disksim_line(std::string_view line, Record& out, uint32_t& device, std::string& why) {
+  using scan::is_blank;
+  using scan::parse_uint;
+  using scan::quote;
   if (line.size() > kDiskSimMaxLineBytes) {
     why = fmt::format("line is {} bytes long (limit {}); is this a text trace?", line.size(),
                       kDiskSimMaxLineBytes);
-    return LineKind::kBad;
+    return DiskSimLine::kBad;
   }
   std::array<std::string_view, kColumns> tok;
   size_t n = 0;
@@ -124,16 +40,16 @@ DiskSimParser::LineKind DiskSimParser::parse_line(std::string_view line, Record&
   while (true) {
     while (i < line.size() && is_blank(line[i])) ++i;
     if (i == line.size()) break;
-    if (n == 0 && line[i] == '#') return LineKind::kSkip;
+    if (n == 0 && line[i] == '#') return DiskSimLine::kSkip;
     const size_t start = i;
     while (i < line.size() && !is_blank(line[i])) ++i;
     if (n < kColumns) tok[n] = line.substr(start, i - start);
     ++n;
   }
-  if (n == 0) return LineKind::kSkip;
+  if (n == 0) return DiskSimLine::kSkip;
   if (n != kColumns) {
     why = fmt::format("expected 5 columns (arrival_ns device lba size type), found {}", n);
-    return LineKind::kBad;
+    return DiskSimLine::kBad;
   }
   uint64_t time = 0;
   uint64_t lba = 0;
@@ -142,27 +58,27 @@ DiskSimParser::LineKind DiskSimParser::parse_line(std::string_view line, Record&
   if (!parse_uint(tok[0], kColumnNames[0], time, why) || !parse_uint(tok[1], kColumnNames[1], device, why) ||
       !parse_uint(tok[2], kColumnNames[2], lba, why) || !parse_uint(tok[3], kColumnNames[3], size, why) ||
       !parse_uint(tok[4], kColumnNames[4], type, why)) {
-    return LineKind::kBad;
+    return DiskSimLine::kBad;
   }
   if (size == 0) {
     why = "size is 0 sectors (zero-length request)";
-    return LineKind::kBad;
+    return DiskSimLine::kBad;
   }
   if (type > 1) {
     why = fmt::format("type {} is neither 0 (write) nor 1 (read)", quote(tok[4]));
-    return LineKind::kBad;
+    return DiskSimLine::kBad;
   }
   if (lba > std::numeric_limits<uint64_t>::max() - size) {
     why = fmt::format("lba {} + size {} overflows 64 bits", lba, size);
-    return LineKind::kBad;
+    return DiskSimLine::kBad;
   }
   out.time_ns = time;
   out.lba = lba;
   out.sectors = size;
-  out.pid = options_.pid;
+  out.pid = 0;
   out.op = static_cast<uint8_t>(type == 0 ? Op::kWrite : Op::kRead);
   out.flags = 0;
-  return LineKind::kRequest;
+  return DiskSimLine::kRequest;
 }
 
 bool DiskSimParser::next(Record& out) {
@@ -176,10 +92,10 @@ bool DiskSimParser::next(Record& out) {
     pos_ += nl != nullptr ? len + 1 : len;
     ++summary_.lines;
 
-    switch (parse_line(std::string_view(start, len), out, device, why)) {
-      case LineKind::kSkip:
+    switch (parse_disksim_line(std::string_view(start, len), out, device, why)) {
+      case DiskSimLine::kSkip:
         continue;
-      case LineKind::kBad:
+      case DiskSimLine::kBad:
         if (summary_.bad_lines < options_.skip_bad) {
           if (summary_.bad_lines == 0) {
             summary_.first_bad_line = summary_.lines;
@@ -193,7 +109,8 @@ bool DiskSimParser::next(Record& out) {
                                        source_, summary_.lines, why, options_.skip_bad));
         }
         throw InputError(fmt::format("{}: line {}: {}", source_, summary_.lines, why));
-      case LineKind::kRequest:
+      case DiskSimLine::kRequest:
+        out.pid = options_.pid;
         break;
     }
     if (options_.device && device != *options_.device) {

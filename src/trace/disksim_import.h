@@ -44,6 +44,13 @@ struct DiskSimSummary {
 
 inline constexpr size_t kDiskSimMaxLineBytes = 4096;
 
+// Classifies one line (without its '\n'): a request (fills `out`, with pid
+// 0, and `device`), a line to skip (blank or comment), or a malformed line
+// (fills `why`, the only case that allocates). Shared with the generic
+// importer driver (trace/import.h).
+enum class DiskSimLine { kRequest, kSkip, kBad };
+DiskSimLine parse_disksim_line(std::string_view line, Record& out, uint32_t& device, std::string& why);
+
 // Streaming parser over text already in memory (a mapped file or a string).
 // Records come out in file order, timestamps unchanged (sorted input is not
 // required). Malformed lines throw InputError("<source>: line N: <what>"),
@@ -59,11 +66,6 @@ class DiskSimParser {
   [[nodiscard]] const DiskSimSummary& summary() const { return summary_; }
 
  private:
-  enum class LineKind { kRequest, kSkip, kBad };
-  // Classifies one line (without its '\n'). kRequest fills `out` and
-  // `device`; kBad fills `why` (the only case that allocates).
-  LineKind parse_line(std::string_view line, Record& out, uint32_t& device, std::string& why) const;
-
   std::string_view text_;
   size_t pos_ = 0;
   std::string source_;

@@ -1,0 +1,243 @@
+#include "trace/import.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <filesystem>
+
+#include "core/error.h"
+#include "trace/disksim_import.h"
+#include "trace/ftr_writer.h"
+#include "trace/import_driver.h"
+#include "trace/mapped_text.h"
+#include "trace/placement_source.h"
+
+namespace ftlsim::trace {
+namespace {
+
+using detail::DriveContext;
+
+struct FormatRow {
+  TextFormat format;
+  std::string_view name;
+  void (*run)(const DriveContext&);
+};
+
+// Indexed by TextFormat.
+constexpr std::array<FormatRow, kTextFormatCount> kFormats = {{
+    {TextFormat::kDiskSim, "disksim", &detail::run_disksim},
+    {TextFormat::kBlkparse, "blkparse", &detail::run_blkparse},
+    {TextFormat::kFtraceBlk, "ftrace-blk", &detail::run_ftrace_blk},
+    {TextFormat::kMsr, "msr", &detail::run_msr},
+    {TextFormat::kAlibaba, "alibaba", &detail::run_alibaba},
+    {TextFormat::kTencent, "tencent", &detail::run_tencent},
+    {TextFormat::kCsv, "csv", &detail::run_csv},
+}};
+static_assert([] {
+  for (size_t i = 0; i < kFormats.size(); ++i) {
+    if (static_cast<size_t>(kFormats[i].format) != i) return false;
+  }
+  return true;
+}());
+
+[[nodiscard]] bool is_blk(TextFormat f) { return f == TextFormat::kBlkparse || f == TextFormat::kFtraceBlk; }
+
+std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
+  if (o.device.empty()) return std::nullopt;
+  uint32_t dev = 0;
+  if (is_blk(o.format)) {
+    if (!parse_maj_min(o.device, dev)) {
+      throw InputError(fmt::format("--device {}: expected MAJ,MIN or MAJ:MIN for --from {}", o.device,
+                                   format_name(o.format)));
+    }
+    return dev;
+  }
+  std::string why;
+  if (!scan::parse_uint(o.device, "--device", dev, why)) {
+    throw InputError(fmt::format("--device {}: expected a device number for --from {}", o.device,
+                                 format_name(o.format)));
+  }
+  return dev;
+}
+
+// Placement source chosen once per import; owns what the placer points to.
+struct Placement {
+  std::optional<PidMap> map;
+  std::optional<HintIndex> hints;
+  std::vector<PlacementId> hint_table;
+  detail::Placer placer;
+};
+
+void setup_placement(const ImportOptions& o, Placement& p) {
+  const PlacementOptions& po = o.placement;
+  const int sources = (po.pid != 0 ? 1 : 0) + (po.pid_map.empty() ? 0 : 1) + (po.hints.empty() ? 0 : 1);
+  if (sources > 1) throw InputError("--pid, --pid-map and --hints are alternatives: give one");
+  if (po.hints.empty() && !po.hint_map.empty()) throw InputError("--hint-map applies only with --hints");
+  if (!po.pid_map.empty()) {
+    p.map = PidMap::load(po.pid_map);
+    p.placer = detail::MapPlacer{&*p.map};
+  } else if (!po.hints.empty()) {
+    HintIndex::LoadOptions lo;
+    lo.field = po.hint_field;
+    lo.skip_bad = o.skip_bad;
+    p.hints = HintIndex::load(po.hints, lo);
+    p.hint_table = parse_hint_map(po.hint_map);
+    detail::HintPlacer h;
+    h.index = &*p.hints;
+    h.map = &p.hint_table;
+    h.tolerance_ns = po.hint_tolerance_ns;
+    h.offset_ns = po.hint_offset_ns;
+    p.placer = h;
+  } else {
+    p.placer = detail::ConstantPlacer{po.pid};
+  }
+}
+
+std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+// Header metadata known before parsing.
+TraceMeta make_meta(const ImportOptions& o, const std::string& source, const Placement& p) {
+  TraceMeta meta;
+  meta.sector_bytes = 512;
+  meta.kv = {{"source", std::string(format_name(o.format))},
+             {"source_file", base_name(source)},
+             {"converted_by", "ftlsim convert"}};
+  if (!o.device.empty()) meta.kv.emplace_back("device", o.device);
+  if (is_blk(o.format)) meta.kv.emplace_back("action", std::string(1, static_cast<char>(o.action)));
+  if (!o.blk_format.empty()) meta.kv.emplace_back("blk_format", o.blk_format);
+  if (o.format == TextFormat::kCsv) {
+    meta.kv.emplace_back("csv_columns", o.csv.columns);
+    if (!o.csv.op_map.empty()) meta.kv.emplace_back("csv_op_map", o.csv.op_map);
+  }
+  const PlacementOptions& po = o.placement;
+  if (p.map) {
+    meta.kv.emplace_back("placement", "pid-map");
+    meta.kv.emplace_back("pid_map", base_name(po.pid_map));
+    meta.pid_names = p.map->names();
+  } else if (p.hints) {
+    meta.kv.emplace_back("placement", "hints");
+    meta.kv.emplace_back("hint_log", base_name(po.hints));
+    meta.kv.emplace_back("hint_field", po.hint_field == HintField::kHint ? "hint" : "stream");
+    if (!po.hint_map.empty()) meta.kv.emplace_back("hint_map", po.hint_map);
+    meta.kv.emplace_back("hint_tolerance_ns", std::to_string(po.hint_tolerance_ns));
+    if (po.hint_offset_ns != 0) meta.kv.emplace_back("hint_offset_ns", std::to_string(po.hint_offset_ns));
+    if (po.hint_field == HintField::kHint && po.hint_map.empty()) {
+      // F_SET_RW_HINT values (RWH_WRITE_LIFE_*); 0 is also "no hint found".
+      meta.pid_names = {{1, "rwh_none"}, {2, "rwh_short"}, {3, "rwh_medium"}, {4, "rwh_long"}, {5, "rwh_extreme"}};
+    }
+  } else {
+    meta.kv.emplace_back("placement", "constant");
+    if (po.pid != 0) meta.kv.emplace_back("pid", std::to_string(po.pid));
+  }
+  for (const auto& [id, name] : po.names) meta.pid_names[id] = name;
+  for (const auto& kv : o.meta) meta.kv.push_back(kv);
+  return meta;
+}
+
+void add_result_meta(const ImportSummary& s, TraceMeta& meta) {
+  meta.kv.emplace_back("hint_rows", std::to_string(s.hint_rows));
+  meta.kv.emplace_back("hint_matched", std::to_string(s.hint_matched));
+  meta.kv.emplace_back("hint_unmatched", std::to_string(s.hint_unmatched));
+}
+
+void run(const ImportOptions& o, std::string_view text, const std::string& source, Placement& p,
+         detail::RecordSink& sink, ImportSummary& s) {
+  const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
+  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s};
+  kFormats[static_cast<size_t>(o.format)].run(ctx);
+  if (p.hints) {
+    s.hint_rows = p.hints->rows();
+    s.hint_bad_lines = p.hints->bad_lines();
+  }
+}
+
+void append_to_vector(void* ctx, std::span<const Record> records) {
+  auto* v = static_cast<std::vector<Record>*>(ctx);
+  v->insert(v->end(), records.begin(), records.end());
+}
+
+void append_to_writer(void* ctx, std::span<const Record> records) {
+  auto* w = static_cast<FtrWriter*>(ctx);
+  for (const Record& r : records) w->append(r);
+}
+
+ParsedTrace parse_with(std::string_view text, const std::string& source, const ImportOptions& options,
+                       Placement& p) {
+  ParsedTrace out;
+  out.meta = make_meta(options, source, p);
+  detail::RecordSink sink(&append_to_vector, &out.records);
+  run(options, text, source, p, sink, out.summary);
+  if (p.hints) add_result_meta(out.summary, out.meta);
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+// DiskSim through the shared driver, so it gets pid maps and hints too.
+class DiskSimAdapter {
+ public:
+  static constexpr bool kRebaseTime = false;
+  [[nodiscard]] bool has_device() const { return false; }
+  [[nodiscard]] bool has_process() const { return false; }
+  LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary&) {
+    Record r{};
+    switch (parse_disksim_line(line, r, ev.dev, why)) {
+      case DiskSimLine::kSkip: return LineKind::kSkip;
+      case DiskSimLine::kBad: return LineKind::kBad;
+      case DiskSimLine::kRequest: break;
+    }
+    ev.time_ns = r.time_ns;
+    ev.lba = r.lba;
+    ev.sectors = r.sectors;
+    ev.op = static_cast<Op>(r.op);
+    return LineKind::kEvent;
+  }
+};
+
+void run_disksim(const DriveContext& ctx) {
+  DiskSimAdapter parser;
+  drive(parser, ctx);
+}
+
+}  // namespace detail
+
+std::string_view format_name(TextFormat format) { return kFormats[static_cast<size_t>(format)].name; }
+
+std::optional<TextFormat> format_from_name(std::string_view name) {
+  for (const FormatRow& row : kFormats) {
+    if (row.name == name) return row.format;
+  }
+  return std::nullopt;
+}
+
+ParsedTrace parse_text_trace(std::string_view text, const std::string& source_name, const ImportOptions& options) {
+  Placement p;
+  setup_placement(options, p);
+  return parse_with(text, source_name, options, p);
+}
+
+ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options) {
+  (void)parse_device_option(options);  // option errors before any file is touched
+  Placement p;
+  setup_placement(options, p);
+  const MappedText input(in);
+  if (p.hints) {
+    // The match counts go into the header, which is sized before the first
+    // record is written: parse first, then write.
+    const ParsedTrace parsed = parse_with(input.text(), in, options, p);
+    FtrWriter writer(out, parsed.meta);
+    for (const Record& r : parsed.records) writer.append(r);
+    writer.finish();
+    return parsed.summary;
+  }
+  ImportSummary summary;
+  FtrWriter writer(out, make_meta(options, in, p));
+  detail::RecordSink sink(&append_to_writer, &writer);
+  run(options, input.text(), in, p, sink, summary);
+  writer.finish();
+  return summary;
+}
+
+}  // namespace ftlsim::trace

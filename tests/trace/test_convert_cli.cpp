@@ -1,0 +1,177 @@
+// `ftlsim convert` end to end for the text importers: the report line, exit
+// codes, messages, and that a failed conversion leaves no file.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include "test_util.h"
+#include "trace/ftr_reader.h"
+
+using namespace ftlsim::trace;
+using namespace ftlsim::trace::test;
+using Catch::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Run run_ftlsim(const std::string& args) {
+  const std::string cmd = std::string(FTLSIM_BINARY) + " " + args + " 2>&1 </dev/null";
+  Run r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  const int status = ::pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+size_t line_count(const std::string& s) {
+  size_t n = 0;
+  for (const char c : s) n += c == '\n' ? 1 : 0;
+  return n;
+}
+
+std::vector<std::string> listing(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("convert blkparse: the report line and the header", "[trace][cli]") {
+  TempDir dir;
+  const std::string out = dir.file("b.ftr");
+  const Run r = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(line_count(r.output) == 1);
+  CHECK_THAT(r.output, Contains("6 records written (3 writes, 1 reads, 1 trims, 1 flushes), 0 bad lines skipped") &&
+                           Contains("19 events of other actions and 1 without data skipped") &&
+                           Contains("13 summary lines skipped"));
+  const FtrReader reader(out);
+  CHECK(reader.size() == 6);
+  CHECK(reader.meta().get("source") == "blkparse");
+  CHECK(reader.meta().get("convert_options") == "--from blkparse");
+
+  const Run q = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out +
+                       " --action Q --device 8,16 --force");
+  INFO(q.output);
+  REQUIRE(q.exit_code == 0);
+  CHECK_THAT(q.output, Contains("5 records written") && Contains("0 requests for other devices dropped"));
+  CHECK(FtrReader(out).meta().get("convert_options") == "--from blkparse --device 8,16 --action Q");
+}
+
+TEST_CASE("convert: a malformed line exits 2 naming file and line, leaving nothing", "[trace][cli]") {
+  TempDir dir;
+  const std::string in = dir.file("bad.blk");
+  write_bytes(in,
+              "  8,0    0        1     0.000000000   100  D   W 0 + 8 [app]\n"
+              "  8,0    0        2     0.000000100   100  D   W 8 + 8\n"
+              "  8,0    0        3     0.000000200   100  D   R 0 + 8 [app]\n");
+  const std::string out = dir.file("bad.ftr");
+  const Run r = run_ftlsim("convert --from blkparse " + in + " -o " + out);
+  CHECK(r.exit_code == 2);
+  CHECK(line_count(r.output) == 1);
+  CHECK_THAT(r.output, Contains("ftlsim: error: " + in + ": line 2: the line does not end in ']'"));
+  CHECK_FALSE(fs::exists(out));
+  CHECK(listing(dir.path()) == std::vector<std::string>{"bad.blk"});
+
+  const Run ok = run_ftlsim("convert --from blkparse " + in + " -o " + out + " --skip-bad 1");
+  INFO(ok.output);
+  REQUIRE(ok.exit_code == 0);
+  CHECK_THAT(ok.output, Contains("2 records written") && Contains("1 bad lines skipped") &&
+                            Contains("(first bad line 2: the line does not end in ']'"));
+}
+
+TEST_CASE("convert: unknown formats and options that do not apply", "[trace][cli]") {
+  TempDir dir;
+  const std::string out = dir.file("x.ftr");
+  const Run unknown = run_ftlsim("convert --from iostat " + fixture("small.msr") + " -o " + out);
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.output, Contains("--from iostat: unknown input format; supported: disksim, blkparse, "
+                                      "ftrace-blk, msr, alibaba, tencent, csv"));
+  const std::pair<std::string, std::string> cases[] = {
+      {"--from msr --action Q", "--action does not apply to --from msr"},
+      {"--from msr --device 1", "--device does not apply to --from msr"},
+      {"--from blkparse --disk 1", "--disk does not apply to --from blkparse"},
+      {"--from tencent --columns lba=a,length=b", "--columns does not apply to --from tencent"},
+      {"--from csv", "--from csv needs --columns"},
+      {"--from blkparse --action X", "--action X: expected Q (queued), D (issued) or C (completed)"},
+      {"--from blkparse --device 8", "--device 8: expected MAJ,MIN or MAJ:MIN"},
+      {"--from blkparse --pid 1 --pid-map m", "--pid, --pid-map and --hints are alternatives"},
+      {"--from blkparse --hint-map 1=2", "--hint-map applies only with --hints"},
+      {"--from blkparse --hints h --hint-tolerance 1h", "--hint-tolerance 1h: expected a duration"},
+      {"--from blkparse --hints h --hint-field inode", "--hint-field inode: expected hint or stream"},
+      {"--from blkparse --pid-name wal", "--pid-name wal: expected ID=NAME"},
+      {"--from csv --columns lba=a,length=b --sep ab", "--sep ab: expected one character"},
+  };
+  for (const auto& [args, expected] : cases) {
+    INFO(args);
+    const Run r = run_ftlsim("convert " + args + " " + fixture("small.msr") + " -o " + out);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains(expected));
+    CHECK_FALSE(fs::exists(out));
+  }
+  const Run help = run_ftlsim("convert --help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.output, Contains("ftrace-blk") && Contains("alibaba") && Contains("--hint-map") &&
+                              Contains("docs/trace_format.md"));
+}
+
+TEST_CASE("convert with --hints reports the match counts", "[trace][cli]") {
+  TempDir dir;
+  const std::string trace = dir.file("t.ftrace");
+  const std::string hints = dir.file("h.csv");
+  write_bytes(trace,
+              "  w-1 [000] ..... 100.000100: 7,0 D W 1000 + 8 [w]\n"
+              "  w-1 [000] ..... 100.000200: 7,0 D W 2000 + 8 [w]\n"
+              "  w-1 [000] ..... 100.000300: 7,0 D R 1000 + 8 [w]\n"
+              "  w-1 [000] ..... 100.600000: 7,0 D W 1000 + 8 [w]\n");
+  write_bytes(hints,
+              "time_ns,dev,sector,sectors,hint,stream,ino,pid,comm\n"
+              "100000050000,7:0,1000,8,2,0,12,1,w\n"
+              "100000150000,7:0,2000,8,3,0,12,1,w\n");
+  const std::string out = dir.file("t.ftr");
+  const Run r = run_ftlsim("convert --from ftrace-blk " + trace + " -o " + out + " --hints " + hints +
+                       " --hint-map 2=1 --pid-name 1=wal --hint-tolerance 500ms");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("hints: 2 writes matched, 1 unmatched (2 hint rows)"));
+  const FtrReader reader(out);
+  REQUIRE(reader.size() == 4);
+  CHECK(reader.records()[0].pid == 1);
+  CHECK(reader.records()[1].pid == 3);
+  CHECK(reader.records()[2].pid == 0);
+  CHECK(reader.records()[3].pid == 0);  // 0.59995 s from the nearest hint > 500 ms
+  CHECK(reader.meta().get("hint_matched") == "2");
+  CHECK(reader.meta().get("hint_tolerance_ns") == "500000000");
+  CHECK(reader.meta().pid_names.at(1) == "wal");
+  CHECK_THAT(reader.meta().get("convert_options"), Contains("--hint-map 2=1") && Contains("--hints " + hints));
+}
+
+TEST_CASE("convert the CloudPhysics trace with the documented mapping", "[trace][cli][external]") {
+  const std::string in = std::string(FTLSIM_SOURCE_DIR) + "/../shared/traces/external/cloudphysics-io.csv";
+  if (!fs::exists(in)) {
+    WARN("skipped: " << in << " is not present");
+    return;
+  }
+  TempDir dir;
+  const Run r = run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp.ftr") +
+                       " --columns time=time:us,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("113872 records written (66898 writes, 46974 reads"));
+}

@@ -66,6 +66,7 @@ struct ConvertRequest {
   std::string hint_tolerance = "1s";
   std::string hint_offset = "0";
   std::vector<std::string> pid_names;
+  std::vector<std::string> meta;  // --meta KEY=VALUE
   std::string action = "D";
   std::string blk_format;
   std::string columns;
@@ -185,6 +186,13 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
     p.names[id] = n.substr(eq + 1);
   }
   if (!req.options_text.empty()) o.meta.emplace_back("convert_options", req.options_text);
+  for (const std::string& kv : req.meta) {
+    const size_t eq = kv.find('=');
+    if (eq == 0 || eq == std::string::npos) {
+      throw InputError(fmt::format("--meta {}: expected KEY=VALUE", kv));
+    }
+    o.meta.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
   return o;
 }
 
@@ -288,6 +296,8 @@ Command add_convert_command(CLI::App& root) {
       ->expected(1)
       ->allow_extra_args(false)
       ->take_all();
+  app->add_option("--meta", req->meta,
+                  "Add KEY=VALUE to the trace header's metadata (repeatable; e.g. capture details)");
   app->add_flag("--force", req->force, "Overwrite the output file if it exists");
   return Command{app, [req, app] {
                    req->options_text = options_text(*app);

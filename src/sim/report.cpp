@@ -51,8 +51,9 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("victim", std::string(ftl::victim_policy_name(gc.victim)));
   j.field("thres_pcent", gc.thres_pcent);
   j.field("thres_pcent_high", gc.thres_pcent_high);
-  j.field("thres_lines", gc.thres_lines(g.lines()));
-  j.field("thres_lines_high", gc.thres_lines_high(g.lines()));
+  // In units (lines, or RUs under FDP) per reclaim group, as the engine applies them.
+  j.field("thres_units", gc.thres_lines(r.units_per_group));
+  j.field("thres_units_high", gc.thres_lines_high(r.units_per_group));
   j.field("d_choices", gc.d_choices);
   j.field("seed", gc.seed);
   j.end_object();
@@ -82,7 +83,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("host_bytes", s.host_slots * kSlot);
   j.field("nand_bytes", s.nand_slots() * kSlot);
   j.field("waf", s.waf());
-  j.field("erases", s.line_erases * g.blocks_per_line());
+  j.field("erases", s.line_erases * r.blocks_per_unit);
   j.field("unit_erases", s.line_erases);
   j.key("gc_onset");
   if (r.gc_onset) {
@@ -153,7 +154,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   }
   j.end_array();
   j.key("end").begin_object();
-  j.field("free_lines", r.free_lines_end);
+  j.field("free_units", r.free_lines_end);
   j.field("valid_pages", r.mapped_slots_end);
   j.end_object();
   j.end_object();
@@ -181,9 +182,10 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                      run.preset.empty() ? "custom" : run.preset, format_bytes(g.physical_bytes()),
                      format_bytes(g.logical_bytes), 100.0 * g.over_provisioning(), g.lines(),
                      format_bytes(g.slots_per_line() * kSlot));
-  out += fmt::format("gc         {} victims; background at <= {} free lines ({}%), forced at <= {} ({}%)\n",
-                     ftl::victim_policy_name(gc.victim), gc.thres_lines(g.lines()), gc.thres_pcent,
-                     gc.thres_lines_high(g.lines()), gc.thres_pcent_high);
+  out += fmt::format("gc         {} victims; background at <= {} free {} ({}%), forced at <= {} ({}%)\n",
+                     ftl::victim_policy_name(gc.victim), gc.thres_lines(r.units_per_group),
+                     r.units_per_group == g.lines() ? "lines" : "units per group", gc.thres_pcent,
+                     gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high);
   const fdp::FdpConfig fdp = effective_fdp(run.placement);
   if (fdp.isolated_gc) {
     out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s), {} RUs of {}\n",
@@ -198,8 +200,10 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
   out += fmt::format("gc copies  {} ({} pages) in {} passes\n", format_bytes(s.gc_slots * kSlot),
                      s.gc_slots, s.gc_passes);
   out += fmt::format("WAF        {:.4f}\n", s.waf());
-  out += fmt::format("erases     {} blocks ({} lines); per block min/mean/max {}/{:.2f}/{}\n",
-                     s.line_erases * g.blocks_per_line(), s.line_erases, r.erase_min, r.erase_mean,
+  out += fmt::format("erases     {} blocks ({} {}); per block min/mean/max {}/{:.2f}/{}\n",
+                     s.line_erases * r.blocks_per_unit, s.line_erases,
+                     r.units_per_group == g.lines() && r.blocks_per_unit == g.blocks_per_line() ? "lines" : "RUs",
+                     r.erase_min, r.erase_mean,
                      r.erase_max);
   if (r.gc_onset) {
     out += fmt::format("gc onset   after {} host writes ({:.1f}% of the trace's), t = {:.3f} s",

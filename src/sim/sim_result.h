@@ -65,6 +65,8 @@ struct SimResult {
   uint64_t invalid_pid_requests = 0;  // FDP event: placement ID with no handle
   uint64_t ru_bytes = 0;              // size of an erase unit (a line without FDP)
   uint32_t units = 0;                 // erase units in the device
+  uint32_t units_per_group = 0;       // per reclaim group (thresholds apply to these)
+  uint32_t blocks_per_unit = 0;       // NAND blocks erased with a unit
   double wall_seconds = 0;
 };
 

@@ -271,6 +271,8 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
   r.interval_bytes = interval;
   r.ru_bytes = uint64_t{layout.slots_per_unit} * kSlot;
   r.units = layout.units;
+  r.units_per_group = layout.units_per_pool();
+  r.blocks_per_unit = layout.blocks_per_unit;
   std::visit(
       [&](auto& ftl, auto& place) {
         Driver driver(ftl, place, fdp, trace, opts, interval);

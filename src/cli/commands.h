@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace ftlsim::cli {
 
@@ -16,7 +18,13 @@ struct Command {
 Command add_info_command(CLI::App& root);     // cmd_info.cpp
 Command add_convert_command(CLI::App& root);  // cmd_convert.cpp
 Command add_gen_command(CLI::App& root);      // cmd_gen.cpp
+Command add_compare_command(CLI::App& root);  // cmd_compare.cpp
 // The default command (no subcommand): simulate --trace through the FTL.
 Command add_simulate_options(CLI::App& root);  // cmd_simulate.cpp
+
+// argv[1..] for CLI11, except that after `compare`, `--a X` and `--b X`
+// become `--a=X` and `--b=X`: their values are option lists starting with
+// "--", which CLI11 would otherwise take for options (cmd_compare.cpp).
+[[nodiscard]] std::vector<std::string> cli_args(int argc, const char* const* argv);
 
 }  // namespace ftlsim::cli

@@ -2,8 +2,11 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/error.h"
@@ -15,6 +18,8 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  ftlsim --trace traces/demo.ftr --gc-thres 60\n"
       "  ftlsim --trace x.ftr --preset femu-eth --out results/\n"
+      "  ftlsim --trace x.ftr --gc-thres 60,75,90 --placement single,fdp --out sweep/\n"
+      "  ftlsim compare --trace x.ftr --a \"--placement single\" --b \"--placement fdp\"\n"
       "  ftlsim gen --pattern uniform --logical 1G --fill --writes 1M -o u.ftr\n"
       "  ftlsim convert --from disksim in.trace -o in.ftr\n"
       "  ftlsim info x.ftr --json\n",
@@ -23,15 +28,18 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "ftlsim 0.1.0");
   app.get_formatter()->column_width(34);
 
-  const std::array<ftlsim::cli::Command, 3> subcommands = {
+  const std::array<ftlsim::cli::Command, 4> subcommands = {
       ftlsim::cli::add_info_command(app),
       ftlsim::cli::add_convert_command(app),
       ftlsim::cli::add_gen_command(app),
+      ftlsim::cli::add_compare_command(app),
   };
   const ftlsim::cli::Command simulate = ftlsim::cli::add_simulate_options(app);
 
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = ftlsim::cli::cli_args(argc, argv);
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    app.parse(std::move(args));
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

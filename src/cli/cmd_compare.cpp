@@ -1,0 +1,289 @@
+// `ftlsim compare`: two configurations of one trace side by side, in the
+// layout of the seed study's table (metric | a | b | change).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "cli/commands.h"
+#include "cli/sim_options.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "sim/report.h"
+#include "sim/sweep.h"
+#include "trace/ftr_reader.h"
+
+namespace ftlsim::cli {
+namespace {
+
+constexpr const char* kFooter = R"(--a and --b are option lists applied on top of the common options (the
+default command's Device, GC, FDP and Output options, given after `compare`);
+an omitted or empty side is the common options alone. Each side must be one
+configuration: no lists or ranges. Both run in parallel on 2 threads. The
+change column is (b - a) / a in percent. The table shows WAF, host writes,
+GC copies, erases (blocks), GC onset (host writes and the last marker before
+it), invalid placement ID events, host writes per placement ID and each
+handle's WAF share; compare.csv holds the same rows as raw numbers
+(metric,a,b,change_pct).
+
+Examples:
+  ftlsim compare --trace x.ftr --a "--placement single" --b "--placement fdp"
+  ftlsim compare --trace x.ftr --preset femu-eth --gc-thres 60 \
+      --a "--placement fdp --ruh-type ii" --b "--placement fdp --ruh-type pi" --out cmp/)";
+
+struct CompareArgs {
+  std::string trace;
+  std::string out;
+  std::string a, b;
+  bool no_progress = false;
+  ModelArgs model;
+};
+
+// The common options with `extra` (an option list such as "--placement fdp")
+// parsed on top, as one configuration.
+sim::RunDescription side_run(const CompareArgs& c, std::string_view side, const std::string& extra) {
+  ModelArgs m = c.model;
+  try {
+    CLI::App overlay{"", std::string(side)};
+    add_model_options(overlay, m);
+    overlay.parse(extra, false);
+  } catch (const CLI::ParseError& e) {
+    throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
+  }
+  try {
+    const std::vector<std::vector<std::string>> items = expand_settings(m);
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].size() > 1) {
+        throw InputError(fmt::format("--{} has {} values; compare takes one configuration per side (run a sweep "
+                                     "for lists)",
+                                     setting_info(i).name, items[i].size()));
+      }
+    }
+    return build_run(m, first_point(items), c.trace);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
+  }
+}
+
+std::string percent(double a, double b) {
+  if (a == 0) return {};
+  return fmt::format("{:+.1f}%", 100.0 * (b - a) / a);
+}
+
+std::string pct_raw(double a, double b) {
+  if (a == 0) return {};
+  return fmt::format("{:.6f}", 100.0 * (b - a) / a);
+}
+
+struct Line {
+  std::string label;                     // printed: "WAF"
+  std::string metric;                    // compare.csv: "waf"
+  std::string a, b, change;              // as printed
+  std::string csv_a, csv_b, csv_change;  // raw numbers, for compare.csv
+};
+
+// A number on both sides; `text` prints it, `raw` writes it to the CSV.
+template <class T, class Text, class Raw>
+Line number_line(std::string label, std::string metric, T va, T vb, Text text, Raw raw) {
+  const auto da = static_cast<double>(va), db = static_cast<double>(vb);
+  return {std::move(label), std::move(metric), text(va), text(vb), percent(da, db), raw(va), raw(vb),
+          pct_raw(da, db)};
+}
+
+// A value that may be missing on either side ("-" printed, empty in the CSV,
+// no change).
+template <class T, class Text, class Raw>
+Line optional_line(std::string label, std::string metric, std::optional<T> va, std::optional<T> vb, Text text,
+                   Raw raw) {
+  if (va && vb) return number_line(std::move(label), std::move(metric), *va, *vb, text, raw);
+  auto cell = [&](const std::optional<T>& v) { return v ? text(*v) : std::string("-"); };
+  auto csv = [&](const std::optional<T>& v) { return v ? raw(*v) : std::string(); };
+  return {std::move(label), std::move(metric), cell(va), cell(vb), "", csv(va), csv(vb), ""};
+}
+
+// `ra` names the placement IDs (both sides replay the same trace).
+std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimResult& a, const sim::SimResult& b) {
+  const auto bytes = [](uint64_t v) { return format_bytes(v); };
+  const auto integer = [](uint64_t v) { return fmt::format("{}", v); };
+  const auto ratio4 = [](double v) { return fmt::format("{:.4f}", v); };
+  const auto ratio6 = [](double v) { return fmt::format("{:.6f}", v); };
+  constexpr uint64_t kSlot = ftl::kSlotBytes;
+  std::vector<Line> lines;
+  lines.push_back(number_line("WAF", "waf", a.ftl.waf(), b.ftl.waf(), ratio4, ratio6));
+  lines.push_back(number_line("host writes", "host_bytes", a.ftl.host_slots * kSlot, b.ftl.host_slots * kSlot,
+                              bytes, integer));
+  lines.push_back(
+      number_line("GC copies", "gc_bytes", a.ftl.gc_slots * kSlot, b.ftl.gc_slots * kSlot, bytes, integer));
+  lines.push_back(
+      number_line("erases (blocks)", "erases", sim::erased_blocks(a), sim::erased_blocks(b), integer, integer));
+  const auto onset = [](const sim::SimResult& r) {
+    return r.gc_onset ? std::optional<uint64_t>(r.gc_onset->host_bytes) : std::nullopt;
+  };
+  const auto marker = [](const sim::SimResult& r) { return r.gc_onset ? r.gc_onset->marker : std::nullopt; };
+  lines.push_back(optional_line("GC onset (host writes)", "gc_onset_host_bytes", onset(a), onset(b), bytes, integer));
+  Line m = optional_line("GC onset (marker)", "gc_onset_marker", marker(a), marker(b), integer, integer);
+  m.change.clear();  // a marker is a position, not an amount
+  m.csv_change.clear();
+  lines.push_back(std::move(m));
+  lines.push_back(number_line("invalid placement IDs", "invalid_pid_requests", a.invalid_pid_requests,
+                              b.invalid_pid_requests, integer, integer));
+
+  // Host bytes per placement ID (one trace, so normally equal on both sides).
+  std::vector<uint16_t> pids;
+  for (const sim::SimResult* r : {&a, &b}) {
+    for (const auto& entry : r->host_bytes_by_pid) {
+      if (std::find(pids.begin(), pids.end(), entry.first) == pids.end()) pids.push_back(entry.first);
+    }
+  }
+  std::sort(pids.begin(), pids.end());
+  const auto pid_bytes = [](const sim::SimResult& r, uint16_t pid) -> uint64_t {
+    for (const auto& [p, n] : r.host_bytes_by_pid) {
+      if (p == pid) return n;
+    }
+    return 0;
+  };
+  for (const uint16_t pid : pids) {
+    const auto it = ra.pid_names.find(pid);
+    const std::string name = it == ra.pid_names.end() || it->second.empty() ? "" : " (" + it->second + ")";
+    lines.push_back(number_line(fmt::format("host writes PID {}{}", pid, name), fmt::format("host_bytes_pid_{}", pid),
+                                pid_bytes(a, pid), pid_bytes(b, pid), bytes, integer));
+  }
+
+  // WAF share per handle: ruh0, ruh1, ..., then the shared gc handle.
+  std::vector<std::string> handles;
+  for (const sim::SimResult* r : {&a, &b}) {
+    for (const sim::HandleStats& h : r->handles) {
+      if (std::find(handles.begin(), handles.end(), h.name) == handles.end()) handles.push_back(h.name);
+    }
+  }
+  std::stable_sort(handles.begin(), handles.end(), [](const std::string& x, const std::string& y) {
+    const bool rx = x.rfind("ruh", 0) == 0, ry = y.rfind("ruh", 0) == 0;
+    if (rx != ry) return rx;
+    if (rx && x.size() != y.size()) return x.size() < y.size();
+    return x < y;
+  });
+  const auto share = [](const sim::SimResult& r, const std::string& name) -> std::optional<double> {
+    for (const sim::HandleStats& h : r.handles) {
+      if (h.name == name) return h.waf_share;
+    }
+    return std::nullopt;
+  };
+  for (const std::string& h : handles) {
+    lines.push_back(optional_line("WAF share " + h, "waf_share_" + h, share(a, h), share(b, h), ratio4, ratio6));
+  }
+  return lines;
+}
+
+void run_compare(const CompareArgs& c) {
+  if (c.trace.empty()) throw InputError("compare: --trace is required (see ftlsim compare --help)");
+  if (c.a.empty() && c.b.empty()) {
+    throw InputError("compare: give --a and/or --b, e.g. --a \"--placement single\" --b \"--placement fdp\"");
+  }
+  std::vector<sim::SweepJob> jobs(2);
+  jobs[0].run = side_run(c, "--a", c.a);
+  jobs[1].run = side_run(c, "--b", c.b);
+  const trace::FtrReader reader(c.trace);
+  for (auto& j : jobs) j.run.pid_names = reader.meta().pid_names;
+  const std::array<std::string, 2> dirs = {c.out + "/a", c.out + "/b"};
+  sim::SweepCallbacks callbacks;
+  if (!c.out.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(c.out, ec);
+    if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", c.out, ec.message()));
+    callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
+      if (!o.result) return;
+      sim::RunDescription run = jobs[i].run;
+      run.interval_bytes = o.result->interval_bytes;
+      sim::write_outputs(dirs[i], run, *o.result);
+    };
+  }
+  const bool progress = !c.no_progress && ::isatty(STDERR_FILENO) == 1;
+  callbacks.progress = [&](size_t done, size_t total) {
+    if (progress) std::fprintf(stderr, "\rftlsim: %zu/%zu configurations done", done, total);
+  };
+  const sim::TraceView view{c.trace, reader.records(), reader.meta().sector_bytes};
+  const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
+  if (progress) std::fprintf(stderr, "\r%60s\r", "");
+  for (size_t i = 0; i < 2; ++i) {
+    if (!outcomes[i].result) {
+      throw InputError(fmt::format("{} \"{}\": {}", i == 0 ? "--a" : "--b", i == 0 ? c.a : c.b, outcomes[i].error));
+    }
+  }
+  const std::vector<Line> lines =
+      compare_lines(jobs[0].run, *outcomes[0].result, *outcomes[1].result);
+
+  const std::string ha = "a: " + (c.a.empty() ? std::string("(common options)") : c.a);
+  const std::string hb = "b: " + (c.b.empty() ? std::string("(common options)") : c.b);
+  size_t wm = std::string_view("metric").size(), wa = ha.size(), wb = hb.size();
+  for (const Line& l : lines) {
+    wm = std::max(wm, l.label.size());
+    wa = std::max(wa, l.a.size());
+    wb = std::max(wb, l.b.size());
+  }
+  std::string out = fmt::format("trace      {} ({} records)\n", c.trace, reader.size());
+  auto row = [&](std::string_view label, std::string_view va, std::string_view vb, std::string_view change) {
+    std::string line = fmt::format("{:<{}}  {:>{}}  {:>{}}  {}", label, wm, va, wa, vb, wb, change);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  };
+  row("metric", ha, hb, "change");
+  for (const Line& l : lines) row(l.label, l.a, l.b, l.change);
+  fmt::print("{}", out);
+  if (!c.out.empty()) {
+    std::string csv = "metric,a,b,change_pct\n";
+    for (const Line& l : lines) {
+      csv += fmt::format("{},{},{},{}\n", sim::csv_field(l.metric), sim::csv_field(l.csv_a),
+                         sim::csv_field(l.csv_b), l.csv_change);
+    }
+    write_file_atomically(c.out + "/compare.csv", csv);
+    fmt::print("wrote      {}/a/, {}/b/, {}/compare.csv\n", c.out, c.out, c.out);
+  }
+}
+
+}  // namespace
+
+Command add_compare_command(CLI::App& root) {
+  auto c = std::make_shared<CompareArgs>();
+  CLI::App* app = root.add_subcommand("compare", "Run two configurations of one trace and compare them side by side");
+  app->add_option("--trace", c->trace, "Trace to replay (.ftr)")->type_name("FILE")->required();
+  app->add_option("--a", c->a,
+                  "Options of configuration a, on top of the common ones (e.g. \"--placement single\"; "
+                  "default: none, the common options alone)")
+      ->type_name("\"OPTIONS\"");
+  app->add_option("--b", c->b,
+                  "Options of configuration b, on top of the common ones (e.g. \"--placement fdp\"; "
+                  "default: none)")
+      ->type_name("\"OPTIONS\"");
+  app->add_option("--out", c->out, "Write DIR/a/ and DIR/b/ (summary.json, timeseries.csv) and DIR/compare.csv")
+      ->type_name("DIR");
+  add_model_options(*app, c->model);
+  app->add_flag("--no-progress", c->no_progress, "No progress line on stderr (shown only on a terminal)")
+      ->group("Output");
+  app->footer(kFooter);
+  return Command{app, [c] { run_compare(*c); }};
+}
+
+std::vector<std::string> cli_args(int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  bool in_compare = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "compare") in_compare = true;
+    if (in_compare && (arg == "--a" || arg == "--b") && i + 1 < argc) {
+      // An empty list is the default: drop it (CLI11 reads "--a=" as no value).
+      if (argv[i + 1][0] != '\0') args.push_back(fmt::format("{}={}", arg, argv[i + 1]));
+      ++i;
+      continue;
+    }
+    args.emplace_back(arg);
+  }
+  return args;
+}
+
+}  // namespace ftlsim::cli

@@ -1,0 +1,283 @@
+#include "cli/sim_options.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "fdp/fdp_config.h"
+#include "fdp/placement.h"
+#include "ftl/ftl_config.h"
+#include "ftl/geometry.h"
+
+namespace ftlsim::cli {
+namespace {
+
+using sim::ValueKind;
+
+constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
+    {"preset", ValueKind::kWord, "femu-default"},
+    {"channels", ValueKind::kInteger, ""},
+    {"luns", ValueKind::kInteger, ""},
+    {"planes", ValueKind::kInteger, ""},
+    {"blocks", ValueKind::kInteger, ""},
+    {"pages", ValueKind::kInteger, ""},
+    {"page-size", ValueKind::kSize, ""},
+    {"logical", ValueKind::kSize, ""},
+    {"op", ValueKind::kReal, ""},
+    {"gc-thres", ValueKind::kReal, "75"},
+    {"gc-thres-high", ValueKind::kReal, "95"},
+    {"victim", ValueKind::kWord, "greedy"},
+    {"d-choices", ValueKind::kInteger, "8"},
+    {"seed", ValueKind::kInteger, "1"},
+    {"rg", ValueKind::kInteger, "1"},
+    {"ru-size", ValueKind::kSize, ""},
+    {"ruh", ValueKind::kInteger, "8"},
+    {"ruh-type", ValueKind::kWord, "ii"},
+    {"placement", ValueKind::kPlacement, "single"},
+    {"interval", ValueKind::kSize, ""},
+}};
+
+constexpr size_t idx(Setting s) { return static_cast<size_t>(s); }
+
+std::string option_name(Setting s) { return fmt::format("--{}", setting_info(s).name); }
+
+uint64_t to_u64(Setting s, std::string_view text) {
+  uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty()) {
+    throw InputError(fmt::format("{}: '{}' is not a whole number", option_name(s), text));
+  }
+  return v;
+}
+
+uint32_t to_u32(Setting s, std::string_view text) {
+  const uint64_t v = to_u64(s, text);
+  if (v > std::numeric_limits<uint32_t>::max()) {
+    throw InputError(fmt::format("{}: '{}' is too large", option_name(s), text));
+  }
+  return static_cast<uint32_t>(v);
+}
+
+double to_real(Setting s, std::string_view text) {
+  double v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty() || !std::isfinite(v)) {
+    throw InputError(fmt::format("{}: '{}' is not a number", option_name(s), text));
+  }
+  return v;
+}
+
+// Checks a name-valued item by parsing it as the model will.
+void check_word(Setting s, const std::string& item) {
+  switch (s) {
+    case Setting::kPreset: (void)ftl::preset_geometry(item); break;
+    case Setting::kVictim: (void)ftl::parse_victim_policy(item); break;
+    case Setting::kRuhType: (void)fdp::parse_ruh_type(item); break;
+    case Setting::kPlacement: (void)fdp::parse_placement(item); break;
+    default: break;
+  }
+}
+
+ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
+  auto given = [&](Setting s) { return a.is_given(s); };
+  auto val = [&](Setting s) -> const std::string& { return v[idx(s)]; };
+  ftl::FtlConfig cfg;
+  ftl::Geometry& g = cfg.geometry;
+  g = ftl::preset_geometry(val(Setting::kPreset));
+  const double preset_op = g.over_provisioning();
+  if (given(Setting::kChannels)) g.channels = to_u32(Setting::kChannels, val(Setting::kChannels));
+  if (given(Setting::kLuns)) g.luns_per_channel = to_u32(Setting::kLuns, val(Setting::kLuns));
+  if (given(Setting::kPlanes)) g.planes_per_lun = to_u32(Setting::kPlanes, val(Setting::kPlanes));
+  if (given(Setting::kBlocks)) g.blocks_per_plane = to_u32(Setting::kBlocks, val(Setting::kBlocks));
+  if (given(Setting::kPages)) g.pages_per_block = to_u32(Setting::kPages, val(Setting::kPages));
+  if (given(Setting::kPageSize)) {
+    const std::string& text = val(Setting::kPageSize);
+    const uint64_t ps = parse_size_or_throw(text, "--page-size");
+    if (ps > (uint64_t{1} << 24)) throw InputError(fmt::format("--page-size {} is larger than 16 MiB", text));
+    g.page_bytes = static_cast<uint32_t>(ps);
+  }
+  const bool has_op = given(Setting::kOp);
+  const double op_value = has_op ? to_real(Setting::kOp, val(Setting::kOp)) : -1.0;
+  if (has_op && !(op_value > 0.0 && op_value < 100.0)) {
+    throw InputError(fmt::format("--op {} must be a fraction above 0 (0.25 = 25% spare)", op_value));
+  }
+  const double op = has_op ? op_value : preset_op;
+  if (given(Setting::kLogical)) {
+    g.logical_bytes = parse_size_or_throw(val(Setting::kLogical), "--logical");
+    if (has_op) {
+      if (given(Setting::kBlocks)) throw InputError("--blocks cannot be combined with both --logical and --op");
+      g.blocks_per_plane = ftl::blocks_for_capacity(g, g.logical_bytes, op);
+    }
+  } else {
+    const auto slots = static_cast<uint64_t>(static_cast<double>(g.physical_slots()) / (1.0 + op));
+    g.logical_bytes = slots * ftl::kSlotBytes;
+  }
+  cfg.gc.thres_pcent = to_real(Setting::kGcThres, val(Setting::kGcThres));
+  cfg.gc.thres_pcent_high = to_real(Setting::kGcThresHigh, val(Setting::kGcThresHigh));
+  cfg.gc.victim = ftl::parse_victim_policy(val(Setting::kVictim));
+  cfg.gc.d_choices = to_u32(Setting::kDChoices, val(Setting::kDChoices));
+  cfg.gc.seed = to_u64(Setting::kSeed, val(Setting::kSeed));
+  cfg.validate();
+  return cfg;
+}
+
+sim::PlacementSetup build_placement(const Point& v) {
+  auto val = [&](Setting s) -> const std::string& { return v[idx(s)]; };
+  sim::PlacementSetup p;
+  p.placement = fdp::parse_placement(val(Setting::kPlacement));
+  p.fdp.reclaim_groups = to_u32(Setting::kRg, val(Setting::kRg));
+  if (!val(Setting::kRuSize).empty()) {
+    p.fdp.ru_bytes = parse_size_or_throw(val(Setting::kRuSize), "--ru-size");
+    if (p.fdp.ru_bytes == 0) throw InputError("--ru-size must be above 0");
+  }
+  const uint32_t ruh = to_u32(Setting::kRuh, val(Setting::kRuh));
+  if (ruh == 0 || ruh > 256) throw InputError(fmt::format("--ruh {} must be between 1 and 256", ruh));
+  p.fdp.handles = ruh;
+  p.fdp.ruh_type = fdp::parse_ruh_type(val(Setting::kRuhType));
+  return p;
+}
+
+}  // namespace
+
+const SettingInfo& setting_info(size_t i) { return kSettings.at(i); }
+const SettingInfo& setting_info(Setting s) { return kSettings[idx(s)]; }
+
+ModelArgs::ModelArgs() {
+  for (size_t i = 0; i < kSettingCount; ++i) text[i] = std::string(kSettings[i].default_text);
+}
+
+void add_model_options(CLI::App& app, ModelArgs& a) {
+  auto add = [&](Setting s, std::string_view type, std::string_view group, std::string description) {
+    const size_t i = idx(s);
+    CLI::Option* o = app.add_option_function<std::string>(
+        option_name(s),
+        [&a, i](const std::string& value) {
+          a.text[i] = value;
+          a.given[i] = true;
+        },
+        std::move(description));
+    o->type_name(std::string(type));
+    if (!kSettings[i].default_text.empty()) o->default_str(std::string(kSettings[i].default_text));
+    o->group(std::string(group));
+  };
+  // Registered in product order, so --help lists them in the order a sweep varies them.
+  add(Setting::kPreset, "NAME", "Device",
+      "Device preset: femu-default (16 GiB raw, 8x8 LUNs, 256 blocks x 256 x 4 KiB pages, 12 GiB logical) "
+      "or femu-eth (98 GiB raw, 8x8 LUNs, 98 lines of 16 MiB blocks, 64 GiB logical)");
+  add(Setting::kChannels, "N", "Device", "Channels (default: the preset's; 8 for both presets)");
+  add(Setting::kLuns, "N", "Device", "LUNs (dies) per channel (default: the preset's; 8 for both presets)");
+  add(Setting::kPlanes, "N", "Device", "Planes per LUN (default: the preset's; 1)");
+  add(Setting::kBlocks, "N", "Device",
+      "Blocks per plane = number of lines (default: the preset's, 256 / 98; derived when both --logical "
+      "and --op are given)");
+  add(Setting::kPages, "N", "Device", "Pages per block (default: the preset's, 256 / 4096)");
+  add(Setting::kPageSize, "SIZE", "Device",
+      "NAND page size in bytes, a multiple of 4K (e.g. 4K, 16K; default: the preset's, 4K)");
+  add(Setting::kLogical, "SIZE", "Device",
+      "Logical capacity the host sees, in bytes (e.g. 12G); with --op, the number of blocks is derived "
+      "from it. Default: physical / (1 + op)");
+  add(Setting::kOp, "FRACTION", "Device",
+      "Over-provisioning as a fraction, physical/logical - 1 (default: the preset's, 1/3 for femu-default, "
+      "0.53 for femu-eth)");
+  add(Setting::kGcThres, "PCT", "GC",
+      "Background GC threshold in percent (FEMU gc_thres_pcent): GC runs while free lines <= "
+      "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages");
+  add(Setting::kGcThresHigh, "PCT", "GC",
+      "Forced GC threshold in percent (FEMU gc_thres_pcent_high), in the write path");
+  add(Setting::kVictim, "NAME", "GC", "Victim policy: greedy, cost-benefit, fifo, random, d-choice");
+  add(Setting::kDChoices, "N", "GC", "Candidates sampled by --victim d-choice");
+  add(Setting::kSeed, "N", "GC", "Seed for the random and d-choice victim policies");
+  add(Setting::kRg, "N", "FDP",
+      "Reclaim groups (must divide the dies); LBAs stripe over them in 1 MiB chunks");
+  add(Setting::kRuSize, "SIZE", "FDP",
+      "Reclaim unit size in bytes (default: one line of a reclaim group); whole lines of the group, or "
+      "one block per plane on fewer dies");
+  add(Setting::kRuh, "N", "FDP", "Reclaim unit handles (placement IDs the device accepts), 1-256");
+  add(Setting::kRuhType, "ii|pi", "FDP",
+      "Handle type: pi (persistently isolated: GC survivors stay with their handle) or ii "
+      "(initially isolated: survivors of all handles share one GC handle)");
+  add(Setting::kPlacement, "POLICY", "FDP",
+      "Placement policy: single (non-FDP: one handle, GC shares its write pointer), fdp (the "
+      "trace's placement IDs, ID i -> handle i), map:PID=RUH,... (remap IDs), oracle (by the time "
+      "until each LBA is rewritten: an upper bound), interval (device-side, by the overwrite "
+      "interval it observes; no host tags). In a list, a map: spec runs to the next ';'");
+  add(Setting::kInterval, "SIZE", "Output",
+      "Host bytes between timeseries rows (default: 1% of the bytes the trace writes)");
+  app.add_flag("--wrap", a.wrap, "Fold LBAs beyond the logical capacity into it (modulo) instead of failing")
+      ->group("Input");
+}
+
+std::string sweep_help() {
+  std::string order;
+  for (size_t i = 0; i < kSettingCount; ++i) {
+    if (i > 0) order += i % 8 == 0 ? ",\n  " : ", ";
+    order += kSettings[i].name;
+  }
+  return fmt::format(
+      "Sweeps: every Device, GC, FDP and Output option above also takes a list or a range:\n"
+      "  --gc-thres 50,60,75     a list (items separated by ',')\n"
+      "  --gc-thres 50:90:10     an inclusive range START:STOP:STEP (50,60,70,80,90);\n"
+      "                          numbers and sizes only, and may be mixed with lists: 16M:64M:16M,1G\n"
+      "  --placement \"single,fdp;map:0=0,1=0,2=1;oracle\"\n"
+      "                          a map: spec takes everything up to the next ';'\n"
+      "With more than one value anywhere, ftlsim runs the Cartesian product of all values in one\n"
+      "invocation on -j threads sharing the trace, and needs --out DIR: it writes DIR/sweep.csv (one\n"
+      "row per configuration: config_id, the swept values, waf, host_bytes, gc_bytes, erases (blocks),\n"
+      "gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests, waf_share_<handle>..., error) and\n"
+      "DIR/<config_id>/summary.json + timeseries.csv, config_id naming the swept values\n"
+      "(gc-thres=60_placement=fdp). Configurations are ordered like nested loops over\n"
+      "  {}\n"
+      "with the last option varying fastest. Results do not depend on -j. A configuration that is\n"
+      "invalid (say, a threshold impossible for one --ru-size) gets its message in the error column;\n"
+      "the others still run, and ftlsim exits with code 2 at the end.\n"
+      "Compare two configurations side by side: ftlsim compare --help\n",
+      order);
+}
+
+std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
+  std::vector<std::vector<std::string>> items(kSettingCount);
+  for (size_t i = 0; i < kSettingCount; ++i) {
+    const auto s = static_cast<Setting>(i);
+    if (!a.given[i]) {
+      items[i] = {a.text[i]};
+      continue;
+    }
+    items[i] = sim::expand_values(option_name(s), kSettings[i].kind, a.text[i]);
+    if (kSettings[i].kind == ValueKind::kWord || kSettings[i].kind == ValueKind::kPlacement) {
+      for (const std::string& item : items[i]) check_word(s, item);
+    }
+  }
+  return items;
+}
+
+Point first_point(const std::vector<std::vector<std::string>>& items) {
+  Point p;
+  for (size_t i = 0; i < kSettingCount; ++i) p[i] = items.at(i).at(0);
+  return p;
+}
+
+sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std::string& trace_path) {
+  sim::RunDescription run;
+  run.trace_path = trace_path;
+  run.config = build_config(a, point);
+  bool overridden = false;
+  for (const Setting s : {Setting::kChannels, Setting::kLuns, Setting::kPlanes, Setting::kBlocks, Setting::kPages,
+                          Setting::kOp, Setting::kPageSize, Setting::kLogical}) {
+    overridden = overridden || a.is_given(s);
+  }
+  const std::string& preset = point[idx(Setting::kPreset)];
+  run.preset = overridden ? preset + "+overrides" : preset;
+  run.options.wrap = a.wrap;
+  if (a.is_given(Setting::kInterval)) {
+    run.options.interval_bytes = parse_size_or_throw(point[idx(Setting::kInterval)], "--interval");
+    if (run.options.interval_bytes == 0) throw InputError("--interval must be above 0");
+  }
+  run.placement = build_placement(point);
+  return run;
+}
+
+}  // namespace ftlsim::cli

@@ -1,0 +1,360 @@
+#include "sim/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/error.h"
+#include "core/units.h"
+
+namespace ftlsim::sim {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+[[noreturn]] void bad_item(std::string_view option, std::string_view item, std::string_view why) {
+  throw InputError(fmt::format("{}: '{}' {}", option, item, why));
+}
+
+std::optional<uint64_t> parse_whole(std::string_view s) {
+  uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_real(std::string_view s) {
+  double v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+// The shortest exact form with a binary suffix: 16777216 -> "16M".
+std::string format_size_exact(uint64_t bytes) {
+  static constexpr std::array<std::pair<unsigned, char>, 5> kSuffixes = {
+      {{50, 'P'}, {40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}}};
+  for (const auto& [shift, suffix] : kSuffixes) {
+    const uint64_t unit = uint64_t{1} << shift;
+    if (bytes != 0 && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, suffix);
+  }
+  return fmt::format("{}", bytes);
+}
+
+const char* kind_noun(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kInteger: return "is not a whole number";
+    case ValueKind::kReal: return "is not a number";
+    case ValueKind::kSize: return "is not a size (examples: 4096, 4K, 16M, 64G)";
+    default: return "is not valid";
+  }
+}
+
+// One number or size item, checked; returns it as given.
+void check_scalar(std::string_view option, ValueKind kind, std::string_view item) {
+  const bool ok = kind == ValueKind::kInteger ? parse_whole(item).has_value()
+                  : kind == ValueKind::kReal  ? parse_real(item).has_value()
+                                              : parse_size(item).has_value();
+  if (!ok) bad_item(option, item, kind_noun(kind));
+}
+
+// START:STOP:STEP, inclusive, appended to `out`.
+void expand_range(std::string_view option, ValueKind kind, std::string_view item, std::vector<std::string>& out) {
+  const size_t c1 = item.find(':');
+  const size_t c2 = item.find(':', c1 + 1);
+  if (c2 == std::string_view::npos || item.find(':', c2 + 1) != std::string_view::npos) {
+    bad_item(option, item, "is not a range START:STOP:STEP");
+  }
+  const std::string_view parts[3] = {trim(item.substr(0, c1)), trim(item.substr(c1 + 1, c2 - c1 - 1)),
+                                     trim(item.substr(c2 + 1))};
+  for (const std::string_view part : parts) {
+    const bool ok = kind == ValueKind::kReal ? parse_real(part).has_value()
+                    : kind == ValueKind::kSize ? parse_size(part).has_value()
+                                               : parse_whole(part).has_value();
+    if (!ok) {
+      bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' {}", part, kind_noun(kind)));
+    }
+  }
+  auto too_many = [&] { bad_item(option, item, fmt::format("gives more than {} values", kMaxItems)); };
+  if (kind == ValueKind::kReal) {
+    const double start = *parse_real(parts[0]), stop = *parse_real(parts[1]), step = *parse_real(parts[2]);
+    if (!(step > 0)) bad_item(option, item, "has a step that is not above 0");
+    if (start > stop) bad_item(option, item, "has START above STOP");
+    // A small tolerance so that 0.1:0.3:0.1 includes 0.3 despite rounding.
+    const double count = std::floor((stop - start) / step + 1e-9) + 1;
+    if (count > static_cast<double>(kMaxItems)) too_many();
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
+      out.push_back(fmt::format("{:.12g}", start + static_cast<double>(i) * step));
+    }
+    return;
+  }
+  const bool size = kind == ValueKind::kSize;
+  const uint64_t start = size ? *parse_size(parts[0]) : *parse_whole(parts[0]);
+  const uint64_t stop = size ? *parse_size(parts[1]) : *parse_whole(parts[1]);
+  const uint64_t step = size ? *parse_size(parts[2]) : *parse_whole(parts[2]);
+  if (step == 0) bad_item(option, item, "has a step that is not above 0");
+  if (start > stop) bad_item(option, item, "has START above STOP");
+  if ((stop - start) / step + 1 > kMaxItems) too_many();
+  for (uint64_t v = start; v <= stop; v += step) {
+    out.push_back(size ? format_size_exact(v) : fmt::format("{}", v));
+    if (stop - v < step) break;  // no overflow past UINT64_MAX
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> expand_values(std::string_view option, ValueKind kind, std::string_view text) {
+  std::vector<std::string> items;
+  if (trim(text).empty()) bad_item(option, text, "is empty");
+  auto add = [&](std::string_view item) {
+    item = trim(item);
+    if (item.empty()) throw InputError(fmt::format("{} {}: an item of the list is empty", option, text));
+    if (kind == ValueKind::kWord || kind == ValueKind::kPlacement) {
+      items.emplace_back(item);
+    } else if (item.find(':') != std::string_view::npos) {
+      expand_range(option, kind, item, items);
+    } else {
+      check_scalar(option, kind, item);
+      items.emplace_back(item);
+    }
+  };
+  if (kind == ValueKind::kPlacement) {
+    // Groups end at ';'; within a group, items end at ',' until one starts
+    // with "map:", which takes the rest of the group.
+    std::string_view rest = text;
+    while (true) {
+      const size_t semi = rest.find(';');
+      std::string_view group = rest.substr(0, semi);
+      while (true) {
+        const std::string_view head = trim(group);
+        if (head.substr(0, 4) == "map:") {
+          add(head);
+          break;
+        }
+        const size_t comma = group.find(',');
+        add(group.substr(0, comma));
+        if (comma == std::string_view::npos) break;
+        group.remove_prefix(comma + 1);
+      }
+      if (semi == std::string_view::npos) break;
+      rest.remove_prefix(semi + 1);
+    }
+  } else {
+    std::string_view rest = text;
+    while (true) {
+      const size_t comma = rest.find(',');
+      add(rest.substr(0, comma));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  if (items.size() > kMaxItems) {
+    throw InputError(fmt::format("{}: more than {} values", option, kMaxItems));
+  }
+  std::set<std::string_view> seen;
+  for (const std::string& item : items) {
+    if (!seen.insert(item).second) bad_item(option, item, "is listed twice");
+  }
+  return items;
+}
+
+size_t product_size(std::span<const size_t> sizes) {
+  size_t n = 1;
+  for (const size_t s : sizes) {
+    if (s == 0) throw InputError("an option of the sweep has no values");
+    if (n > kMaxConfigurations / s) {
+      throw InputError(fmt::format("the sweep has more than {} configurations", kMaxConfigurations));
+    }
+    n *= s;
+  }
+  return n;
+}
+
+std::vector<size_t> product_point(std::span<const size_t> sizes, size_t index) {
+  std::vector<size_t> point(sizes.size());
+  for (size_t k = sizes.size(); k-- > 0;) {
+    point[k] = index % sizes[k];
+    index /= sizes[k];
+  }
+  return point;
+}
+
+std::string config_id(std::span<const std::pair<std::string, std::string>> swept) {
+  std::string id;
+  for (const auto& [name, value] : swept) {
+    if (!id.empty()) id += '_';
+    id += name;
+    id += '=';
+    for (const char c : value) {
+      const bool safe = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                        c == '.' || c == '=' || c == '+' || c == '-';
+      id += safe ? c : '-';
+    }
+  }
+  return id.empty() ? std::string("default") : id;
+}
+
+void make_unique(std::vector<std::string>& names) {
+  std::set<std::string> used(names.begin(), names.end());
+  std::set<std::string> seen;
+  for (std::string& name : names) {
+    if (seen.insert(name).second) continue;
+    for (int k = 2;; ++k) {
+      std::string candidate = fmt::format("{}-{}", name, k);
+      if (used.insert(candidate).second) {
+        name = std::move(candidate);
+        seen.insert(name);
+        break;
+      }
+    }
+  }
+}
+
+std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const SweepJob> jobs, unsigned threads,
+                                    const SweepCallbacks& callbacks) {
+  std::vector<SweepOutcome> outcomes(jobs.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // guards done, failure and the progress callback
+  size_t done = 0;
+  std::exception_ptr failure;
+
+  auto worker = [&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+      const size_t i = next.fetch_add(1, std::memory_order_relaxed);
+      if (i >= jobs.size()) return;
+      try {
+        SweepOutcome& out = outcomes[i];
+        const SweepJob& job = jobs[i];
+        if (!job.error.empty()) {
+          out.error = job.error;
+        } else {
+          SimOptions opts = job.run.options;
+          opts.progress = false;
+          try {
+            out.result = simulate(job.run.config, trace, opts, job.run.placement);
+          } catch (const InputError& e) {
+            out.error = e.what();
+          }
+        }
+        if (callbacks.on_done) callbacks.on_done(i, out);
+        const std::lock_guard lock(mutex);
+        ++done;
+        if (callbacks.progress) callbacks.progress(done, jobs.size());
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        stop.store(true, std::memory_order_relaxed);
+        return;
+      }
+    }
+  };
+
+  const size_t n_threads = std::clamp<size_t>(threads, 1, std::max<size_t>(jobs.size(), 1));
+  if (n_threads == 1) {
+    worker();
+  } else {
+    std::vector<std::jthread> pool;
+    pool.reserve(n_threads);
+    for (size_t t = 0; t < n_threads; ++t) pool.emplace_back(worker);
+  }  // joined here
+  if (failure) std::rethrow_exception(failure);
+  return outcomes;
+}
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+namespace {
+
+// Handle names in report order: ruh0, ruh1, ... by number, then the rest
+// (the shared "gc" handle) by name.
+bool handle_before(const std::string& a, const std::string& b) {
+  auto number = [](const std::string& s) -> std::optional<uint64_t> {
+    if (s.size() <= 3 || s.compare(0, 3, "ruh") != 0) return std::nullopt;
+    return parse_whole(std::string_view(s).substr(3));
+  };
+  const auto na = number(a), nb = number(b);
+  if (na && nb) return *na < *nb;
+  if (na || nb) return na.has_value();
+  return a < b;
+}
+
+}  // namespace
+
+std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> outcomes) {
+  std::vector<std::string> handles;
+  for (const SweepOutcome& o : outcomes) {
+    if (!o.result) continue;
+    for (const HandleStats& h : o.result->handles) {
+      if (std::find(handles.begin(), handles.end(), h.name) == handles.end()) handles.push_back(h.name);
+    }
+  }
+  std::sort(handles.begin(), handles.end(), handle_before);
+
+  std::string out = "config_id";
+  for (const std::string& axis : table.axes) {
+    out += ',';
+    out += csv_field(axis);
+  }
+  out += ",waf,host_bytes,gc_bytes,erases,gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests";
+  for (const std::string& h : handles) {
+    out += ',';
+    out += csv_field("waf_share_" + h);
+  }
+  out += ",error\n";
+
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    out += csv_field(table.ids[i]);
+    for (const std::string& v : table.values[i]) {
+      out += ',';
+      out += csv_field(v);
+    }
+    const SweepOutcome& o = outcomes[i];
+    if (o.result) {
+      const SimResult& r = *o.result;
+      out += fmt::format(",{:.6f},{},{},{}", r.ftl.waf(), r.ftl.host_slots * ftl::kSlotBytes,
+                         r.ftl.gc_slots * ftl::kSlotBytes, erased_blocks(r));
+      if (r.gc_onset) {
+        out += fmt::format(",{},{}", r.gc_onset->host_bytes,
+                           r.gc_onset->marker ? fmt::format("{}", *r.gc_onset->marker) : std::string());
+      } else {
+        out += ",,";
+      }
+      out += fmt::format(",{}", r.invalid_pid_requests);
+      for (const std::string& name : handles) {
+        const auto it = std::find_if(r.handles.begin(), r.handles.end(),
+                                     [&](const HandleStats& h) { return h.name == name; });
+        out += it == r.handles.end() ? std::string(",") : fmt::format(",{:.6f}", it->waf_share);
+      }
+    } else {
+      out += std::string(7 + handles.size(), ',');
+    }
+    out += ',';
+    out += csv_field(o.error);
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace ftlsim::sim

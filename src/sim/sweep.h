@@ -1,0 +1,133 @@
+#pragma once
+// What-if sweeps: option values given as lists and ranges, their Cartesian
+// product, and a parallel runner that simulates every configuration of the
+// product against one shared, read-only trace.
+//
+// Determinism: a configuration's result depends only on its own config and
+// the trace (simulate() keeps no shared mutable state), so results, files
+// and sweep.csv are identical for any number of threads.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/report.h"
+#include "sim/sim_result.h"
+#include "sim/simulate.h"
+
+namespace ftlsim::sim {
+
+// ---- Values: lists and ranges ---------------------------------------------
+
+enum class ValueKind : uint8_t {
+  kInteger,    // whole number >= 0: lists and ranges
+  kReal,       // decimal number: lists and ranges
+  kSize,       // byte size with binary suffix (4K, 16M): lists and ranges
+  kWord,       // a name (policy, preset): lists only
+  kPlacement,  // a --placement policy: lists, `map:` specs end at ';'
+};
+
+// At most this many items per option and configurations per sweep.
+inline constexpr size_t kMaxItems = 10000;
+inline constexpr size_t kMaxConfigurations = 100000;
+
+// Splits the text of option `option` (e.g. "--gc-thres") into its items.
+//  - Items are separated by ','; surrounding blanks are dropped.
+//  - For numbers and sizes an item may be an inclusive range
+//    START:STOP:STEP (STEP > 0, START <= STOP): 50:90:10 is 50,60,70,80,90;
+//    16M:64M:16M is 16M,32M,48M,64M. Generated reals are printed with 12
+//    significant digits, sizes with the largest exact binary suffix.
+//  - For placements, a `map:` item runs to the next ';' (its own pairs are
+//    comma-separated), and ';' also separates items:
+//    "single,fdp;map:0=0,1=0;oracle" is single, fdp, map:0=0,1=0, oracle.
+// Numbers and sizes are checked here; words and placements are returned as
+// given for the caller to check. Throws InputError naming the option and the
+// bad item for an empty item, a malformed number/size/range, a repeated
+// item, or more than kMaxItems items.
+[[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind,
+                                                     std::string_view text);
+
+// ---- The product ----------------------------------------------------------
+
+// Number of configurations in the product of axes of these sizes (each >= 1).
+// Throws InputError beyond kMaxConfigurations.
+[[nodiscard]] size_t product_size(std::span<const size_t> sizes);
+
+// Item index on each axis for configuration `index` (< product_size) of the
+// product: axes in the given order, the last axis varying fastest (like
+// nested loops with the last axis innermost).
+[[nodiscard]] std::vector<size_t> product_point(std::span<const size_t> sizes, size_t index);
+
+// A short, filesystem-safe name for one configuration from its swept
+// (option name without dashes, value) pairs: "gc-thres=60_placement=fdp".
+// Characters other than [A-Za-z0-9.=+-] in values become '-'.
+[[nodiscard]] std::string config_id(std::span<const std::pair<std::string, std::string>> swept);
+
+// Makes names unique in place by appending "-2", "-3", ... to repeats
+// (sanitizing can map different values to one name).
+void make_unique(std::vector<std::string>& names);
+
+// ---- Running --------------------------------------------------------------
+
+struct SweepJob {
+  // Configuration, placement and options; run.options.progress is ignored
+  // (a sweep reports progress per configuration instead).
+  RunDescription run;
+  // Set when the configuration was rejected before running (for example by
+  // FtlConfig::validate): the job is not run and its outcome carries this.
+  std::string error;
+};
+
+struct SweepOutcome {
+  std::optional<SimResult> result;  // empty when the configuration failed
+  std::string error;                // the InputError message when it failed
+};
+
+struct SweepCallbacks {
+  // Called on the worker thread right after job i finished (success or
+  // InputError), possibly concurrently for different jobs; for example to
+  // write that configuration's own files. May throw (see run_sweep).
+  std::function<void(size_t index, const SweepOutcome&)> on_done;
+  // Called after on_done, serialized, with the number of jobs done so far.
+  std::function<void(size_t done, size_t total)> progress;
+};
+
+// Simulates every job on min(threads, jobs) worker threads (threads == 0
+// means 1), all reading `trace` in place. An InputError from one job's
+// simulation is recorded in its outcome and the sweep continues. Any other
+// exception (SystemError from on_done, out of memory) stops the workers from
+// taking new jobs and is rethrown once all threads have joined.
+// Returns one outcome per job, in job order.
+[[nodiscard]] std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const SweepJob> jobs,
+                                                  unsigned threads, const SweepCallbacks& callbacks = {});
+
+// ---- Reporting ------------------------------------------------------------
+
+// Blocks erased in the run: unit erases x blocks per erase unit (RU or
+// line), the "erases" of summary.json.
+[[nodiscard]] inline uint64_t erased_blocks(const SimResult& r) { return r.ftl.line_erases * r.blocks_per_unit; }
+
+struct SweepTable {
+  std::vector<std::string> axes;                 // swept option names (no dashes), product order
+  std::vector<std::string> ids;                  // config_id per row
+  std::vector<std::vector<std::string>> values;  // per row: one value per axis
+};
+
+// sweep.csv: a header, then one row per configuration in product order:
+//   config_id, <each axis>, waf, host_bytes, gc_bytes, erases (blocks),
+//   gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests,
+//   waf_share_<handle> for the union of handle names over all rows
+//   (ruh0, ruh1, ..., then gc), error.
+// Metrics are empty for failed rows; onset cells are empty when GC never
+// ran (the marker also when no marker preceded it); a share is empty where
+// a row has no such handle. RFC 4180 quoting. Deterministic.
+[[nodiscard]] std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> outcomes);
+
+// Quotes a CSV field when it holds ',', '"' or a line break.
+[[nodiscard]] std::string csv_field(std::string_view s);
+
+}  // namespace ftlsim::sim

@@ -203,7 +203,8 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kPlacement, "POLICY", "FDP",
       "Placement policy: single (non-FDP: one handle, GC shares its write pointer), fdp (the "
       "trace's placement IDs, ID i -> handle i), map:PID=RUH,... (remap IDs), oracle (by the time "
-      "until each LBA is rewritten: an upper bound), interval (device-side, by the overwrite "
+      "until each LBA is rewritten, from the whole trace: usually best, not a strict bound), "
+      "interval (device-side, by the overwrite "
       "interval it observes; no host tags). In a list, a map: spec runs to the next ';'");
   add(Setting::kInterval, "SIZE", "Output",
       "Host bytes between timeseries rows (default: 1% of the bytes the trace writes)");

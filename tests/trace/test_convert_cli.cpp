@@ -1,40 +1,20 @@
 // `ftlsim convert` end to end for the text importers: the report line, exit
 // codes, messages, and that a failed conversion leaves no file.
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 
+#include "cli/cli_run.h"
 #include "test_util.h"
 #include "trace/ftr_reader.h"
 
 using namespace ftlsim::trace;
 using namespace ftlsim::trace::test;
 using Catch::Contains;
+using ftlsim::test::run_ftlsim;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
-
-Run run_ftlsim(const std::string& args) {
-  const std::string cmd = std::string(FTLSIM_BINARY) + " " + args + " 2>&1 </dev/null";
-  Run r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-  const int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
 
 size_t line_count(const std::string& s) {
   size_t n = 0;
@@ -54,7 +34,7 @@ std::vector<std::string> listing(const fs::path& dir) {
 TEST_CASE("convert blkparse: the report line and the header", "[trace][cli]") {
   TempDir dir;
   const std::string out = dir.file("b.ftr");
-  const Run r = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out);
+  const auto r = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(line_count(r.output) == 1);
@@ -66,7 +46,7 @@ TEST_CASE("convert blkparse: the report line and the header", "[trace][cli]") {
   CHECK(reader.meta().get("source") == "blkparse");
   CHECK(reader.meta().get("convert_options") == "--from blkparse");
 
-  const Run q = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out +
+  const auto q = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out +
                        " --action Q --device 8,16 --force");
   INFO(q.output);
   REQUIRE(q.exit_code == 0);
@@ -82,14 +62,14 @@ TEST_CASE("convert: a malformed line exits 2 naming file and line, leaving nothi
               "  8,0    0        2     0.000000100   100  D   W 8 + 8\n"
               "  8,0    0        3     0.000000200   100  D   R 0 + 8 [app]\n");
   const std::string out = dir.file("bad.ftr");
-  const Run r = run_ftlsim("convert --from blkparse " + in + " -o " + out);
+  const auto r = run_ftlsim("convert --from blkparse " + in + " -o " + out);
   CHECK(r.exit_code == 2);
   CHECK(line_count(r.output) == 1);
   CHECK_THAT(r.output, Contains("ftlsim: error: " + in + ": line 2: the line does not end in ']'"));
   CHECK_FALSE(fs::exists(out));
   CHECK(listing(dir.path()) == std::vector<std::string>{"bad.blk"});
 
-  const Run ok = run_ftlsim("convert --from blkparse " + in + " -o " + out + " --skip-bad 1");
+  const auto ok = run_ftlsim("convert --from blkparse " + in + " -o " + out + " --skip-bad 1");
   INFO(ok.output);
   REQUIRE(ok.exit_code == 0);
   CHECK_THAT(ok.output, Contains("2 records written") && Contains("1 bad lines skipped") &&
@@ -99,7 +79,7 @@ TEST_CASE("convert: a malformed line exits 2 naming file and line, leaving nothi
 TEST_CASE("convert: unknown formats and options that do not apply", "[trace][cli]") {
   TempDir dir;
   const std::string out = dir.file("x.ftr");
-  const Run unknown = run_ftlsim("convert --from iostat " + fixture("small.msr") + " -o " + out);
+  const auto unknown = run_ftlsim("convert --from iostat " + fixture("small.msr") + " -o " + out);
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.output, Contains("--from iostat: unknown input format; supported: disksim, blkparse, "
                                       "ftrace-blk, msr, alibaba, tencent, csv"));
@@ -120,12 +100,12 @@ TEST_CASE("convert: unknown formats and options that do not apply", "[trace][cli
   };
   for (const auto& [args, expected] : cases) {
     INFO(args);
-    const Run r = run_ftlsim("convert " + args + " " + fixture("small.msr") + " -o " + out);
+    const auto r = run_ftlsim("convert " + args + " " + fixture("small.msr") + " -o " + out);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains(expected));
     CHECK_FALSE(fs::exists(out));
   }
-  const Run help = run_ftlsim("convert --help");
+  const auto help = run_ftlsim("convert --help");
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.output, Contains("ftrace-blk") && Contains("alibaba") && Contains("--hint-map") &&
                               Contains("docs/trace_format.md"));
@@ -145,7 +125,7 @@ TEST_CASE("convert with --hints reports the match counts", "[trace][cli]") {
               "100000050000,7:0,1000,8,2,0,12,1,w\n"
               "100000150000,7:0,2000,8,3,0,12,1,w\n");
   const std::string out = dir.file("t.ftr");
-  const Run r = run_ftlsim("convert --from ftrace-blk " + trace + " -o " + out + " --hints " + hints +
+  const auto r = run_ftlsim("convert --from ftrace-blk " + trace + " -o " + out + " --hints " + hints +
                        " --hint-map 2=1 --pid-name 1=wal --hint-tolerance 500ms");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -169,7 +149,7 @@ TEST_CASE("convert the CloudPhysics trace with the documented mapping", "[trace]
     return;
   }
   TempDir dir;
-  const Run r = run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp.ftr") +
+  const auto r = run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp.ftr") +
                        " --columns time=time:us,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);

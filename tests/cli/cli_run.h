@@ -2,9 +2,14 @@
 // Runs the ftlsim binary for end-to-end tests and captures what it prints.
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace ftlsim::test {
@@ -25,6 +30,19 @@ inline RunResult run_ftlsim(const std::string& args) {
   const int status = ::pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+// The small device most CLI tests use: 8 dies x 32 pages x 64 lines = 64 MiB
+// raw, 16384 slots, 25% over-provisioning -> 13107 logical slots.
+inline const std::string kDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
+inline constexpr uint64_t kLogicalSlots = 13107;  // 16384 raw slots / 1.25
+
+// A whole file's bytes ("" when it cannot be read).
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 // A fresh empty directory under the system temp dir, removed on destruction.

@@ -11,18 +11,12 @@
 
 using namespace ftlsim;
 using test::run_ftlsim;
+using test::kDevice;
+using test::kLogicalSlots;
+using test::slurp;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A small device: 8 dies x 32 pages x 64 lines = 64 MiB raw, 51.2 MiB logical.
-const std::string kDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
 
 // Fill then random overwrites of the small device, with markers and two pids.
 void write_trace(const std::string& path, uint64_t logical_slots) {
@@ -44,7 +38,6 @@ void write_trace(const std::string& path, uint64_t logical_slots) {
   w.finish();
 }
 
-constexpr uint64_t kLogicalSlots = 13107;  // 16384 raw slots / 1.25
 
 }  // namespace
 

@@ -14,15 +14,11 @@
 
 using namespace ftlsim;
 using test::run_ftlsim;
+using test::kDevice;
+using test::kLogicalSlots;
+using test::slurp;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -31,9 +27,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-// A small device: 8 dies x 32 pages x 64 lines = 64 MiB raw, 51.2 MiB logical.
-const std::string kDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
-constexpr uint64_t kLogicalSlots = 13107;  // 16384 raw slots / 1.25
 
 // Fill (pid 1, "cold"), then random overwrites: 80% to the first fifth of
 // the space (pid 0, "hot"), with a marker every 1000 writes.

@@ -20,17 +20,12 @@
 using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::TempDir;
+using ftlsim::test::kDevice;
+using ftlsim::test::slurp;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void write_file(const std::string& path, std::string_view bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -239,7 +234,6 @@ constexpr uint64_t kPage = 4096;  // --io-size default, and the simulator's mapp
 constexpr uint64_t kIatNs = 10'000;  // --iat default
 
 // The small device of test_cli.cpp: 51.2 MiB logical.
-const std::string kDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
 
 const std::string kHotCold = "--pattern hotcold --logical 64M --writes 20000 --fill --markers 1000";
 

@@ -24,19 +24,10 @@ class AlibabaParser {
   [[nodiscard]] bool has_process() const { return false; }
 
   LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary& s) {
-    if (scan::is_blank_line(line)) return LineKind::kSkip;
     std::string_view f[6];
-    const size_t n = scan::split(line, ',', f);
-    if (first_) {
-      first_ = false;
-      if (looks_like_header(f[0])) {
-        ++s.header_lines;
-        return LineKind::kSkip;
-      }
-    }
-    if (n != 5) {
-      why = fmt::format("expected 5 fields (device_id,opcode,offset,length,timestamp), found {}", n);
-      return LineKind::kBad;
+    if (const LineKind k = split_fixed_csv(line, f, 5, "device_id,opcode,offset,length,timestamp", first_, why, s);
+        k != LineKind::kEvent) {
+      return k;
     }
     uint64_t offset = 0;
     uint64_t length = 0;
@@ -45,15 +36,7 @@ class AlibabaParser {
         !scan::parse_scaled(trim(f[4]), "timestamp", 1000, ev.time_ns, why)) {
       return LineKind::kBad;
     }
-    const std::string_view op = trim(f[1]);
-    if (scan::iequals(op, "W")) {
-      ev.op = Op::kWrite;
-    } else if (scan::iequals(op, "R")) {
-      ev.op = Op::kRead;
-    } else {
-      why = fmt::format("opcode {} is neither R nor W", scan::quote(op));
-      return LineKind::kBad;
-    }
+    if (!parse_rw_word(f[1], "W", "R", "opcode", ev, why)) return LineKind::kBad;
     return covering_sectors(offset, length, ev, why, s) ? LineKind::kEvent : LineKind::kBad;
   }
 

@@ -254,6 +254,48 @@ void run_csv(const DriveContext& ctx);
          ((first_field[0] >= 'a' && first_field[0] <= 'z') || (first_field[0] >= 'A' && first_field[0] <= 'Z'));
 }
 
+// The fixed-column CSV formats (msr, alibaba, tencent): splits `line` on ','
+// into `f`. kSkip for a blank line and for a header on the first line (the
+// caller keeps `first`, true until the first line is seen); kBad with `why`
+// naming the `columns` when the field count is not `expected`; else kEvent.
+template <size_t N>
+[[nodiscard]] LineKind split_fixed_csv(std::string_view line, std::string_view (&f)[N], size_t expected,
+                                       std::string_view columns, bool& first, std::string& why,
+                                       ImportSummary& s) {
+  static_assert(N > 0);
+  if (scan::is_blank_line(line)) return LineKind::kSkip;
+  const size_t n = scan::split(line, ',', f);
+  if (first) {
+    first = false;
+    if (looks_like_header(f[0])) {
+      ++s.header_lines;
+      return LineKind::kSkip;
+    }
+  }
+  if (n != expected) {
+    why = fmt::format("expected {} fields ({}), found {}", expected, columns, n);
+    return LineKind::kBad;
+  }
+  return LineKind::kEvent;
+}
+
+// A read/write column spelled with two words (case-insensitive), e.g.
+// Write/Read or W/R. False with `why` for anything else.
+[[nodiscard]] inline bool parse_rw_word(std::string_view text, std::string_view write_word,
+                                        std::string_view read_word, std::string_view what, Event& ev,
+                                        std::string& why) {
+  text = scan::trim(text);
+  if (scan::iequals(text, write_word)) {
+    ev.op = Op::kWrite;
+  } else if (scan::iequals(text, read_word)) {
+    ev.op = Op::kRead;
+  } else {
+    why = fmt::format("{} {} is neither {} nor {}", what, scan::quote(text), read_word, write_word);
+    return false;
+  }
+  return true;
+}
+
 // Shared by the byte-addressed formats: the 512-byte sectors covering
 // [offset, offset + bytes). False with `why` when bytes is 0 or the result
 // does not fit (sectors in 32 bits, end in 64). Counts unaligned requests.

@@ -24,19 +24,10 @@ class MsrParser {
   [[nodiscard]] bool has_process() const { return false; }
 
   LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary& s) {
-    if (scan::is_blank_line(line)) return LineKind::kSkip;
     std::string_view f[8];
-    const size_t n = scan::split(line, ',', f);
-    if (first_) {
-      first_ = false;
-      if (looks_like_header(f[0])) {
-        ++s.header_lines;
-        return LineKind::kSkip;
-      }
-    }
-    if (n != 7) {
-      why = fmt::format("expected 7 fields (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime), found {}", n);
-      return LineKind::kBad;
+    if (const LineKind k = split_fixed_csv(line, f, 7, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime", first_, why, s);
+        k != LineKind::kEvent) {
+      return k;
     }
     uint64_t ticks = 0;
     uint64_t offset = 0;
@@ -52,15 +43,7 @@ class MsrParser {
       return LineKind::kBad;
     }
     ev.time_ns = ticks * 100;
-    const std::string_view type = trim(f[3]);
-    if (scan::iequals(type, "Write")) {
-      ev.op = Op::kWrite;
-    } else if (scan::iequals(type, "Read")) {
-      ev.op = Op::kRead;
-    } else {
-      why = fmt::format("type {} is neither Read nor Write", scan::quote(type));
-      return LineKind::kBad;
-    }
+    if (!parse_rw_word(f[3], "Write", "Read", "type", ev, why)) return LineKind::kBad;
     return covering_sectors(offset, size, ev, why, s) ? LineKind::kEvent : LineKind::kBad;
   }
 

@@ -22,19 +22,10 @@ class TencentParser {
   [[nodiscard]] bool has_process() const { return false; }
 
   LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary& s) {
-    if (scan::is_blank_line(line)) return LineKind::kSkip;
     std::string_view f[6];
-    const size_t n = scan::split(line, ',', f);
-    if (first_) {
-      first_ = false;
-      if (looks_like_header(f[0])) {
-        ++s.header_lines;
-        return LineKind::kSkip;
-      }
-    }
-    if (n != 5) {
-      why = fmt::format("expected 5 fields (Timestamp,Offset,Size,IOType,VolumeID), found {}", n);
-      return LineKind::kBad;
+    if (const LineKind k = split_fixed_csv(line, f, 5, "Timestamp,Offset,Size,IOType,VolumeID", first_, why, s);
+        k != LineKind::kEvent) {
+      return k;
     }
     uint32_t type = 0;
     if (!scan::parse_scaled(trim(f[0]), "timestamp", 1'000'000'000, ev.time_ns, why) ||

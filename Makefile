@@ -9,7 +9,7 @@ deps:
 	@tools/install_deps.sh build
 
 test-deps:
-	@tools/install_deps.sh build capture
+	@tools/install_deps.sh build capture analysis
 
 release: deps
 	@cmake --preset release >/dev/null
@@ -37,6 +37,7 @@ test: test-deps release asan
 	ctest --preset asan -j $(JOBS) -LE "slow|capture|go"
 
 bench: release
+	@tools/install_deps.sh bench
 	bench/bench.py
 
 clean:

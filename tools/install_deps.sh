@@ -8,6 +8,9 @@
 #     capture  tools/capture_blktrace.sh: the hint tracer's build (clang,
 #              bpftool, libbpf, libelf, zlib), the blktrace route, and the
 #              capture test's file-system tools
+#     analysis analysis/ (plots, report, Dask sweep) and its pytest suite,
+#              for Debian's /usr/bin/python3
+#     bench    bench/: fio, the reference for the live-replay benchmark
 set -euo pipefail
 
 groups=("$@")
@@ -26,8 +29,15 @@ for g in "${groups[@]}"; do
                  blktrace                                            # blktrace route
                  e2fsprogs util-linux python3)                       # tests/capture
       ;;
+    analysis)
+      packages+=(python3 python3-matplotlib python3-numpy python3-pytest
+                 python3-dask python3-distributed)
+      ;;
+    bench)
+      packages+=(fio python3)
+      ;;
     *)
-      echo "install_deps: unknown group '$g' (known: build, capture)" >&2
+      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench)" >&2
       exit 2
       ;;
   esac

@@ -3,7 +3,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <array>
 #include <exception>
 #include <string>
 #include <vector>
@@ -28,7 +27,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "ftlsim 0.1.0");
   app.get_formatter()->column_width(34);
 
-  const std::array<ftlsim::cli::Command, 4> subcommands = {
+  const std::vector<ftlsim::cli::Command> subcommands = {
       ftlsim::cli::add_info_command(app),
       ftlsim::cli::add_convert_command(app),
       ftlsim::cli::add_gen_command(app),

@@ -1,7 +1,7 @@
 # The two commands a user needs (README): `make demo` and `make test`.
 # Both install missing Debian packages first (tools/install_deps.sh).
 JOBS ?= $(shell nproc)
-DEMO_TRACE ?= traces/demo.ftr
+DEMO_TRACE ?= traces/geth-ethstate.ftr
 
 .PHONY: demo test deps test-deps release debug asan bench clean
 
@@ -24,9 +24,12 @@ asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 
-# Build in release and replay the shipped trace through the FEMU-default device.
+# Build in release and replay the shipped geth/Pebble trace twice, without
+# and with FDP placement, on the study's device scaled to the trace (GC
+# threshold 60 as in the study's headline run), and compare the two.
 demo: release
-	./ftlsim --trace $(DEMO_TRACE) --preset femu-default --out build/demo-out
+	./ftlsim compare --trace $(DEMO_TRACE) --preset femu-eth-512m --gc-thres 60 \
+	  --a "--placement single" --b "--placement fdp" --out build/demo-out
 
 # Every test: the full suite on the release build (validation and the root-only
 # capture test and the Go tests of tools/geth_patch included), then everything

@@ -40,6 +40,11 @@ to OUT.ftr with \`ftlsim convert\` and prints \`ftlsim info OUT.ftr\`.
                        and tag each write with its hint as placement ID
       --pid-map FILE   placement IDs by process name/pid or LBA range, passed
                        to \`ftlsim convert --pid-map\`
+      --pid-name ID=NAME  name a placement ID in OUT.ftr (repeatable; passed
+                       to \`ftlsim convert --pid-name\`), e.g. 1=wal
+      --markers FILE   a marker sidecar COMMAND writes ("<t_ns> <value>" per
+                       line, CLOCK_MONOTONIC; e.g. ethstate's
+                       block_markers.txt), merged into OUT.ftr as markers
       --route R        blktrace, ftrace or auto (default: auto = blktrace
                        when it works, else ftrace)
       --action A       block-trace action to import: Q, D or C (default D)
@@ -70,15 +75,18 @@ warn() { echo "$prog: warning: $*" >&2; }
 say() { echo "$prog: $*" >&2; }
 
 # ---------------------------------------------------------------- arguments
-device="" out="" hints=0 pid_map="" route=auto action=D buffer_kb=16384 hint_buf_mib=16
+device="" out="" hints=0 pid_map="" markers="" route=auto action=D buffer_kb=16384 hint_buf_mib=16
 do_sync=1 settle=1 keep_raw=0 force=0 dry_run=0
-cmd=()
+cmd=() pid_names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -d|--device) [ $# -ge 2 ] || die "$1 needs a value"; device="$2"; shift 2 ;;
     -o|--output) [ $# -ge 2 ] || die "$1 needs a value"; out="$2"; shift 2 ;;
     --hints) hints=1; shift ;;
     --pid-map) [ $# -ge 2 ] || die "$1 needs a value"; pid_map="$2"; shift 2 ;;
+    --markers) [ $# -ge 2 ] || die "$1 needs a value"; markers="$2"; shift 2 ;;
+    --pid-name) [ $# -ge 2 ] || die "$1 needs a value"; [[ "$2" =~ ^[0-9]+=.+ ]] || die "--pid-name wants ID=NAME, not '$2'"
+                pid_names+=(--pid-name "$2"); shift 2 ;;
     --route) [ $# -ge 2 ] || die "$1 needs a value"; route="$2"; shift 2 ;;
     --action) [ $# -ge 2 ] || die "$1 needs a value"; action="$2"; shift 2 ;;
     --buffer-kb) [ $# -ge 2 ] || die "$1 needs a value"; buffer_kb="$2"; shift 2 ;;
@@ -572,6 +580,16 @@ if [ "$hint_offset_ns" != 0 ]; then
   fi
 fi
 [ -n "$pid_map" ] && conv+=(--pid-map "$pid_map")
+[ ${#pid_names[@]} -eq 0 ] || conv+=("${pid_names[@]}")
+if [ -n "$markers" ]; then
+  if [ ! -s "$markers" ]; then
+    warn "marker sidecar '$markers' is missing or empty; converting without markers"
+  elif [ "$chosen" = blktrace ] && [ -z "$hinttrace" ]; then
+    warn "blkparse times start at 0 and only --hints gives their CLOCK_MONOTONIC offset; converting without markers"
+  else
+    conv+=(--markers "$markers")  # on the hint log's clock: --hint-offset above applies to both
+  fi
+fi
 [ "$force" -eq 1 ] && conv+=(--force)
 if [ "$has_meta" -eq 1 ]; then
   conv+=(--meta "capture.tool=tools/capture_blktrace.sh" --meta "capture.command=$cmd_str"

@@ -67,6 +67,7 @@ struct ConvertRequest {
   std::string hint_offset = "0";
   std::vector<std::string> pid_names;
   std::vector<std::string> meta;  // --meta KEY=VALUE
+  std::string markers;            // --markers FILE
   std::string action = "D";
   std::string blk_format;
   std::string columns;
@@ -132,8 +133,11 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
     throw InputError("--pid, --pid-map and --hints are alternatives: give one");
   }
   if (!given("--hints")) {
-    for (const char* o : {"--hint-map", "--hint-field", "--hint-tolerance", "--hint-offset"}) {
+    for (const char* o : {"--hint-map", "--hint-field", "--hint-tolerance"}) {
       if (given(o)) throw InputError(fmt::format("{} applies only with --hints", o));
+    }
+    if (given("--hint-offset") && !given("--markers")) {
+      throw InputError("--hint-offset applies only with --hints or --markers");
     }
   }
 
@@ -175,6 +179,8 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   }
   p.hint_tolerance_ns = static_cast<uint64_t>(parse_duration("--hint-tolerance", req.hint_tolerance, false));
   p.hint_offset_ns = parse_duration("--hint-offset", req.hint_offset, true);
+  o.markers = req.markers;
+  o.markers_offset_ns = p.hint_offset_ns;
   for (const std::string& n : req.pid_names) {
     const size_t eq = n.find('=');
     uint16_t id = 0;
@@ -225,6 +231,10 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   if (r.skipped_ops > 0) line += fmt::format(", {} requests of skipped ops", r.skipped_ops);
   if (r.unaligned > 0) line += fmt::format(", {} unaligned requests widened to whole sectors", r.unaligned);
   if (r.before_first > 0) line += fmt::format(", {} records before the first set to time 0", r.before_first);
+  if (!options.markers.empty()) {
+    line += fmt::format(", {} markers merged ({} before the first request, {} after the last)", r.markers,
+                        r.markers_before_first, r.markers_after_last);
+  }
   if (!options.placement.pid_map.empty()) {
     line += fmt::format(", pid map: {} matched, {} default", r.map_matched, r.map_unmatched);
   }
@@ -291,7 +301,11 @@ Command add_convert_command(CLI::App& root) {
   app->add_option("--hint-field", req->hint_field, "Hint-log column to use: hint (default) or stream");
   app->add_option("--hint-tolerance", req->hint_tolerance, "Farthest a hint may be in time (default 1s)");
   app->add_option("--hint-offset", req->hint_offset,
-                  "Added to the block trace's times before the join (default 0; e.g. -2.5s)");
+                  "Added to the block trace's times before the hint join and the marker merge (default 0; "
+                  "e.g. -2.5s)");
+  app->add_option("--markers", req->markers,
+                  "Merge a marker sidecar ('<time_ns> <value>' lines, e.g. ethstate's block_markers.txt) "
+                  "into the trace as marker records");
   app->add_option("--pid-name", req->pid_names, "Name a placement ID in the trace: ID=NAME (repeatable)")
       ->expected(1)
       ->allow_extra_args(false)

@@ -37,6 +37,7 @@ constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"ru-size", ValueKind::kSize, ""},
     {"ruh", ValueKind::kInteger, "8"},
     {"ruh-type", ValueKind::kWord, "ii"},
+    {"pi-gc", ValueKind::kWord, "gc-ru"},
     {"placement", ValueKind::kPlacement, "single"},
     {"interval", ValueKind::kSize, ""},
 }};
@@ -77,6 +78,7 @@ void check_word(Setting s, const std::string& item) {
     case Setting::kPreset: (void)ftl::preset_geometry(item); break;
     case Setting::kVictim: (void)ftl::parse_victim_policy(item); break;
     case Setting::kRuhType: (void)fdp::parse_ruh_type(item); break;
+    case Setting::kPiGc: (void)fdp::parse_pi_gc(item); break;
     case Setting::kPlacement: (void)fdp::parse_placement(item); break;
     default: break;
   }
@@ -138,6 +140,7 @@ sim::PlacementSetup build_placement(const Point& v) {
   if (ruh == 0 || ruh > 256) throw InputError(fmt::format("--ruh {} must be between 1 and 256", ruh));
   p.fdp.handles = ruh;
   p.fdp.ruh_type = fdp::parse_ruh_type(val(Setting::kRuhType));
+  p.fdp.pi_gc_ru = fdp::parse_pi_gc(val(Setting::kPiGc));
   return p;
 }
 
@@ -167,14 +170,15 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   // Registered in product order, so --help lists them in the order a sweep varies them.
   add(Setting::kPreset, "NAME", "Device",
       "Device preset: femu-default (16 GiB raw, 8x8 LUNs, 256 blocks x 256 x 4 KiB pages, 12 GiB logical) "
-      "or femu-eth (98 GiB raw, 8x8 LUNs, 98 lines of 16 MiB blocks, 64 GiB logical)");
-  add(Setting::kChannels, "N", "Device", "Channels (default: the preset's; 8 for both presets)");
-  add(Setting::kLuns, "N", "Device", "LUNs (dies) per channel (default: the preset's; 8 for both presets)");
+      "femu-eth (98 GiB raw, 8x8 LUNs, 98 lines of 16 MiB blocks, 64 GiB logical) or femu-eth-512m (femu-eth "
+      "at 1/128 scale: 98 lines of 128 KiB blocks, 512 MiB logical; for traces/geth-ethstate.ftr)");
+  add(Setting::kChannels, "N", "Device", "Channels (default: the preset's; 8 for all presets)");
+  add(Setting::kLuns, "N", "Device", "LUNs (dies) per channel (default: the preset's; 8 for all presets)");
   add(Setting::kPlanes, "N", "Device", "Planes per LUN (default: the preset's; 1)");
   add(Setting::kBlocks, "N", "Device",
-      "Blocks per plane = number of lines (default: the preset's, 256 / 98; derived when both --logical "
+      "Blocks per plane = number of lines (default: the preset's, 256 / 98 / 98; derived when both --logical "
       "and --op are given)");
-  add(Setting::kPages, "N", "Device", "Pages per block (default: the preset's, 256 / 4096)");
+  add(Setting::kPages, "N", "Device", "Pages per block (default: the preset's, 256 / 4096 / 32)");
   add(Setting::kPageSize, "SIZE", "Device",
       "NAND page size in bytes, a multiple of 4K (e.g. 4K, 16K; default: the preset's, 4K)");
   add(Setting::kLogical, "SIZE", "Device",
@@ -182,7 +186,7 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       "from it. Default: physical / (1 + op)");
   add(Setting::kOp, "FRACTION", "Device",
       "Over-provisioning as a fraction, physical/logical - 1 (default: the preset's, 1/3 for femu-default, "
-      "0.53 for femu-eth)");
+      "0.53 for femu-eth and femu-eth-512m)");
   add(Setting::kGcThres, "PCT", "GC",
       "Background GC threshold in percent (FEMU gc_thres_pcent): GC runs while free lines <= "
       "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages");
@@ -200,6 +204,9 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kRuhType, "ii|pi", "FDP",
       "Handle type: pi (persistently isolated: GC survivors stay with their handle) or ii "
       "(initially isolated: survivors of all handles share one GC handle)");
+  add(Setting::kPiGc, "gc-ru|host-ru", "FDP",
+      "Where GC puts the survivors of a pi handle: gc-ru (a GC reclaim unit of the same handle, as FEMU) or "
+      "host-ru (appended to the handle's open host RU); ignored for --ruh-type ii");
   add(Setting::kPlacement, "POLICY", "FDP",
       "Placement policy: single (non-FDP: one handle, GC shares its write pointer), fdp (the "
       "trace's placement IDs, ID i -> handle i), map:PID=RUH,... (remap IDs), oracle (by the time "

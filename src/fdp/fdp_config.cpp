@@ -17,6 +17,15 @@ RuhType parse_ruh_type(std::string_view s) {
   throw InputError(fmt::format("--ruh-type: '{}' is not ii (initially isolated) or pi (persistently isolated)", s));
 }
 
+bool parse_pi_gc(std::string_view s) {
+  if (s == "gc-ru") return true;
+  if (s == "host-ru") return false;
+  throw InputError(fmt::format("--pi-gc: '{}' is not gc-ru (survivors to a GC RU of their handle) or host-ru "
+                               "(survivors to the handle's host RU)", s));
+}
+
+std::string_view pi_gc_name(bool pi_gc_ru) { return pi_gc_ru ? "gc-ru" : "host-ru"; }
+
 RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t dies = g.dies();
   if (c.reclaim_groups == 0 || dies % c.reclaim_groups != 0) {

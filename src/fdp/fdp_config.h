@@ -21,6 +21,9 @@ enum class RuhType : uint8_t {
 };
 [[nodiscard]] std::string_view ruh_type_name(RuhType t);  // "ii" / "pi"
 [[nodiscard]] RuhType parse_ruh_type(std::string_view s);  // throws InputError
+// --pi-gc: "gc-ru" -> true (FdpConfig::pi_gc_ru), "host-ru" -> false; throws InputError.
+[[nodiscard]] bool parse_pi_gc(std::string_view s);
+[[nodiscard]] std::string_view pi_gc_name(bool pi_gc_ru);
 
 struct FdpConfig {
   uint32_t reclaim_groups = 1;  // --rg: must divide the number of dies

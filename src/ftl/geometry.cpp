@@ -70,10 +70,18 @@ Geometry preset_geometry(std::string_view name) {
     g.logical_bytes = uint64_t{64} << 30;
     return g;
   }
-  throw InputError(fmt::format("--preset: unknown preset '{}' (known: femu-default, femu-eth)", name));
+  if (name == "femu-eth-512m") {
+    // femu-eth at 1/128 scale for traces of a 512 MiB device: the same 8x8
+    // LUNs, 98 lines and over-provisioning, with 128 KiB blocks (8 MiB lines).
+    g = preset_geometry("femu-eth");
+    g.pages_per_block = 32;
+    g.logical_bytes = uint64_t{512} << 20;
+    return g;
+  }
+  throw InputError(fmt::format("--preset: unknown preset '{}' (known: femu-default, femu-eth, femu-eth-512m)", name));
 }
 
-std::vector<std::string_view> preset_names() { return {"femu-default", "femu-eth"}; }
+std::vector<std::string_view> preset_names() { return {"femu-default", "femu-eth", "femu-eth-512m"}; }
 
 uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);

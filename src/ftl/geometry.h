@@ -50,7 +50,9 @@ struct Geometry {
 // (ssd_size=12288): 25% of the raw capacity spare, physical/logical - 1 = 1/3.
 // femu-eth: the Ethereum FDP study's device (MODEL_REFERENCE.md section 1):
 // 8x8 LUNs, 16 MiB blocks (4096 x 4 KiB pages), 98 lines = 98 GiB raw,
-// 64 GiB logical namespace, so 53% over-provisioning.
+// 64 GiB logical namespace, so 53% over-provisioning. femu-eth-512m:
+// femu-eth at 1/128 scale, 32-page (128 KiB) blocks and a 512 MiB namespace,
+// for traces captured on a 512 MiB device (traces/geth-ethstate.ftr).
 [[nodiscard]] Geometry preset_geometry(std::string_view name);  // throws InputError
 [[nodiscard]] std::vector<std::string_view> preset_names();
 

@@ -70,6 +70,12 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   } else {
     j.null();
   }
+  j.key("pi_gc");  // where pi survivors go; null unless persistently isolated
+  if (fdp.isolated_gc && fdp.ruh_type == fdp::RuhType::kPersistentlyIsolated) {
+    j.value(std::string(fdp::pi_gc_name(fdp.pi_gc_ru)));
+  } else {
+    j.null();
+  }
   j.end_object();
   j.field("wrap", run.options.wrap);
   j.field("interval_bytes", r.interval_bytes);
@@ -188,8 +194,10 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                      gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high);
   const fdp::FdpConfig fdp = effective_fdp(run.placement);
   if (fdp.isolated_gc) {
-    out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s), {} RUs of {}\n",
+    const bool pi = fdp.ruh_type == fdp::RuhType::kPersistentlyIsolated;
+    out += fmt::format("fdp        placement {}, {} handles ({}{}), {} reclaim group(s), {} RUs of {}\n",
                        run.placement.placement.text, fdp.handles, fdp::ruh_type_name(fdp.ruh_type),
+                       pi ? fmt::format(", survivors to {}", fdp::pi_gc_name(fdp.pi_gc_ru)) : "",
                        fdp.reclaim_groups, r.units, format_bytes(r.ru_bytes));
   } else if (fdp.reclaim_groups > 1 || r.units != g.lines()) {
     out += fmt::format("placement  single (non-FDP), {} reclaim group(s), {} units of {}\n", fdp.reclaim_groups,

@@ -10,6 +10,7 @@
 #include "trace/ftr_writer.h"
 #include "trace/import_driver.h"
 #include "trace/mapped_text.h"
+#include "trace/marker_sidecar.h"
 #include "trace/placement_source.h"
 
 namespace ftlsim::trace {
@@ -129,6 +130,10 @@ TraceMeta make_meta(const ImportOptions& o, const std::string& source, const Pla
     meta.kv.emplace_back("placement", "constant");
     if (po.pid != 0) meta.kv.emplace_back("pid", std::to_string(po.pid));
   }
+  if (!o.markers.empty()) {
+    meta.kv.emplace_back("markers_file", base_name(o.markers));
+    if (o.markers_offset_ns != 0) meta.kv.emplace_back("markers_offset_ns", std::to_string(o.markers_offset_ns));
+  }
   for (const auto& [id, name] : po.names) meta.pid_names[id] = name;
   for (const auto& kv : o.meta) meta.kv.push_back(kv);
   return meta;
@@ -143,7 +148,8 @@ void add_result_meta(const ImportSummary& s, TraceMeta& meta) {
 void run(const ImportOptions& o, std::string_view text, const std::string& source, Placement& p,
          detail::RecordSink& sink, ImportSummary& s) {
   const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
-  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s};
+  const std::vector<MarkerPoint> markers = o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
+  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers};
   kFormats[static_cast<size_t>(o.format)].run(ctx);
   if (p.hints) {
     s.hint_rows = p.hints->rows();

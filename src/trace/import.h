@@ -92,6 +92,14 @@ struct ImportOptions {
   std::string blk_format;
   CsvOptions csv;
   PlacementOptions placement;
+  // A marker sidecar (trace/marker_sidecar.h) merged into the trace as marker
+  // records, in time order; "" for none. The block trace's source times plus
+  // `markers_offset_ns` are on the sidecar's clock (0 for ftrace-blk with
+  // trace_clock=mono and a CLOCK_MONOTONIC sidecar). A marker's record time is
+  // rebased like the records' (formats whose times count from boot start at
+  // the first record); a marker before the first record gets time 0.
+  std::string markers;
+  int64_t markers_offset_ns = 0;
   // Appended to the header metadata after the importer's own keys.
   std::vector<std::pair<std::string, std::string>> meta;
 };
@@ -114,6 +122,9 @@ struct ImportSummary {
   uint64_t unaligned = 0;       // byte formats: requests widened to whole 512-byte sectors
   uint64_t backwards_timestamps = 0;  // records whose source time is below the previous one's
   uint64_t before_first = 0;    // rebased formats: records earlier than the first (written at 0)
+  uint64_t markers = 0;         // marker records merged from the sidecar (also in ops[kMarker])
+  uint64_t markers_before_first = 0;  // of those, earlier than the first request
+  uint64_t markers_after_last = 0;    // of those, later than the last request (appended at the end)
   // Placement.
   uint64_t map_matched = 0;     // records a pid-map rule (not the default) placed
   uint64_t map_unmatched = 0;

@@ -22,6 +22,7 @@
 
 #include "core/error.h"
 #include "trace/import.h"
+#include "trace/marker_sidecar.h"
 #include "trace/placement_source.h"
 #include "trace/record.h"
 #include "trace/text_scan.h"
@@ -73,7 +74,9 @@ inline void on_bad_line(const std::string& source, uint64_t line_no, const std::
 class RecordSink {
  public:
   using FlushFn = void (*)(void* ctx, std::span<const Record> records);
-  RecordSink(FlushFn fn, void* ctx) : fn_(fn), ctx_(ctx) { buf_.reserve(kChunk); }
+  // The buffer grows to kChunk on demand: a short import (a test, a fuzz
+  // input) does not pay for 384 KiB up front.
+  RecordSink(FlushFn fn, void* ctx) : fn_(fn), ctx_(ctx) {}
   void push(const Record& r) {
     buf_.push_back(r);
     if (buf_.size() == kChunk) flush();
@@ -158,6 +161,70 @@ struct DriveContext {
   Placer* placer = nullptr;
   RecordSink* sink = nullptr;
   ImportSummary* summary = nullptr;
+  const std::vector<MarkerPoint>* markers = nullptr;  // sidecar markers, time order; may be null
+};
+
+// Emits sidecar markers into the record stream as the trace's time passes
+// them (see ImportOptions::markers).
+class MarkerMerger {
+ public:
+  MarkerMerger(const std::vector<MarkerPoint>* points, int64_t offset_ns) : offset_ns_(offset_ns) {
+    if (points != nullptr) points_ = std::span<const MarkerPoint>(*points);
+  }
+  // Before a request at `source_time` (the block trace's clock) is pushed:
+  // every marker not later than it, at `base` rebased times (`rebase`) or
+  // source times.
+  void before(uint64_t source_time, bool rebase, uint64_t base, bool first, RecordSink& sink, ImportSummary& s) {
+    const uint64_t t = on_sidecar_clock(source_time);
+    while (next_ < points_.size() && points_[next_].time_ns <= t) {
+      if (first) ++s.markers_before_first;
+      emit(points_[next_++], rebase, base, sink, s);
+    }
+  }
+  // After the last request: the markers left.
+  void finish(bool rebase, uint64_t base, RecordSink& sink, ImportSummary& s) {
+    while (next_ < points_.size()) {
+      ++s.markers_after_last;
+      emit(points_[next_++], rebase, base, sink, s);
+    }
+  }
+
+ private:
+  uint64_t on_sidecar_clock(uint64_t t) const {
+    if (offset_ns_ >= 0) {
+      const auto off = static_cast<uint64_t>(offset_ns_);
+      return t > std::numeric_limits<uint64_t>::max() - off ? std::numeric_limits<uint64_t>::max() : t + off;
+    }
+    const uint64_t off = 0 - static_cast<uint64_t>(offset_ns_);
+    return t < off ? 0 : t - off;
+  }
+  // Sidecar time back on the block trace's clock, then rebased.
+  uint64_t record_time(uint64_t sidecar_t, bool rebase, uint64_t base) const {
+    uint64_t t = sidecar_t;
+    if (offset_ns_ >= 0) {
+      const auto off = static_cast<uint64_t>(offset_ns_);
+      t = t < off ? 0 : t - off;
+    } else {
+      const uint64_t off = 0 - static_cast<uint64_t>(offset_ns_);
+      t = t > std::numeric_limits<uint64_t>::max() - off ? std::numeric_limits<uint64_t>::max() : t + off;
+    }
+    if (!rebase) return t;
+    return t < base ? 0 : t - base;
+  }
+  void emit(const MarkerPoint& m, bool rebase, uint64_t base, RecordSink& sink, ImportSummary& s) {
+    Record r{};
+    r.time_ns = record_time(m.time_ns, rebase, base);
+    r.lba = m.value;
+    r.op = static_cast<uint8_t>(Op::kMarker);
+    sink.push(r);
+    ++s.ops[static_cast<size_t>(Op::kMarker)];
+    ++s.records;
+    ++s.markers;
+  }
+
+  std::span<const MarkerPoint> points_;
+  size_t next_ = 0;
+  int64_t offset_ns_ = 0;
 };
 
 template <class Parser, class P>
@@ -171,6 +238,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   bool have_base = false;
   uint64_t base = 0;
   uint64_t last = 0;
+  MarkerMerger markers(ctx.markers, ctx.options->markers_offset_ns);
   while (cursor.next(line)) {
     LineKind kind;
     if (line.size() > kMaxLineBytes) {
@@ -215,10 +283,12 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     r.op = static_cast<uint8_t>(ev.op);
     r.flags = 0;
     r.pid = placer.place(ev);
+    markers.before(ev.time_ns, Parser::kRebaseTime, base, s.records == s.markers, *ctx.sink, s);
     ++s.ops[static_cast<size_t>(ev.op)];
     ++s.records;
     ctx.sink->push(r);
   }
+  markers.finish(Parser::kRebaseTime, base, *ctx.sink, s);
   s.lines = cursor.line_no();
   placer.report(s);
 }

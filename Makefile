@@ -3,13 +3,13 @@
 JOBS ?= $(shell nproc)
 DEMO_TRACE ?= traces/geth-ethstate.ftr
 
-.PHONY: demo test deps test-deps release debug asan bench clean
+.PHONY: demo test deps test-deps release debug asan fuzz-smoke bench report clean
 
 deps:
 	@tools/install_deps.sh build
 
 test-deps:
-	@tools/install_deps.sh build capture analysis
+	@tools/install_deps.sh build capture analysis fuzz
 
 release: deps
 	@cmake --preset release >/dev/null
@@ -32,16 +32,38 @@ demo: release
 	  --a "--placement single" --b "--placement fdp" --out build/demo-out
 
 # Every test: the full suite on the release build (validation and the root-only
-# capture test and the Go tests of tools/geth_patch included), then everything
-# but the slow, capture and Go tests again
+# capture test, the Go tests of tools/geth_patch and the Python tests of
+# analysis/ included), then everything but the slow, capture, Go and Python
+# tests again
 # under ASan+UBSan with FTL invariant checks on.
 test: test-deps release asan
 	ctest --preset release -j $(JOBS)
-	ctest --preset asan -j $(JOBS) -LE "slow|capture|go"
+	ctest --preset asan -j $(JOBS) -LE "slow|capture|go|python"
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# libFuzzer smoke run (clang, ASan+UBSan): every target of tests/fuzz for
+# FUZZ_SECONDS on its committed corpus, one at a time (about a minute).
+FUZZ_SECONDS ?= 6
+fuzz-smoke:
+	@tools/install_deps.sh build fuzz
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+	tests/fuzz/smoke.sh build/fuzz $(FUZZ_SECONDS)
 
 bench: release
 	@tools/install_deps.sh bench
 	bench/bench.py
+
+# report/index.html from REPORT_TRACE: non-FDP vs FDP table, WAF over time,
+# an RU-size x GC-threshold sweep, latency in timed mode (analysis/report.py
+# --help for REPORT_OPTS; its defaults suit the geth trace). Simulation
+# results are cached in REPORT_OUT/runs: a rerun only redraws.
+REPORT_TRACE ?= traces/geth-ethstate.ftr
+REPORT_OUT ?= report
+REPORT_OPTS ?=
+report: release
+	@tools/install_deps.sh analysis
+	/usr/bin/python3 analysis/report.py --ftlsim ./ftlsim --trace $(REPORT_TRACE) --out $(REPORT_OUT) $(REPORT_OPTS)
 
 clean:
 	rm -rf build ftlsim

@@ -11,6 +11,7 @@
 #     analysis analysis/ (plots, report, Dask sweep) and its pytest suite,
 #              for Debian's /usr/bin/python3
 #     bench    bench/: fio, the reference for the live-replay benchmark
+#     fuzz     tests/fuzz: clang and libFuzzer's runtime (the `fuzz` preset)
 set -euo pipefail
 
 groups=("$@")
@@ -36,8 +37,11 @@ for g in "${groups[@]}"; do
     bench)
       packages+=(fio python3)
       ;;
+    fuzz)
+      packages+=(clang libclang-rt-14-dev)  # -fsanitize=fuzzer needs clang 14's runtime archives
+      ;;
     *)
-      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench)" >&2
+      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz)" >&2
       exit 2
       ;;
   esac

@@ -5,13 +5,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "cli/timing_options.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/units.h"
@@ -29,12 +33,14 @@ struct SimulateArgs {
   bool no_progress = false;
   unsigned jobs = 1;  // set to the core count when registering
   ModelArgs model;
+  TimingArgs timing;
 };
 
 bool stderr_progress(const SimulateArgs& a) { return !a.no_progress && ::isatty(STDERR_FILENO) == 1; }
 
 void run_single(const SimulateArgs& a, const Point& point) {
   sim::RunDescription run = build_run(a.model, point, a.trace);
+  run.options.timing = build_timing(a.timing);
   const trace::FtrReader reader(a.trace);
   run.options.progress = stderr_progress(a);
   run.pid_names = reader.meta().pid_names;
@@ -43,7 +49,10 @@ void run_single(const SimulateArgs& a, const Point& point) {
   run.interval_bytes = result.interval_bytes;
   if (!a.out.empty()) sim::write_outputs(a.out, run, result);
   fmt::print("{}", sim::summary_text(run, result));
-  if (!a.out.empty()) fmt::print("wrote      {}/summary.json, {}/timeseries.csv\n", a.out, a.out);
+  if (!a.out.empty()) {
+    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", a.out,
+               result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", a.out) : "");
+  }
 }
 
 std::string onset_text(const sim::SimResult& r) {
@@ -62,12 +71,26 @@ std::string sweep_table(const sim::SweepTable& t, std::span<const sim::SweepOutc
   cells.push_back(header);
   for (size_t i = 0; i < outcomes.size(); ++i) {
     std::vector<std::string> row = t.values[i];
-    if (outcomes[i].result) {
-      row.push_back(fmt::format("{:.4f}", outcomes[i].result->ftl.waf()));
-      row.push_back(onset_text(*outcomes[i].result));
+    const sim::SweepOutcome& o = outcomes[i];
+    if (o.result) {
+      row.push_back(fmt::format("{:.4f}", o.result->ftl.waf()));
+      row.push_back(onset_text(*o.result));
+    } else if (o.status == sim::SweepStatus::kDone) {  // carried over from an earlier run
+      const auto cell = [&](const char* c) { return o.carried.count(c) != 0 ? o.carried.at(c) : std::string(); };
+      const std::string waf = cell("waf");
+      row.push_back(waf.size() > 2 ? waf.substr(0, waf.size() - 2) : waf);  // 6 decimals -> 4
+      const std::string onset = cell("gc_onset_host_bytes");
+      uint64_t bytes = 0;
+      const auto [end, ec] = std::from_chars(onset.data(), onset.data() + onset.size(), bytes);
+      std::string text = onset.empty() ? "never" : ec == std::errc() ? "after " + format_bytes(bytes) : onset;
+      if (!cell("gc_onset_marker").empty()) text += ", marker " + cell("gc_onset_marker");
+      row.push_back(std::move(text));
+    } else if (o.status == sim::SweepStatus::kError) {
+      row.emplace_back("-");
+      row.push_back("error: " + o.error);
     } else {
       row.emplace_back("-");
-      row.push_back("error: " + outcomes[i].error);
+      row.emplace_back("missing (not run: interrupted)");
     }
     cells.push_back(std::move(row));
   }
@@ -91,6 +114,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
         "this sweep has {} configurations and needs --out DIR for sweep.csv and their results", n));
   }
   const trace::FtrReader reader(a.trace);
+  const std::optional<timing::TimingConfig> timing = build_timing(a.timing);
   std::vector<size_t> sizes(kSettingCount);
   std::vector<size_t> axes;  // settings with more than one value
   for (size_t i = 0; i < kSettingCount; ++i) {
@@ -99,6 +123,14 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   sim::SweepTable table;
   for (const size_t i : axes) table.axes.emplace_back(setting_info(i).name);
+  // Resume identity of each row: the trace and every setting of its point.
+  const uint64_t trace_id =
+      sim::trace_fingerprint({a.trace, reader.records(), reader.meta().sector_bytes}, reader.meta().pid_names);
+  const TimingArgs& ta = a.timing;  // options outside the settings that change results
+  const std::string common =
+      fmt::format("wrap={}\ntiming={} qd={} speed={} read={} program={} erase={} xfer={} event-interval={}\n",
+                  a.model.wrap, ta.timing, ta.qd, ta.speed, ta.read_time, ta.program_time, ta.erase_time,
+                  ta.xfer_time, ta.event_interval);
   std::vector<sim::SweepJob> jobs(n);
   for (size_t k = 0; k < n; ++k) {
     const std::vector<size_t> at = sim::product_point(sizes, k);
@@ -112,8 +144,12 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     }
     table.ids.push_back(sim::config_id(swept));
     table.values.push_back(std::move(values));
+    std::string description = common;
+    for (size_t i = 0; i < kSettingCount; ++i) description += fmt::format("{}={}\n", setting_info(i).name, point[i]);
+    table.keys.push_back(sim::config_key(trace_id, description));
     try {
       jobs[k].run = build_run(a.model, point, a.trace);
+      jobs[k].run.options.timing = timing;
       jobs[k].run.pid_names = reader.meta().pid_names;
     } catch (const InputError& e) {
       jobs[k].error = e.what();
@@ -125,31 +161,74 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   std::filesystem::create_directories(a.out, ec);
   if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", a.out, ec.message()));
 
-  const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max(a.jobs, 1U), n));
+  // Rows complete in an earlier run of the same command are carried over;
+  // the rest run. sweep.csv is rewritten (atomically) now, at most once a
+  // second as configurations finish, and at the end: an interrupted sweep
+  // leaves its complete rows and marks the others missing (sim/sweep.h).
+  const std::string csv_path = a.out + "/sweep.csv";
+  std::vector<sim::SweepOutcome> outcomes(n);
+  const size_t carried = sim::carry_over(sim::read_sweep_rows(csv_path), table, a.out, outcomes);
+  std::vector<size_t> todo;
+  std::vector<sim::SweepJob> todo_jobs;
+  for (size_t k = 0; k < n; ++k) {
+    if (outcomes[k].status != sim::SweepStatus::kMissing) continue;
+    todo.push_back(k);
+    todo_jobs.push_back(std::move(jobs[k]));
+  }
+  std::vector<sim::SweepOutcome> snapshot = outcomes;  // light copies: cells, no SimResult
+  std::mutex snapshot_mutex;
+  auto last_write = std::chrono::steady_clock::now();
+  write_file_atomically(csv_path, sim::sweep_csv(table, snapshot));
+
+  const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max(a.jobs, 1U), std::max<size_t>(todo.size(), 1)));
   fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, a.trace, reader.size(),
              threads, threads == 1 ? "" : "s");
+  if (carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", carried, n, csv_path);
   std::fflush(stdout);
   const bool progress = stderr_progress(a);
+  const sim::InterruptScope interrupt;
   sim::SweepCallbacks callbacks;
-  callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
-    if (!o.result) return;
-    sim::RunDescription run = jobs[i].run;
-    run.interval_bytes = o.result->interval_bytes;
-    sim::write_outputs(a.out + "/" + table.ids[i], run, *o.result);
+  callbacks.cancel = interrupt.flag();
+  callbacks.on_done = [&](size_t j, const sim::SweepOutcome& o) {
+    const size_t i = todo[j];
+    if (o.result) {
+      sim::RunDescription run = todo_jobs[j].run;
+      run.interval_bytes = o.result->interval_bytes;
+      sim::write_outputs(a.out + "/" + table.ids[i], run, *o.result);
+    }
+    const std::lock_guard lock(snapshot_mutex);
+    snapshot[i].status = o.status;
+    snapshot[i].error = o.error;
+    snapshot[i].carried = sim::sweep_row_cells(o);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_write >= std::chrono::seconds(1)) {
+      write_file_atomically(csv_path, sim::sweep_csv(table, snapshot));
+      last_write = now;
+    }
   };
   callbacks.progress = [&](size_t done, size_t total) {
     if (progress) std::fprintf(stderr, "\rftlsim: %zu/%zu configurations done", done, total);
   };
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, threads, callbacks);
+  std::vector<sim::SweepOutcome> ran = sim::run_sweep(view, todo_jobs, threads, callbacks);
   if (progress) std::fprintf(stderr, "\r%60s\r", "");
+  for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
 
-  write_file_atomically(a.out + "/sweep.csv", sim::sweep_csv(table, outcomes));
+  write_file_atomically(csv_path, sim::sweep_csv(table, outcomes));
   fmt::print("{}", sweep_table(table, outcomes));
-  const auto failed = static_cast<size_t>(
-      std::count_if(outcomes.begin(), outcomes.end(), [](const sim::SweepOutcome& o) { return !o.result; }));
-  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", a.out, n - failed);
+  const auto count = [&](sim::SweepStatus s) {
+    return static_cast<size_t>(
+        std::count_if(outcomes.begin(), outcomes.end(), [s](const sim::SweepOutcome& o) { return o.status == s; }));
+  };
+  const size_t failed = count(sim::SweepStatus::kError);
+  const size_t missing = count(sim::SweepStatus::kMissing);
+  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", a.out, n - failed - missing);
   std::fflush(stdout);
+  if (missing != 0) {
+    throw sim::SweepInterrupted(fmt::format(
+        "interrupted: {} of {} configurations are in {} ({} marked missing); rerun the same command to resume",
+        n - missing, n, csv_path, missing));
+  }
   if (failed != 0) {
     throw InputError(fmt::format("{} of {} configurations failed (see the error column of {}/sweep.csv)", failed,
                                  n, a.out));
@@ -187,6 +266,7 @@ Command add_simulate_options(CLI::App& root) {
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   add_model_options(root, a->model);
+  add_timing_options(root, a->timing, true);
   root.add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)")
       ->group("Output");
   root.footer(sweep_help());

@@ -19,6 +19,8 @@ Command add_info_command(CLI::App& root);     // cmd_info.cpp
 Command add_convert_command(CLI::App& root);  // cmd_convert.cpp
 Command add_gen_command(CLI::App& root);      // cmd_gen.cpp
 Command add_compare_command(CLI::App& root);  // cmd_compare.cpp
+Command add_qd_sweep_command(CLI::App& root);  // cmd_qd_sweep.cpp
+Command add_replay_command(CLI::App& root);   // cmd_replay.cpp
 // The default command (no subcommand): simulate --trace through the FTL.
 Command add_simulate_options(CLI::App& root);  // cmd_simulate.cpp
 

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
       ftlsim::cli::add_convert_command(app),
       ftlsim::cli::add_gen_command(app),
       ftlsim::cli::add_compare_command(app),
+      ftlsim::cli::add_qd_sweep_command(app),
+      ftlsim::cli::add_replay_command(app),
   };
   const ftlsim::cli::Command simulate = ftlsim::cli::add_simulate_options(app);
 

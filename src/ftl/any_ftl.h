@@ -12,19 +12,25 @@
 
 namespace ftlsim::ftl {
 
-using AnyFtl = std::variant<PageFtl<GreedyVictims>, PageFtl<CostBenefitVictims>, PageFtl<FifoVictims>,
-                            PageFtl<RandomVictims>, PageFtl<DChoiceVictims>>;
+// Sink: NullSink for fast mode, the timing layer's sink for timed mode.
+template <class Sink>
+using AnyFtlOf = std::variant<PageFtl<GreedyVictims, Sink>, PageFtl<CostBenefitVictims, Sink>,
+                              PageFtl<FifoVictims, Sink>, PageFtl<RandomVictims, Sink>,
+                              PageFtl<DChoiceVictims, Sink>>;
+using AnyFtl = AnyFtlOf<NullSink>;
 
 // Validates cfg against layout (throws InputError) and builds the engine for
-// cfg.gc.victim.
-[[nodiscard]] inline AnyFtl make_ftl(const FtlConfig& cfg, const FtlLayout& layout) {
+// cfg.gc.victim, with `sink` hearing of its NAND operations.
+template <class Sink = NullSink>
+[[nodiscard]] AnyFtlOf<Sink> make_ftl(const FtlConfig& cfg, const FtlLayout& layout, Sink sink = Sink{}) {
+  using Any = AnyFtlOf<Sink>;
   switch (cfg.gc.victim) {
-    case VictimPolicy::kGreedy: return AnyFtl(std::in_place_index<0>, cfg, layout, GreedyVictims{});
-    case VictimPolicy::kCostBenefit: return AnyFtl(std::in_place_index<1>, cfg, layout, CostBenefitVictims{});
-    case VictimPolicy::kFifo: return AnyFtl(std::in_place_index<2>, cfg, layout, FifoVictims{});
-    case VictimPolicy::kRandom: return AnyFtl(std::in_place_index<3>, cfg, layout, RandomVictims{});
+    case VictimPolicy::kGreedy: return Any(std::in_place_index<0>, cfg, layout, GreedyVictims{}, sink);
+    case VictimPolicy::kCostBenefit: return Any(std::in_place_index<1>, cfg, layout, CostBenefitVictims{}, sink);
+    case VictimPolicy::kFifo: return Any(std::in_place_index<2>, cfg, layout, FifoVictims{}, sink);
+    case VictimPolicy::kRandom: return Any(std::in_place_index<3>, cfg, layout, RandomVictims{}, sink);
     case VictimPolicy::kDChoice:
-      return AnyFtl(std::in_place_index<4>, cfg, layout, DChoiceVictims(cfg.gc.d_choices));
+      return Any(std::in_place_index<4>, cfg, layout, DChoiceVictims(cfg.gc.d_choices), sink);
   }
   throw std::logic_error("unknown victim policy");
 }

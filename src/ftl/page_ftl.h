@@ -48,6 +48,18 @@ inline constexpr bool kCheckInvariants = true;
 inline constexpr bool kCheckInvariants = false;
 #endif
 
+// What PageFtl tells its Sink, in the order the NAND operations happen: the
+// timed mode (src/timing/) turns them into die and channel reservations.
+// Fast mode uses NullSink, whose empty inline methods compile away, so the
+// fast path is the same code as without hooks. Slots are physical slots.
+struct NullSink {
+  void on_host_read(uint32_t /*slot*/) {}                  // a host read of a mapped slot
+  void on_host_program(uint32_t /*slot*/) {}               // a host write placed at slot
+  void on_gc_begin(bool /*forced*/) {}                     // a GC pass took a victim
+  void on_gc_copy(uint32_t /*src*/, uint32_t /*dst*/) {}   // GC moved a live slot
+  void on_unit_erase(uint32_t /*unit*/) {}                 // GC erased a unit (the pass ends)
+};
+
 // Slots each stream wrote and GC moved, for per-handle accounting.
 struct StreamStats {
   uint64_t host_slots = 0;     // host writes through this stream
@@ -55,15 +67,16 @@ struct StreamStats {
   uint64_t gc_out_slots = 0;   // survivors GC copied out of units this stream filled
 };
 
-template <class Victims>
+template <class Victims, class Sink = NullSink>
 class PageFtl {
  public:
   // The core model: lines, one pool, one shared stream.
   explicit PageFtl(const FtlConfig& cfg, Victims victims = Victims{})
       : PageFtl(cfg, line_layout(cfg.geometry), std::move(victims)) {}
   // REQUIRES: cfg.validate() and layout_problems(cfg, layout) pass (throws
-  // InputError otherwise). `victims` is copied per pool.
-  PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims);
+  // InputError otherwise). `victims` is copied per pool; `sink` hears about
+  // every NAND operation (see NullSink).
+  PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims, Sink sink = Sink{});
 
   // Host writes one 4 KiB logical slot through `stream`.
   // REQUIRES lpn < logical_slots(), stream < layout.streams().
@@ -97,6 +110,16 @@ class PageFtl {
   }
 
   [[nodiscard]] bool is_mapped(uint32_t lpn) const { return l2p_[lpn] != kUnmapped; }
+  // Host read of a logical slot: true when mapped (the sink then hears of the
+  // physical slot read). Changes no state. REQUIRES lpn < logical_slots().
+  bool read(uint32_t lpn) {
+    const uint32_t s = l2p_[lpn];
+    if (s == kUnmapped) return false;
+    sink_.on_host_read(s);
+    return true;
+  }
+  // Physical slot holding lpn, or kUnmapped. REQUIRES lpn < logical_slots().
+  [[nodiscard]] uint32_t physical_of(uint32_t lpn) const { return l2p_[lpn]; }
   // Software pipelining for the host path: prefetch(lpn) a few requests
   // ahead brings the l2p entry in; prefetch_mapped(lpn) closer to the write,
   // once that entry is cached, brings in the old slot's valid-bit word.
@@ -125,6 +148,7 @@ class PageFtl {
   [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
   [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
   [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
+  [[nodiscard]] Sink& sink() { return sink_; }
 
   // Recounts everything from the maps; returns one message per violation
   // (empty when consistent): valid counts equal live slots per unit, their
@@ -159,6 +183,7 @@ class PageFtl {
   void program(uint32_t lpn, StreamId stream) {
     Stream& w = streams_[stream];
     const uint32_t s = w.base + w.off;
+    sink_.on_host_program(s);
     l2p_[lpn] = s;
     p2l_[s] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
@@ -194,6 +219,7 @@ class PageFtl {
   std::vector<StreamStats> stream_stats_;
   uint64_t mapped_ = 0;
   FtlStats stats_;
+  [[no_unique_address]] Sink sink_;
 };
 
 }  // namespace ftlsim::ftl

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "core/error.h"
 #include "ftl/page_ftl.h"
@@ -13,8 +14,9 @@
 
 namespace ftlsim::ftl {
 
-template <class Victims>
-PageFtl<Victims>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims) {
+template <class Victims, class Sink>
+PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims, Sink sink)
+    : sink_(std::move(sink)) {
   cfg.validate();
   throw_if_problems(layout_problems(cfg, layout));
   spu_ = layout.slots_per_unit;
@@ -45,23 +47,23 @@ PageFtl<Victims>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims
   open_unit(0);  // FEMU opens its write pointer's first line at start-up
 }
 
-template <class Victims>
-uint32_t PageFtl<Victims>::free_lines() const {
+template <class Victims, class Sink>
+uint32_t PageFtl<Victims, Sink>::free_lines() const {
   uint32_t n = 0;
   for (const Pool& p : pools_) n += p.free_count;
   return n;
 }
 
-template <class Victims>
-void PageFtl<Victims>::push_free(uint32_t pool, LineId l) {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::push_free(uint32_t pool, LineId l) {
   Pool& p = pools_[pool];
   const auto n = static_cast<uint32_t>(p.free_ring.size());
   p.free_ring[(p.free_head + p.free_count) % n] = l;
   ++p.free_count;
 }
 
-template <class Victims>
-LineId PageFtl<Victims>::pop_free(uint32_t pool) {
+template <class Victims, class Sink>
+LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
   Pool& p = pools_[pool];
   if (p.free_count == 0) {
     // layout_problems() rules this out when data spreads evenly over the
@@ -79,8 +81,8 @@ LineId PageFtl<Victims>::pop_free(uint32_t pool) {
   return l;
 }
 
-template <class Victims>
-void PageFtl<Victims>::open_unit(StreamId stream) {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
   Stream& w = streams_[stream];
   w.open = pop_free(w.pool);
   table_.state[w.open] = LineState::kOpen;
@@ -89,8 +91,8 @@ void PageFtl<Victims>::open_unit(StreamId stream) {
   w.off = 0;
 }
 
-template <class Victims>
-void PageFtl<Victims>::advance(StreamId stream) {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::advance(StreamId stream) {
   Stream& w = streams_[stream];
   table_.state[w.open] = LineState::kClosed;
   table_.close_stamp[w.open] = stats_.host_slots;
@@ -98,24 +100,25 @@ void PageFtl<Victims>::advance(StreamId stream) {
   open_unit(stream);
 }
 
-template <class Victims>
-void PageFtl<Victims>::erase_unit(LineId l) {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::erase_unit(LineId l) {
   table_.valid[l] = 0;
   table_.state[l] = LineState::kFree;
   ++table_.erase_count[l];
   ++stats_.line_erases;
   push_free(pool_div_.divide(l), l);
+  sink_.on_unit_erase(l);
 }
 
-template <class Victims>
-void PageFtl<Victims>::forced_gc(uint32_t pool) {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::forced_gc(uint32_t pool) {
   while (pools_[pool].free_count <= pools_[pool].high) {
     if (!gc_pass(pool, true)) break;  // nothing to clean: every closed unit fully valid
   }
 }
 
-template <class Victims>
-void PageFtl<Victims>::clear_valid_bits(uint32_t begin, uint32_t end) {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   for (uint32_t s = begin; s < end;) {
     const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
     const uint64_t mask = span == 64 ? ~uint64_t{0} : ((uint64_t{1} << span) - 1) << (s & 63);
@@ -124,8 +127,8 @@ void PageFtl<Victims>::clear_valid_bits(uint32_t begin, uint32_t end) {
   }
 }
 
-template <class Victims>
-bool PageFtl<Victims>::gc_pass(uint32_t pool, bool force) {
+template <class Victims, class Sink>
+bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
   if constexpr (std::is_same_v<Victims, CostBenefitVictims>) p.victims.set_now(stats_.host_slots);
   const LineId victim = p.victims.select(table_, force ? 1 : bg_min_invalid_);
@@ -136,6 +139,7 @@ bool PageFtl<Victims>::gc_pass(uint32_t pool, bool force) {
   if (stats_.gc_passes == 0) stats_.gc_onset_host_slots = stats_.host_slots;
   ++stats_.gc_passes;
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
+  sink_.on_gc_begin(force);
 
   // Copy live slots in physical order (FEMU: channel, LUN, page) to the
   // destination stream, finding them through the valid bits. The write
@@ -166,6 +170,7 @@ bool PageFtl<Victims>::gc_pass(uint32_t pool, bool force) {
         if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 3);
       }
       const uint32_t lpn = p2l[src];
+      sink_.on_gc_copy(src, dest);
       l2p[lpn] = dest;
       p2l[dest] = lpn;
       bits[dest >> 6] |= uint64_t{1} << (dest & 63);
@@ -195,8 +200,8 @@ bool PageFtl<Victims>::gc_pass(uint32_t pool, bool force) {
   return true;
 }
 
-template <class Victims>
-void PageFtl<Victims>::maybe_check_invariants() const {
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::maybe_check_invariants() const {
   if constexpr (kCheckInvariants) {
     // A full recount costs O(physical + logical slots) while a pass costs
     // O(slots per unit): recount after every pass on small devices (up to 64
@@ -209,8 +214,8 @@ void PageFtl<Victims>::maybe_check_invariants() const {
   }
 }
 
-template <class Victims>
-std::vector<std::string> PageFtl<Victims>::check_invariants() const {
+template <class Victims, class Sink>
+std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   std::vector<std::string> out;
   std::vector<uint32_t> live(table_.size(), 0);
   uint64_t mapped = 0;

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/json_writer.h"
 #include "core/units.h"
+#include "timing/timing_report.h"
 
 namespace ftlsim::sim {
 namespace {
@@ -163,6 +164,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("free_units", r.free_lines_end);
   j.field("valid_pages", r.mapped_slots_end);
   j.end_object();
+  if (r.timing) timing::write_timing_json(j, *r.timing);
   j.end_object();
   return j.str();
 }
@@ -245,8 +247,13 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
   if (r.requests.wrapped_requests != 0) {
     out += fmt::format("wrapped    {} requests folded into the device (--wrap)\n", r.requests.wrapped_requests);
   }
+  if (r.timing) out += timing::timing_text(*r.timing);
   const double mps = r.wall_seconds > 0 ? static_cast<double>(s.host_slots) / r.wall_seconds / 1e6 : 0.0;
-  out += fmt::format("simulated  in {:.3f} s ({:.1f} M host pages/s)\n", r.wall_seconds, mps);
+  out += fmt::format("simulated  in {:.3f} s ({:.1f} M host pages/s", r.wall_seconds, mps);
+  if (r.timing && r.wall_seconds > 0) {
+    out += fmt::format(", {:.2f} M NAND operations/s timed", static_cast<double>(r.timing->nand_ops()) / r.wall_seconds / 1e6);
+  }
+  out += ")\n";
   return out;
 }
 
@@ -256,6 +263,10 @@ void write_outputs(const std::string& dir, const RunDescription& run, const SimR
   if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", dir, ec.message()));
   write_file_atomically(dir + "/summary.json", summary_json(run, r));
   write_file_atomically(dir + "/timeseries.csv", timeseries_csv(r));
+  if (r.timing) {
+    write_file_atomically(dir + "/events.csv", r.timing->events.csv());
+    write_file_atomically(dir + "/latency_cdf.csv", timing::latency_cdf_csv(*r.timing));
+  }
 }
 
 }  // namespace ftlsim::sim

@@ -26,8 +26,9 @@ struct RunDescription {
 [[nodiscard]] std::string timeseries_csv(const SimResult& r);
 [[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r);
 
-// Creates `dir` if needed and writes summary.json and timeseries.csv into it,
-// each under a temporary name renamed when complete. Throws SystemError.
+// Creates `dir` if needed and writes summary.json and timeseries.csv into it
+// (timed runs also events.csv and latency_cdf.csv), each under a temporary
+// name renamed when complete. Throws SystemError.
 void write_outputs(const std::string& dir, const RunDescription& run, const SimResult& r);
 
 }  // namespace ftlsim::sim

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ftl/ftl_stats.h"
+#include "timing/timing_result.h"
 
 namespace ftlsim::sim {
 
@@ -68,6 +69,7 @@ struct SimResult {
   uint32_t units_per_group = 0;       // per reclaim group (thresholds apply to these)
   uint32_t blocks_per_unit = 0;       // NAND blocks erased with a unit
   double wall_seconds = 0;
+  std::optional<timing::TimingResult> timing;  // timed mode only
 };
 
 }  // namespace ftlsim::sim

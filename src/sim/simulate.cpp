@@ -9,6 +9,9 @@
 
 #include "core/error.h"
 #include "ftl/any_ftl.h"
+#include "timing/host_loop.h"
+#include "timing/nand_map.h"
+#include "timing/timed_device.h"
 #include "trace/ftr_reader.h"
 #include "trace/slot_span.h"
 
@@ -56,36 +59,47 @@ class Driver {
           if (slot < ftl_.logical_slots()) ftl_.prefetch_mapped(static_cast<uint32_t>(slot));
         }
       }
-      const Record& rec = records[i];
-      time_ns_ = rec.time_ns;
-      switch (rec.op) {
-        case static_cast<uint8_t>(Op::kWrite): do_write(rec, i, r.requests); break;
-        case static_cast<uint8_t>(Op::kRead): do_read(rec, i, r.requests); break;
-        case static_cast<uint8_t>(Op::kTrim): do_trim(rec, i, r.requests); break;
-        case static_cast<uint8_t>(Op::kFlush):
-          if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
-          ++r.requests.flushes;
-          break;
-        case static_cast<uint8_t>(Op::kMarker):
-          if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
-          ++r.requests.markers;
-          marker_ = rec.lba;
-          continue;  // not a device request: no GC opportunity
-        default: bad_record(t_, i, trace::check_record(rec));
-      }
-      ftl_.after_request();
-      if (!r.gc_onset && ftl_.stats().gc_passes > 0) [[unlikely]] {
-        r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_};
-      }
-      if (ftl_.stats().host_slots * kSlot >= next_row_) [[unlikely]] {
-        add_row(r);
-        while (next_row_ <= ftl_.stats().host_slots * kSlot) next_row_ += interval_;
-      }
-      if (opts_.progress && (i & (progress_step - 1)) == 0 && i > 0) [[unlikely]] {
+      if (step(i, r) && opts_.progress && (i & (progress_step - 1)) == 0 && i > 0) [[unlikely]] {
         std::fprintf(stderr, "\rftlsim: %5.1f%% of %zu records", 100.0 * static_cast<double>(i) / static_cast<double>(n), n);
       }
     }
     if (opts_.progress) std::fprintf(stderr, "\r%60s\r", "");
+    finish(r);
+  }
+
+  // Applies record i (timed mode calls this as each request is issued);
+  // false for a marker, which is not a device request.
+  bool step(size_t i, SimResult& r) {
+    const Record& rec = t_.records[i];
+    time_ns_ = rec.time_ns;
+    switch (rec.op) {
+      case static_cast<uint8_t>(Op::kWrite): do_write(rec, i, r.requests); break;
+      case static_cast<uint8_t>(Op::kRead): do_read(rec, i, r.requests); break;
+      case static_cast<uint8_t>(Op::kTrim): do_trim(rec, i, r.requests); break;
+      case static_cast<uint8_t>(Op::kFlush):
+        if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
+        ++r.requests.flushes;
+        break;
+      case static_cast<uint8_t>(Op::kMarker):
+        if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
+        ++r.requests.markers;
+        marker_ = rec.lba;
+        return false;  // not a device request: no GC opportunity
+      default: bad_record(t_, i, trace::check_record(rec));
+    }
+    ftl_.after_request();
+    if (!r.gc_onset && ftl_.stats().gc_passes > 0) [[unlikely]] {
+      r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_};
+    }
+    if (ftl_.stats().host_slots * kSlot >= next_row_) [[unlikely]] {
+      add_row(r);
+      while (next_row_ <= ftl_.stats().host_slots * kSlot) next_row_ += interval_;
+    }
+    return true;
+  }
+
+  // The last timeseries row, after the last record.
+  void finish(SimResult& r) {
     if (r.timeseries.empty() || r.timeseries.back().host_bytes != ftl_.stats().host_slots * kSlot) {
       add_row(r);
     } else {
@@ -125,7 +139,7 @@ class Driver {
       const uint32_t p = lpn(s.first_slot + k);
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) [[unlikely]] {
         ++c.rmw_slots;
-        if (ftl_.is_mapped(p)) ++c.rmw_read_slots;
+        if (ftl_.read(p)) ++c.rmw_read_slots;  // the old data is read first
       }
       ftl_.write(p, stream(placement_.slot_handle(request_handle, p), p));
     }
@@ -137,7 +151,7 @@ class Driver {
     const trace::SlotSpan s = span_of(rec, index, c);
     c.read_slots += s.slots;
     for (uint64_t k = 0; k < s.slots; ++k) {
-      if (!ftl_.is_mapped(lpn(s.first_slot + k))) ++c.unmapped_read_slots;
+      if (!ftl_.read(lpn(s.first_slot + k))) ++c.unmapped_read_slots;
     }
   }
 
@@ -250,6 +264,29 @@ void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, SimResult& r) {
   r.handles = std::move(h);
 }
 
+// The counters of a finished run, from the engine, placement and driver.
+template <class Ftl, class Place, class Drv>
+void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::FdpConfig& fdp, SimResult& r) {
+  r.ftl = ftl.stats();
+  r.free_lines_end = ftl.free_lines();
+  r.mapped_slots_end = ftl.mapped_slots();
+  r.invalid_pid_requests = place.invalid_pid_requests();
+  const auto& erase = ftl.lines().erase_count;
+  r.erase_min = *std::min_element(erase.begin(), erase.end());
+  r.erase_max = *std::max_element(erase.begin(), erase.end());
+  uint64_t sum = 0;
+  for (uint32_t e : erase) sum += e;
+  r.erase_mean = static_cast<double>(sum) / static_cast<double>(erase.size());
+  for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
+    if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
+  }
+  collect_handles(ftl, fdp, r);
+  if constexpr (ftl::kCheckInvariants) {
+    const auto problems = ftl.check_invariants();
+    if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());
+  }
+}
+
 }  // namespace
 
 SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts,
@@ -260,9 +297,7 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
   const auto start = std::chrono::steady_clock::now();
   const fdp::FdpConfig fdp = effective_fdp(setup);
   const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
-  ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
-  AnyPlacement placement =
-      make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
+  if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
   uint64_t interval = opts.interval_bytes;
   if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) / 100, kSlot);
 
@@ -273,28 +308,37 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
   r.units = layout.units;
   r.units_per_group = layout.units_per_pool();
   r.blocks_per_unit = layout.blocks_per_unit;
+  if (opts.timing) {
+    // Timed mode: the same driver, each record applied as the host loop
+    // issues it; the FTL's sink hands its NAND operations to the device.
+    r.timing.emplace();
+    timing::TimingResult& tr = *r.timing;
+    tr.config = *opts.timing;
+    tr.events = timing::EventSeries(opts.timing->event_interval_ns);
+    const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, fdp), fdp.reclaim_groups);
+    timing::TimedDevice device(*opts.timing, map, tr);
+    auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
+    AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
+    std::visit(
+        [&](auto& ftl, auto& place) {
+          Driver driver(ftl, place, fdp, trace, opts, interval);
+          timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr,
+                                [&](size_t i) { driver.step(i, r); });
+          driver.finish(r);
+          collect(ftl, place, driver, fdp, r);
+        },
+        any, placement);
+    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+  ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
+  AnyPlacement placement =
+      make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
   std::visit(
       [&](auto& ftl, auto& place) {
         Driver driver(ftl, place, fdp, trace, opts, interval);
         driver.run(r);
-        r.ftl = ftl.stats();
-        r.free_lines_end = ftl.free_lines();
-        r.mapped_slots_end = ftl.mapped_slots();
-        r.invalid_pid_requests = place.invalid_pid_requests();
-        const auto& erase = ftl.lines().erase_count;
-        r.erase_min = *std::min_element(erase.begin(), erase.end());
-        r.erase_max = *std::max_element(erase.begin(), erase.end());
-        uint64_t sum = 0;
-        for (uint32_t e : erase) sum += e;
-        r.erase_mean = static_cast<double>(sum) / static_cast<double>(erase.size());
-        for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
-          if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
-        }
-        collect_handles(ftl, fdp, r);
-        if constexpr (ftl::kCheckInvariants) {
-          const auto problems = ftl.check_invariants();
-          if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());
-        }
+        collect(ftl, place, driver, fdp, r);
       },
       any, placement);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

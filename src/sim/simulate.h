@@ -2,6 +2,7 @@
 // Replays a trace's records through the FTL (fast mode) and collects the
 // result. Records are read in place; nothing is allocated per record.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "fdp/placement.h"
 #include "ftl/ftl_config.h"
 #include "sim/sim_result.h"
+#include "timing/timing_config.h"
 #include "trace/record.h"
 
 namespace ftlsim::sim {
@@ -22,6 +24,9 @@ struct SimOptions {
   bool wrap = false;
   // Print progress to stderr (the CLI sets it when stderr is a terminal).
   bool progress = false;
+  // Timed mode (--timing): NAND latencies and the host model. Without it the
+  // run is fast mode. Both make the same FTL decisions (src/timing/).
+  std::optional<timing::TimingConfig> timing;
 };
 
 struct TraceView {

@@ -1,13 +1,20 @@
 #include "sim/sweep.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
+#include <csignal>
 #include <cmath>
+#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -231,8 +238,9 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
   size_t done = 0;
   std::exception_ptr failure;
 
+  const auto cancelled = [&] { return callbacks.cancel != nullptr && callbacks.cancel->load(); };
   auto worker = [&] {
-    while (!stop.load(std::memory_order_relaxed)) {
+    while (!stop.load(std::memory_order_relaxed) && !cancelled()) {
       const size_t i = next.fetch_add(1, std::memory_order_relaxed);
       if (i >= jobs.size()) return;
       try {
@@ -240,13 +248,16 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
         const SweepJob& job = jobs[i];
         if (!job.error.empty()) {
           out.error = job.error;
+          out.status = SweepStatus::kError;
         } else {
           SimOptions opts = job.run.options;
           opts.progress = false;
           try {
             out.result = simulate(job.run.config, trace, opts, job.run.placement);
+            out.status = SweepStatus::kDone;
           } catch (const InputError& e) {
             out.error = e.what();
+            out.status = SweepStatus::kError;
           }
         }
         if (callbacks.on_done) callbacks.on_done(i, out);
@@ -302,12 +313,55 @@ bool handle_before(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+std::string_view status_name(SweepStatus s) {
+  switch (s) {
+    case SweepStatus::kDone: return "done";
+    case SweepStatus::kError: return "error";
+    case SweepStatus::kMissing: break;
+  }
+  return "missing";
+}
+
+namespace {
+
+// The metric columns between the axes and the waf_share_* columns.
+constexpr std::array<std::string_view, 7> kMetricColumns = {
+    "waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker", "invalid_pid_requests"};
+constexpr std::string_view kSharePrefix = "waf_share_";
+
+}  // namespace
+
+std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o) {
+  if (!o.result && !o.carried.empty()) return o.carried;
+  std::map<std::string, std::string> cells;
+  if (o.result) {
+    const SimResult& r = *o.result;
+    cells["waf"] = fmt::format("{:.6f}", r.ftl.waf());
+    cells["host_bytes"] = fmt::format("{}", r.ftl.host_slots * ftl::kSlotBytes);
+    cells["gc_bytes"] = fmt::format("{}", r.ftl.gc_slots * ftl::kSlotBytes);
+    cells["erases"] = fmt::format("{}", erased_blocks(r));
+    if (r.gc_onset) {
+      cells["gc_onset_host_bytes"] = fmt::format("{}", r.gc_onset->host_bytes);
+      if (r.gc_onset->marker) cells["gc_onset_marker"] = fmt::format("{}", *r.gc_onset->marker);
+    }
+    cells["invalid_pid_requests"] = fmt::format("{}", r.invalid_pid_requests);
+    for (const HandleStats& h : r.handles) cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
+  }
+  cells["error"] = o.error;
+  cells["status"] = std::string(status_name(o.status));
+  return cells;
+}
+
 std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> outcomes) {
+  std::vector<std::map<std::string, std::string>> rows;
+  rows.reserve(outcomes.size());
   std::vector<std::string> handles;
   for (const SweepOutcome& o : outcomes) {
-    if (!o.result) continue;
-    for (const HandleStats& h : o.result->handles) {
-      if (std::find(handles.begin(), handles.end(), h.name) == handles.end()) handles.push_back(h.name);
+    rows.push_back(sweep_row_cells(o));
+    for (const auto& [column, unused] : rows.back()) {
+      if (column.compare(0, kSharePrefix.size(), kSharePrefix) != 0) continue;
+      const std::string name = column.substr(kSharePrefix.size());
+      if (std::find(handles.begin(), handles.end(), name) == handles.end()) handles.push_back(name);
     }
   }
   std::sort(handles.begin(), handles.end(), handle_before);
@@ -317,44 +371,214 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
     out += ',';
     out += csv_field(axis);
   }
-  out += ",waf,host_bytes,gc_bytes,erases,gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests";
+  for (const std::string_view column : kMetricColumns) {
+    out += ',';
+    out += column;
+  }
   for (const std::string& h : handles) {
     out += ',';
-    out += csv_field("waf_share_" + h);
+    out += csv_field(std::string(kSharePrefix) + h);
   }
-  out += ",error\n";
+  out += ",error,status,config_key\n";
 
+  const auto cell = [](const std::map<std::string, std::string>& row, const std::string& column) {
+    const auto it = row.find(column);
+    return it == row.end() ? std::string() : csv_field(it->second);
+  };
   for (size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& row = rows[i];
     out += csv_field(table.ids[i]);
     for (const std::string& v : table.values[i]) {
       out += ',';
       out += csv_field(v);
     }
-    const SweepOutcome& o = outcomes[i];
-    if (o.result) {
-      const SimResult& r = *o.result;
-      out += fmt::format(",{:.6f},{},{},{}", r.ftl.waf(), r.ftl.host_slots * ftl::kSlotBytes,
-                         r.ftl.gc_slots * ftl::kSlotBytes, erased_blocks(r));
-      if (r.gc_onset) {
-        out += fmt::format(",{},{}", r.gc_onset->host_bytes,
-                           r.gc_onset->marker ? fmt::format("{}", *r.gc_onset->marker) : std::string());
-      } else {
-        out += ",,";
-      }
-      out += fmt::format(",{}", r.invalid_pid_requests);
-      for (const std::string& name : handles) {
-        const auto it = std::find_if(r.handles.begin(), r.handles.end(),
-                                     [&](const HandleStats& h) { return h.name == name; });
-        out += it == r.handles.end() ? std::string(",") : fmt::format(",{:.6f}", it->waf_share);
-      }
-    } else {
-      out += std::string(7 + handles.size(), ',');
+    for (const std::string_view column : kMetricColumns) {
+      out += ',';
+      out += cell(row, std::string(column));
+    }
+    for (const std::string& h : handles) {
+      out += ',';
+      out += cell(row, std::string(kSharePrefix) + h);
     }
     out += ',';
-    out += csv_field(o.error);
+    out += cell(row, "error");
+    out += ',';
+    out += cell(row, "status");
+    out += ',';
+    if (i < table.keys.size()) out += csv_field(table.keys[i]);
     out += '\n';
   }
   return out;
+}
+
+// ---- Interruption and resume ----------------------------------------------
+
+namespace {
+
+// Written by the signal handler: lock-free, so async-signal-safe.
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+struct sigaction g_old_int {};
+struct sigaction g_old_term {};
+
+extern "C" void on_interrupt(int sig) {
+  if (g_interrupted.exchange(true)) {  // the second signal: stop at once
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  static constexpr char kMsg[] =
+      "\nftlsim: interrupted: finishing the configurations in progress (Ctrl-C again to stop at once)\n";
+  const ssize_t unused = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
+  (void)unused;
+}
+
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+
+uint64_t fnv_bytes(uint64_t h, std::string_view bytes) {
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= kFnvPrime;
+  }
+  return h;
+}
+
+uint64_t fnv_word(uint64_t h, uint64_t w) {
+  h ^= w;
+  return h * kFnvPrime;
+}
+
+// RFC 4180 records of `text`: fields split on ',', quoted fields may hold
+// ',', '"' (doubled) and line breaks. False when a quote is left open.
+bool parse_csv(std::string_view text, std::vector<std::vector<std::string>>& records) {
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false;
+  bool any = false;  // the current record has begun
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c != '"') {
+        field += c;
+      } else if (i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else {
+        quoted = false;
+      }
+      continue;
+    }
+    any = true;
+    if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      record.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\n') {
+      record.push_back(std::move(field));
+      field.clear();
+      records.push_back(std::move(record));
+      record.clear();
+      any = false;
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  if (quoted) return false;
+  if (any) {
+    record.push_back(std::move(field));
+    records.push_back(std::move(record));
+  }
+  return true;
+}
+
+}  // namespace
+
+InterruptScope::InterruptScope() {
+  g_interrupted.store(false);
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  ::sigaction(SIGINT, &sa, &g_old_int);
+  ::sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+InterruptScope::~InterruptScope() {
+  ::sigaction(SIGINT, &g_old_int, nullptr);
+  ::sigaction(SIGTERM, &g_old_term, nullptr);
+}
+
+const std::atomic<bool>* InterruptScope::flag() const { return &g_interrupted; }
+
+uint64_t trace_fingerprint(const TraceView& trace, const std::map<trace::PlacementId, std::string>& pid_names) {
+  uint64_t h = fnv_word(kFnvOffset, trace.sector_bytes);
+  h = fnv_word(h, trace.records.size());
+  for (const auto& [id, name] : pid_names) h = fnv_bytes(fnv_word(h, id), name);
+  static_assert(sizeof(trace::Record) == 3 * sizeof(uint64_t));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(trace.records.data());
+  const size_t words = trace.records.size() * 3;
+  for (size_t i = 0; i < words; ++i) {
+    uint64_t w;
+    std::memcpy(&w, bytes + i * sizeof w, sizeof w);
+    h = fnv_word(h, w);
+  }
+  return h;
+}
+
+std::string config_key(uint64_t trace_fingerprint, std::string_view description) {
+  return fmt::format("{:016x}", fnv_bytes(fnv_word(kFnvOffset, trace_fingerprint), description));
+}
+
+std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const std::string& path) {
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return rows;
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::vector<std::string>> records;
+  if (!parse_csv(text, records) || records.empty()) return rows;
+  const std::vector<std::string>& header = records[0];
+  for (const char* need : {"config_id", "status", "config_key"}) {
+    if (std::find(header.begin(), header.end(), need) == header.end()) return rows;
+  }
+  for (size_t r = 1; r < records.size(); ++r) {
+    if (records[r].size() != header.size()) return {};  // not a file this version wrote: resume nothing
+    std::map<std::string, std::string> cells;
+    for (size_t c = 0; c < header.size(); ++c) cells[header[c]] = records[r][c];
+    const std::string id = cells["config_id"];
+    rows[id] = std::move(cells);
+  }
+  return rows;
+}
+
+size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
+                  const SweepTable& table, const std::string& out_dir, std::vector<SweepOutcome>& outcomes) {
+  size_t carried = 0;
+  for (size_t i = 0; i < table.ids.size() && i < outcomes.size() && i < table.keys.size(); ++i) {
+    const auto it = previous.find(table.ids[i]);
+    if (it == previous.end() || table.keys[i].empty()) continue;
+    const std::map<std::string, std::string>& cells = it->second;
+    const auto get = [&](const char* column) {
+      const auto c = cells.find(column);
+      return c == cells.end() ? std::string() : c->second;
+    };
+    if (get("config_key") != table.keys[i]) continue;
+    const std::string status = get("status");
+    SweepOutcome& o = outcomes[i];
+    if (status == "error") {
+      o.status = SweepStatus::kError;
+      o.error = get("error");
+    } else if (status == "done" && std::filesystem::exists(out_dir + "/" + table.ids[i] + "/summary.json")) {
+      o.status = SweepStatus::kDone;
+    } else {
+      continue;
+    }
+    o.result.reset();
+    o.carried = cells;
+    ++carried;
+  }
+  return carried;
 }
 
 }  // namespace ftlsim::sim

@@ -6,15 +6,18 @@
 // Determinism: a configuration's result depends only on its own config and
 // the trace (simulate() keeps no shared mutable state), so results, files
 // and sweep.csv are identical for any number of threads.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "sim/report.h"
 #include "sim/sim_result.h"
 #include "sim/simulate.h"
@@ -82,9 +85,18 @@ struct SweepJob {
   std::string error;
 };
 
+// A configuration's row: simulated (done), refused with an InputError
+// (error), or not run because the sweep was interrupted (missing).
+enum class SweepStatus : uint8_t { kMissing, kDone, kError };
+[[nodiscard]] std::string_view status_name(SweepStatus s);  // "missing", "done", "error"
+
 struct SweepOutcome {
-  std::optional<SimResult> result;  // empty when the configuration failed
+  std::optional<SimResult> result;  // set when simulated in this run
   std::string error;                // the InputError message when it failed
+  SweepStatus status = SweepStatus::kMissing;
+  // A row carried over on resume from an earlier sweep.csv (result empty):
+  // its cells by column name, written back as they were.
+  std::map<std::string, std::string> carried;
 };
 
 struct SweepCallbacks {
@@ -94,6 +106,9 @@ struct SweepCallbacks {
   std::function<void(size_t index, const SweepOutcome&)> on_done;
   // Called after on_done, serialized, with the number of jobs done so far.
   std::function<void(size_t done, size_t total)> progress;
+  // When set and true, workers take no new job (the ones running finish);
+  // the jobs never started keep status kMissing. See InterruptScope.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Simulates every job on min(threads, jobs) worker threads (threads == 0
@@ -115,19 +130,83 @@ struct SweepTable {
   std::vector<std::string> axes;                 // swept option names (no dashes), product order
   std::vector<std::string> ids;                  // config_id per row
   std::vector<std::vector<std::string>> values;  // per row: one value per axis
+  std::vector<std::string> keys;                 // config_key per row; empty: the column stays empty
 };
 
 // sweep.csv: a header, then one row per configuration in product order:
 //   config_id, <each axis>, waf, host_bytes, gc_bytes, erases (blocks),
 //   gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests,
 //   waf_share_<handle> for the union of handle names over all rows
-//   (ruh0, ruh1, ..., then gc), error.
-// Metrics are empty for failed rows; onset cells are empty when GC never
-// ran (the marker also when no marker preceded it); a share is empty where
-// a row has no such handle. RFC 4180 quoting. Deterministic.
+//   (ruh0, ruh1, ..., then gc), error, status (done, error or missing),
+//   config_key (see config_key()).
+// Metrics are empty for failed and missing rows; onset cells are empty when
+// GC never ran (the marker also when no marker preceded it); a share is
+// empty where a row has no such handle. Carried-over rows are written from
+// their cells. RFC 4180 quoting. Deterministic.
 [[nodiscard]] std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> outcomes);
+
+// The cells sweep_csv writes for one outcome after its axis values, by
+// column name (metrics, waf_share_*, error, status): what a snapshot keeps
+// of a finished configuration without its SimResult.
+[[nodiscard]] std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o);
 
 // Quotes a CSV field when it holds ',', '"' or a line break.
 [[nodiscard]] std::string csv_field(std::string_view s);
+
+// ---- Interruption and resume ----------------------------------------------
+//
+// A sweep writes sweep.csv when it starts (every row missing), again at
+// most once a second as configurations finish, and at the end, each time
+// atomically: whenever the process stops, sweep.csv holds every row that
+// was complete at the last write, and marks the others missing. Rerunning
+// the same command resumes: a row whose config_id and config_key match and
+// whose status is error, or done with its folder's summary.json present,
+// is carried over instead of simulated again.
+
+// While alive, the first SIGINT or SIGTERM only sets flag() (a sweep then
+// starts no new configuration, and the ones running finish); a second one
+// restores the default action and re-raises it, ending the process at once.
+// The previous handlers are restored on destruction. The flag is
+// process-wide (a signal handler has nowhere else to write): REQUIRES at
+// most one InterruptScope alive at a time.
+class InterruptScope {
+ public:
+  InterruptScope();
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+  ~InterruptScope();
+  [[nodiscard]] const std::atomic<bool>* flag() const;
+  [[nodiscard]] bool interrupted() const { return flag()->load(); }
+};
+
+// Thrown when a sweep stopped on SIGINT/SIGTERM after writing sweep.csv;
+// `ftlsim` exits 1 with its message.
+class SweepInterrupted : public SystemError {
+ public:
+  using SystemError::SystemError;
+};
+
+// Identity of a trace for resume: 64-bit FNV-1a over its sector size,
+// placement ID names and every record's bytes (one pass over the records).
+[[nodiscard]] uint64_t trace_fingerprint(const TraceView& trace,
+                                         const std::map<trace::PlacementId, std::string>& pid_names);
+
+// The config_key of a row: 16 hex digits hashing the trace fingerprint and
+// `description`, the configuration as text (every setting as name=value,
+// the swept ones and the rest), so a changed option or trace never matches.
+[[nodiscard]] std::string config_key(uint64_t trace_fingerprint, std::string_view description);
+
+// The rows of an earlier sweep.csv by config_id, each as its cells by
+// column name. Empty when the file is missing, and when it is not a sweep.csv
+// this version can resume from (no config_id, status and config_key
+// columns, or malformed CSV): then nothing is carried over.
+[[nodiscard]] std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const std::string& path);
+
+// Carries complete rows of `previous` into `outcomes` (same size as
+// table.ids): a row is carried when its config_key equals table.keys[i] and
+// its status is error, or done with `out_dir`/<id>/summary.json present.
+// Returns how many rows were carried.
+size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
+                  const SweepTable& table, const std::string& out_dir, std::vector<SweepOutcome>& outcomes);
 
 }  // namespace ftlsim::sim

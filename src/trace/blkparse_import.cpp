@@ -113,7 +113,8 @@ class BlkFormat {
         if (++i >= f.size()) throw InputError("--blk-format: the format ends in a lone backslash");
         if (f[i] == 'n') break;  // end of the line
         if (f[i] != 't' && f[i] != 'r' && f[i] != 'b') {
-          throw InputError(fmt::format("--blk-format: invalid escape '\\{}' (blkparse knows \\n \\t \\r \\b)", f[i]));
+          throw InputError(fmt::format("--blk-format: invalid escape {} (blkparse knows \\n \\t \\r \\b)",
+                                       quote(f.substr(i - 1, 2))));
         }
         push(Step::kBlanks);
       } else if (c == '\n') {
@@ -124,19 +125,20 @@ class BlkFormat {
         push(Step::kLiteral, c);
       }
     }
+    const auto has = [&seen](char spec) { return seen[static_cast<unsigned char>(spec)]; };
     std::string missing;
     for (const char* need : {"T", "a", "d", "S"}) {
-      if (!seen[static_cast<unsigned char>(need[0])]) missing += fmt::format(" %{}", need);
+      if (!has(need[0])) missing += fmt::format(" %{}", need);
     }
-    if (!seen['n'] && !seen['N']) missing += " %n-or-%N";
+    if (!has('n') && !has('N')) missing += " %n-or-%N";
     if (!missing.empty()) {
       throw InputError(fmt::format("--blk-format: the format lacks{} (needed: time %T[.%t], action %a, "
                                    "RWBS %d, sector %S, length %n or %N)",
                                    missing));
     }
-    out.has_device_ = seen['D'] || (seen['M'] && seen['m']);
-    out.has_process_ = seen['p'] || seen['C'];
-    out.dev_step_ = seen['D'];
+    out.has_device_ = has('D') || (has('M') && has('m'));
+    out.has_process_ = has('p') || has('C');
+    out.dev_step_ = has('D');
     return out;
   }
 
@@ -168,7 +170,8 @@ class BlkFormat {
         case Step::kLiteral:
           skip_blanks();
           if (pos >= line.size() || line[pos] != op.literal) {
-            why = fmt::format("does not match --blk-format: expected '{}' at column {}", op.literal, pos + 1);
+            why = fmt::format("does not match --blk-format: expected {} at column {}",
+                              quote(std::string_view(&op.literal, 1)), pos + 1);
             return false;
           }
           ++pos;
@@ -252,7 +255,8 @@ class BlkFormat {
           if (next_literal != '\0') {
             end = line.rfind(next_literal);
             if (end == std::string_view::npos || end < pos) {
-              why = fmt::format("does not match --blk-format: no '{}' after the process name", next_literal);
+              why = fmt::format("does not match --blk-format: no {} after the process name",
+                                quote(std::string_view(&next_literal, 1)));
               return false;
             }
           } else if (!last) {

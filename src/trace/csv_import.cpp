@@ -174,7 +174,8 @@ class CsvParser {
     if (!header_) {
       for (const Column& c : cols_) {
         if (c.used && !c.name.empty()) {
-          throw InputError(fmt::format("--columns: column '{}' is named, but the file has no header (use #N)", c.name));
+          throw InputError(fmt::format("--columns: column {} is named, but the file has no header (use #N)",
+                                       quote(c.name)));
         }
       }
       resolve_needed();
@@ -298,9 +299,14 @@ class CsvParser {
       size_t i = 0;
       while (i < n && trim(f[i]) != c.name) ++i;
       if (i == n) {
+        constexpr size_t kShown = 12;  // keeps the message one line
         std::string names;
-        for (size_t j = 0; j < n; ++j) names += fmt::format("{}{}", j == 0 ? "" : ", ", trim(f[j]));
-        throw InputError(fmt::format("{}: the header line has no column '{}' (it has: {})", source_, c.name, names));
+        for (size_t j = 0; j < n && j < kShown; ++j) {
+          names += fmt::format("{}{}", j == 0 ? "" : ", ", scan::printable(trim(f[j])));
+        }
+        if (n > kShown) names += fmt::format(", ... ({} columns)", n);
+        throw InputError(
+            fmt::format("{}: the header line has no column {} (it has: {})", source_, quote(c.name), names));
       }
       c.index = i;
     }

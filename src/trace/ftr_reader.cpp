@@ -91,9 +91,15 @@ void parse_entries(const std::string& path, const unsigned char* h, uint32_t hea
   // version); they are covered by the CRC and otherwise ignored.
 }
 
-// Validates the mapped file of `size` bytes and fills the reader's fields.
-void parse(const std::string& path, const unsigned char* h, uint64_t size, TraceMeta& meta,
-           uint16_t& major, uint16_t& minor, uint32_t& header_bytes, uint64_t& count) {
+}  // namespace
+
+FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint64_t size, TraceMeta& meta) {
+  FtrLayout layout;
+  uint16_t& major = layout.version;
+  uint16_t& minor = layout.version_minor;
+  uint32_t& header_bytes = layout.header_bytes;
+  uint64_t& count = layout.record_count;
+  if (size == 0) throw InputError(fmt::format("{}: empty file (0 bytes), not an ftlsim trace", path));
   const size_t magic_bytes = std::min<uint64_t>(size, ftr::kMagic.size());
   if (std::memcmp(h, ftr::kMagic.data(), magic_bytes) != 0 || size < ftr::kMagic.size()) {
     throw InputError(fmt::format("{}: not an ftlsim trace (bad magic)", path));
@@ -154,9 +160,8 @@ void parse(const std::string& path, const unsigned char* h, uint64_t size, Trace
     throw InputError(fmt::format("{}: {} trailing bytes after the last of {} records", path,
                                  body - count * ftr::kRecordBytes, count));
   }
+  return layout;
 }
-
-}  // namespace
 
 FtrReader::FtrReader(const std::string& path) : path_(path) {
   const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -180,9 +185,11 @@ FtrReader::FtrReader(const std::string& path) : path_(path) {
   map_ = map;
   map_bytes_ = static_cast<size_t>(size);
   try {
-    uint64_t count = 0;
-    parse(path_, static_cast<const unsigned char*>(map_), size, meta_, version_, version_minor_,
-          header_bytes_, count);
+    const FtrLayout layout = parse_ftr_image(path_, static_cast<const unsigned char*>(map_), size, meta_);
+    version_ = layout.version;
+    version_minor_ = layout.version_minor;
+    header_bytes_ = layout.header_bytes;
+    const uint64_t count = layout.record_count;
     // Advisory only; a failure changes nothing but read-ahead.
     (void)::madvise(map_, map_bytes_, MADV_SEQUENTIAL);
     records_ = std::span<const Record>(

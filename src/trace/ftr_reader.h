@@ -39,6 +39,19 @@ class FtrReader {
   std::span<const Record> records_;
 };
 
+// What FtrReader checks on opening, applied to `size` bytes of a .ftr file
+// already in memory (`path` only names it in messages): fills `meta` and
+// returns the layout, or throws the same InputError the reader would. The
+// fuzz target (tests/fuzz/fuzz_ftr.cpp) calls it without a file per input.
+struct FtrLayout {
+  uint16_t version = 0;
+  uint16_t version_minor = 0;
+  uint32_t header_bytes = 0;
+  uint64_t record_count = 0;
+};
+[[nodiscard]] FtrLayout parse_ftr_image(const std::string& path, const unsigned char* bytes, uint64_t size,
+                                        TraceMeta& meta);
+
 // One-line description of why record `index` is malformed, or "" when valid:
 // unknown op, zero-length write/read/trim, non-zero length on flush/marker,
 // LBA + length overflowing 64 bits. Consumers report it as

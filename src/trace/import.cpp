@@ -48,14 +48,14 @@ std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
   uint32_t dev = 0;
   if (is_blk(o.format)) {
     if (!parse_maj_min(o.device, dev)) {
-      throw InputError(fmt::format("--device {}: expected MAJ,MIN or MAJ:MIN for --from {}", o.device,
+      throw InputError(fmt::format("--device {}: expected MAJ,MIN or MAJ:MIN for --from {}", scan::printable(o.device),
                                    format_name(o.format)));
     }
     return dev;
   }
   std::string why;
   if (!scan::parse_uint(o.device, "--device", dev, why)) {
-    throw InputError(fmt::format("--device {}: expected a device number for --from {}", o.device,
+    throw InputError(fmt::format("--device {}: expected a device number for --from {}", scan::printable(o.device),
                                  format_name(o.format)));
   }
   return dev;

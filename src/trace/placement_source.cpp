@@ -21,6 +21,12 @@ using scan::trim;
 
 // 2^8 sectors = 128 KiB per hint-index bucket: most bios fall in one.
 constexpr unsigned kBucketShift = 8;
+// A row spanning more buckets than this (over 8 MiB, e.g. a discard of a
+// whole device) is indexed once, in its device's "wide" bucket, which every
+// lookup also searches: a row of 2^32 sectors would otherwise take 2^24
+// index entries (found by fuzzing: one such line took gigabytes).
+constexpr uint64_t kMaxRowBuckets = 64;
+constexpr uint64_t kWideBucket = UINT64_MAX;  // above any sector >> kBucketShift
 
 [[nodiscard]] bool starts_with_letter(std::string_view s) {
   return !s.empty() && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_');
@@ -285,9 +291,13 @@ void HintIndex::build() {
   for (size_t i = 0; i < rows_.size(); ++i) {
     const Row& r = rows_[i];
     const uint32_t dev = match_device_ ? r.dev : 0;
-    for (uint64_t b = r.sector >> kBucketShift; b <= (r.end - 1) >> kBucketShift; ++b) {
-      keys.push_back(Key{dev, static_cast<uint32_t>(i), b, r.time_ns});
+    const uint64_t first = r.sector >> kBucketShift;
+    const uint64_t last = (r.end - 1) >> kBucketShift;
+    if (last - first >= kMaxRowBuckets) {
+      keys.push_back(Key{dev, static_cast<uint32_t>(i), kWideBucket, r.time_ns});
+      continue;
     }
+    for (uint64_t b = first; b <= last; ++b) keys.push_back(Key{dev, static_cast<uint32_t>(i), b, r.time_ns});
   }
   if (keys.size() >= std::numeric_limits<uint32_t>::max()) {
     throw InputError("write-hint log: more than 2^32 index entries");
@@ -340,9 +350,9 @@ std::optional<uint16_t> HintIndex::lookup(uint32_t dev, uint64_t lba, uint32_t s
     best = &e;
     best_dt = dt;
   };
-  for (uint64_t b = lba >> kBucketShift; b <= (end - 1) >> kBucketShift; ++b) {
-    const Slot* slot = find_slot(dev, b);
-    if (slot == nullptr) continue;
+  // Walks one slot's slice outwards in time from `time_ns`.
+  const auto search = [&](const Slot* slot) {
+    if (slot == nullptr) return;
     const Entry* first = entries_.data() + slot->begin;
     const Entry* last = entries_.data() + slot->end;
     const Entry* p =
@@ -358,7 +368,17 @@ std::optional<uint16_t> HintIndex::lookup(uint32_t dev, uint64_t lba, uint32_t s
       if (dt > best_dt) break;
       consider(*e, dt);
     }
+  };
+  const uint64_t first_bucket = lba >> kBucketShift;
+  const uint64_t last_bucket = (end - 1) >> kBucketShift;
+  if (last_bucket - first_bucket < slots_.size()) {
+    for (uint64_t b = first_bucket; b <= last_bucket; ++b) search(find_slot(dev, b));
+  } else {  // a request wider than the table: visit the slots instead of its buckets
+    for (const Slot& s : slots_) {
+      if (s.end != 0 && s.dev == dev && s.bucket >= first_bucket && s.bucket <= last_bucket) search(&s);
+    }
   }
+  search(find_slot(dev, kWideBucket));
   if (best == nullptr) return std::nullopt;
   return best->value;
 }

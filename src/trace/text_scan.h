@@ -127,16 +127,23 @@ template <size_t N>
   return n;
 }
 
-// A token as it may appear in a message: at most 32 bytes, control and
-// non-ASCII bytes shown as '?'.
-[[nodiscard]] inline std::string quote(std::string_view tok) {
-  constexpr size_t kMax = 32;
-  std::string out = "'";
-  for (size_t i = 0; i < tok.size() && i < kMax; ++i) {
+// Input text as it may appear in a message, unquoted: at most `max` bytes
+// (then "..."), control and non-ASCII bytes shown as '?', so a message stays
+// one printable line whatever the input holds.
+[[nodiscard]] inline std::string printable(std::string_view tok, size_t max = 32) {
+  std::string out;
+  for (size_t i = 0; i < tok.size() && i < max; ++i) {
     const auto c = static_cast<unsigned char>(tok[i]);
     out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '?';
   }
-  if (tok.size() > kMax) out += "...";
+  if (tok.size() > max) out += "...";
+  return out;
+}
+
+// A token as it may appear in a message: printable(), in single quotes.
+[[nodiscard]] inline std::string quote(std::string_view tok) {
+  std::string out = "'";
+  out += printable(tok);
   out += '\'';
   return out;
 }

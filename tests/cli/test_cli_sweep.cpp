@@ -100,7 +100,8 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
     const std::string id = "gc-thres=" + thres + "_placement=" + placement;
     INFO(id);
     CHECK_THAT(rows[i + 1], Catch::StartsWith(id + "," + thres + "," + placement + ","));
-    CHECK_THAT(rows[i + 1], Catch::EndsWith(","));  // no error
+    // No error; status done; then the 16-digit config_key.
+    CHECK(rows[i + 1].substr(rows[i + 1].size() - 23, 7) == ",,done,");
     // The configuration's folder holds exactly what a single run writes.
     const auto single = run_ftlsim("--trace " + tr + " " + kDevice + " --ruh 2 --gc-thres " + thres +
                                    " --placement " + placement + " --out " + dir.file("single"));
@@ -143,7 +144,7 @@ TEST_CASE("an invalid configuration in the product gives an error row and exit c
   const auto rows = lines_of(slurp(dir.file("out/sweep.csv")));
   REQUIRE(rows.size() == 4);
   for (const int ok : {1, 2}) {
-    CHECK_THAT(rows[ok], Catch::Matches("[^,]+,[^,]+,[0-9]+\\.[0-9]{6},[0-9]+,.*,"));
+    CHECK_THAT(rows[ok], Catch::Matches("[^,]+,[^,]+,[0-9]+\\.[0-9]{6},[0-9]+,.*,,done,[0-9a-f]{16}"));
   }
   CHECK_THAT(rows[3], Catch::StartsWith("placement=map-0=0-1=5,\"map:0=0,1=5\",,,,,,,,") &&
                           Catch::Contains("handle 5 does not exist"));

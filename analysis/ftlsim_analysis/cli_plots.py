@@ -1,0 +1,143 @@
+"""Command lines of the figure entry points (analysis/plot_*.py). Each main
+takes argv (None: sys.argv[1:]) and raises InputError for bad input; the
+entry point turns that into one line on stderr and exit code 2."""
+import argparse
+import os
+
+from .errors import InputError
+from .handles import plot_handles
+from .latency import plot_events, plot_latency_cdf
+from .qd import plot_qd
+from .results import read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep, read_timeseries
+from .sweep_plots import parse_where, plot_sweep_heatmap, plot_sweep_lines
+from .waf import X_AXES, plot_waf
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises InputError (one line, exit 2) instead of printing usage."""
+
+    def error(self, message):
+        raise InputError(f"{message} (see --help)")
+
+
+def run_spec(text):
+    """'LABEL=PATH' or 'PATH' -> (label, path). An argument that exists as a
+    path is a path even if it contains '=' (sweep folders do); the default
+    label is the path's last component."""
+    if os.path.exists(text) or "=" not in text:
+        return os.path.basename(os.path.normpath(text)), text
+    label, _, path = text.partition("=")
+    return label, path
+
+
+def _file_in(path, name):
+    """path itself if it is a file, else path/name."""
+    return path if os.path.isfile(path) else os.path.join(path, name)
+
+
+def _csv_list(text):
+    return [t for t in (s.strip() for s in text.split(",")) if t] if text else None
+
+
+def _done(png):
+    print(f"wrote      {png}, {os.path.splitext(png)[0]}.csv")
+
+
+def waf_main(argv=None):
+    p = _Parser(prog="plot_waf.py", description="Cumulative and interval WAF over the run, several runs overlaid, "
+                "GC onset marked. A RUN is an ftlsim --out folder (timeseries.csv; summary.json for the GC "
+                "onset) given as DIR or LABEL=DIR.")
+    p.add_argument("runs", nargs="+", metavar="RUN")
+    p.add_argument("-o", "--out", required=True, metavar="PNG", help="output .png (the CSV goes beside it)")
+    p.add_argument("--x", default="host_bytes", choices=list(X_AXES), help="x axis (default: host_bytes)")
+    p.add_argument("--title")
+    a = p.parse_args(argv)
+    runs = []
+    for spec in a.runs:
+        label, path = run_spec(spec)
+        series = read_timeseries(_file_in(path, "timeseries.csv"))
+        summary_path = os.path.join(path if os.path.isdir(path) else os.path.dirname(path), "summary.json")
+        onset = read_summary(summary_path)["gc_onset"] if os.path.exists(summary_path) else None
+        runs.append((label, series, onset))
+    plot_waf(runs, a.out, x=a.x, title=a.title)
+    _done(a.out)
+
+
+def sweep_main(argv=None):
+    p = _Parser(prog="plot_sweep.py", description="A metric of sweep.csv against one swept option (lines, one per "
+                "--group value) or, with --y, against two (heatmaps, one per --facet value).")
+    p.add_argument("sweep", metavar="SWEEP", help="sweep.csv or the sweep's --out folder")
+    p.add_argument("-o", "--out", required=True, metavar="PNG")
+    p.add_argument("--x", required=True, help="swept option on the x axis, e.g. gc-thres")
+    p.add_argument("--y", help="second swept option: draw heatmaps (e.g. ru-size)")
+    p.add_argument("--group", default="placement", help="lines: one per value of this option (default: placement)")
+    p.add_argument("--facet", default="placement", help="heatmaps: one per value of this option (default: placement)")
+    p.add_argument("--change-vs", metavar="VALUE", help="heatmaps: add the change in %% against this --facet value")
+    p.add_argument("--metric", default="waf", help="column to draw (default: waf)")
+    p.add_argument("--where", action="append", metavar="OPTION=VALUE", help="fix another swept option (repeatable)")
+    p.add_argument("--title")
+    a = p.parse_args(argv)
+    sweep = read_sweep(_file_in(a.sweep, "sweep.csv"))
+    where = parse_where(a.where)
+    if a.y:
+        plot_sweep_heatmap(sweep, a.x, a.y, a.out, metric=a.metric, facet=a.facet, change_vs=a.change_vs,
+                           where=where, title=a.title)
+    else:
+        plot_sweep_lines(sweep, a.x, a.out, group=a.group, metric=a.metric, where=where, title=a.title)
+    _done(a.out)
+
+
+def handles_main(argv=None):
+    p = _Parser(prog="plot_handles.py", description="Host bytes per placement ID and each handle's WAF share "
+                "(host writes + GC copying), stacked, per run. A RUN is an ftlsim --out folder or its "
+                "summary.json, as DIR or LABEL=DIR.")
+    p.add_argument("runs", nargs="+", metavar="RUN")
+    p.add_argument("-o", "--out", required=True, metavar="PNG")
+    p.add_argument("--title")
+    a = p.parse_args(argv)
+    runs = [(label, read_summary(_file_in(path, "summary.json"))) for label, path in map(run_spec, a.runs)]
+    plot_handles(runs, a.out, title=a.title)
+    _done(a.out)
+
+
+def latency_main(argv=None):
+    p = _Parser(prog="plot_latency.py", description="Timed-mode latency figures: `cdf` (latency_cdf.csv of one or "
+                "more runs) or `events` (events.csv of one run).")
+    sub = p.add_subparsers(dest="figure", required=True, parser_class=_Parser)
+    c = sub.add_parser("cdf", help="latency CDF per op type")
+    c.add_argument("runs", nargs="+", metavar="RUN", help="an ftlsim --timing --out folder or its latency_cdf.csv")
+    c.add_argument("-o", "--out", required=True, metavar="PNG")
+    c.add_argument("--ops", help="ops to show, e.g. read,write (default: all)")
+    c.add_argument("--tail", action="store_true", help="draw 1 - CDF on a log scale")
+    c.add_argument("--title")
+    e = sub.add_parser("events", help="throughput and latency per interval per event kind")
+    e.add_argument("run", metavar="RUN", help="an ftlsim --timing --out folder or its events.csv")
+    e.add_argument("-o", "--out", required=True, metavar="PNG")
+    e.add_argument("--events", help="event kinds to show, e.g. host_write,gc_copy (default: all)")
+    e.add_argument("--interval-ns", type=int, help="interval length (default: inferred from the file)")
+    e.add_argument("--title")
+    a = p.parse_args(argv)
+    if a.figure == "cdf":
+        runs = [(label, read_latency_cdf(_file_in(path, "latency_cdf.csv"))) for label, path in map(run_spec, a.runs)]
+        plot_latency_cdf(runs, a.out, ops=_csv_list(a.ops), tail=a.tail, title=a.title)
+    else:
+        _, path = run_spec(a.run)
+        plot_events(read_events(_file_in(path, "events.csv")), a.out, events=_csv_list(a.events),
+                    interval_ns=a.interval_ns, title=a.title)
+    _done(a.out)
+
+
+def qd_main(argv=None):
+    p = _Parser(prog="plot_qd.py", description="QPS and latency percentiles against queue depth, knee marked. A RUN "
+                "is an `ftlsim qd-sweep --out` folder or its qd_sweep.csv (qd_sweep.json beside it gives the "
+                "knee), as DIR or LABEL=DIR.")
+    p.add_argument("runs", nargs="+", metavar="RUN")
+    p.add_argument("-o", "--out", required=True, metavar="PNG")
+    p.add_argument("--title")
+    a = p.parse_args(argv)
+    runs = []
+    for label, path in map(run_spec, a.runs):
+        rows, knee = read_qd_sweep(_file_in(path, "qd_sweep.csv"))
+        runs.append((label, rows, knee))
+    plot_qd(runs, a.out, title=a.title)
+    _done(a.out)

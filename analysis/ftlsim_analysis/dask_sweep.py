@@ -1,0 +1,219 @@
+"""A sweep fanned out over a Dask distributed cluster: every configuration
+(of every trace) is one task running one `ftlsim` process; the client
+gathers the results into one sweep.csv and one folder per configuration,
+laid out as a direct `ftlsim` sweep lays them out.
+
+With one trace the output is that of `ftlsim --trace T OPTIONS --out DIR`
+(same configurations, order, ids, sweep.csv text and per-configuration
+files). With several traces, `trace` is the first swept column (its value
+the path as given; in config ids the file name without .ftr).
+"""
+import argparse
+import itertools
+import os
+import sys
+import time
+
+from . import worker_task
+from .errors import InputError, RunError
+from .runner import find_ftlsim
+from .values import MAX_CONFIGURATIONS, SETTINGS, SETTING_NAMES, config_id, expand_values, make_unique, sweep_csv
+
+
+class Config:
+    """One configuration: its trace, id, swept values and ftlsim arguments."""
+
+    def __init__(self, trace, cid, values, args):
+        self.trace, self.id, self.values, self.args = trace, cid, values, args
+
+
+def parse_model_options(tokens):
+    """ftlsim model options ('--gc-thres 50,60', '--placement=single,fdp',
+    '--wrap') -> ({name: text}, wrap). InputError for anything else."""
+    given, wrap, i = {}, False, 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok == "--wrap":
+            wrap = True
+            i += 1
+            continue
+        if not tok.startswith("--"):
+            raise InputError(f"unexpected argument '{tok}' (ftlsim options are given as --name VALUE)")
+        name, eq, value = tok[2:].partition("=")
+        if name not in SETTING_NAMES:
+            raise InputError(f"--{name}: not an ftlsim model option (known: {', '.join(SETTING_NAMES)}, wrap)")
+        if not eq:
+            if i + 1 >= len(tokens):
+                raise InputError(f"--{name} needs a value")
+            value = tokens[i + 1]
+            i += 1
+        if name in given:
+            raise InputError(f"--{name} is given twice")
+        given[name] = value
+        i += 1
+    return given, wrap
+
+
+def plan(traces, given, wrap):
+    """The configurations of the product, in ftlsim's order (traces
+    outermost, then the model options in SETTINGS order, the last fastest)."""
+    items = []
+    for name, kind in SETTINGS:
+        items.append(expand_values(f"--{name}", kind, given[name]) if name in given else [None])
+    n = len(traces)
+    for it in items:
+        n *= len(it)
+    if n > MAX_CONFIGURATIONS:
+        raise InputError(f"the sweep has more than {MAX_CONFIGURATIONS} configurations")
+    swept = [i for i, it in enumerate(items) if len(it) > 1]
+    configs = []
+    for trace in traces:
+        stem = os.path.basename(trace).removesuffix(".ftr")
+        for point in itertools.product(*items):
+            args = ["--trace", trace]
+            for (name, _), v in zip(SETTINGS, point):
+                if v is not None:
+                    args.append(f"--{name}={v}")
+            if wrap:
+                args.append("--wrap")
+            pairs = ([("trace", stem)] if len(traces) > 1 else []) + [(SETTINGS[i][0], point[i]) for i in swept]
+            values = ([trace] if len(traces) > 1 else []) + [point[i] for i in swept]
+            configs.append(Config(trace, config_id(pairs), values, args))
+    ids = [c.id for c in configs]
+    make_unique(ids)
+    for c, cid in zip(configs, ids):
+        c.id = cid
+    axes = (["trace"] if len(traces) > 1 else []) + [SETTINGS[i][0] for i in swept]
+    return axes, configs
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def connect(scheduler, workers, timeout=15):
+    """A Dask client: to `scheduler` (tcp://host:port, giving up after
+    `timeout` seconds) or to a new local cluster of `workers` processes with
+    one thread each. Returns (client, cluster or None)."""
+    import logging
+
+    from dask.distributed import Client, LocalCluster
+    if scheduler:
+        try:
+            return Client(scheduler, timeout=f"{timeout}s"), None
+        except (OSError, TimeoutError) as e:
+            raise RunError(f"cannot connect to the Dask scheduler {scheduler}: {e}") from None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.ERROR)
+    return Client(cluster), cluster
+
+
+def run(configs, client, ftlsim, progress=None):
+    """Runs every configuration as one task on the cluster; returns per
+    configuration the worker's result dict (see worker_task.run_config).
+    RunError if a task fails for a reason other than bad input."""
+    import cloudpickle
+    from dask.distributed import as_completed
+
+    # Ship the task function by value: remote workers need not have this package.
+    cloudpickle.register_pickle_by_value(worker_task)
+    cwd = os.getcwd()
+    futures = [client.submit(worker_task.run_config, ftlsim, c.args, cwd, pure=False) for c in configs]
+    index = {f.key: i for i, f in enumerate(futures)}
+    results = [None] * len(configs)
+    done = 0
+    try:
+        for future in as_completed(futures):
+            i = index[future.key]
+            try:
+                results[i] = future.result()
+            except Exception as e:  # a worker-side failure: the whole sweep fails
+                raise RunError(f"configuration {configs[i].id}: {e}") from None
+            done += 1
+            if progress:
+                progress(done, len(configs))
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+    return results
+
+
+def write_outputs(out_dir, axes, configs, results):
+    """DIR/<config_id>/summary.json + timeseries.csv for every successful
+    configuration and DIR/sweep.csv; returns the number that failed."""
+    import json
+
+    os.makedirs(out_dir, exist_ok=True)
+    outcomes = []
+    for c, r in zip(configs, results):
+        if r["ok"]:
+            folder = os.path.join(out_dir, c.id)
+            os.makedirs(folder, exist_ok=True)
+            _write(os.path.join(folder, "summary.json"), r["summary"])
+            _write(os.path.join(folder, "timeseries.csv"), r["timeseries"])
+            outcomes.append(json.loads(r["summary"]))
+        else:
+            outcomes.append(r["error"])
+    _write(os.path.join(out_dir, "sweep.csv"),
+           sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes))
+    return sum(1 for r in results if not r["ok"])
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="sweep.py", allow_abbrev=False,
+        description="Run an ftlsim sweep on a Dask cluster: one task (one ftlsim process) per configuration, "
+                    "gathered into DIR/sweep.csv and DIR/<config_id>/. Every other option is an ftlsim model "
+                    "option, with lists and ranges as ftlsim takes them (--gc-thres 50:90:10 --placement single,fdp).",
+        epilog="Example: analysis/sweep.py --trace traces/demo.ftr --out sw --gc-thres 91:97:1 --ru-size 16M,64M "
+               "--placement single,fdp --scheduler tcp://10.0.0.5:8786")
+    p.add_argument("--trace", action="append", required=True, metavar="FILE",
+                   help="trace to replay (repeatable: the sweep covers every trace); workers must see the same path")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="an existing Dask scheduler (default: a local "
+                   "cluster)")
+    p.add_argument("--workers", type=int, default=2, help="local cluster: worker processes (default: 2)")
+    p.add_argument("--timeout", type=float, default=15, metavar="SECONDS",
+                   help="give up connecting to --scheduler after this long (default: 15)")
+    p.add_argument("--ftlsim", metavar="PATH", help="ftlsim binary, the same path on every worker (default: "
+                   "$FTLSIM_BINARY, else this repository's ./ftlsim)")
+
+    def error(message):
+        raise InputError(f"{message} (see --help)")
+
+    p.error = error
+    a, rest = p.parse_known_args(argv)
+    if a.workers < 1:
+        raise InputError("--workers must be at least 1")
+    if len(set(a.trace)) != len(a.trace):
+        raise InputError("a --trace is given twice")
+    given, wrap = parse_model_options(rest)
+    ftlsim = find_ftlsim(a.ftlsim)
+    axes, configs = plan(a.trace, given, wrap)
+    start = time.monotonic()
+    client, cluster = connect(a.scheduler, a.workers, a.timeout)
+    try:
+        where = a.scheduler or f"a local cluster of {a.workers} worker processes"
+        print(f"sweep      {len(configs)} configurations of {', '.join(a.trace)} on {where}", flush=True)
+        tty = sys.stderr.isatty()
+
+        def progress(done, total):
+            if tty:
+                print(f"\rsweep.py: {done}/{total} configurations done", end="", file=sys.stderr, flush=True)
+
+        results = run(configs, client, ftlsim, progress)
+        if tty:
+            print(file=sys.stderr)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    failed = write_outputs(a.out, axes, configs, results)
+    hosts = sorted({r["host"] for r in results})
+    print(f"wrote      {a.out}/sweep.csv and {len(configs) - failed} configuration folders "
+          f"({time.monotonic() - start:.1f} s; ran on {', '.join(hosts)})")
+    if failed:
+        raise InputError(f"{failed} of {len(configs)} configurations failed (see the error column of "
+                         f"{a.out}/sweep.csv)")

@@ -1,0 +1,63 @@
+"""Headless matplotlib and the one way every figure is written: a PNG and,
+beside it, a CSV of the numbers drawn (same path, .csv instead of .png)."""
+import csv
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: no display needed, before pyplot is imported
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .errors import InputError  # noqa: E402
+
+GIB = float(1 << 30)
+DPI = 100
+
+
+def new_figure(nrows=1, ncols=1, width=7.0, height=4.0, **kwargs):
+    """A figure with a grid of axes (always a 2-D array of axes)."""
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False, **kwargs)
+    return fig, axes
+
+
+def csv_path_for(png_path):
+    """The CSV beside a PNG: x.png -> x.csv."""
+    root, ext = os.path.splitext(png_path)
+    if ext.lower() != ".png":
+        raise InputError(f"{png_path}: the output must be a .png file")
+    return root + ".csv"
+
+
+def save(fig, png_path, header, rows):
+    """Writes the figure to png_path and `rows` (sequences matching `header`)
+    to the CSV beside it; closes the figure. None is written as an empty field.
+    Returns the CSV path."""
+    csv_path = csv_path_for(png_path)
+    parent = os.path.dirname(os.path.abspath(png_path))
+    os.makedirs(parent, exist_ok=True)
+    # No software version or date in the PNG: the same numbers give the same file.
+    fig.savefig(png_path, dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+    with open(csv_path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        for row in rows:
+            if len(row) != len(header):
+                raise AssertionError(f"row {row!r} does not match header {header!r}")
+            w.writerow(["" if v is None else v for v in row])
+    return csv_path
+
+
+def colors(n):
+    """n distinct colours, the same for the same position in every figure."""
+    cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+def check_unique_labels(labels):
+    """Raises InputError if two runs share a label (their lines could not be told apart)."""
+    seen = set()
+    for label in labels:
+        if label in seen:
+            raise InputError(f"two runs are labelled '{label}'; give distinct labels")
+        seen.add(label)

@@ -1,0 +1,148 @@
+"""Timed-mode figures: plot_latency_cdf (latency distributions per operation
+type, from latency_cdf.csv) and plot_events (throughput and latency per
+interval for each event kind, from events.csv)."""
+import numpy as np
+
+from .errors import InputError
+from .figure import check_unique_labels, colors, new_figure, save
+
+_LINESTYLES = ["-", "--", ":", "-."]
+
+
+def _chosen(available, wanted, what):
+    """`wanted` (None = all available, in first-seen order), checked against `available`."""
+    if wanted is None:
+        return list(available)
+    unknown = [w for w in wanted if w not in available]
+    if unknown:
+        raise InputError(f"--{what} {','.join(unknown)}: not in the data (present: {', '.join(available) or 'none'})")
+    return list(wanted)
+
+
+def plot_latency_cdf(runs, png_path, ops=None, tail=False, title=None):
+    """Draws the latency distribution of each chosen op of each run as steps
+    (latency in microseconds, log scale): the cumulative fraction, or with
+    tail=True the fraction above each latency, 1 - cum, on a log scale (the
+    last bucket, where it is 0, cannot be shown there). Writes png_path and
+    its CSV.
+
+    runs: [(label, {op: [(latency_ns, cum_fraction)]}) as read_latency_cdf
+    returns], labels distinct. ops: op names to show (None: all present in
+    any run). Colour is the op, line style the run.
+    CSV columns: run, op, latency_ns, cum_fraction, tail_fraction.
+    Returns the CSV rows."""
+    if not runs:
+        raise InputError("no runs to plot")
+    check_unique_labels([label for label, _ in runs])
+    present = list(dict.fromkeys(op for _, cdf in runs for op in cdf))
+    chosen = _chosen(present, ops, "ops")
+    op_color = dict(zip(chosen, colors(len(chosen))))
+    fig, axes = new_figure(width=7, height=4.2)
+    ax = axes[0][0]
+    rows = []
+    for k, (label, cdf) in enumerate(runs):
+        for op in chosen:
+            points = cdf.get(op, [])
+            if not points:
+                continue
+            xs = [lat / 1e3 for lat, _ in points]
+            cums = [c for _, c in points]
+            ys = [max(0.0, 1.0 - c) for c in cums] if tail else cums
+            if tail:  # log scale: leave out the zero at the top bucket
+                keep = [i for i, y in enumerate(ys) if y > 0]
+                xs, ys = [xs[i] for i in keep], [ys[i] for i in keep]
+            name = op if len(runs) == 1 else f"{label}: {op}"
+            ax.plot(xs, ys, drawstyle="steps-post", color=op_color[op],
+                    linestyle=_LINESTYLES[k % len(_LINESTYLES)], label=name)
+            for lat, c in points:
+                rows.append([label, op, lat, c, max(0.0, 1.0 - c)])
+    if not rows:
+        raise InputError("none of the chosen ops has latency data")
+    ax.set_xscale("log")
+    if tail:
+        ax.set_yscale("log")
+        ax.set_ylabel("fraction of requests slower (1 - CDF)")
+    else:
+        ax.set_ylabel("cumulative fraction of requests")
+        ax.set_ylim(0, 1.02)
+    ax.set_xlabel("latency (us)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(title or ("latency tail" if tail else "latency CDF"))
+    save(fig, png_path, ["run", "op", "latency_ns", "cum_fraction", "tail_fraction"], rows)
+    return rows
+
+
+def infer_interval_ns(rows):
+    """The interval of events.csv: the smallest gap between distinct interval
+    starts (None when there is only one interval)."""
+    starts = sorted({r["interval_start_ns"] for r in rows})
+    gaps = [b - a for a, b in zip(starts, starts[1:]) if b > a]
+    return min(gaps) if gaps else None
+
+
+def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
+    """Draws, per chosen event kind, events per second (top) and MB/s (middle)
+    in each interval, and the interval's p50 (dashed) and p99 (solid) latency
+    in microseconds (bottom, log scale) against simulated time, and writes
+    png_path and its CSV.
+
+    rows: events.csv as read_events returns it. events: kinds to show (None:
+    all present). interval_ns: the interval length; None infers it as the
+    smallest gap between interval starts. An interval with no row for a kind
+    had none of its events: its rate is drawn as 0 and its latency left out.
+    With a single interval and no interval_ns, the top panels show events and
+    MB per interval instead of per second.
+    CSV columns: event, interval_start_ns, count, rate_per_s, mb_s,
+    lat_p50_ns, lat_p99_ns (rate and MB/s empty when the interval is unknown;
+    latencies empty where no events). Returns the CSV rows."""
+    if not rows:
+        raise InputError("events.csv has no rows")
+    present = list(dict.fromkeys(r["event"] for r in rows))
+    chosen = _chosen(present, events, "events")
+    if interval_ns is None:
+        interval_ns = infer_interval_ns(rows)
+    if interval_ns is not None and interval_ns <= 0:
+        raise InputError(f"--interval-ns {interval_ns} must be above 0")
+    all_starts = sorted({r["interval_start_ns"] for r in rows})
+    if interval_ns is not None:
+        first, last = all_starts[0], all_starts[-1]
+        if any((s - first) % interval_ns for s in all_starts):
+            raise InputError(f"interval starts are not multiples of the interval {interval_ns} ns apart")
+        starts = list(range(first, last + 1, interval_ns))
+    else:
+        starts = all_starts
+    by_key = {(r["event"], r["interval_start_ns"]): r for r in rows}
+    fig, axes = new_figure(3, 1, width=8, height=8, sharex=True)
+    top, middle, bottom = axes[0][0], axes[1][0], axes[2][0]
+    out = []
+    for ev, color in zip(chosen, colors(len(chosen))):
+        ts, rates, mbs, p50, p99 = [], [], [], [], []
+        for s in starts:
+            r = by_key.get((ev, s))
+            count = r["count"] if r else 0
+            rate = count * 1e9 / interval_ns if interval_ns else None
+            mb_s = (r["bytes"] if r else 0) * 1e3 / interval_ns if interval_ns else None  # bytes/ns * 1e9 / 1e6
+            ts.append(s / 1e9)
+            rates.append(rate if interval_ns else count)
+            mbs.append(mb_s if interval_ns else (r["bytes"] if r else 0) / 1e6)
+            p50.append(r["lat_p50_ns"] / 1e3 if r else np.nan)
+            p99.append(r["lat_p99_ns"] / 1e3 if r else np.nan)
+            out.append([ev, s, count, rate, mb_s, r["lat_p50_ns"] if r else None, r["lat_p99_ns"] if r else None])
+        top.plot(ts, rates, drawstyle="steps-post", color=color, label=ev)
+        middle.plot(ts, mbs, drawstyle="steps-post", color=color, label=ev)
+        bottom.plot(ts, p99, color=color, label=f"{ev} p99")
+        bottom.plot(ts, p50, color=color, linestyle="--", label=f"{ev} p50")
+    top.set_ylabel("events per second" if interval_ns else "events per interval")
+    middle.set_ylabel("MB/s" if interval_ns else "MB per interval")
+    bottom.set_ylabel("latency (us)")
+    bottom.set_yscale("log")
+    bottom.set_xlabel("simulated time (s)")
+    for ax in (top, middle, bottom):
+        ax.grid(True, which="both", alpha=0.3)
+    top.legend(fontsize="small")
+    bottom.legend(fontsize="x-small", ncol=2)
+    top.set_title(title or "events per interval")
+    save(fig, png_path, ["event", "interval_start_ns", "count", "rate_per_s", "mb_s", "lat_p50_ns", "lat_p99_ns"],
+         out)
+    return out

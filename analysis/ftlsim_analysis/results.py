@@ -1,0 +1,241 @@
+"""Readers of ftlsim's output files.
+
+Every reader checks what it reads and raises InputError naming the file and
+the line (CSV) for a missing file, a missing column, a wrong field count or a
+field that is not a number where one is needed. Numbers keep their type: a
+field written as an integer is read as int, anything else as float, so a CSV
+written back from them shows the same numbers.
+
+Formats (see README "The output files" and src/sim/report.cpp, sweep.cpp,
+src/cli/cmd_compare.cpp; the timed-mode files follow the timed-mode output
+contract):
+  summary.json      one JSON object
+  timeseries.csv    host_bytes,trace_time_ns,waf,interval_waf,free_units,
+                    valid_ratio,gc_bytes,unit_erases,marker (marker may be empty)
+  sweep.csv         config_id, one column per swept option, waf, host_bytes,
+                    gc_bytes, erases, gc_onset_host_bytes, gc_onset_marker,
+                    invalid_pid_requests, waf_share_<handle>..., error, and
+                    since sweeps resume: status (done, error, missing),
+                    config_key
+  compare.csv       metric,a,b,change_pct (empty cells allowed)
+  events.csv        interval_start_ns,event,count,bytes,lat_mean_ns,
+                    lat_p50_ns,lat_p99_ns,lat_max_ns
+  latency_cdf.csv   op,latency_ns,cum_fraction
+  qd_sweep.csv      qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+  qd_sweep.json     {"rows": [...], "knee_qd": N}
+"""
+import csv
+import json
+import math
+import os
+import re
+
+from .errors import InputError
+
+_INT = re.compile(r"^-?[0-9]+$")
+
+TIMESERIES_COLUMNS = ["host_bytes", "trace_time_ns", "waf", "interval_waf", "free_units", "valid_ratio",
+                      "gc_bytes", "unit_erases", "marker"]
+EVENTS_COLUMNS = ["interval_start_ns", "event", "count", "bytes", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
+                  "lat_max_ns"]
+LATENCY_CDF_COLUMNS = ["op", "latency_ns", "cum_fraction"]
+QD_COLUMNS = ["qd", "ops", "count", "qps", "mb_s", "lat_mean_ns", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns"]
+COMPARE_COLUMNS = ["metric", "a", "b", "change_pct"]
+# sweep.csv: the columns after the swept options, before waf_share_<handle>...
+SWEEP_RESULT_COLUMNS = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
+                        "invalid_pid_requests"]
+
+
+def parse_number(text):
+    """int for an integer literal, else a finite float; None if not a number."""
+    text = text.strip()
+    if _INT.match(text):
+        return int(text)
+    try:
+        v = float(text)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+class CsvTable:
+    """A CSV file read whole: header, and rows as (line number, {column: text})."""
+
+    def __init__(self, path, required=()):
+        self.path = path
+        self.rows = []
+        try:
+            with open(path, newline="") as f:
+                reader = csv.reader(f)
+                try:
+                    self.header = next(reader)
+                except StopIteration:
+                    raise InputError(f"{path}: empty file (no header line)") from None
+                except csv.Error as e:
+                    raise InputError(f"{path}: line 1: {e}") from None
+                missing = [c for c in required if c not in self.header]
+                if missing:
+                    raise InputError(f"{path}: line 1: missing column(s) {', '.join(missing)} "
+                                     f"(header: {','.join(self.header)})")
+                try:
+                    for fields in reader:
+                        if not fields:
+                            continue
+                        if len(fields) != len(self.header):
+                            raise InputError(f"{path}: line {reader.line_num}: {len(fields)} fields, the header has "
+                                             f"{len(self.header)}")
+                        self.rows.append((reader.line_num, dict(zip(self.header, fields))))
+                except csv.Error as e:
+                    raise InputError(f"{path}: line {reader.line_num}: {e}") from None
+        except FileNotFoundError:
+            raise InputError(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise InputError(f"{path}: is a directory, not a CSV file") from None
+        except UnicodeDecodeError:
+            raise InputError(f"{path}: not a text file") from None
+
+    def number(self, line, row, column, optional=False):
+        """The field as int or float; None for an empty field if `optional`."""
+        text = row[column]
+        if optional and text.strip() == "":
+            return None
+        v = parse_number(text)
+        if v is None:
+            raise InputError(f"{self.path}: line {line}: {column} '{text}' is not a number")
+        return v
+
+
+def read_json(path):
+    """A JSON file as Python objects."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a JSON file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not valid JSON: {e}") from None
+
+
+def read_summary(path):
+    """summary.json; checks the fields the figures and the report use."""
+    s = read_json(path)
+    if not isinstance(s, dict):
+        raise InputError(f"{path}: not a summary.json (not a JSON object)")
+    for key in ("waf", "host_bytes", "nand_bytes", "erases", "gc_onset", "handles", "host_bytes_by_placement_id"):
+        if key not in s:
+            raise InputError(f"{path}: not a summary.json (no \"{key}\")")
+    return s
+
+
+def read_timeseries(path):
+    """timeseries.csv as a list of dicts; marker is None where empty. Requires
+    host_bytes to be non-decreasing (it is cumulative)."""
+    t = CsvTable(path, TIMESERIES_COLUMNS)
+    out = []
+    for line, row in t.rows:
+        r = {c: t.number(line, row, c) for c in TIMESERIES_COLUMNS if c != "marker"}
+        r["marker"] = t.number(line, row, "marker", optional=True)
+        if out and r["host_bytes"] < out[-1]["host_bytes"]:
+            raise InputError(f"{path}: line {line}: host_bytes {r['host_bytes']} is below the previous row's "
+                             f"{out[-1]['host_bytes']}")
+        out.append(r)
+    return out
+
+
+class SweepResults:
+    """sweep.csv: `axes` (swept option names in product order), `handles`
+    (the waf_share_<handle> names) and `rows`: dicts with 'config_id',
+    'values' {axis: text}, the result columns as numbers (None where empty),
+    'status' ('done', 'error' or 'missing': not run, the sweep was
+    interrupted; files without a status column give done or error) and
+    'error' (text, '' when done; for a missing row, a note saying so)."""
+
+    def __init__(self, path):
+        t = CsvTable(path, ["config_id", "error"] + SWEEP_RESULT_COLUMNS)
+        h = t.header
+        if h[0] != "config_id" or h.index("waf") > h.index("error"):
+            raise InputError(f"{path}: line 1: not a sweep.csv (config_id must be first, error after waf)")
+        waf_at = h.index("waf")
+        self.path = path
+        self.axes = h[1:waf_at]
+        self.handles = [c[len("waf_share_"):] for c in h if c.startswith("waf_share_")]
+        self.rows = []
+        for line, row in t.rows:
+            r = {"config_id": row["config_id"], "values": {a: row[a] for a in self.axes}, "error": row["error"]}
+            for c in SWEEP_RESULT_COLUMNS + [f"waf_share_{x}" for x in self.handles]:
+                r[c] = t.number(line, row, c, optional=True)
+            r["status"] = row.get("status") or ("error" if r["error"] else "done")
+            if r["status"] not in ("done", "error", "missing"):
+                raise InputError(f"{path}: line {line}: status '{r['status']}' is not done, error or missing")
+            if r["status"] == "missing":
+                r["error"] = r["error"] or "not run (the sweep was interrupted)"
+            elif r["error"] == "" and r["waf"] is None:
+                raise InputError(f"{path}: line {line}: no waf and no error")
+            self.rows.append(r)
+
+
+def read_sweep(path):
+    return SweepResults(path)
+
+
+def read_compare(path):
+    """compare.csv as {metric: {'a': x, 'b': x, 'change_pct': x}} (None where empty), in file order."""
+    t = CsvTable(path, COMPARE_COLUMNS)
+    out = {}
+    for line, row in t.rows:
+        out[row["metric"]] = {c: t.number(line, row, c, optional=True) for c in ("a", "b", "change_pct")}
+    return out
+
+
+def read_events(path):
+    """events.csv (timed mode) as a list of dicts."""
+    t = CsvTable(path, EVENTS_COLUMNS)
+    out = []
+    for line, row in t.rows:
+        r = {c: t.number(line, row, c) for c in EVENTS_COLUMNS if c != "event"}
+        r["event"] = row["event"]
+        if r["interval_start_ns"] < 0 or r["count"] < 0:
+            raise InputError(f"{path}: line {line}: negative interval start or count")
+        out.append(r)
+    return out
+
+
+def read_latency_cdf(path):
+    """latency_cdf.csv (timed mode) as {op: [(latency_ns, cum_fraction), ...]}.
+    Requires, per op, rising latencies and cumulative fractions in (0, 1] that
+    do not fall."""
+    t = CsvTable(path, LATENCY_CDF_COLUMNS)
+    out = {}
+    for line, row in t.rows:
+        lat = t.number(line, row, "latency_ns")
+        cum = t.number(line, row, "cum_fraction")
+        if not 0 < cum <= 1 + 1e-9:
+            raise InputError(f"{path}: line {line}: cum_fraction {cum} is not in (0, 1]")
+        points = out.setdefault(row["op"], [])
+        if points and (lat <= points[-1][0] or cum < points[-1][1]):
+            raise InputError(f"{path}: line {line}: latency or cum_fraction falls within op {row['op']}")
+        points.append((lat, cum))
+    return out
+
+
+def read_qd_sweep(path):
+    """qd_sweep.csv as a list of dicts, plus knee_qd from qd_sweep.json beside
+    it (None if that file is absent): returns (rows, knee_qd)."""
+    t = CsvTable(path, QD_COLUMNS)
+    rows = []
+    for line, row in t.rows:
+        r = {c: t.number(line, row, c) for c in QD_COLUMNS if c != "ops"}
+        r["ops"] = row["ops"]
+        if r["qd"] < 1:
+            raise InputError(f"{path}: line {line}: qd {r['qd']} is below 1")
+        rows.append(r)
+    knee = None
+    side = os.path.join(os.path.dirname(path), "qd_sweep.json")
+    if os.path.exists(side):
+        j = read_json(side)
+        knee = j.get("knee_qd") if isinstance(j, dict) else None
+        if knee is not None and not isinstance(knee, int):
+            raise InputError(f"{side}: knee_qd {knee!r} is not an integer")
+    return rows, knee

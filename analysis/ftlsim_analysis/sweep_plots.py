@@ -1,0 +1,204 @@
+"""plot_sweep_lines and plot_sweep_heatmap: a metric of sweep.csv against one
+swept option (one line per placement policy), or against two (a heatmap per
+policy, optionally with the change against a reference policy)."""
+import math
+import re
+
+import numpy as np
+
+from .errors import InputError
+from .figure import colors, new_figure, save
+
+_SIZE = re.compile(r"^([0-9]+)([kKmMgGtTpP]?)(i?[bB])?$")
+_SHIFT = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40, "p": 50}
+
+
+def value_key(text):
+    """A number for ordering an option value: sizes (16M) in bytes, numbers as
+    numbers; None for names (policies)."""
+    m = _SIZE.match(text)
+    if m:
+        return int(m.group(1)) << _SHIFT[m.group(2).lower()]
+    try:
+        v = float(text)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def ordered_values(texts):
+    """Distinct values, numerically ordered if all are numbers or sizes, else
+    in order of first appearance (the sweep's own order)."""
+    distinct = list(dict.fromkeys(texts))
+    keys = [value_key(t) for t in distinct]
+    if all(k is not None for k in keys):
+        return [t for _, t in sorted(zip(keys, distinct))]
+    return distinct
+
+
+def parse_where(items):
+    """["ru-size=64M", ...] -> {"ru-size": "64M"}; InputError if malformed."""
+    out = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            raise InputError(f"--where {item}: expected OPTION=VALUE, e.g. ru-size=64M")
+        out[name] = value
+    return out
+
+
+def _select(sweep, used, where, metric):
+    """Rows matching `where`; checks that the options named exist and that
+    every swept option not in `used` or `where` has one value left."""
+    for name in list(used) + list(where):
+        if name is not None and name not in sweep.axes:
+            raise InputError(f"{sweep.path}: '{name}' is not a swept option (swept: {', '.join(sweep.axes) or 'none'})")
+    columns = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
+               "invalid_pid_requests"] + [f"waf_share_{h}" for h in sweep.handles]
+    if metric not in columns:
+        raise InputError(f"--metric {metric}: not a column of {sweep.path} (choose from {', '.join(columns)})")
+    rows = [r for r in sweep.rows if all(r["values"][k] == v for k, v in where.items())]
+    if not rows:
+        raise InputError(f"{sweep.path}: no row matches {' '.join(f'{k}={v}' for k, v in where.items())}")
+    for axis in sweep.axes:
+        if axis in used or axis in where:
+            continue
+        left = ordered_values([r["values"][axis] for r in rows])
+        if len(left) > 1:
+            raise InputError(f"{sweep.path}: '{axis}' also varies ({', '.join(left)}); fix it with --where "
+                             f"{axis}=VALUE")
+    return rows
+
+
+def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=None, title=None):
+    """Draws `metric` against swept option `x`, one line per value of swept
+    option `group` (one line if group is None or not swept), and writes
+    png_path and its CSV. x values are evenly spaced, numerically ordered.
+    Configurations that failed (error column) leave a gap.
+
+    sweep: SweepResults (results.read_sweep). where: {option: value} fixing the
+    other swept options; each swept option other than x and group must be
+    fixed or have one value. CSV columns: <x>, <group or "group">, <metric>,
+    error. Returns the CSV rows."""
+    where = where or {}
+    if group is not None and group not in sweep.axes:
+        group = None
+    if group == x:
+        raise InputError(f"--group {group} is the x axis too")
+    rows = _select(sweep, [x, group], where, metric)
+    xs = ordered_values([r["values"][x] for r in rows])
+    groups = ordered_values([r["values"][group] for r in rows]) if group else [None]
+    cell = {}
+    for r in rows:
+        cell[(r["values"][x], r["values"][group] if group else None)] = r
+    fig, axes = new_figure(width=7, height=4)
+    ax = axes[0][0]
+    out = []
+    for g, color in zip(groups, colors(len(groups))):
+        ys = []
+        for v in xs:
+            r = cell.get((v, g))
+            y = None if r is None else r[metric]
+            ys.append(np.nan if y is None else y)
+            if r is not None:
+                out.append([v, g if g is not None else "", y, r["error"]])
+        ax.plot(range(len(xs)), ys, marker="o", color=color, label=g if g is not None else metric)
+    ax.set_xticks(range(len(xs)))
+    ax.set_xticklabels(xs)
+    ax.set_xlabel(f"--{x}")
+    ax.set_ylabel(metric)
+    ax.grid(True, alpha=0.3)
+    if group:
+        ax.legend(title=f"--{group}", fontsize="small")
+    fixed = ", ".join(f"{k}={v}" for k, v in where.items())
+    ax.set_title(title or f"{metric} against --{x}" + (f" ({fixed})" if fixed else ""))
+    save(fig, png_path, [x, group or "group", metric, "error"], out)
+    return out
+
+
+def _cell_text(v, change):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "err"
+    if change:
+        return f"{v:+.1f}%"
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 100 else f"{v:.4g}"
+    return f"{v}"
+
+
+def plot_sweep_heatmap(sweep, x, y, png_path, metric="waf", facet="placement", change_vs=None, where=None,
+                       title=None):
+    """Draws `metric` over swept options x (columns) and y (rows) as a
+    heatmap, one panel per value of swept option `facet` (one panel if facet
+    is None or not swept), all on one colour scale, and writes png_path and
+    its CSV. With change_vs (a value of facet), adds for every other facet
+    value a panel of the change against it in percent: 100 (v - ref) / ref.
+    Cells whose configuration failed, or which are missing, are marked "err".
+
+    CSV columns: panel ("<facet>=<value>" or "change <value> vs <ref> (%)"),
+    <y>, <x>, value, error. Returns the CSV rows."""
+    where = where or {}
+    if facet is not None and facet not in sweep.axes:
+        facet = None
+    if len({x, y, facet} - {None}) != len([a for a in (x, y, facet) if a is not None]):
+        raise InputError("--x, --y and --facet must name different options")
+    rows = _select(sweep, [x, y, facet], where, metric)
+    xs = ordered_values([r["values"][x] for r in rows])
+    ys = ordered_values([r["values"][y] for r in rows])
+    facets = ordered_values([r["values"][facet] for r in rows]) if facet else [None]
+    if change_vs is not None and change_vs not in facets:
+        raise InputError(f"--change-vs {change_vs}: not a value of --{facet} ({', '.join(map(str, facets))})")
+    cell = {(r["values"][facet] if facet else None, r["values"][y], r["values"][x]): r for r in rows}
+
+    def grid(f):
+        g = np.full((len(ys), len(xs)), np.nan)
+        for i, vy in enumerate(ys):
+            for j, vx in enumerate(xs):
+                r = cell.get((f, vy, vx))
+                if r is not None and r[metric] is not None:
+                    g[i, j] = r[metric]
+        return g
+
+    panels = [(f"{facet}={f}" if facet else metric, grid(f), False, f) for f in facets]
+    if change_vs is not None:
+        ref = grid(change_vs)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for f in facets:
+                if f != change_vs:
+                    g = np.where(ref != 0, 100.0 * (grid(f) - ref) / ref, np.nan)
+                    panels.append((f"change {f} vs {change_vs} (%)", g, True, f))
+    absolute = np.concatenate([p[1].ravel() for p in panels if not p[2]])
+    vmin = np.nanmin(absolute) if np.isfinite(absolute).any() else 0.0
+    vmax = np.nanmax(absolute) if np.isfinite(absolute).any() else 1.0
+    fig, axes = new_figure(1, len(panels), width=3.8 * len(panels), height=3.8, layout="constrained")
+    out = []
+    for ax, (name, g, change, f) in zip(axes[0], panels):
+        if change:
+            span = np.nanmax(np.abs(g)) if np.isfinite(g).any() else 1.0
+            span = span if span > 0 else 1.0
+            im = ax.imshow(g, cmap="RdBu_r", vmin=-span, vmax=span, aspect="auto", origin="lower")
+        else:
+            im = ax.imshow(g, cmap="viridis", vmin=vmin, vmax=vmax, aspect="auto", origin="lower")
+        for i, vy in enumerate(ys):
+            for j, vx in enumerate(xs):
+                v = None if math.isnan(g[i, j]) else float(g[i, j])
+                # Dark cells (strong colours, the low end of viridis) get white text.
+                dark = v is not None and (abs(v) > 0.6 * span if change
+                                          else vmax > vmin and (v - vmin) / (vmax - vmin) < 0.6)
+                ax.text(j, i, _cell_text(v, change), ha="center", va="center", fontsize=7,
+                        color="white" if dark else "black")
+                sources = [cell.get((f, vy, vx))] + ([cell.get((change_vs, vy, vx))] if change else [])
+                error = "; ".join("missing" if r is None else r["error"] for r in sources
+                                  if r is None or r["error"])
+                out.append([name, vy, vx, v, error])
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels(xs, fontsize=8)
+        ax.set_yticks(range(len(ys)))
+        ax.set_yticklabels(ys, fontsize=8)
+        ax.set_xlabel(f"--{x}")
+        ax.set_ylabel(f"--{y}")
+        ax.set_title(name, fontsize=9)
+        fig.colorbar(im, ax=ax, shrink=0.9)
+    fig.suptitle(title or f"{metric} over --{y} x --{x}", fontsize=10)
+    save(fig, png_path, ["panel", y, x, "value", "error"], out)
+    return out

@@ -1,0 +1,14 @@
+#!/usr/bin/python3
+"""Host bytes per placement ID and WAF share per handle (host + GC copying), stacked.
+
+Writes a PNG and the numbers it draws as a CSV beside it. --help lists the
+options; analysis/README.md shows examples."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ftlsim_analysis.cli_plots import handles_main  # noqa: E402
+from ftlsim_analysis.errors import run_main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(run_main("plot_handles", handles_main))

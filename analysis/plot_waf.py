@@ -1,0 +1,14 @@
+#!/usr/bin/python3
+"""WAF over the run (cumulative and interval), several runs overlaid, GC onset marked.
+
+Writes a PNG and the numbers it draws as a CSV beside it. --help lists the
+options; analysis/README.md shows examples."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ftlsim_analysis.cli_plots import waf_main  # noqa: E402
+from ftlsim_analysis.errors import run_main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(run_main("plot_waf", waf_main))

@@ -1,0 +1,69 @@
+"""The figure entry points: each runs on fixture files and writes its PNG
+and CSV; bad input is one line on stderr and exit code 2. The mains run in
+this process (importing matplotlib once); one case per outcome also runs the
+script itself, as a user would."""
+import os
+
+import pytest
+from conftest import ANALYSIS, assert_png, fixture, read_csv, run_script
+
+from ftlsim_analysis import cli_plots
+from ftlsim_analysis.errors import run_main
+
+MAINS = {"plot_waf.py": cli_plots.waf_main, "plot_sweep.py": cli_plots.sweep_main,
+         "plot_handles.py": cli_plots.handles_main, "plot_latency.py": cli_plots.latency_main,
+         "plot_qd.py": cli_plots.qd_main}
+
+
+def run_in_process(capsys, name, *args):
+    code = run_main(name[:-3], MAINS[name], [str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_scripts_run_with_debian_python():
+    for name in list(MAINS) + ["sweep.py", "report.py"]:
+        path = os.path.join(ANALYSIS, name)
+        assert os.access(path, os.X_OK), name
+        with open(path) as f:
+            assert f.readline() == "#!/usr/bin/python3\n", name
+
+
+def test_script_as_a_command(tmp_path):
+    proc = run_script("plot_waf.py", fixture("run_a"), "-o", tmp_path / "w.png")
+    assert proc.returncode == 0 and proc.stdout.startswith("wrote "), proc.stderr
+    assert_png(tmp_path / "w.png")
+    proc = run_script("plot_waf.py", tmp_path / "nowhere", "-o", tmp_path / "x.png")
+    assert proc.returncode == 2 and proc.stderr.startswith("plot_waf: error: ") and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("name,args,csv_rows", [
+    ("plot_waf.py", ["a=" + fixture("run_a"), "b=" + fixture("run_b"), "--x", "time"], 10),
+    ("plot_sweep.py", [fixture("sweep"), "--x", "ru-size", "--y", "gc-thres", "--change-vs", "single"], 12),
+    ("plot_handles.py", [fixture("run_a", "summary.json"), fixture("run_b")], 8),
+    ("plot_latency.py", ["cdf", fixture("timed"), "--ops", "read"], 3),
+    ("plot_latency.py", ["events", fixture("timed", "events.csv"), "--events", "gc_copy,erase"], 8),
+    ("plot_qd.py", ["ssd=" + fixture("qd"), fixture("qd_noknee", "qd_sweep.csv")], 10),
+])
+def test_entry_points(tmp_path, capsys, name, args, csv_rows):
+    png = tmp_path / "fig.png"
+    code, out, err = run_in_process(capsys, name, *args, "-o", png)
+    assert code == 0, err
+    assert out.startswith("wrote ")
+    assert_png(png)
+    assert len(read_csv(tmp_path / "fig.csv")) == csv_rows
+
+
+@pytest.mark.parametrize("name,args,message", [
+    ("plot_waf.py", ["nowhere"], "plot_waf: error: nowhere/timeseries.csv: no such file"),
+    ("plot_sweep.py", [fixture("sweep"), "--x", "gc-thres"], "'ru-size' also varies"),
+    ("plot_handles.py", [fixture("run_a", "timeseries.csv")], "not valid JSON"),
+    ("plot_latency.py", ["cdf", fixture("timed"), "--ops", "trim"], "--ops trim: not in the data"),
+    ("plot_qd.py", [fixture("timed", "events.csv")], "missing column(s) qd"),
+    ("plot_waf.py", [], "required"),
+])
+def test_bad_input_is_one_line(tmp_path, capsys, name, args, message):
+    code, _, err = run_in_process(capsys, name, *args, "-o", tmp_path / "x.png")
+    assert code == 2
+    assert message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x.png").exists()

@@ -1,0 +1,328 @@
+// `ftlsim replay`: send a trace's requests to a real file or block device
+// through io_uring (src/replay/) and report throughput and latency, and on
+// FDP hardware the device's own WAF next to the model's prediction.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/sim_options.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "ftl/ftl_config.h"
+#include "replay/nvme_device.h"
+#include "replay/placement_plan.h"
+#include "replay/replay_config.h"
+#include "replay/replay_report.h"
+#include "replay/request_stream.h"
+#include "replay/target.h"
+#include "replay/uring_engine.h"
+#include "replay/verify.h"
+#include "sim/simulate.h"
+#include "trace/ftr_reader.h"
+
+namespace ftlsim::cli {
+namespace {
+
+using replay::PlacementMode;
+
+constexpr const char* kFooter = R"(The target is a regular file or a block device (for --placement nvme, the
+NVMe generic character device /dev/ngXnY). Every I/O is O_DIRECT, aligned
+to the target's block size (trace ranges are widened to whole blocks), and
+stays inside the target: requests beyond its end are refused unless --wrap.
+A file is created only with --create SIZE (sparse). A block device that is
+mounted, held by a device-mapper/md stack, partitioned, or carries a
+partition table or file-system signature is refused unless --force; every
+finding is printed.
+
+An I/O waits while an earlier overlapping I/O is in flight (reads may
+overlap reads), and a flush waits for all earlier I/Os, so the target ends
+holding what the trace wrote last at any queue depth. Written data carries
+a header per 512 bytes (magic, offset, record); --verify reads the target
+back and checks it. Trims punch holes in files and are BLKDISCARD on block
+devices (synchronous). Flushes are sent only when --ops lists flush.
+
+Ctrl-C (or SIGTERM) stops submitting, drains the I/Os in flight, and prints
+and writes the report marked partial (exit status 1); a second Ctrl-C ends
+the program at once.
+
+Placement: none counts bytes per placement ID; stream sends ID p as Linux
+6.16+ write stream p+1 (needs queue/max_write_streams > p on the device);
+nvme sends writes as NVMe passthrough commands with DTYPE=2 and DSPEC = the
+placement identifier of handle p in reclaim group --rg, read from the
+device's FDP configuration and reclaim unit handle status, and reports the
+device's WAF from its FDP statistics log (delta MBMW / delta HBMW).
+--predict "OPTIONS" also runs the model on the trace with those simulate
+options and prints its WAF beside it.
+
+Examples:
+  ftlsim replay --trace traces/demo.ftr --target /tmp/demo.img --create 12G --out r/
+  ftlsim replay --trace x.ftr --target /dev/loop0 --qd 64 --verify
+  ftlsim replay --trace x.ftr --target /dev/sdb --mode timed --speed 4 --ops write,trim
+  ftlsim replay --trace x.ftr --target /dev/ng0n1 --placement nvme \
+      --predict "--logical 64G --op 0.07 --placement fdp --ruh 8")";
+
+struct ReplayArgs {
+  std::string trace;
+  std::string target;
+  std::string out;
+  uint32_t qd = 32;
+  std::string mode = "afap";
+  double speed = 1.0;
+  std::string ops = "write,read,trim";
+  std::string placement = "none";
+  uint32_t rg = 0;
+  std::string create;
+  std::string max_io = "1M";
+  std::string interval;
+  std::string predict;
+  bool wrap = false;
+  bool force = false;
+  bool verify = false;
+  bool no_progress = false;
+};
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int /*sig*/) { g_stop.store(true, std::memory_order_relaxed); }
+
+// SIGINT and SIGTERM set g_stop for the life of this object; each handler is
+// reset after its first delivery, so a second Ctrl-C ends the process.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;  // no SA_RESTART: waits return EINTR
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+replay::ReplayConfig build_config(const ReplayArgs& a) {
+  std::vector<std::string> problems;
+  replay::ReplayConfig c;
+  if (const auto m = replay::parse_mode(a.mode)) {
+    c.mode = *m;
+  } else {
+    problems.push_back(fmt::format("--mode: '{}' is not afap or timed", a.mode));
+  }
+  if (const auto p = replay::parse_placement(a.placement)) {
+    c.placement = *p;
+  } else {
+    problems.push_back(fmt::format("--placement: '{}' is not none, stream or nvme", a.placement));
+  }
+  try {
+    c.ops = replay::OpSet::parse(a.ops);
+  } catch (const InputError& e) {
+    problems.emplace_back(e.what());
+  }
+  c.queue_depth = a.qd;
+  c.speed = a.speed;
+  c.wrap = a.wrap;
+  if (a.rg > 0xffff) {
+    problems.push_back(fmt::format("--rg {} is above 65535", a.rg));
+  } else {
+    c.reclaim_group = static_cast<uint16_t>(a.rg);
+  }
+  if (const auto v = parse_size(a.max_io); v && *v <= UINT32_MAX) {
+    c.max_io_bytes = static_cast<uint32_t>(*v);
+  } else {
+    problems.push_back(fmt::format("--max-io: '{}' is not a size (examples: 128K, 1M)", a.max_io));
+  }
+  if (!a.interval.empty()) {
+    if (const auto v = parse_size(a.interval); v && *v > 0) {
+      c.interval_bytes = *v;
+    } else {
+      problems.push_back(fmt::format("--interval: '{}' is not a positive size", a.interval));
+    }
+  }
+  if (!a.create.empty() && !parse_size(a.create)) {
+    problems.push_back(fmt::format("--create: '{}' is not a size (examples: 1G, 12G)", a.create));
+  }
+  for (std::string& p : c.problems()) problems.push_back(std::move(p));
+  if (a.verify && c.placement == PlacementMode::kNvme) {
+    problems.emplace_back("--verify is not available with --placement nvme");
+  }
+  if (!problems.empty()) throw InputError(fmt::format("replay: {}", fmt::join(problems, "; ")));
+  return c;
+}
+
+// The model's WAF for the trace under the simulate options in `text`.
+double predict_waf(const std::string& text, const std::string& trace_path, const trace::FtrReader& reader) {
+  ModelArgs m;
+  try {
+    CLI::App overlay{"", "--predict"};
+    add_model_options(overlay, m);
+    overlay.parse(text, false);
+  } catch (const CLI::ParseError& e) {
+    throw InputError(fmt::format("--predict \"{}\": {}", text, e.what()));
+  }
+  try {
+    const std::vector<std::vector<std::string>> items = expand_settings(m);
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].size() > 1) {
+        throw InputError(fmt::format("--{} has {} values; --predict takes one configuration", setting_info(i).name,
+                                     items[i].size()));
+      }
+    }
+    const sim::RunDescription run = build_run(m, first_point(items), trace_path);
+    const sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
+    return sim::simulate(run.config, view, run.options, run.placement).ftl.waf();
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("--predict \"{}\": {}", text, e.what()));
+  }
+}
+
+void run_replay(const ReplayArgs& a) {
+  const replay::ReplayConfig cfg = build_config(a);
+  const trace::FtrReader reader(a.trace);
+
+  replay::TargetRequest req;
+  req.path = a.target;
+  req.create_bytes = a.create.empty() ? 0 : *parse_size(a.create);
+  req.force = a.force;
+  req.placement = cfg.placement;
+  if (!a.create.empty() && req.create_bytes == 0) throw InputError("--create 0: give the size of the file to create");
+  replay::Target target(req);
+  const replay::TargetInfo& info = target.info();
+  if (cfg.placement == PlacementMode::kStream) replay::check_write_streams(info);
+
+  replay::StreamGeometry geo;
+  geo.trace_path = a.trace;
+  geo.sector_bytes = reader.meta().sector_bytes;
+  geo.target_bytes = info.bytes;
+  geo.block_bytes = info.block_bytes;
+  uint64_t max_io = cfg.max_io_bytes;
+  if (info.max_io_bytes != 0) max_io = std::min<uint64_t>(max_io, info.max_io_bytes);
+  geo.max_io_bytes = static_cast<uint32_t>(std::max<uint64_t>(max_io / info.block_bytes, 1) * info.block_bytes);
+  geo.ops = cfg.ops;
+  geo.wrap = cfg.wrap;
+  const replay::StreamScan scan = replay::scan_stream(reader.records(), geo);
+  if (scan.ios[static_cast<size_t>(trace::Op::kTrim)] > 0 && !info.discard) {
+    throw InputError(fmt::format("{}: the trace has trims but {} does not support discard (queue/discard_max_bytes "
+                                 "is 0); replay with --ops write,read",
+                                 a.trace, a.target));
+  }
+
+  replay::ReplayReport report;
+  report.trace_path = a.trace;
+  report.trace_records = reader.size();
+  report.pid_names = reader.meta().pid_names;
+  report.target = info;
+  report.config = cfg;
+  report.scan = scan;
+  report.interval_bytes = cfg.interval_bytes != 0 ? cfg.interval_bytes : std::max<uint64_t>(scan.moved_bytes() / 100, 1);
+
+  std::optional<replay::NvmeFdp> fdp;
+  if (cfg.placement == PlacementMode::kStream) {
+    report.plan = replay::plan_streams(info, scan.write_pids);
+  } else if (cfg.placement == PlacementMode::kNvme) {
+    fdp = replay::probe_nvme_fdp(target.fd(), info.path, info.nvme);
+    report.plan = replay::plan_nvme(info, *fdp, cfg.reclaim_group, scan.write_pids);
+    replay::DeviceFdpReport d;
+    d.endurance_group = info.nvme.endurance_group;
+    d.config_index = fdp->feature.config_index;
+    d.rgif = fdp->config.rgif;
+    d.reclaim_groups = fdp->config.reclaim_groups;
+    d.handles = fdp->config.handles;
+    d.ru_bytes = fdp->config.ru_bytes;
+    d.reclaim_group_used = cfg.reclaim_group;
+    d.before = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
+    report.device_fdp = d;
+  }
+  if (!a.predict.empty()) report.prediction = replay::Prediction{a.predict, predict_waf(a.predict, a.trace, reader)};
+
+  // From here on the target is written.
+  target.keep();
+  const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
+  replay::EngineHooks hooks;
+  hooks.stop = &g_stop;
+  if (progress) {
+    hooks.progress = [](const replay::Progress& p) {
+      const double pct = p.total_bytes == 0 ? 100.0 : 100.0 * static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
+      const double s = static_cast<double>(p.elapsed_ns) * 1e-9;
+      std::fprintf(stderr, "\rreplay %5.1f%%  %s  %.0f IOPS  %.1f MiB/s  %u in flight  %.0f s\033[K", pct,
+                   format_bytes(p.bytes).c_str(), static_cast<double>(p.ios) / s,
+                   static_cast<double>(p.bytes) / s / (1024.0 * 1024.0), p.inflight, s);
+    };
+  }
+  {
+    const StopSignals signals;
+    report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);
+  }
+  if (progress) std::fprintf(stderr, "\r\033[K");
+  if (report.device_fdp && !report.result.io_error) {
+    report.device_fdp->after = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
+  }
+  if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
+
+  if (!a.out.empty()) replay::write_outputs(a.out, report);
+  fmt::print("{}", replay::summary_text(report));
+  if (!a.out.empty()) fmt::print("wrote      {}/summary.json, {}/events.csv{}\n", a.out, a.out,
+                                 report.result.partial ? " (marked partial)" : "");
+  std::fflush(stdout);
+  if (report.result.partial) {
+    throw SystemError(report.result.interrupted && !report.result.io_error
+                          ? "replay interrupted; the report above is partial"
+                          : fmt::format("replay stopped: {}", report.result.stop_reason));
+  }
+  if (report.verify && report.verify->mismatches > 0) {
+    throw SystemError(fmt::format("--verify: {} units of 512 B differ from what the trace wrote; first at {}",
+                                  report.verify->mismatches, report.verify->first_mismatch));
+  }
+}
+
+}  // namespace
+
+Command add_replay_command(CLI::App& root) {
+  auto a = std::make_shared<ReplayArgs>();
+  CLI::App* app = root.add_subcommand(
+      "replay", "Replay a trace onto a real file or block device through io_uring (O_DIRECT), with FDP placement");
+  app->footer(kFooter);
+  app->add_option("--trace", a->trace, "The .ftr trace to replay")->required();
+  app->add_option("--target", a->target, "File, block device, or /dev/ngXnY (--placement nvme) to write to")
+      ->required();
+  app->add_option("--out", a->out, "Also write summary.json and events.csv into this directory");
+  app->add_option("--qd", a->qd, "I/Os in flight at most, 1..4096 (default 32)");
+  app->add_option("--mode", a->mode,
+                  "afap: keep the queue full (default); timed: submit each record at its trace time / --speed");
+  app->add_option("--speed", a->speed, "Timed mode: replay this many times faster than recorded (default 1)");
+  app->add_option("--ops", a->ops, "Ops to send, comma-separated: write, read, trim, flush (default write,read,trim)");
+  app->add_option("--placement", a->placement,
+                  "none (default), stream (Linux 6.16+ write streams), nvme (passthrough on /dev/ngXnY, DTYPE=2)");
+  app->add_option("--rg", a->rg, "--placement nvme: the reclaim group placement identifiers name (default 0)");
+  app->add_option("--create", a->create, "Create the target file (sparse) with this SIZE if it does not exist");
+  app->add_flag("--wrap", a->wrap, "Fold requests beyond the target's end into it (offset modulo its size)");
+  app->add_flag("--force", a->force,
+                "Write to a block device even if mounted, stacked, partitioned or holding a signature; resize a "
+                "file to --create SIZE");
+  app->add_option("--max-io", a->max_io, "Split reads and writes into I/Os of at most SIZE (default 1M)");
+  app->add_option("--interval", a->interval,
+                  "An events.csv row each time SIZE more bytes completed (default: 1% of the replay's bytes)");
+  app->add_flag("--verify", a->verify, "After a complete replay, read the target back and check every unit written");
+  app->add_option("--predict", a->predict,
+                  "Simulate options (quoted, e.g. \"--preset femu-eth --placement fdp\"): print the model's WAF "
+                  "for the trace beside the measurement");
+  app->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only when it is a terminal)");
+  return Command{app, [a] { run_replay(*a); }};
+}
+
+}  // namespace ftlsim::cli

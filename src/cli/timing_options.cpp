@@ -1,0 +1,113 @@
+#include "cli/timing_options.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "core/error.h"
+#include "workload/synth.h"
+
+namespace ftlsim::cli {
+namespace {
+
+uint64_t duration(const std::string& text, const char* option) {
+  if (const auto ns = workload::parse_duration_ns(text)) return *ns;
+  throw InputError(fmt::format("{}: '{}' is not a duration (examples: 40us, 2ms, 500ns)", option, text));
+}
+
+}  // namespace
+
+void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model) {
+  auto given = [&a](std::string& field) {
+    return [&a, &field](const std::string& v) {
+      field = v;
+      a.any_given = true;
+    };
+  };
+  if (host_model) {
+    app.add_flag("--timing", a.timing,
+                 "Timed mode: discrete-event NAND timing (per-die and per-channel busy times, FEMU's latencies by "
+                 "default), host latency percentiles, events.csv and latency_cdf.csv. Same WAF and GC counts as "
+                 "fast mode")
+        ->group("Timing");
+    app.add_option_function<std::string>("--qd", given(a.qd),
+                                         "Closed loop: keep N requests outstanding, issuing the next record when one "
+                                         "completes (trace time stamps ignored). Default: open loop")
+        ->type_name("N")
+        ->group("Timing");
+    app.add_option_function<std::string>("--speed", given(a.speed),
+                                         "Open loop: issue each record at its time stamp divided by X (2 = twice "
+                                         "as fast)")
+        ->type_name("X")
+        ->default_str("1")
+        ->group("Timing");
+    app.add_option_function<std::string>("--event-interval", given(a.event_interval),
+                                         "Simulated time per events.csv row (default: automatic, at most 256 rows)")
+        ->type_name("DURATION")
+        ->group("Timing");
+  }
+  app.add_option_function<std::string>("--read-time", given(a.read_time), "NAND page read (array) time")
+      ->type_name("DURATION")
+      ->default_str(a.read_time)
+      ->group("Timing");
+  app.add_option_function<std::string>("--program-time", given(a.program_time), "NAND page program time")
+      ->type_name("DURATION")
+      ->default_str(a.program_time)
+      ->group("Timing");
+  app.add_option_function<std::string>("--erase-time", given(a.erase_time), "NAND block erase time")
+      ->type_name("DURATION")
+      ->default_str(a.erase_time)
+      ->group("Timing");
+  app.add_option_function<std::string>("--xfer-time", given(a.xfer_time),
+                                       "Channel transfer time of one 4 KiB page (FEMU charges none)")
+      ->type_name("DURATION")
+      ->default_str(a.xfer_time)
+      ->group("Timing");
+}
+
+timing::TimingConfig build_latencies(const TimingArgs& a) {
+  timing::TimingConfig c;
+  c.read_ns = duration(a.read_time, "--read-time");
+  c.program_ns = duration(a.program_time, "--program-time");
+  c.erase_ns = duration(a.erase_time, "--erase-time");
+  c.xfer_ns = duration(a.xfer_time, "--xfer-time");
+  return c;
+}
+
+std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
+  if (!a.timing) {
+    if (a.any_given) {
+      throw InputError("--qd, --speed, --event-interval and the NAND latency options apply to timed mode; add --timing");
+    }
+    return std::nullopt;
+  }
+  timing::TimingConfig c = build_latencies(a);
+  if (!a.qd.empty() && !a.speed.empty()) {
+    throw InputError("--qd (closed loop) and --speed (open loop) exclude each other");
+  }
+  if (!a.qd.empty()) {
+    uint32_t qd = 0;
+    const auto [p, ec] = std::from_chars(a.qd.data(), a.qd.data() + a.qd.size(), qd);
+    if (ec != std::errc() || p != a.qd.data() + a.qd.size()) {
+      throw InputError(fmt::format("--qd: '{}' is not a whole number", a.qd));
+    }
+    c.mode = timing::HostMode::kClosed;
+    c.qd = qd;
+  }
+  if (!a.speed.empty()) {
+    double v = 0;
+    const auto [p, ec] = std::from_chars(a.speed.data(), a.speed.data() + a.speed.size(), v);
+    if (ec != std::errc() || p != a.speed.data() + a.speed.size() || !std::isfinite(v)) {
+      throw InputError(fmt::format("--speed: '{}' is not a number", a.speed));
+    }
+    c.speed = v;
+  }
+  if (!a.event_interval.empty()) {
+    c.event_interval_ns = duration(a.event_interval, "--event-interval");
+    if (c.event_interval_ns == 0) throw InputError("--event-interval must be above 0");
+  }
+  return c;
+}
+
+}  // namespace ftlsim::cli

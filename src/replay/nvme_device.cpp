@@ -1,0 +1,175 @@
+#include "replay/nvme_device.h"
+
+#include <fmt/format.h>
+#include <libnvme.h>
+#include <linux/nvme_ioctl.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace ftlsim::replay {
+namespace {
+
+// libnvme returns -1 with errno, or the NVMe status (> 0) of a command that
+// completed with an error.
+std::string nvme_failure(int rc, const char* what) {
+  if (rc < 0) return fmt::format("{}: {}", what, std::strerror(errno));
+  return fmt::format("{}: NVMe status {:#x}", what, rc);
+}
+
+// The kernel caps one passthrough command at the block queue's
+// max_hw_sectors_kb; /dev/ngXnY shares the queue limits of /dev/nvmeXnY.
+uint32_t max_transfer_bytes(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  uint32_t kib = 128;
+  if (name.rfind("ng", 0) == 0) {
+    std::ifstream in("/sys/block/nvme" + name.substr(2) + "/queue/max_hw_sectors_kb");
+    uint32_t v = 0;
+    if (in >> v && v >= 4) kib = v;
+  }
+  return kib * 1024;
+}
+
+}  // namespace
+
+void check_nvme_char_path(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    throw InputError(fmt::format("--placement nvme: {}: {} (NVMe generic character devices are /dev/ngXnY; "
+                                 "this machine has {})",
+                                 path, std::strerror(errno),
+                                 std::filesystem::exists("/dev/ng0n1") ? "/dev/ng0n1" : "none"));
+  }
+  if (S_ISBLK(st.st_mode)) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    throw InputError(fmt::format("--placement nvme: {} is a block device; passthrough needs the namespace's generic "
+                                 "character device{}",
+                                 path,
+                                 name.rfind("nvme", 0) == 0 ? fmt::format(" /dev/ng{}", name.substr(4))
+                                                            : std::string(" /dev/ngXnY")));
+  }
+  if (!S_ISCHR(st.st_mode)) {
+    throw InputError(fmt::format("--placement nvme: {} is not a character device; give the namespace's generic "
+                                 "character device /dev/ngXnY",
+                                 path));
+  }
+}
+
+NvmeNamespace probe_nvme_namespace(int fd, const std::string& path) {
+  NvmeNamespace ns;
+  const int id = ::ioctl(fd, NVME_IOCTL_ID);
+  if (id <= 0) {
+    throw InputError(fmt::format("--placement nvme: {} is not an NVMe namespace (NVME_IOCTL_ID: {})", path,
+                                 id < 0 ? std::strerror(errno) : "no namespace ID"));
+  }
+  ns.nsid = static_cast<uint32_t>(id);
+  nvme_id_ns idns;
+  std::memset(&idns, 0, sizeof idns);
+  if (const int rc = nvme_identify_ns(fd, ns.nsid, &idns); rc != 0) {
+    throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "Identify Namespace")));
+  }
+  unsigned format = idns.flbas & NVME_NS_FLBAS_LOWER_MASK;
+  if (idns.nlbaf > 16) format |= static_cast<unsigned>((idns.flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 5) << 4;
+  const unsigned ds = idns.lbaf[format].ds;
+  if (ds < 9 || ds > 16) {
+    throw InputError(fmt::format("{}: LBA format {} has a data size of 2^{} bytes; only 512 B to 64 KiB are "
+                                 "supported",
+                                 path, format, ds));
+  }
+  ns.lba_bytes = 1u << ds;
+  ns.lbas = idns.nsze;
+  ns.endurance_group = idns.endgid;
+  nvme_id_ctrl ctrl;
+  std::memset(&ctrl, 0, sizeof ctrl);
+  if (const int rc = nvme_identify_ctrl(fd, &ctrl); rc != 0) {
+    throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "Identify Controller")));
+  }
+  ns.ctratt = ctrl.ctratt;
+  ns.dsm_supported = (ctrl.oncs & NVME_CTRL_ONCS_DSM) != 0;
+  ns.max_transfer_bytes = max_transfer_bytes(path);
+  return ns;
+}
+
+NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns) {
+  NvmeFdp out;
+  if ((ns.ctratt & fdp::kCtrattFdpSupported) != 0) {
+    uint32_t dw0 = 0;
+    nvme_get_features_args args;
+    std::memset(&args, 0, sizeof args);
+    args.result = &dw0;
+    args.args_size = sizeof args;
+    args.fd = fd;
+    args.timeout = NVME_DEFAULT_IOCTL_TIMEOUT;
+    args.nsid = 0;
+    args.sel = NVME_GET_FEATURES_SEL_CURRENT;
+    args.cdw11 = ns.endurance_group;
+    args.fid = NVME_FEAT_FID_FDP;
+    if (const int rc = nvme_get_features(&args); rc != 0) {
+      throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "Get Features FDP (0x1D)")));
+    }
+    out.feature = fdp::parse_fdp_feature(dw0);
+  }
+  std::vector<fdp::Configuration> configs;
+  if (out.feature.enabled) {
+    std::vector<uint8_t> header(sizeof(nvme_fdp_config_log));
+    if (const int rc = nvme_get_log_fdp_configurations(fd, ns.endurance_group, 0, static_cast<uint32_t>(header.size()),
+                                                       header.data());
+        rc != 0) {
+      throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP configurations log (0x20)")));
+    }
+    uint32_t size = 0;
+    std::memcpy(&size, header.data() + offsetof(nvme_fdp_config_log, size), 4);
+    if (size < header.size() || size > (1u << 20)) {
+      throw InputError(fmt::format("{}: FDP configurations log reports {} bytes", path, size));
+    }
+    std::vector<uint8_t> page(size);
+    if (const int rc = nvme_get_log_fdp_configurations(fd, ns.endurance_group, 0, size, page.data()); rc != 0) {
+      throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP configurations log (0x20)")));
+    }
+    configs = fdp::parse_configurations(page, path);
+  }
+  if (const std::string why = fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
+    throw InputError(fmt::format("--placement nvme: {}: {}", path, why));
+  }
+  out.config = configs[out.feature.config_index];
+
+  // Reclaim unit handle status: room for 128 descriptors first, more if announced.
+  for (uint32_t room = 128;;) {
+    std::vector<uint8_t> data(sizeof(nvme_fdp_ruh_status) + room * sizeof(nvme_fdp_ruh_status_desc));
+    if (const int rc = nvme_fdp_reclaim_unit_handle_status(fd, ns.nsid, static_cast<uint32_t>(data.size()),
+                                                           data.data());
+        rc != 0) {
+      throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "I/O Management Receive: RUH status (0x12)")));
+    }
+    uint16_t n = 0;
+    std::memcpy(&n, data.data() + offsetof(nvme_fdp_ruh_status, nruhsd), 2);
+    if (n <= room) {
+      out.ruh_status = fdp::parse_ruh_status(data, path);
+      break;
+    }
+    room = n;
+  }
+  if (out.ruh_status.empty()) {
+    throw InputError(fmt::format("--placement nvme: {}: the namespace reports no reclaim unit handles (RUH status "
+                                 "is empty)",
+                                 path));
+  }
+  return out;
+}
+
+fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t endurance_group) {
+  std::vector<uint8_t> page(sizeof(nvme_fdp_stats_log));
+  if (const int rc = nvme_get_log_fdp_stats(fd, endurance_group, 0, static_cast<uint32_t>(page.size()), page.data());
+      rc != 0) {
+    throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP statistics log (0x22)")));
+  }
+  return fdp::parse_statistics(page, path);
+}
+
+}  // namespace ftlsim::replay

@@ -1,0 +1,238 @@
+#include "replay/target.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "replay/device_safety.h"
+
+namespace ftlsim::replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A sysfs number, or nullopt when the file is missing or not a number.
+std::optional<uint64_t> read_sysfs_number(const fs::path& p) {
+  std::ifstream in(p);
+  uint64_t v = 0;
+  if (in >> v) return v;
+  return std::nullopt;
+}
+
+// The first kSignatureProbeBytes of a device (fewer if it is smaller).
+std::vector<uint8_t> read_head(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw system_error_from_errno(fmt::format("{}: cannot open for reading", path));
+  std::vector<uint8_t> head(kSignatureProbeBytes);
+  size_t got = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::pread(fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  head.resize(got);
+  return head;
+}
+
+std::string refusal(const std::string& path, const std::vector<std::string>& findings) {
+  return fmt::format("refusing to write to {}: {} (--force writes anyway; every finding is printed)", path,
+                     fmt::join(findings, "; "));
+}
+
+}  // namespace
+
+const char* target_kind_name(TargetKind k) {
+  switch (k) {
+    case TargetKind::kFile: return "file";
+    case TargetKind::kBlockDevice: return "block device";
+    case TargetKind::kNvmeGeneric: return "NVMe generic device";
+  }
+  return "unknown";
+}
+
+Target::Target(const TargetRequest& r) {
+  info_.path = r.path;
+  if (r.placement == PlacementMode::kNvme) {
+    if (r.create_bytes != 0) throw InputError("--create does not apply to --placement nvme");
+    open_nvme(r);
+    return;
+  }
+  struct stat st {};
+  if (::stat(r.path.c_str(), &st) != 0) {
+    if (errno != ENOENT) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
+    open_file(r);
+  } else if (S_ISBLK(st.st_mode)) {
+    if (r.create_bytes != 0) throw InputError(fmt::format("--create applies to regular files; {} is a block device", r.path));
+    open_block_device(r);
+  } else if (S_ISREG(st.st_mode)) {
+    open_file(r);
+  } else if (S_ISDIR(st.st_mode)) {
+    throw InputError(fmt::format("--target {} is a directory; give a file or a block device", r.path));
+  } else if (S_ISCHR(st.st_mode)) {
+    throw InputError(fmt::format("--target {} is a character device; only --placement nvme writes to one "
+                                 "(/dev/ngXnY)",
+                                 r.path));
+  } else {
+    throw InputError(fmt::format("--target {} is neither a regular file nor a block device", r.path));
+  }
+}
+
+Target::~Target() {
+  if (fd_ >= 0) ::close(fd_);
+  if (made_file_ && !kept_) ::unlink(info_.path.c_str());
+}
+
+void Target::open_file(const TargetRequest& r) {
+  info_.kind = TargetKind::kFile;
+  struct stat st {};
+  const bool exists = ::stat(r.path.c_str(), &st) == 0;
+  if (r.create_bytes != 0 && r.create_bytes % 4096 != 0) {
+    throw InputError(fmt::format("--create {}: the size must be a multiple of 4 KiB", r.create_bytes));
+  }
+  if (!exists) {
+    if (r.create_bytes == 0) {
+      throw InputError(fmt::format("--target {} does not exist; add --create SIZE to create it (sparse)", r.path));
+    }
+    fd_ = ::open(r.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot create", r.path));
+    if (::ftruncate(fd_, static_cast<off_t>(r.create_bytes)) != 0) {
+      const SystemError e = system_error_from_errno(fmt::format("{}: cannot size to {} bytes", r.path, r.create_bytes));
+      ::unlink(r.path.c_str());
+      throw e;
+    }
+    ::close(fd_);
+    fd_ = -1;
+    info_.created = true;
+    made_file_ = true;
+  } else if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
+    if (!r.force) {
+      throw InputError(fmt::format("--target {} exists with {} bytes; --create {} would resize it (remove the file, "
+                                   "give its size, or add --force to resize)",
+                                   r.path, st.st_size, r.create_bytes));
+    }
+    if (::truncate(r.path.c_str(), static_cast<off_t>(r.create_bytes)) != 0) {
+      throw system_error_from_errno(fmt::format("{}: cannot resize to {} bytes", r.path, r.create_bytes));
+    }
+    info_.created = true;
+  }
+  fd_ = ::open(r.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+  if (fd_ < 0) {
+    if (errno == EINVAL) {
+      throw InputError(fmt::format("--target {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
+                                   "file on ext4 or XFS, or to a block device",
+                                   r.path));
+    }
+    throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
+  }
+  // Direct-I/O alignment as the file system reports it (Linux 6.1+), else a
+  // conservative 4 KiB.
+  struct statx sx {};
+  info_.block_bytes = 4096;
+  if (::statx(fd_, "", AT_EMPTY_PATH, STATX_SIZE | STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
+    if (sx.stx_dio_offset_align == 0) {
+      throw InputError(fmt::format("--target {}: its file system does not support O_DIRECT", r.path));
+    }
+    info_.block_bytes = std::max<uint32_t>(sx.stx_dio_offset_align, 512);
+    info_.mem_align = std::max<uint32_t>(sx.stx_dio_mem_align, 512);
+  }
+  if (::fstat(fd_, &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
+  info_.bytes = static_cast<uint64_t>(st.st_size) / info_.block_bytes * info_.block_bytes;
+  if (info_.bytes == 0) {
+    throw InputError(fmt::format("--target {} is empty (or smaller than one {}-byte block); give --create SIZE "
+                                 "and --force to size it",
+                                 r.path, info_.block_bytes));
+  }
+  info_.discard = true;  // FALLOC_FL_PUNCH_HOLE
+}
+
+void Target::open_block_device(const TargetRequest& r) {
+  info_.kind = TargetKind::kBlockDevice;
+  struct stat st {};
+  if (::stat(r.path.c_str(), &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
+  const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
+  const std::vector<uint8_t> head = read_head(r.path);
+  std::vector<std::string> findings = inspect_block_device(maj, min, r.path, head);
+  if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+  info_.findings = std::move(findings);
+
+  fd_ = ::open(r.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
+  if (fd_ < 0) {
+    if (errno == EBUSY) {
+      throw InputError(fmt::format("refusing to write to {}: it is busy (the exclusive open failed: mounted, or "
+                                   "claimed by another driver); --force skips the exclusive open",
+                                   r.path));
+    }
+    throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
+  }
+  uint64_t bytes = 0;
+  int block = 0;
+  if (::ioctl(fd_, BLKGETSIZE64, &bytes) != 0) throw system_error_from_errno(fmt::format("{}: BLKGETSIZE64", r.path));
+  if (::ioctl(fd_, BLKSSZGET, &block) != 0 || block < 512) {
+    throw system_error_from_errno(fmt::format("{}: BLKSSZGET", r.path));
+  }
+  info_.block_bytes = static_cast<uint32_t>(block);
+  info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
+  if (info_.bytes == 0) throw InputError(fmt::format("--target {} has a size of 0", r.path));
+
+  // Queue limits live with the whole disk; a partition's sysfs directory
+  // has none, its parent has.
+  const fs::path dev_dir = fs::path("/sys/dev/block") / fmt::format("{}:{}", maj, min);
+  const fs::path queue = fs::exists(dev_dir / "partition") ? dev_dir / ".." / "queue" : dev_dir / "queue";
+  info_.discard = read_sysfs_number(queue / "discard_max_bytes").value_or(0) > 0;
+  if (const auto streams = read_sysfs_number(queue / "max_write_streams")) {
+    info_.write_streams_known = true;
+    info_.max_write_streams = static_cast<uint32_t>(*streams);
+  }
+}
+
+void Target::open_nvme(const TargetRequest& r) {
+  info_.kind = TargetKind::kNvmeGeneric;
+  check_nvme_char_path(r.path);
+  // The namespace's block device, if it has one, is where mounts and
+  // signatures show.
+  const std::string name = fs::path(r.path).filename().string();
+  if (name.rfind("ng", 0) == 0) {
+    const std::string block_path = "/dev/nvme" + name.substr(2);
+    struct stat st {};
+    if (::stat(block_path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+      std::vector<std::string> findings =
+          inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path, read_head(block_path));
+      if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+      info_.findings = std::move(findings);
+    }
+  }
+  fd_ = ::open(r.path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", r.path));
+  info_.nvme = probe_nvme_namespace(fd_, r.path);
+  info_.block_bytes = info_.nvme.lba_bytes;
+  info_.bytes = info_.nvme.lbas * info_.nvme.lba_bytes;
+  info_.max_io_bytes = info_.nvme.max_transfer_bytes;
+  info_.discard = info_.nvme.dsm_supported;
+  if (info_.bytes == 0) throw InputError(fmt::format("--target {}: the namespace has a size of 0", r.path));
+}
+
+int Target::discard(uint64_t offset, uint64_t bytes) const {
+  if (info_.kind == TargetKind::kBlockDevice) {
+    uint64_t range[2] = {offset, bytes};
+    return ::ioctl(fd_, BLKDISCARD, &range) == 0 ? 0 : -errno;
+  }
+  return ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                     static_cast<off_t>(bytes)) == 0
+             ? 0
+             : -errno;
+}
+
+}  // namespace ftlsim::replay

@@ -1,0 +1,78 @@
+#pragma once
+// The file or device a replay writes to, opened for O_DIRECT I/O after the
+// safety checks:
+//  - a regular file: used as it is; created (sparse) only with --create SIZE,
+//    and never resized unless --create SIZE and --force say so;
+//  - a block device: refused when device_safety.h finds it in use or holding
+//    data (unless --force), opened with O_EXCL unless --force;
+//  - an NVMe generic character device /dev/ngXnY (--placement nvme only).
+// Writes never reach beyond info().bytes: the request stream keeps every I/O
+// inside it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "replay/nvme_device.h"
+#include "replay/replay_config.h"
+
+namespace ftlsim::replay {
+
+enum class TargetKind : uint8_t { kFile, kBlockDevice, kNvmeGeneric };
+[[nodiscard]] const char* target_kind_name(TargetKind k);
+
+struct TargetInfo {
+  std::string path;
+  TargetKind kind = TargetKind::kFile;
+  uint64_t bytes = 0;         // usable size, a multiple of block_bytes
+  uint32_t block_bytes = 512; // offset and length alignment of direct I/O
+  uint32_t mem_align = 4096;  // buffer alignment of direct I/O
+  bool created = false;       // --create made (or resized) the file in this run
+  bool discard = false;       // trims can be sent: files punch holes; devices: discard_max_bytes > 0
+  // Block devices: queue/max_write_streams (Linux 6.16+); absent = older kernel.
+  bool write_streams_known = false;
+  uint32_t max_write_streams = 0;
+  uint32_t max_io_bytes = 0;  // largest I/O the target takes (0 = no limit known)
+  std::vector<std::string> findings;  // safety findings overridden by --force
+  NvmeNamespace nvme;         // kNvmeGeneric only
+};
+
+struct TargetRequest {
+  std::string path;
+  uint64_t create_bytes = 0;  // --create SIZE (0 = not given)
+  bool force = false;
+  PlacementMode placement = PlacementMode::kNone;
+};
+
+class Target {
+ public:
+  // Opens and checks the target. Throws InputError for refusals (with every
+  // safety finding in the message) and SystemError for failed syscalls.
+  explicit Target(const TargetRequest& request);
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+  ~Target();
+
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] const TargetInfo& info() const { return info_; }
+
+  // Discards [offset, offset + bytes) of a block device (BLKDISCARD), or
+  // punches a hole into a file. Returns 0 or -errno.
+  [[nodiscard]] int discard(uint64_t offset, uint64_t bytes) const;
+
+  // A file this Target created is removed again on destruction unless
+  // keep() was called (once the replay starts writing): a refused trace
+  // leaves nothing behind.
+  void keep() { kept_ = true; }
+
+ private:
+  void open_file(const TargetRequest& r);
+  void open_block_device(const TargetRequest& r);
+  void open_nvme(const TargetRequest& r);
+
+  int fd_ = -1;
+  TargetInfo info_;
+  bool made_file_ = false;
+  bool kept_ = false;
+};
+
+}  // namespace ftlsim::replay

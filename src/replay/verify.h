@@ -1,0 +1,34 @@
+#pragma once
+// Reads a target back after a complete replay and checks every 512-byte unit
+// the trace touched: a unit last written by record r must hold the pattern
+// data_pattern.h stamps for r at its offset; a unit last trimmed must read
+// as zeros on a file (a punched hole) and is not checked on a device (the
+// contents after a discard are undefined). The expected last op per unit
+// comes from running the same request stream again.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "replay/request_stream.h"
+#include "replay/target.h"
+#include "trace/record.h"
+
+namespace ftlsim::replay {
+
+struct VerifyResult {
+  uint64_t written_units = 0;    // units checked against the pattern
+  uint64_t trimmed_units = 0;    // units checked for zeros (files)
+  uint64_t unchecked_units = 0;  // trimmed units on a device
+  uint64_t mismatches = 0;
+  std::string first_mismatch;    // "" when none
+};
+
+// Largest target --verify accepts: it keeps 4 bytes per 512-byte unit.
+inline constexpr uint64_t kMaxVerifyBytes = uint64_t{64} << 30;
+
+// REQUIRES target.info().kind is a file or a block device. Throws InputError
+// for a target above kMaxVerifyBytes, SystemError when a read fails.
+[[nodiscard]] VerifyResult verify_target(const Target& target, std::span<const trace::Record> records,
+                                         const StreamGeometry& geo);
+
+}  // namespace ftlsim::replay

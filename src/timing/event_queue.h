@@ -1,0 +1,62 @@
+#pragma once
+// The discrete-event queue of timed mode: a binary min-heap of small PODs in
+// a pre-reserved vector, ordered by time and then by a sequence number given
+// at push, so that events at the same time pop in the order they were pushed
+// (deterministic, like gem5's event priorities). No allocation per event once
+// the heap has grown to its working size.
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+namespace ftlsim::timing {
+
+enum class EventKind : uint8_t {
+  kArrival,     // open loop: record `index` is due at `time`
+  kCompletion,  // a host request issued at `start` completes at `time`
+};
+
+struct Event {
+  uint64_t time = 0;
+  uint64_t seq = 0;     // set by push(); the tie-break
+  uint64_t start = 0;   // kCompletion: issue time
+  uint64_t index = 0;   // the record
+  EventKind kind = EventKind::kArrival;
+  uint8_t op = 0;       // kCompletion: HostOp
+};
+
+class EventQueue {
+ public:
+  void reserve(size_t n) { heap_.reserve(n); }
+  [[nodiscard]] bool empty() const { return heap_.empty(); }
+  [[nodiscard]] size_t size() const { return heap_.size(); }
+  // Adds e (its seq is overwritten).
+  void push(Event e) {
+    e.seq = next_seq_++;
+    heap_.push_back(e);
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+  // The earliest event (smallest time, then smallest seq). REQUIRES !empty().
+  [[nodiscard]] const Event& top() const {
+    assert(!heap_.empty());
+    return heap_.front();
+  }
+  // Removes and returns top(). REQUIRES !empty().
+  Event pop() {
+    assert(!heap_.empty());
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const Event e = heap_.back();
+    heap_.pop_back();
+    return e;
+  }
+
+ private:
+  // Heap order: std::*_heap keep the "largest" on top, so "larger" = later.
+  static bool later(const Event& a, const Event& b) {
+    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+  }
+  std::vector<Event> heap_;
+  uint64_t next_seq_ = 0;
+};
+
+}  // namespace ftlsim::timing

@@ -1,0 +1,68 @@
+#pragma once
+// Where a physical slot of the FTL engine lives in the NAND array, for timed
+// mode. The engine only knows erase units (lines or reclaim units) and slot
+// offsets in them; this map fixes the hardware behind them:
+//
+//  - Dies are numbered channel fastest: die = lun x channels + channel, so a
+//    line's offsets visit channel 0..C-1 of LUN 0, then of LUN 1, ... (the
+//    order of FEMU's write pointer, page_ftl.h).
+//  - Reclaim group g owns dies [g x D/G, (g+1) x D/G) of the D dies (G groups);
+//    its units are the engine's units [g x U, (g+1) x U) (fdp_config.h).
+//  - A unit spans `unit_dies` consecutive dies of its group (all of them for a
+//    line-sized RU, fewer for a smaller RU: fdp::RuShape) and `rows` blocks per
+//    plane on each. Local unit u of a group with S = group dies / unit_dies die
+//    sets takes die set u mod S, so consecutive units land on different dies.
+//  - A slot at offset o of its unit is on die first_die + o mod unit_dies,
+//    plane (o / unit_dies) mod planes: die fastest, then plane, then page.
+// Every (die, plane, block, page) is used by exactly one slot (tested).
+#include <cstdint>
+#include <vector>
+
+#include "fdp/fdp_config.h"
+#include "ftl/fast_div.h"
+#include "ftl/geometry.h"
+
+namespace ftlsim::timing {
+
+struct NandLoc {
+  uint32_t plane = 0;    // global plane index: die x planes_per_die + plane
+  uint32_t channel = 0;
+};
+
+class NandMap {
+ public:
+  NandMap() = default;
+  // REQUIRES: ru = fdp::resolve_ru_shape(g, fdp) for the same geometry, and
+  // ru.dies x ru.block_rows x planes x pages slots per unit (4 KiB pages).
+  NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t reclaim_groups);
+
+  [[nodiscard]] uint32_t unit_of(uint32_t slot) const { return spu_div_.divide(slot); }
+  [[nodiscard]] NandLoc locate(uint32_t slot) const {
+    const uint32_t unit = spu_div_.divide(slot);
+    const uint32_t off = slot - unit * spu_div_.divisor();
+    const uint32_t q = dies_div_.divide(off);
+    const uint32_t die = first_die_[unit] + (off - q * dies_div_.divisor());
+    const uint32_t plane = planes_ == 1 ? 0 : q % planes_;
+    return NandLoc{die * planes_ + plane, die_channel_[die]};
+  }
+  [[nodiscard]] uint32_t first_die(uint32_t unit) const { return first_die_[unit]; }
+  [[nodiscard]] uint32_t unit_dies() const { return dies_div_.divisor(); }
+  [[nodiscard]] uint32_t rows() const { return rows_; }  // blocks per plane a unit takes on each die
+  [[nodiscard]] uint32_t units() const { return static_cast<uint32_t>(first_die_.size()); }
+  [[nodiscard]] uint32_t slots_per_unit() const { return spu_div_.divisor(); }
+  [[nodiscard]] uint32_t dies() const { return static_cast<uint32_t>(die_channel_.size()); }
+  [[nodiscard]] uint32_t planes_per_die() const { return planes_; }
+  [[nodiscard]] uint32_t channels() const { return channels_; }
+  [[nodiscard]] uint32_t channel_of_die(uint32_t die) const { return die_channel_[die]; }
+
+ private:
+  ftl::FastDiv spu_div_;
+  ftl::FastDiv dies_div_;  // by unit_dies
+  uint32_t planes_ = 1;
+  uint32_t channels_ = 1;
+  uint32_t rows_ = 1;
+  std::vector<uint32_t> first_die_;    // per unit
+  std::vector<uint32_t> die_channel_;  // per die
+};
+
+}  // namespace ftlsim::timing

@@ -1,0 +1,40 @@
+#pragma once
+// Queue-depth scaling: one closed-loop timed run per queue depth, reduced to
+// a row of throughput and latency percentiles, and the knee (the smallest
+// queue depth that reaches 90% of the best throughput), as published
+// concurrent-read tables show it.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "timing/timing_result.h"
+
+namespace ftlsim::timing {
+
+struct QdRow {
+  uint32_t qd = 0;
+  std::string ops;  // the op filter: "all", "read" or "write"
+  uint64_t count = 0;
+  double qps = 0;
+  double mb_s = 0;
+  double lat_mean_ns = 0;
+  uint64_t p50_ns = 0, p95_ns = 0, p99_ns = 0, p99_9_ns = 0;
+};
+
+// The row of a closed-loop run: the timed requests of its op filter (all
+// types together for "all").
+[[nodiscard]] QdRow qd_row(uint32_t qd, const TimingResult& t);
+
+// Smallest qd whose qps is at least 90% of the largest qps in `rows`
+// (0 when rows is empty).
+[[nodiscard]] uint32_t knee_qd(std::span<const QdRow> rows);
+
+// qd_sweep.csv: qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+[[nodiscard]] std::string qd_sweep_csv(std::span<const QdRow> rows);
+// qd_sweep.json: {"rows": [...same fields...], "knee_qd": N}
+[[nodiscard]] std::string qd_sweep_json(std::span<const QdRow> rows);
+// The table printed on stdout, with a last line naming the knee.
+[[nodiscard]] std::string qd_sweep_text(std::span<const QdRow> rows);
+
+}  // namespace ftlsim::timing

@@ -1,0 +1,203 @@
+#include "timing/timed_device.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace ftlsim::timing {
+
+TimedDevice::TimedDevice(const TimingConfig& cfg, const NandMap& map, TimingResult& result)
+    : map_(map), nand_(cfg, map), queue_(map.dies()), out_(result),
+      last_erase_(map.units(), kNoSeq), last_copy_in_(map.units(), kNoSeq), erase_end_(map.units(), 0),
+      program_end_(map.units(), 0), read_end_(map.units(), 0), heads_(map.dies()) {
+  out_.planes = nand_.planes();
+}
+
+void TimedDevice::begin_request(uint64_t now, HostOp op) {
+  assert(now >= now_);
+  now_ = now;
+  // Nothing will start before now, except queued GC work (from its decision).
+  nand_.set_horizon(queue_.pending() == 0 ? now : std::min(now, queue_.at(queue_.fifo_head()).t_enq));
+  fill(now);
+  // What is still queued cannot start before now on its die (fill would have
+  // placed it), and neither can anything else from here on: gaps before now
+  // are of no use any more.
+  nand_.set_horizon(now);
+  op_ = op;
+  floor_ = now;
+  rmw_ready_ = 0;
+  req_end_ = now;
+  req_reads_ = 0;
+}
+
+uint64_t TimedDevice::end_request() {
+  out_.busy_ns = nand_.busy_ns();
+  return req_end_;
+}
+
+void TimedDevice::finish() {
+  if (queue_.pending() != 0) drain_through(queue_.end_seq() - 1);
+  out_.busy_ns = nand_.busy_ns();
+}
+
+void TimedDevice::host_read(uint32_t slot) {
+  if (!recording_) return;
+  const uint32_t unit = map_.unit_of(slot);
+  const uint64_t end = nand_.read(map_.locate(slot), floor_);
+  read_end_[unit] = std::max(read_end_[unit], end);
+  ++out_.host_page_reads;
+  ++req_reads_;
+  req_end_ = std::max(req_end_, end);
+  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
+  if (op_ == HostOp::kWrite) rmw_ready_ = std::max(rmw_ready_, end);  // read-modify-write
+}
+
+void TimedDevice::host_program(uint32_t slot) {
+  if (!recording_) return;
+  const uint32_t unit = map_.unit_of(slot);
+  wait_for(last_erase_[unit]);
+  const uint64_t end = nand_.program(map_.locate(slot), std::max({floor_, rmw_ready_, erase_end_[unit]}));
+  program_end_[unit] = std::max(program_end_[unit], end);
+  rmw_ready_ = 0;
+  ++out_.host_page_programs;
+  req_end_ = std::max(req_end_, end);
+  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
+}
+
+void TimedDevice::gc_begin(bool forced) {
+  if (!recording_) return;
+  forced_pass_ = forced;
+}
+
+void TimedDevice::gc_copy(uint32_t src, uint32_t dst) {
+  if (!recording_) return;
+  const uint32_t from = map_.unit_of(src);
+  const uint32_t to = map_.unit_of(dst);
+  // The read waits for copies still queued into its unit, the program for
+  // the queued erase of its unit: both earlier in the queue.
+  uint64_t need = last_copy_in_[from];
+  if (last_erase_[to] != kNoSeq) need = need == kNoSeq ? last_erase_[to] : std::max(need, last_erase_[to]);
+  GcOp op;
+  op.t_enq = now_;
+  op.need = need;
+  op.a = src;
+  op.b = dst;
+  op.kind = GcOpKind::kCopy;
+  const uint32_t die = map_.locate(src).plane / map_.planes_per_die();
+  fill_dirty_ = fill_dirty_ || queue_.die_pending(die) == 0;
+  last_copy_in_[to] = queue_.push(op, die);
+}
+
+void TimedDevice::unit_erase(uint32_t unit) {
+  if (!recording_) return;
+  GcOp op;
+  op.t_enq = now_;
+  op.need = last_copy_in_[unit];
+  op.a = unit;
+  op.kind = GcOpKind::kErase;
+  for (uint32_t k = 0; k < map_.unit_dies(); ++k) {
+    op.b = map_.first_die(unit) + k;
+    fill_dirty_ = fill_dirty_ || queue_.die_pending(op.b) == 0;
+    last_erase_[unit] = queue_.push(op, op.b);
+  }
+  if (forced_pass_) {
+    // Forced GC runs in the write path: all GC work is placed now, so the
+    // write's programs queue behind it on every die it touches (as FEMU's
+    // forced do_gc reserves the LUNs before the write's own pages).
+    ++out_.gc_waits;
+    drain_through(queue_.end_seq() - 1);
+  }
+  forced_pass_ = false;
+}
+
+void TimedDevice::wait_for(uint64_t seq) {
+  if (seq == kNoSeq || queue_.done(seq)) return;
+  ++out_.gc_waits;
+  drain_through(seq);
+}
+
+uint64_t TimedDevice::drain_through(uint64_t last) {
+  fill_dirty_ = true;
+  uint64_t end = 0;
+  while (queue_.fifo_head() <= last && queue_.fifo_head() < queue_.end_seq()) {
+    end = std::max(end, place(queue_.fifo_head()));
+  }
+  return end;
+}
+
+void TimedDevice::fill(uint64_t now) {
+  if (queue_.pending() == 0) return;
+  if (!fill_dirty_ && now <= fill_next_) return;
+  fill_dirty_ = false;
+  uint64_t next = ~uint64_t{0};
+  auto ready = [&](const GcOp& op) {
+    return op.kind == GcOpKind::kCopy ? std::max(op.t_enq, program_end_[map_.unit_of(op.a)]) : erase_ready(op);
+  };
+  auto start_at = [&](bool copy, NandLoc loc, uint32_t die, uint64_t r) {
+    return copy ? nand_.read_start(loc, r) : nand_.erase_start(die, map_.rows(), r);
+  };
+  for (uint32_t die = 0; die < map_.dies(); ++die) {
+    if (queue_.die_pending(die) == 0) continue;
+    HeadCache& h = heads_[die];
+    if (h.placed == queue_.die_placed(die)) {  // same first operation as last time
+      if (now > h.start) h.start = start_at(h.copy, h.loc, die, h.ready);
+      if (now <= h.start) {
+        next = std::min(next, h.start);
+        continue;
+      }
+    }
+    uint64_t seq = 0;
+    while (queue_.die_head(die, seq)) {
+      const GcOp op = queue_.at(seq);  // a copy: draining may move the queue
+      const bool copy = op.kind == GcOpKind::kCopy;
+      const NandLoc loc = copy ? map_.locate(op.a) : NandLoc{};
+      uint64_t s = start_at(copy, loc, die, ready(op));
+      if (s < now && op.need != kNoSeq && !queue_.done(op.need)) {
+        drain_through(op.need);
+        s = start_at(copy, loc, die, ready(op));
+      }
+      if (s >= now) {
+        next = std::min(next, s);
+        h = HeadCache{queue_.die_placed(die), s, ready(op), loc, copy};
+        break;
+      }
+      place(seq);
+    }
+  }
+  // A drain inside the scan may have changed heads already scanned.
+  fill_next_ = next;
+}
+
+uint64_t TimedDevice::erase_ready(const GcOp& op) const {
+  // After every program into the unit and every read of it placed so far
+  // (its GC reads on this die come first in the queue).
+  return std::max({op.t_enq, program_end_[op.a], read_end_[op.a]});
+}
+
+uint64_t TimedDevice::place(uint64_t seq) {
+  const GcOp op = queue_.at(seq);
+  assert(op.need == kNoSeq || queue_.done(op.need));
+  queue_.mark_done(seq);  // seq is its die's first: fill takes firsts, drains take the oldest
+  uint64_t end = 0;
+  if (op.kind == GcOpKind::kCopy) {
+    // Read once everything programmed into the victim is there; program once
+    // the destination unit is erased.
+    const uint32_t from = map_.unit_of(op.a);
+    const uint32_t to = map_.unit_of(op.b);
+    const uint64_t data_out = nand_.read(map_.locate(op.a), std::max(op.t_enq, program_end_[from]));
+    read_end_[from] = std::max(read_end_[from], data_out);
+    end = nand_.program(map_.locate(op.b), std::max(data_out, erase_end_[to]));
+    program_end_[to] = std::max(program_end_[to], end);
+    ++out_.gc_copies;
+    out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
+  } else {
+    end = nand_.erase(op.b, map_.rows(), erase_ready(op));
+    erase_end_[op.a] = std::max(erase_end_[op.a], end);
+    ++out_.erases;
+    const uint64_t bytes = uint64_t{map_.slots_per_unit()} / map_.unit_dies() * ftl::kSlotBytes;
+    out_.events.add(SeriesKind::kErase, end, end - op.t_enq, bytes);
+  }
+  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
+  return end;
+}
+
+}  // namespace ftlsim::timing

@@ -1,0 +1,131 @@
+#pragma once
+// The NAND side of timed mode: turns what the FTL does (TimingSink calls)
+// into reservations on planes and channels (NandTimeline), and decides when
+// GC work runs.
+//
+// What is modelled:
+//  - Host reads and programs are placed when the request is issued, at the
+//    issue time or later (first come, first served per resource). A request
+//    completes when its last page is read out / programmed (no write cache).
+//    A read-modify-write read delays the program of its slot.
+//  - Background GC (the passes FEMU runs after a request) is queued, not
+//    placed: before anything is placed at time t, queued GC operations that
+//    can start before t on their die are placed (fill), so GC uses the time
+//    host requests leave the dies idle. An operation started before a host
+//    request arrives runs to its end (no preemption); a copy's program is
+//    placed with its read.
+//  - Forced GC (in the write path) places all queued GC work at once, so the
+//    writing request's programs queue behind it on every die (the write
+//    waits for free space, as behind FEMU's forced do_gc). Placing work at
+//    a time later than a resource's busy-until would leave a gap nothing
+//    can fill, so nothing waits for a global point in time.
+//  - Ordering that data needs is kept: a program into a unit waits for the
+//    unit's erase (placing it first if it is still queued: a gc_wait, as is
+//    forced GC); a GC read waits for every program into its unit, an erase
+//    for every program into and read of its unit. A host read does not wait
+//    for the program of its data (a device would serve data in flight from
+//    its buffers; no buffer hit is modelled, the read is timed on the die).
+// All decisions are deterministic; no allocation per page once queues have
+// grown to their working size.
+#include <cstdint>
+#include <vector>
+
+#include "timing/event_series.h"
+#include "timing/gc_queue.h"
+#include "timing/nand_map.h"
+#include "timing/nand_timeline.h"
+#include "timing/timing_config.h"
+#include "timing/timing_result.h"
+
+namespace ftlsim::timing {
+
+class TimedDevice {
+ public:
+  // `result` receives counters and GC events; it must outlive this object.
+  TimedDevice(const TimingConfig& cfg, const NandMap& map, TimingResult& result);
+  TimedDevice(const TimedDevice&) = delete;
+  TimedDevice& operator=(const TimedDevice&) = delete;
+
+  // A host request of type `op` issued at `now` (>= every earlier now).
+  void begin_request(uint64_t now, HostOp op);
+  // Ends it; returns its completion time (now when it used no NAND).
+  uint64_t end_request();
+  // Whether the request just ended read a page (false: all slots unmapped).
+  [[nodiscard]] bool request_read_nand() const { return req_reads_ != 0; }
+  // Off: FTL operations are not timed (records the --ops filter skips).
+  void set_recording(bool on) { recording_ = on; }
+  // Places every queued GC operation; call once after the last request.
+  void finish();
+
+  // From the FTL (TimingSink). Slots are physical.
+  void host_read(uint32_t slot);
+  void host_program(uint32_t slot);
+  void gc_begin(bool forced);
+  void gc_copy(uint32_t src, uint32_t dst);
+  void unit_erase(uint32_t unit);
+
+  [[nodiscard]] uint64_t queued_gc_ops() const { return queue_.pending(); }
+
+ private:
+  void fill(uint64_t now);
+  // Places every queued operation with sequence number <= last, in order;
+  // returns the latest end among them (0 if none).
+  uint64_t drain_through(uint64_t last);
+  // Places queued operation seq (not done); returns when it ends.
+  uint64_t place(uint64_t seq);
+  [[nodiscard]] uint64_t erase_ready(const GcOp& op) const;
+  // Before a host operation: places the queued work it depends on.
+  void wait_for(uint64_t seq);
+
+  NandMap map_;
+  NandTimeline nand_;
+  GcQueue queue_;
+  TimingResult& out_;
+  // Per unit: the last queued erase of it and the last queued copy into it.
+  std::vector<uint64_t> last_erase_;
+  std::vector<uint64_t> last_copy_in_;
+  // Per unit, from what is placed: when its last erase ends, and the latest
+  // end of a program into it and of a read from it. Operations may be placed
+  // into idle gaps earlier than operations placed before them, so the order
+  // data needs is kept by these times, not by placement order.
+  std::vector<uint64_t> erase_end_;
+  std::vector<uint64_t> program_end_;
+  std::vector<uint64_t> read_end_;
+
+  bool recording_ = true;
+  bool forced_pass_ = false;
+  HostOp op_ = HostOp::kRead;
+  uint64_t now_ = 0;
+  uint64_t floor_ = 0;      // host operations of this request start no earlier: its issue time
+  uint64_t rmw_ready_ = 0;  // the next program waits for its read-modify-write read
+  uint64_t req_end_ = 0;
+  uint64_t req_reads_ = 0;
+  // fill() skips its scan while no die's first queued operation can start
+  // before fill_next_ (start times only move later) and no die's first
+  // operation changed (fill_dirty_).
+  uint64_t fill_next_ = 0;
+  bool fill_dirty_ = true;
+  // Per die: its first queued operation when fill() last looked (valid while
+  // die_placed() is unchanged), a ready time no later than its real one, and
+  // the start that gave (a start cannot move earlier later on).
+  struct HeadCache {
+    uint64_t placed = ~uint64_t{0};
+    uint64_t start = 0;
+    uint64_t ready = 0;
+    NandLoc loc;
+    bool copy = false;
+  };
+  std::vector<HeadCache> heads_;
+};
+
+// The sink PageFtl calls in timed mode: forwards to a TimedDevice.
+struct TimingSink {
+  TimedDevice* dev = nullptr;
+  void on_host_read(uint32_t slot) { dev->host_read(slot); }
+  void on_host_program(uint32_t slot) { dev->host_program(slot); }
+  void on_gc_begin(bool forced) { dev->gc_begin(forced); }
+  void on_gc_copy(uint32_t src, uint32_t dst) { dev->gc_copy(src, dst); }
+  void on_unit_erase(uint32_t unit) { dev->unit_erase(unit); }
+};
+
+}  // namespace ftlsim::timing

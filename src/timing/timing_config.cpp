@@ -1,0 +1,50 @@
+#include "timing/timing_config.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace ftlsim::timing {
+
+std::string_view host_mode_name(HostMode m) { return m == HostMode::kOpen ? "open" : "closed"; }
+
+std::string_view op_filter_name(OpFilter f) {
+  switch (f) {
+    case OpFilter::kAll: return "all";
+    case OpFilter::kRead: return "read";
+    case OpFilter::kWrite: return "write";
+  }
+  return "all";
+}
+
+OpFilter parse_op_filter(std::string_view s) {
+  if (s == "all") return OpFilter::kAll;
+  if (s == "read") return OpFilter::kRead;
+  if (s == "write") return OpFilter::kWrite;
+  throw InputError(fmt::format("--ops: '{}' is not all, read or write", s));
+}
+
+std::vector<std::string> TimingConfig::problems(const ftl::Geometry& g) const {
+  std::vector<std::string> p;
+  if (g.page_bytes != ftl::kSlotBytes) {
+    // A program is timed per 4 KiB slot; larger pages would need slots
+    // gathered into page programs, which is not modelled.
+    p.push_back(fmt::format("timed mode models 4 KiB NAND pages (one slot per page); --page-size {} is not "
+                            "supported with --timing",
+                            g.page_bytes));
+  }
+  if (read_ns == 0 || program_ns == 0 || erase_ns == 0) {
+    p.push_back("--read-time, --program-time and --erase-time must be above 0");
+  }
+  if (mode == HostMode::kClosed && (qd == 0 || qd > kMaxQd)) {
+    p.push_back(fmt::format("--qd {} must be between 1 and {}", qd, kMaxQd));
+  }
+  if (mode == HostMode::kOpen && !(std::isfinite(speed) && speed > 0)) {
+    p.push_back(fmt::format("--speed {} must be a number above 0", speed));
+  }
+  return p;
+}
+
+}  // namespace ftlsim::timing

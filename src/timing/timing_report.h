@@ -1,0 +1,31 @@
+#pragma once
+// How a timed run is reported: the "timing" object of summary.json,
+// latency_cdf.csv, and the lines added to the text summary.
+#include <string>
+
+#include "core/json_writer.h"
+#include "timing/timing_result.h"
+
+namespace ftlsim::timing {
+
+// Writes `"timing": {...}` into the open object of `j`: sim_time_ns, mode,
+// qd (null in open loop), speed (null in closed loop), ops (per host op type
+// that occurred: count, iops, mb_s, lat_ns {mean, p50, p75, p95, p99, p99.9,
+// p99.99, max}), unmapped_reads, gc_copies, erases, and the details (nand,
+// gc_waits, backwards_timestamps, latencies used, events interval).
+void write_timing_json(JsonWriter& j, const TimingResult& t);
+
+// latency_cdf.csv: op,latency_ns,cum_fraction; one row per non-empty
+// histogram bucket (its upper edge, within [min, max]) per op type.
+[[nodiscard]] std::string latency_cdf_csv(const TimingResult& t);
+
+// Lines for the text summary (each ends in '\n').
+[[nodiscard]] std::string timing_text(const TimingResult& t);
+
+// A latency in the unit that suits it: "850ns", "40.0us", "2.35ms", "1.20s".
+[[nodiscard]] std::string format_ns(double ns);
+
+// Requests per second and decimal MB per second over t.sim_time_ns.
+[[nodiscard]] double per_second(const TimingResult& t, double amount);
+
+}  // namespace ftlsim::timing

@@ -1,0 +1,16 @@
+// libFuzzer target: the MSR Cambridge CSV importer (--from msr).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "fuzz_check.h"
+
+using namespace ftlsim;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  trace::ImportOptions o;
+  o.format = trace::TextFormat::kMsr;
+  fuzz::check_import(text, o, /*rebased=*/true);
+  return 0;
+}

@@ -1,0 +1,187 @@
+// `ftlsim replay` end to end on temporary files: outputs, --verify,
+// --predict against the simulate command, refusals (one line, exit 2,
+// nothing left behind), and Ctrl-C giving a partial report. Device paths
+// (loop devices, root) are covered by test_replay_loop.sh.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "cli/cli_run.h"
+
+using ftlsim::test::run_ftlsim;
+using ftlsim::test::RunResult;
+using ftlsim::test::slurp;
+using ftlsim::test::TempDir;
+using Catch::Contains;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+size_t lines_in(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// The value after `"key": ` in a JSON text (first occurrence), up to , or newline.
+std::string json_value(const std::string& json, const std::string& key) {
+  const std::string k = "\"" + key + "\": ";
+  const size_t at = json.find(k);
+  if (at == std::string::npos) return "<missing " + key + ">";
+  const size_t start = at + k.size();
+  const size_t end = json.find_first_of(",\n", start);
+  return json.substr(start, end - start);
+}
+
+// The line of `text` starting with `label`.
+std::string line_of(const std::string& text, const std::string& label) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t eol = text.find('\n', pos);
+    const std::string line = text.substr(pos, eol == std::string::npos ? std::string::npos : eol - pos);
+    if (line.rfind(label, 0) == 0) return line;
+    if (eol == std::string::npos) break;
+    pos = eol + 1;
+  }
+  return "<no line " + label + ">";
+}
+
+// 16 MiB of uniform 4 KiB requests: 3000 writes plus reads and trims mixed in.
+std::string make_trace(const TempDir& tmp) {
+  const std::string t = tmp.file("u.ftr");
+  const RunResult g = run_ftlsim("gen --pattern uniform --logical 16M --writes 3000 --read-ratio 0.2 --trim-ratio 0.05 "
+                                 "--markers 1000 -o " + t);
+  REQUIRE(g.exit_code == 0);
+  return t;
+}
+
+void expect_refusal(const std::string& args, const std::string& pattern) {
+  const RunResult r = run_ftlsim(args);
+  INFO(args << "\n" << r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(lines_in(r.output) == 1);
+  CHECK_THAT(r.output, Contains("ftlsim: error: ") && Contains(pattern));
+}
+
+}  // namespace
+
+TEST_CASE("replay --help lists every option", "[replay][cli]") {
+  const RunResult r = run_ftlsim("replay --help");
+  CHECK(r.exit_code == 0);
+  for (const char* opt : {"--trace", "--target", "--out", "--qd", "--mode", "--speed", "--ops", "--placement", "--rg",
+                          "--create", "--wrap", "--force", "--max-io", "--interval", "--verify", "--predict",
+                          "--no-progress"}) {
+    CHECK_THAT(r.output, Contains(opt));
+  }
+}
+
+TEST_CASE("replay to a new file writes the report and verifies", "[replay][cli]") {
+  const TempDir tmp("replay-cli");
+  const std::string trace = make_trace(tmp);
+  const std::string img = tmp.file("t.img");
+  const std::string out = tmp.file("out");
+  const RunResult r = run_ftlsim("replay --trace " + trace + " --target " + img + " --create 16M --out " + out +
+                                 " --verify --no-progress");
+  INFO(r.output);
+  if (r.exit_code == 2 && r.output.find("O_DIRECT") != std::string::npos) {
+    WARN("skipped: no O_DIRECT in the temp dir");
+    return;
+  }
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(line_of(r.output, "status"), Contains("complete in"));
+  CHECK_THAT(line_of(r.output, "target"), Contains("16.00 MiB") && Contains("created by --create"));
+  CHECK_THAT(line_of(r.output, "verify"), Contains(" 0 mismatches"));
+  CHECK_THAT(line_of(r.output, "write "), Contains(" 3000 "));
+  CHECK_THAT(line_of(r.output, "wrote"), Contains("summary.json") && Contains("events.csv"));
+  CHECK(fs::file_size(img) == 16u << 20);
+
+  const std::string json = slurp(out + "/summary.json");
+  CHECK(json_value(json, "kind") == "\"replay\"");
+  CHECK(json_value(json, "partial") == "false");
+  CHECK(json_value(json, "stop_reason") == "null");
+  CHECK(json_value(json, "ios") == "3000");  // ops.write comes first
+  CHECK(json_value(json, "bytes") == "16777216");  // target.bytes comes first
+  CHECK(json_value(json, "mismatches") == "0");
+  CHECK(json_value(json, "queue_depth") == "32");
+  const std::string csv = slurp(out + "/events.csv");
+  CHECK(csv.rfind("elapsed_s,records,trace_time_ns,ios,bytes,interval_iops,interval_mib_s,interval_p50_us,", 0) == 0);
+  CHECK(lines_in(csv) >= 3);
+}
+
+TEST_CASE("replay --predict prints the model's WAF for the same trace", "[replay][cli]") {
+  const TempDir tmp("replay-predict");
+  const std::string trace = make_trace(tmp);
+  const std::string model = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25";
+  const RunResult sim = run_ftlsim("--trace " + trace + " " + model + " --no-progress");
+  REQUIRE(sim.exit_code == 0);
+  const std::string waf_line = line_of(sim.output, "WAF");
+  const std::string waf = waf_line.substr(waf_line.find_last_of(' ') + 1);
+  const RunResult r = run_ftlsim("replay --trace " + trace + " --target " + tmp.file("p.img") +
+                                 " --create 16M --no-progress --predict \"" + model + "\"");
+  INFO(r.output);
+  if (r.exit_code == 2 && r.output.find("O_DIRECT") != std::string::npos) return;
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(line_of(r.output, "model WAF"), Contains(waf));
+  expect_refusal("replay --trace " + trace + " --target " + tmp.file("q.img") +
+                     " --create 16M --predict \"--gc-thres 50,60\"",
+                 "--predict takes one configuration");
+  CHECK_FALSE(fs::exists(tmp.file("q.img")));
+}
+
+TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]") {
+  const TempDir tmp("replay-refuse");
+  const std::string trace = make_trace(tmp);
+  const std::string img = tmp.file("r.img");
+  expect_refusal("replay --trace " + trace + " --target " + img, "does not exist; add --create SIZE");
+  CHECK_FALSE(fs::exists(img));
+  // The 16 MiB trace does not fit 1 MiB: refused before anything is written,
+  // and the file --create made is removed again.
+  expect_refusal("replay --trace " + trace + " --target " + img + " --create 1M",
+                 "ends beyond the target's 1048576 bytes");
+  CHECK_FALSE(fs::exists(img));
+  expect_refusal("replay --trace " + trace + " --target " + img + " --create 1M --placement stream",
+                 "--placement stream needs a block device");
+  CHECK_FALSE(fs::exists(img));
+  expect_refusal("replay --trace " + trace + " --target /dev/ng-ftlsim-missing --placement nvme",
+                 "--placement nvme: /dev/ng-ftlsim-missing: No such file or directory");
+  expect_refusal("replay --trace " + trace + " --target " + trace + " --placement nvme",
+                 "is not a character device");
+  expect_refusal("replay --trace " + trace + " --target /dev/null --placement nvme",
+                 "/dev/null is not an NVMe namespace");
+  expect_refusal("replay --trace " + trace + " --target /dev/null", "is a character device");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --qd 0 --mode fast --speed 2",
+                 "--mode: 'fast' is not afap or timed; --qd 0 is outside 1..4096");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --speed 2", "--speed applies only to --mode timed");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --ops write,erase", "'erase' is not an op");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --rg 1", "--rg applies only to --placement nvme");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --placement nvme --verify",
+                 "--verify is not available with --placement nvme");
+  expect_refusal("replay --trace " + tmp.file("missing.ftr") + " --target " + img + " --create 1M", "missing.ftr");
+  CHECK_FALSE(fs::exists(img));
+}
+
+TEST_CASE("Ctrl-C drains and writes a partial report", "[replay][cli]") {
+  const TempDir tmp("replay-sigint");
+  // 2000 writes 10 ms apart: 20 s in timed mode.
+  const std::string trace = tmp.file("slow.ftr");
+  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 2000 --iat 10ms -o " + trace).exit_code == 0);
+  const std::string out = tmp.file("out");
+  const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " replay --trace " + trace + " --target " +
+                          tmp.file("s.img") + " --create 8M --mode timed --no-progress --out " + out +
+                          " & pid=$!; sleep 0.7; kill -INT $pid; wait $pid; echo exit=$?' 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string text;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+  ::pclose(p);
+  INFO(text);
+  if (text.find("O_DIRECT") != std::string::npos) return;
+  CHECK_THAT(text, Contains("exit=1"));
+  CHECK_THAT(line_of(text, "status"), Contains("PARTIAL") && Contains("interrupted"));
+  CHECK_THAT(text, Contains("ftlsim: error: replay interrupted; the report above is partial"));
+  const std::string json = slurp(out + "/summary.json");
+  CHECK(json_value(json, "partial") == "true");
+  CHECK(json_value(json, "stop_reason") == "\"interrupted\"");
+  CHECK(fs::exists(out + "/events.csv"));
+}

@@ -1,0 +1,138 @@
+// The ftlsim binary in timed mode: --timing outputs (summary.json "timing",
+// events.csv, latency_cdf.csv), determinism, `ftlsim qd-sweep`, and one-line
+// errors with exit code 2 for timing options that make no sense.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "cli/cli_run.h"
+#include "trace/ftr_writer.h"
+
+using namespace ftlsim;
+using test::run_ftlsim;
+using test::slurp;
+
+namespace {
+
+// The CLI tests' small device (cli_run.h): a fill, random overwrites, then
+// random reads, with a marker every 1000 records.
+void write_trace(const std::string& path, bool reads) {
+  trace::TraceMeta meta;
+  meta.kv.emplace_back("source", "test_timing_cli");
+  trace::FtrWriter w(path, meta);
+  const uint64_t logical = test::kLogicalSlots;
+  uint64_t t = 0;
+  for (uint64_t s = 0; s < logical; ++s) w.append({t += 20'000, s * 8, 8, 0, static_cast<uint8_t>(trace::Op::kWrite), 0});
+  uint64_t x = 99;
+  for (uint64_t i = 0; i < 3 * logical; ++i) {
+    if (i % 1000 == 0) w.append({t, i, 0, 0, static_cast<uint8_t>(trace::Op::kMarker), 0});
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const auto op = reads && i >= 2 * logical ? trace::Op::kRead : trace::Op::kWrite;
+    w.append({t += 20'000, ((x >> 33) % logical) * 8, 8, 0, static_cast<uint8_t>(op), 0});
+  }
+  w.finish();
+}
+
+size_t lines(const std::string& s) {
+  size_t n = 0;
+  for (char ch : s) n += ch == '\n';
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("timed mode writes the timing object, events.csv and latency_cdf.csv, byte-identical across runs", "[cli]") {
+  test::TempDir dir("timing");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string args = "--trace " + tr + " " + test::kDevice + " --timing --qd 8 --out ";
+  const auto a = run_ftlsim(args + dir.file("a"));
+  REQUIRE(a.exit_code == 0);
+  CHECK_THAT(a.output, Catch::Contains("timing     closed loop, qd 8") && Catch::Contains("p99.99") &&
+                           Catch::Contains("events.csv"));
+  const auto b = run_ftlsim(args + dir.file("b"));
+  REQUIRE(b.exit_code == 0);
+  const std::string sa = slurp(dir.file("a/summary.json"));
+  CHECK(sa == slurp(dir.file("b/summary.json")));
+  CHECK(slurp(dir.file("a/events.csv")) == slurp(dir.file("b/events.csv")));
+  CHECK_THAT(sa, Catch::Contains("\"timing\": {") && Catch::Contains("\"mode\": \"closed\"") &&
+                     Catch::Contains("\"qd\": 8") && Catch::Contains("\"speed\": null") &&
+                     Catch::Contains("\"read\": {") && Catch::Contains("\"write\": {") &&
+                     Catch::Contains("\"p99.99\": ") && Catch::Contains("\"gc_copies\": ") &&
+                     Catch::Contains("\"unmapped_reads\": 0"));
+  // The fast-mode keys are still there and unchanged in form.
+  CHECK_THAT(sa, Catch::Contains("\"waf\": ") && Catch::Contains("\"gc_onset\": {"));
+  const std::string ev = slurp(dir.file("a/events.csv"));
+  CHECK(ev.rfind("interval_start_ns,event,count,bytes,lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_max_ns\n", 0) == 0);
+  CHECK_THAT(ev, Catch::Contains(",host_read,") && Catch::Contains(",host_write,") && Catch::Contains(",gc_copy,") &&
+                     Catch::Contains(",erase,"));
+  CHECK(lines(ev) <= 1 + 5 * 256);
+  const std::string cdf = slurp(dir.file("a/latency_cdf.csv"));
+  CHECK(cdf.rfind("op,latency_ns,cum_fraction\n", 0) == 0);
+  CHECK_THAT(cdf, Catch::Contains(",1.000000\nwrite,") && Catch::EndsWith(",1.000000\n"));
+
+  // Without --timing: no timing object and no timed files.
+  const auto f = run_ftlsim("--trace " + tr + " " + test::kDevice + " --out " + dir.file("f"));
+  REQUIRE(f.exit_code == 0);
+  CHECK_THAT(slurp(dir.file("f/summary.json")), !Catch::Contains("\"timing\""));
+  CHECK(slurp(dir.file("f/events.csv")).empty());
+}
+
+TEST_CASE("timed mode, open loop with --speed", "[cli]") {
+  test::TempDir dir("timing-open");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, false);
+  const auto r = run_ftlsim("--trace " + tr + " " + test::kDevice + " --timing --speed 2 --out " + dir.file("o"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("timing     open loop, speed 2"));
+  CHECK_THAT(slurp(dir.file("o/summary.json")), Catch::Contains("\"mode\": \"open\"") &&
+                                                     Catch::Contains("\"qd\": null") && Catch::Contains("\"speed\": 2"));
+}
+
+TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
+  test::TempDir dir("qdsweep");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const auto r = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4,16 --ops read -j 2 --out " +
+                            dir.file("q"));
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("knee       qd "));
+  const std::string csv = slurp(dir.file("q/qd_sweep.csv"));
+  CHECK(csv.rfind("qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n1,read,", 0) == 0);
+  CHECK(lines(csv) == 4);
+  CHECK_THAT(csv, Catch::Contains("\n4,read,") && Catch::Contains("\n16,read,"));
+  CHECK_THAT(slurp(dir.file("q/qd_sweep.json")), Catch::Contains("\"rows\": [") && Catch::Contains("\"knee_qd\": "));
+  // -j does not change the result.
+  const auto r1 = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4,16 --ops read -j 1 --out " +
+                             dir.file("q1"));
+  REQUIRE(r1.exit_code == 0);
+  CHECK(slurp(dir.file("q1/qd_sweep.csv")) == csv);
+}
+
+TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
+  test::TempDir dir("timing-bad");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, false);
+  const std::string base = "--trace " + tr + " " + test::kDevice;
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {base + " --qd 4", "apply to timed mode; add --timing"},
+      {base + " --timing --qd 4 --speed 2", "--qd (closed loop) and --speed (open loop) exclude each other"},
+      {base + " --timing --qd 0", "--qd 0 must be between 1 and"},
+      {base + " --timing --speed 0", "--speed 0 must be a number above 0"},
+      {base + " --timing --read-time fast", "--read-time: 'fast' is not a duration"},
+      {base + " --timing --page-size 16K", "timed mode models 4 KiB NAND pages"},
+      {"qd-sweep --trace " + tr + " " + test::kDevice + " --ops read", "no read requests to time"},
+      {"qd-sweep --trace " + tr + " " + test::kDevice + " --qd 0", "--qd: 0 is not between 1 and"},
+      {"qd-sweep --trace " + tr + " " + test::kDevice + " --ops writes", "--ops: 'writes' is not all, read or write"},
+  };
+  for (const Case& c : cases) {
+    const auto r = run_ftlsim(c.args);
+    INFO(c.args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::StartsWith("ftlsim: error: ") && Catch::Contains(c.message));
+    CHECK(lines(r.output) == 1);
+  }
+}

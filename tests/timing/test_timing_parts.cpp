@@ -1,0 +1,219 @@
+// Parts of timed mode checked on their own: the event queue's order, the
+// histogram's error bound against exact nearest-rank percentiles, the NAND
+// map's one-to-one placement, the events.csv series, the knee.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "core/rng.h"
+#include "fdp/fdp_config.h"
+#include "timing/event_queue.h"
+#include "timing/event_series.h"
+#include "timing/log_histogram.h"
+#include "timing/nand_map.h"
+#include "timing/qd_sweep.h"
+
+using namespace ftlsim;
+using namespace ftlsim::timing;
+
+TEST_CASE("event queue pops by time, then in push order", "[timing]") {
+  EventQueue q;
+  Rng rng(7);
+  std::vector<std::pair<uint64_t, uint64_t>> pushed;  // (time, push order)
+  for (uint64_t i = 0; i < 5000; ++i) {
+    Event e;
+    e.time = rng.below(300);  // many equal times
+    e.index = i;
+    q.push(e);
+    pushed.emplace_back(e.time, i);
+  }
+  std::sort(pushed.begin(), pushed.end());
+  for (const auto& [time, order] : pushed) {
+    REQUIRE(!q.empty());
+    const Event e = q.pop();
+    CHECK(e.time == time);
+    CHECK(e.index == order);
+  }
+  CHECK(q.empty());
+}
+
+TEST_CASE("latency histogram: percentiles within one bucket of the exact nearest rank", "[timing]") {
+  Rng rng(11);
+  LatencyHistogram h;
+  std::vector<uint64_t> v;
+  for (int i = 0; i < 100000; ++i) {
+    // log-uniform over 1 ns .. 2^40 ns, plus exact small values
+    const double e = static_cast<double>(rng.below(40000)) / 1000.0;
+    const uint64_t x = static_cast<uint64_t>(std::exp2(e));
+    v.push_back(x);
+    h.record(x);
+  }
+  std::sort(v.begin(), v.end());
+  for (const double q : {0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0}) {
+    const uint64_t exact = v[static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1];
+    const uint64_t got = h.percentile(q);
+    INFO("q " << q << " exact " << exact << " got " << got);
+    CHECK(got >= exact);
+    CHECK(static_cast<double>(got) <= static_cast<double>(exact) * (1.0 + 1.0 / 128) + 1);
+  }
+  CHECK(h.max() == v.back());
+  CHECK(h.min() == v.front());
+  uint64_t sum = 0;
+  for (uint64_t x : v) sum += x;
+  CHECK(h.sum() == sum);
+  uint64_t last = 0;
+  h.for_each_bucket([&](uint64_t upper, uint64_t cumulative) {
+    CHECK(upper >= last);
+    last = upper;
+    CHECK(cumulative <= h.count());
+  });
+  CHECK(last == h.max());
+}
+
+TEST_CASE("latency histogram: equal samples give that value exactly; merge adds", "[timing]") {
+  LatencyHistogram a, b;
+  for (int i = 0; i < 1000; ++i) a.record(47'000);
+  CHECK(a.percentile(0.5) == 47'000);
+  CHECK(a.percentile(0.9999) == 47'000);
+  CHECK(a.mean() == 47'000.0);
+  for (int i = 0; i < 1000; ++i) b.record(1'000'000);
+  a.merge(b);
+  CHECK(a.count() == 2000);
+  CHECK(a.percentile(0.5) >= 47'000);  // now within one bucket: 47000 is no longer the max
+  CHECK(a.percentile(0.5) <= 47'000 + 47'000 / 128);
+  CHECK(a.percentile(0.51) == 1'000'000);
+  // Every bucket boundary maps back to its own bucket.
+  for (size_t bkt = 0; bkt < LatencyHistogram::kBuckets; ++bkt) {
+    REQUIRE(LatencyHistogram::bucket_of(LatencyHistogram::bucket_low(bkt)) == bkt);
+    REQUIRE(LatencyHistogram::bucket_of(LatencyHistogram::bucket_high(bkt)) == bkt);
+    if (bkt > 0) REQUIRE(LatencyHistogram::bucket_low(bkt) == LatencyHistogram::bucket_high(bkt - 1) + 1);
+  }
+}
+
+namespace {
+
+// Every slot to (die, plane, block, page) by the rules nand_map.h documents,
+// using the map for die and plane; checks that no two slots share a page,
+// that each die holds the same number, and that a unit stays in its group.
+void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
+  const fdp::RuShape ru = fdp::resolve_ru_shape(g, c);
+  const NandMap m(g, ru, c.reclaim_groups);
+  const uint32_t group_dies = g.dies() / c.reclaim_groups;
+  const uint32_t sets = group_dies / ru.dies;
+  REQUIRE(m.units() == ru.units_per_group * c.reclaim_groups);
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> pages;
+  std::vector<uint64_t> per_die(g.dies(), 0);
+  const uint64_t spu = m.slots_per_unit();
+  for (uint32_t unit = 0; unit < m.units(); ++unit) {
+    const uint32_t group = unit / ru.units_per_group;
+    const uint32_t local = unit % ru.units_per_group;
+    for (uint64_t o = 0; o < spu; ++o) {
+      const auto slot = static_cast<uint32_t>(unit * spu + o);
+      REQUIRE(m.unit_of(slot) == unit);
+      const NandLoc l = m.locate(slot);
+      const uint32_t die = l.plane / g.planes_per_lun;
+      const uint32_t plane = l.plane % g.planes_per_lun;
+      REQUIRE(die / group_dies == group);
+      REQUIRE(l.channel == die % g.channels);
+      const uint64_t page_index = o / (uint64_t{ru.dies} * g.planes_per_lun);  // over rows x pages
+      const uint32_t block = (local / sets) * ru.block_rows + static_cast<uint32_t>(page_index / g.pages_per_block);
+      REQUIRE(block < g.blocks_per_plane);
+      const auto page = static_cast<uint32_t>(page_index % g.pages_per_block);
+      REQUIRE(pages.emplace(die, plane, block, page).second);
+      ++per_die[die];
+    }
+  }
+  CHECK(pages.size() == g.physical_slots());
+  for (uint64_t n : per_die) CHECK(n == g.physical_slots() / g.dies());
+}
+
+}  // namespace
+
+TEST_CASE("NAND map places every slot on its own page, within its reclaim group's dies", "[timing]") {
+  ftl::Geometry g;
+  g.channels = 4;
+  g.luns_per_channel = 2;
+  g.planes_per_lun = 2;
+  g.blocks_per_plane = 8;
+  g.pages_per_block = 4;
+  g.page_bytes = 4096;
+  g.logical_bytes = 4096 * 64;
+  const uint64_t die_row = uint64_t{g.planes_per_lun} * g.block_bytes();
+  SECTION("lines") { check_one_to_one(g, fdp::FdpConfig{}); }
+  SECTION("two reclaim groups, RUs of 2 dies") {
+    fdp::FdpConfig c;
+    c.reclaim_groups = 2;
+    c.ru_bytes = 2 * die_row;
+    check_one_to_one(g, c);
+  }
+  SECTION("one die per RU") {
+    fdp::FdpConfig c;
+    c.ru_bytes = die_row;
+    check_one_to_one(g, c);
+  }
+  SECTION("RUs of 4 lines") {
+    fdp::FdpConfig c;
+    c.ru_bytes = 4 * die_row * g.dies();
+    check_one_to_one(g, c);
+  }
+}
+
+TEST_CASE("NAND map: a line stripes channel fastest, then LUN", "[timing]") {
+  ftl::Geometry g;
+  g.channels = 4;
+  g.luns_per_channel = 2;
+  g.blocks_per_plane = 4;
+  g.pages_per_block = 8;
+  g.logical_bytes = 4096 * 64;
+  const NandMap m(g, fdp::resolve_ru_shape(g, fdp::FdpConfig{}), 1);
+  for (uint32_t s = 0; s < 16; ++s) {
+    const NandLoc l = m.locate(s);
+    CHECK(l.channel == s % 4);
+    CHECK(l.plane == s % 8);  // die = LUN x channels + channel
+  }
+}
+
+TEST_CASE("events series: fixed interval rows; automatic interval widens and keeps totals", "[timing]") {
+  EventSeries fixed(1000);
+  fixed.add(SeriesKind::kHostWrite, 10, 10, 4096);
+  fixed.add(SeriesKind::kHostWrite, 999, 30, 4096);
+  fixed.add(SeriesKind::kGcCopy, 2500, 100, 4096);
+  CHECK(fixed.csv() ==
+        "interval_start_ns,event,count,bytes,lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_max_ns\n"
+        "0,host_write,2,8192,20,10,30,30\n"
+        "2000,gc_copy,1,4096,100,100,100,100\n");
+  EventSeries automatic;
+  uint64_t n = 0;
+  for (uint64_t t = 0; t < 10'000'000'000; t += 7'000'000) {
+    automatic.add(SeriesKind::kErase, t, 5, 1);
+    ++n;
+  }
+  CHECK(automatic.interval_ns() > EventSeries::kAutoStartNs);
+  CHECK(10'000'000'000 / automatic.interval_ns() < kAutoIntervals);
+  uint64_t rows = 0, counted = 0;
+  const std::string csv = automatic.csv();
+  for (size_t at = csv.find('\n') + 1; at < csv.size(); at = csv.find('\n', at) + 1) {
+    ++rows;
+    const size_t c1 = csv.find(',', at);
+    const size_t c2 = csv.find(',', c1 + 1);
+    counted += std::stoull(csv.substr(c2 + 1, csv.find(',', c2 + 1) - c2 - 1));
+  }
+  CHECK(rows <= kAutoIntervals);
+  CHECK(counted == n);
+}
+
+TEST_CASE("knee: the smallest queue depth within 90% of the best throughput", "[timing]") {
+  std::vector<QdRow> rows(5);
+  const double qps[] = {10, 19, 27, 30, 29};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].qd = 1u << i;
+    rows[i].qps = qps[i];
+  }
+  CHECK(knee_qd(rows) == 4);
+  CHECK(knee_qd(std::vector<QdRow>{}) == 0);
+  CHECK_THAT(qd_sweep_json(rows), Catch::Contains("\"knee_qd\": 4"));
+}

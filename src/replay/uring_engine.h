@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "core/latency_histogram.h"
+#include "core/log_histogram.h"
 #include "replay/replay_config.h"
 #include "replay/request_stream.h"
 #include "replay/target.h"

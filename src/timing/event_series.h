@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "timing/log_histogram.h"
+#include "core/log_histogram.h"
 
 namespace ftlsim::timing {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "timing/event_series.h"
-#include "timing/log_histogram.h"
+#include "core/log_histogram.h"
 #include "timing/timing_config.h"
 
 namespace ftlsim::timing {

@@ -23,7 +23,7 @@ TEST_CASE("placement specs parse and bad ones name the problem", "[fdp][unit]") 
   CHECK_THROWS_WITH(fdp::parse_placement("lifetime"), Catch::Contains("unknown policy 'lifetime'"));
 }
 
-TEST_CASE("placement IDs map to handles; unknown IDs are the invalid-PID event", "[fdp][unit]") {
+TEST_CASE("placement IDs map to handles, unknown IDs are the invalid-PID event", "[fdp][unit]") {
   fdp::PidPlacement fdp_ids(fdp::parse_placement("fdp"), 4);
   CHECK(fdp_ids.begin_request(w(0, 1, 3)) == 3);
   CHECK(fdp_ids.begin_request(w(0, 1, 4)) == 0);  // no handle 4: default handle

@@ -15,7 +15,7 @@ build=${1:?usage: campaign.sh BUILD_DIR [RUNS [SLICE]]}
 runs=${2:-10000000}
 slice=${3:-600}
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(ftr disksim blkparse ftrace_blk msr alibaba tencent csv pid_map hint_log)
+targets=(ftr disksim blkparse ftrace_blk msr alibaba tencent csv pid_map hint_log markers)
 work="$build/fuzz-campaign"
 mkdir -p "$work"
 

@@ -164,6 +164,19 @@ def main():
     write("hint_log", "empty", b"")
     write("hint_log", "garbage", GARBAGE)
     write("hint_log", "missing_column", "time_ns,dev,sector,sectors\n1,7:0,0,8\n")
+
+    # marker sidecar (convert --markers)
+    write("markers", "valid", "# t_ns block\n1000 0\n2000 1\n\n2000 2\n  3500\t3  \n")
+    write("markers", "crlf", "1000 0\r\n2000 1\r\n")
+    write("markers", "backwards", "2000 0\n1000 1\n")
+    write("markers", "one_column", "1000\n")
+    write("markers", "three_columns", "1000 1 2\n")
+    write("markers", "negative", "-5 1\n")
+    write("markers", "overflow", "18446744073709551616 1\n")
+    write("markers", "control_bytes", b"1000 \x01\x1b[31m\n")
+    write("markers", "long_line", "1 " + "9" * 5000 + "\n")
+    write("markers", "empty", b"")
+    write("markers", "garbage", GARBAGE)
     return 0
 
 

@@ -17,7 +17,7 @@ build=${1:?usage: smoke.sh BUILD_DIR [SECONDS_PER_TARGET [LIBFUZZER_FLAG...]]}
 seconds=${2:-6}
 shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(ftr disksim blkparse ftrace_blk msr alibaba tencent csv pid_map hint_log)
+targets=(ftr disksim blkparse ftrace_blk msr alibaba tencent csv pid_map hint_log markers)
 work="$build/fuzz-work"
 mkdir -p "$work"
 

@@ -74,7 +74,7 @@ TEST_CASE("unaligned ranges widen to whole blocks", "[replay][unit]") {
   CHECK(ftlsim::replay::scan_stream(r, geometry(1 << 20, 512, 1 << 20)).widened == 0);
 }
 
-TEST_CASE("long reads and writes split at max_io; trims do not", "[replay][unit]") {
+TEST_CASE("long reads and writes split at max_io, trims do not", "[replay][unit]") {
   // 1 MiB + 8 KiB write at 0 with 256 KiB I/Os: 4 x 256 KiB + 8 KiB.
   const std::vector<Record> r = {rec(Op::kWrite, 0, 2048 + 16), rec(Op::kTrim, 0, 2048 + 16)};
   const auto io = all(r, geometry(4 << 20, 4096, 256 << 10));
@@ -123,7 +123,7 @@ TEST_CASE("beyond the target: refused, or folded and split with wrap", "[replay]
   CHECK_THROWS_AS(all(overflow, g), ftlsim::InputError);
 }
 
-TEST_CASE("ops not selected are skipped; markers are remembered; flush has no range", "[replay][unit]") {
+TEST_CASE("ops not selected are skipped, markers are remembered, flush has no range", "[replay][unit]") {
   const std::vector<Record> r = {rec(Op::kWrite, 0, 8), rec(Op::kMarker, 42, 0), rec(Op::kRead, 0, 8),
                                  rec(Op::kFlush, 0, 0), rec(Op::kTrim, 0, 8), rec(Op::kWrite, 8, 8)};
   StreamGeometry g = geometry(1 << 20, 4096, 1 << 20);

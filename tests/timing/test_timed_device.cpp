@@ -34,7 +34,7 @@ TimingConfig small_latencies() {
 
 }  // namespace
 
-TEST_CASE("background GC fills idle time; forced GC blocks the write; data order is kept", "[timing]") {
+TEST_CASE("background GC fills idle time, forced GC blocks the write, data order is kept", "[timing]") {
   TimingResult out;
   out.events = EventSeries(1'000'000);
   TimedDevice dev(small_latencies(), one_die(), out);

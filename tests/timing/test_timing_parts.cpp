@@ -1,5 +1,4 @@
-// Parts of timed mode checked on their own: the event queue's order, the
-// histogram's error bound against exact nearest-rank percentiles, the NAND
+// Parts of timed mode checked on their own: the event queue's order, the NAND
 // map's one-to-one placement, the events.csv series, the knee.
 #include <catch2/catch.hpp>
 
@@ -13,7 +12,6 @@
 #include "fdp/fdp_config.h"
 #include "timing/event_queue.h"
 #include "timing/event_series.h"
-#include "timing/log_histogram.h"
 #include "timing/nand_map.h"
 #include "timing/qd_sweep.h"
 
@@ -39,59 +37,6 @@ TEST_CASE("event queue pops by time, then in push order", "[timing]") {
     CHECK(e.index == order);
   }
   CHECK(q.empty());
-}
-
-TEST_CASE("latency histogram: percentiles within one bucket of the exact nearest rank", "[timing]") {
-  Rng rng(11);
-  LatencyHistogram h;
-  std::vector<uint64_t> v;
-  for (int i = 0; i < 100000; ++i) {
-    // log-uniform over 1 ns .. 2^40 ns, plus exact small values
-    const double e = static_cast<double>(rng.below(40000)) / 1000.0;
-    const uint64_t x = static_cast<uint64_t>(std::exp2(e));
-    v.push_back(x);
-    h.record(x);
-  }
-  std::sort(v.begin(), v.end());
-  for (const double q : {0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0}) {
-    const uint64_t exact = v[static_cast<size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1];
-    const uint64_t got = h.percentile(q);
-    INFO("q " << q << " exact " << exact << " got " << got);
-    CHECK(got >= exact);
-    CHECK(static_cast<double>(got) <= static_cast<double>(exact) * (1.0 + 1.0 / 128) + 1);
-  }
-  CHECK(h.max() == v.back());
-  CHECK(h.min() == v.front());
-  uint64_t sum = 0;
-  for (uint64_t x : v) sum += x;
-  CHECK(h.sum() == sum);
-  uint64_t last = 0;
-  h.for_each_bucket([&](uint64_t upper, uint64_t cumulative) {
-    CHECK(upper >= last);
-    last = upper;
-    CHECK(cumulative <= h.count());
-  });
-  CHECK(last == h.max());
-}
-
-TEST_CASE("latency histogram: equal samples give that value exactly; merge adds", "[timing]") {
-  LatencyHistogram a, b;
-  for (int i = 0; i < 1000; ++i) a.record(47'000);
-  CHECK(a.percentile(0.5) == 47'000);
-  CHECK(a.percentile(0.9999) == 47'000);
-  CHECK(a.mean() == 47'000.0);
-  for (int i = 0; i < 1000; ++i) b.record(1'000'000);
-  a.merge(b);
-  CHECK(a.count() == 2000);
-  CHECK(a.percentile(0.5) >= 47'000);  // now within one bucket: 47000 is no longer the max
-  CHECK(a.percentile(0.5) <= 47'000 + 47'000 / 128);
-  CHECK(a.percentile(0.51) == 1'000'000);
-  // Every bucket boundary maps back to its own bucket.
-  for (size_t bkt = 0; bkt < LatencyHistogram::kBuckets; ++bkt) {
-    REQUIRE(LatencyHistogram::bucket_of(LatencyHistogram::bucket_low(bkt)) == bkt);
-    REQUIRE(LatencyHistogram::bucket_of(LatencyHistogram::bucket_high(bkt)) == bkt);
-    if (bkt > 0) REQUIRE(LatencyHistogram::bucket_low(bkt) == LatencyHistogram::bucket_high(bkt - 1) + 1);
-  }
 }
 
 namespace {
@@ -177,7 +122,7 @@ TEST_CASE("NAND map: a line stripes channel fastest, then LUN", "[timing]") {
   }
 }
 
-TEST_CASE("events series: fixed interval rows; automatic interval widens and keeps totals", "[timing]") {
+TEST_CASE("events series: fixed interval rows, automatic interval widens and keeps totals", "[timing]") {
   EventSeries fixed(1000);
   fixed.add(SeriesKind::kHostWrite, 10, 10, 4096);
   fixed.add(SeriesKind::kHostWrite, 999, 30, 4096);

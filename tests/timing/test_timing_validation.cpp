@@ -42,7 +42,7 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, placement);
 }
 
-const timing::LatencyHistogram& lat(const sim::SimResult& r, timing::HostOp op) {
+const LatencyHistogram& lat(const sim::SimResult& r, timing::HostOp op) {
   return r.timing->ops[static_cast<size_t>(op)].latency;
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("one die, queue depth 1: a read takes read time plus transfer time, ex
   CHECK(r.timing->sim_time_ns == 200 * 207'000 + 1000 * 47'000);
 }
 
-TEST_CASE("N dies: random-read throughput rises to N / read time and no further; Little's law", "[validation]") {
+TEST_CASE("N dies: random-read throughput rises to N / read time and no further, Little's law", "[validation]") {
   const auto c = device(4, 2, 32, 64);  // 8 dies
   const uint64_t logical = c.geometry.logical_slots();
   std::vector<trace::Record> recs;

@@ -100,7 +100,7 @@ TEST_CASE("malformed lines are reported with their 1-based line number", "[disks
   }
 }
 
-TEST_CASE("an imported file's error names the file and line; no output is left", "[disksim]") {
+TEST_CASE("an imported file's error names the file and line, no output is left", "[disksim]") {
   TempDir dir;
   const std::string in = test::fixture("bad_type.disksim");
   const std::string out = dir.file("bad.ftr");

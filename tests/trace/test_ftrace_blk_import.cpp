@@ -51,7 +51,7 @@ TEST_CASE("ftrace-blk: D events with times from the first record", "[trace][unit
                 {rec(0, Op::kWrite, 2048, 8)});
 }
 
-TEST_CASE("ftrace-blk: task names split at the last dash; pid map by name, pid and LBA", "[trace][unit][ftrace]") {
+TEST_CASE("ftrace-blk: task names split at the last dash, pid map by name, pid and LBA", "[trace][unit][ftrace]") {
   ImportOptions o = ftrace();
   o.placement.pid_map = fixture("small.pidmap");
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.ftrace")), "mem", o);

@@ -14,7 +14,7 @@
 #include <limits>
 #include <vector>
 
-namespace ftlsim::timing {
+namespace ftlsim {
 
 template <unsigned SubBits, unsigned MaxBits, class Count = uint64_t>
 class LogHistogram {
@@ -48,6 +48,14 @@ class LogHistogram {
     sum_ += v;
     min_ = std::min(min_, v);
     max_ = std::max(max_, v);
+  }
+  // Empties it, keeping the bucket storage (no allocation on reuse).
+  void clear() {
+    std::fill(counts_.begin(), counts_.end(), Count{0});
+    count_ = 0;
+    sum_ = 0;
+    min_ = std::numeric_limits<uint64_t>::max();
+    max_ = 0;
   }
   void merge(const LogHistogram& o) {
     if (o.count_ == 0) return;
@@ -101,9 +109,10 @@ class LogHistogram {
   uint64_t max_ = 0;
 };
 
-// Per operation type: 0.8% relative error, up to 2^44 ns (4.9 hours).
+// Latencies per operation type (timed mode, live replay): 0.8% relative
+// error, up to 2^44 ns (4.9 hours).
 using LatencyHistogram = LogHistogram<7, 44>;
 // Per events.csv interval and event kind: 3% relative error, 2^40 ns.
 using IntervalHistogram = LogHistogram<5, 40, uint32_t>;
 
-}  // namespace ftlsim::timing
+}  // namespace ftlsim

@@ -42,8 +42,10 @@ LATENCY_CDF_COLUMNS = ["op", "latency_ns", "cum_fraction"]
 QD_COLUMNS = ["qd", "ops", "count", "qps", "mb_s", "lat_mean_ns", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns"]
 COMPARE_COLUMNS = ["metric", "a", "b", "change_pct"]
 # sweep.csv: the columns after the swept options, before waf_share_<handle>...
+# (ru_not_fully_written is newer than the others: files without it are read).
 SWEEP_RESULT_COLUMNS = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
-                        "invalid_pid_requests"]
+                        "invalid_pid_requests", "ru_not_fully_written"]
+_SWEEP_OPTIONAL = {"ru_not_fully_written"}
 
 
 def parse_number(text):
@@ -153,7 +155,7 @@ class SweepResults:
     'error' (text, '' when done; for a missing row, a note saying so)."""
 
     def __init__(self, path):
-        t = CsvTable(path, ["config_id", "error"] + SWEEP_RESULT_COLUMNS)
+        t = CsvTable(path, ["config_id", "error"] + [c for c in SWEEP_RESULT_COLUMNS if c not in _SWEEP_OPTIONAL])
         h = t.header
         if h[0] != "config_id" or h.index("waf") > h.index("error"):
             raise InputError(f"{path}: line 1: not a sweep.csv (config_id must be first, error after waf)")
@@ -165,7 +167,7 @@ class SweepResults:
         for line, row in t.rows:
             r = {"config_id": row["config_id"], "values": {a: row[a] for a in self.axes}, "error": row["error"]}
             for c in SWEEP_RESULT_COLUMNS + [f"waf_share_{x}" for x in self.handles]:
-                r[c] = t.number(line, row, c, optional=True)
+                r[c] = t.number(line, row, c, optional=True) if c in row else None
             r["status"] = row.get("status") or ("error" if r["error"] else "done")
             if r["status"] not in ("done", "error", "missing"):
                 raise InputError(f"{path}: line {line}: status '{r['status']}' is not done, error or missing")

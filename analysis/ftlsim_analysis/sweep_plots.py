@@ -8,6 +8,7 @@ import numpy as np
 
 from .errors import InputError
 from .figure import colors, new_figure, save
+from .results import SWEEP_RESULT_COLUMNS
 
 _SIZE = re.compile(r"^([0-9]+)([kKmMgGtTpP]?)(i?[bB])?$")
 _SHIFT = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40, "p": 50}
@@ -53,8 +54,7 @@ def _select(sweep, used, where, metric):
     for name in list(used) + list(where):
         if name is not None and name not in sweep.axes:
             raise InputError(f"{sweep.path}: '{name}' is not a swept option (swept: {', '.join(sweep.axes) or 'none'})")
-    columns = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
-               "invalid_pid_requests"] + [f"waf_share_{h}" for h in sweep.handles]
+    columns = SWEEP_RESULT_COLUMNS + [f"waf_share_{h}" for h in sweep.handles]
     if metric not in columns:
         raise InputError(f"--metric {metric}: not a column of {sweep.path} (choose from {', '.join(columns)})")
     rows = [r for r in sweep.rows if all(r["values"][k] == v for k, v in where.items())]

@@ -22,6 +22,7 @@ SETTINGS = [
     ("pages", "int"), ("page-size", "size"), ("logical", "size"), ("op", "real"),
     ("gc-thres", "real"), ("gc-thres-high", "real"), ("victim", "word"), ("d-choices", "int"), ("seed", "int"),
     ("rg", "int"), ("ru-size", "size"), ("ruh", "int"), ("ruh-type", "word"), ("pi-gc", "word"),
+    ("ru-time-limit", "word"),
     ("placement", "placement"),
     ("interval", "size"),
 ]
@@ -218,7 +219,8 @@ def sweep_csv(axes, ids, values, outcomes):
     handles.sort(key=_handle_order)
     head = ["config_id"] + [csv_field(a) for a in axes] + [
         "waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
-        "invalid_pid_requests"] + [csv_field(f"waf_share_{h}") for h in handles] + ["error", "status", "config_key"]
+        "invalid_pid_requests", "ru_not_fully_written"] + [csv_field(f"waf_share_{h}") for h in handles] + [
+        "error", "status", "config_key"]
     lines = [",".join(head)]
     for cid, vals, o in zip(ids, values, outcomes):
         f = [csv_field(cid)] + [csv_field(v) for v in vals]
@@ -231,7 +233,9 @@ def sweep_csv(axes, ids, values, outcomes):
                 f += ["", ""]
             else:
                 f += [f"{onset['host_bytes']}", "" if onset["marker"] is None else f"{onset['marker']}"]
-            f.append(f"{o['fdp_stats']['events']['invalid_placement_id']}")
+            events = o["fdp_stats"]["events"]
+            f.append(f"{events['invalid_placement_id']}")
+            f.append(f"{events['ru_not_fully_written']}")
             by_name = {h["name"]: h for h in o["handles"]}
             host_bytes = host * SLOT_BYTES
             for name in handles:
@@ -243,6 +247,6 @@ def sweep_csv(axes, ids, values, outcomes):
                     f.append("%.6f" % share)
             f += ["", "done", ""]
         else:
-            f += [""] * (7 + len(handles)) + [csv_field(o), "error", ""]
+            f += [""] * (8 + len(handles)) + [csv_field(o), "error", ""]
         lines.append(",".join(f))
     return "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/error.h"
 #include "core/units.h"
@@ -12,6 +13,7 @@
 #include "fdp/placement.h"
 #include "ftl/ftl_config.h"
 #include "ftl/geometry.h"
+#include "workload/synth.h"
 
 namespace ftlsim::cli {
 namespace {
@@ -38,6 +40,7 @@ constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"ruh", ValueKind::kInteger, "8"},
     {"ruh-type", ValueKind::kWord, "ii"},
     {"pi-gc", ValueKind::kWord, "gc-ru"},
+    {"ru-time-limit", ValueKind::kWord, "off"},
     {"placement", ValueKind::kPlacement, "single"},
     {"interval", ValueKind::kSize, ""},
 }};
@@ -72,6 +75,17 @@ double to_real(Setting s, std::string_view text) {
   return v;
 }
 
+// --ru-time-limit: "off" (0) or a duration above 0.
+uint64_t ru_time_limit(const std::string& text) {
+  if (text == "off") return 0;
+  const std::optional<uint64_t> ns = workload::parse_duration_ns(text);
+  if (!ns || *ns == 0) {
+    throw InputError(fmt::format("--ru-time-limit: '{}' is neither off nor a duration above 0 (examples: 500ms, 10s)",
+                                 text));
+  }
+  return *ns;
+}
+
 // Checks a name-valued item by parsing it as the model will.
 void check_word(Setting s, const std::string& item) {
   switch (s) {
@@ -79,6 +93,7 @@ void check_word(Setting s, const std::string& item) {
     case Setting::kVictim: (void)ftl::parse_victim_policy(item); break;
     case Setting::kRuhType: (void)fdp::parse_ruh_type(item); break;
     case Setting::kPiGc: (void)fdp::parse_pi_gc(item); break;
+    case Setting::kRuTimeLimit: (void)ru_time_limit(item); break;
     case Setting::kPlacement: (void)fdp::parse_placement(item); break;
     default: break;
   }
@@ -141,6 +156,7 @@ sim::PlacementSetup build_placement(const Point& v) {
   p.fdp.handles = ruh;
   p.fdp.ruh_type = fdp::parse_ruh_type(val(Setting::kRuhType));
   p.fdp.pi_gc_ru = fdp::parse_pi_gc(val(Setting::kPiGc));
+  p.fdp.ru_time_limit_ns = ru_time_limit(val(Setting::kRuTimeLimit));
   return p;
 }
 
@@ -207,6 +223,10 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kPiGc, "gc-ru|host-ru", "FDP",
       "Where GC puts the survivors of a pi handle: gc-ru (a GC reclaim unit of the same handle, as FEMU) or "
       "host-ru (appended to the handle's open host RU); ignored for --ruh-type ii");
+  add(Setting::kRuTimeLimit, "DURATION|off", "FDP",
+      "RU time limit: an RU that host writes reach is closed this long (trace time) after its first host "
+      "write, full or not, and the FDP events RU time limit exceeded and RU not fully written are counted "
+      "(e.g. 500ms, 10s; default off)");
   add(Setting::kPlacement, "POLICY", "FDP",
       "Placement policy: single (non-FDP: one handle, GC shares its write pointer), fdp (the "
       "trace's placement IDs, ID i -> handle i), map:PID=RUH,... (remap IDs), oracle (by the time "
@@ -235,7 +255,8 @@ std::string sweep_help() {
       "With more than one value anywhere, ftlsim runs the Cartesian product of all values in one\n"
       "invocation on -j threads sharing the trace, and needs --out DIR: it writes DIR/sweep.csv (one\n"
       "row per configuration: config_id, the swept values, waf, host_bytes, gc_bytes, erases (blocks),\n"
-      "gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests, waf_share_<handle>..., error) and\n"
+      "gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests, ru_not_fully_written,\n"
+      "waf_share_<handle>..., error, status, config_key) and\n"
       "DIR/<config_id>/summary.json + timeseries.csv, config_id naming the swept values\n"
       "(gc-thres=60_placement=fdp). Configurations are ordered like nested loops over\n"
       "  {}\n"

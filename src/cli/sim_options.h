@@ -20,7 +20,7 @@ namespace ftlsim::cli {
 enum class Setting : uint8_t {
   kPreset, kChannels, kLuns, kPlanes, kBlocks, kPages, kPageSize, kLogical, kOp,
   kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed,
-  kRg, kRuSize, kRuh, kRuhType, kPiGc, kPlacement,
+  kRg, kRuSize, kRuh, kRuhType, kPiGc, kRuTimeLimit, kPlacement,
   kInterval,
   kCount
 };

@@ -37,6 +37,9 @@ struct FdpConfig {
   // Persistently isolated handles: survivors go to a GC RU of their handle
   // (true) or are appended to the handle's host RU (false).
   bool pi_gc_ru = true;
+  // --ru-time-limit: an RU that host writes reach is closed this long (trace
+  // time) after its first host write, full or not; 0 = no limit.
+  uint64_t ru_time_limit_ns = 0;
 };
 
 // The shape of a reclaim unit in NAND terms.

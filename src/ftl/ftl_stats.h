@@ -18,6 +18,12 @@ struct FtlStats {
   uint64_t gc_background_passes = 0;
   uint64_t gc_background_declined = 0;  // background passes whose best victim had < 1/8 invalid
   uint64_t gc_onset_host_slots = kNever;  // host slots written when the first pass ran
+  // FDP events of units closed before they were full (PageFtl::close_early):
+  // each such close is one "reclaim unit not fully written"; those closed by
+  // the RU time limit are also "reclaim unit time limit exceeded".
+  uint64_t units_not_fully_written = 0;
+  uint64_t unit_time_limit_exceeded = 0;
+  uint64_t unwritten_slots = 0;  // slots those units never had programmed
 
   [[nodiscard]] uint64_t nand_slots() const { return host_slots + gc_slots; }
   [[nodiscard]] double waf() const {

@@ -24,6 +24,7 @@
 // crosses a unit boundary, by less than that request); background GC runs one
 // pass per pool after a request while free <= thres, and only takes a victim
 // with at least slots_per_unit / 8 invalid slots.
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <string>
@@ -109,6 +110,21 @@ class PageFtl {
     invalidate(old);
   }
 
+  // The FDP reclaim unit time limit (`--ru-time-limit`): a unit that host
+  // writes reach is closed by expire_units() once `limit_ns` have passed
+  // since the first host write into it, full or not (0: no limit). Times are
+  // the caller's (the trace's), given by set_now() before each request.
+  void set_unit_time_limit(uint64_t limit_ns) { unit_time_limit_ = limit_ns; }
+  void set_now(uint64_t now_ns) { now_ = now_ns; }
+  // The earliest time at which an open unit exceeds the limit (kNever: none).
+  [[nodiscard]] uint64_t next_expiry() const { return next_expiry_; }
+  // Closes every open unit whose limit has passed at `now` (close_early).
+  void expire_units(uint64_t now);
+  // Closes the stream's open unit before it is full: its unwritten slots stay
+  // unwritten until GC erases the unit, and the stream's next write opens a
+  // new one. Nothing happens when the stream has no unit or it is empty.
+  void close_early(StreamId stream);
+
   [[nodiscard]] bool is_mapped(uint32_t lpn) const { return l2p_[lpn] != kUnmapped; }
   // Host read of a logical slot: true when mapped (the sink then hears of the
   // physical slot read). Changes no state. REQUIRES lpn < logical_slots().
@@ -163,6 +179,7 @@ class PageFtl {
     uint32_t base = 0;  // first slot of the open unit
     uint32_t off = 0;   // slots written into it
     uint32_t pool = 0;
+    uint64_t first_host_ns = kNever;  // time of the first host write into the open unit
   };
   struct Pool {
     std::vector<LineId> free_ring;  // FIFO of free units (FEMU's free_line_list)
@@ -189,8 +206,16 @@ class PageFtl {
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
     ++table_.valid[w.open];
     ++stats_.programmed_slots;
+    if (w.first_host_ns == kNever) [[unlikely]] first_host_write(w);
     if (++w.off == spu_) [[unlikely]] {
       advance(stream);
+    }
+  }
+  void first_host_write(Stream& w) {
+    w.first_host_ns = now_;
+    if (unit_time_limit_ != 0) {
+      const uint64_t due = now_ > kNever - unit_time_limit_ ? kNever : now_ + unit_time_limit_;
+      next_expiry_ = std::min(next_expiry_, due);
     }
   }
   void forced_gc(uint32_t pool);
@@ -219,6 +244,9 @@ class PageFtl {
   std::vector<StreamStats> stream_stats_;
   uint64_t mapped_ = 0;
   FtlStats stats_;
+  uint64_t now_ = 0;                 // set_now()
+  uint64_t unit_time_limit_ = 0;     // ns; 0 = none
+  uint64_t next_expiry_ = kNever;
   [[no_unique_address]] Sink sink_;
 };
 

@@ -86,6 +86,7 @@ void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
   Stream& w = streams_[stream];
   w.open = pop_free(w.pool);
   table_.state[w.open] = LineState::kOpen;
+  w.first_host_ns = kNever;
   owner_[w.open] = stream;
   w.base = w.open * spu_;
   w.off = 0;
@@ -98,6 +99,38 @@ void PageFtl<Victims, Sink>::advance(StreamId stream) {
   table_.close_stamp[w.open] = stats_.host_slots;
   pools_[w.pool].victims.on_close(table_, w.open);
   open_unit(stream);
+}
+
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::close_early(StreamId stream) {
+  Stream& w = streams_[stream];
+  if (w.open == kNoLine || w.off == 0) return;
+  ++stats_.units_not_fully_written;
+  stats_.unwritten_slots += spu_ - w.off;
+  table_.state[w.open] = LineState::kClosed;
+  table_.close_stamp[w.open] = stats_.host_slots;
+  pools_[w.pool].victims.on_close(table_, w.open);
+  w.open = kNoLine;
+  w.off = 0;
+  w.first_host_ns = kNever;
+}
+
+template <class Victims, class Sink>
+void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
+  next_expiry_ = kNever;
+  if (unit_time_limit_ == 0) return;
+  for (StreamId s = 0; s < streams_.size(); ++s) {
+    const Stream& w = streams_[s];
+    if (w.open == kNoLine || w.first_host_ns == kNever) continue;
+    const uint64_t due =
+        w.first_host_ns > kNever - unit_time_limit_ ? kNever : w.first_host_ns + unit_time_limit_;
+    if (due <= now) {
+      ++stats_.unit_time_limit_exceeded;
+      close_early(s);
+    } else {
+      next_expiry_ = std::min(next_expiry_, due);
+    }
+  }
 }
 
 template <class Victims, class Sink>

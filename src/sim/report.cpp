@@ -77,6 +77,12 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   } else {
     j.null();
   }
+  j.key("ru_time_limit_ns");  // null: no limit
+  if (fdp.ru_time_limit_ns != 0) {
+    j.value(fdp.ru_time_limit_ns);
+  } else {
+    j.null();
+  }
   j.end_object();
   j.field("wrap", run.options.wrap);
   j.field("interval_bytes", r.interval_bytes);
@@ -136,7 +142,10 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("waf", s.waf());
   j.key("events").begin_object();
   j.field("invalid_placement_id", r.invalid_pid_requests);
+  j.field("ru_not_fully_written", s.units_not_fully_written);
+  j.field("ru_time_limit_exceeded", s.unit_time_limit_exceeded);
   j.end_object();
+  j.field("ru_unwritten_bytes", s.unwritten_slots * kSlot);  // left unwritten in RUs closed early
   j.end_object();
   j.key("handles").begin_array();
   for (const HandleStats& h : r.handles) {
@@ -205,6 +214,10 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += fmt::format("placement  single (non-FDP), {} reclaim group(s), {} units of {}\n", fdp.reclaim_groups,
                        r.units, format_bytes(r.ru_bytes));
   }
+  if (fdp.ru_time_limit_ns != 0) {
+    out += fmt::format("ru limit   an RU is closed {} of trace time after its first host write, full or not\n",
+                       timing::format_ns(static_cast<double>(fdp.ru_time_limit_ns)));
+  }
   out += fmt::format("host       {} written ({} pages), {} reads, {} trims\n",
                      format_bytes(s.host_slots * kSlot), s.host_slots, r.requests.reads, r.requests.trims);
   out += fmt::format("gc copies  {} ({} pages) in {} passes\n", format_bytes(s.gc_slots * kSlot),
@@ -239,6 +252,11 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += fmt::format("warning    {} writes carried a placement ID with no handle (FDP event: invalid placement "
                        "ID); written through ruh0\n",
                        r.invalid_pid_requests);
+  }
+  if (s.units_not_fully_written != 0) {
+    out += fmt::format("fdp events {} RUs closed before they were full (RU not fully written; {} by the RU time "
+                       "limit), leaving {} unwritten\n",
+                       s.units_not_fully_written, s.unit_time_limit_exceeded, format_bytes(s.unwritten_slots * kSlot));
   }
   if (r.requests.rmw_slots != 0) {
     out += fmt::format("rmw        {} partial-page writes ({} needed a read)\n", r.requests.rmw_slots,

@@ -36,6 +36,7 @@ class Driver {
   Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, const TraceView& t, const SimOptions& o,
          uint64_t interval)
       : ftl_(ftl), placement_(placement), rgs_(fdp.reclaim_groups), t_(t), opts_(o), interval_(interval),
+        ru_time_limit_(fdp.ru_time_limit_ns != 0),
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_(logical_bytes_ / sector_) {}
@@ -72,6 +73,11 @@ class Driver {
   bool step(size_t i, SimResult& r) {
     const Record& rec = t_.records[i];
     time_ns_ = rec.time_ns;
+    if (ru_time_limit_) [[unlikely]] {
+      // The device closes RUs whose time limit passed before this request.
+      ftl_.set_now(time_ns_);
+      if (time_ns_ >= ftl_.next_expiry()) ftl_.expire_units(time_ns_);
+    }
     switch (rec.op) {
       case static_cast<uint8_t>(Op::kWrite): do_write(rec, i, r.requests); break;
       case static_cast<uint8_t>(Op::kRead): do_read(rec, i, r.requests); break;
@@ -196,6 +202,7 @@ class Driver {
   const TraceView& t_;
   const SimOptions& opts_;
   uint64_t interval_;
+  bool ru_time_limit_;
   uint64_t next_row_;
   uint64_t logical_bytes_;
   uint64_t sector_;
@@ -321,6 +328,7 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
     AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
     std::visit(
         [&](auto& ftl, auto& place) {
+          ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
           Driver driver(ftl, place, fdp, trace, opts, interval);
           timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr,
                                 [&](size_t i) { driver.step(i, r); });
@@ -336,6 +344,7 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
       make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
   std::visit(
       [&](auto& ftl, auto& place) {
+        ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
         Driver driver(ftl, place, fdp, trace, opts, interval);
         driver.run(r);
         collect(ftl, place, driver, fdp, r);

@@ -325,8 +325,10 @@ std::string_view status_name(SweepStatus s) {
 namespace {
 
 // The metric columns between the axes and the waf_share_* columns.
-constexpr std::array<std::string_view, 7> kMetricColumns = {
-    "waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker", "invalid_pid_requests"};
+constexpr std::array<std::string_view, 8> kMetricColumns = {
+    "waf",         "host_bytes",          "gc_bytes",
+    "erases",      "gc_onset_host_bytes", "gc_onset_marker",
+    "invalid_pid_requests", "ru_not_fully_written"};
 constexpr std::string_view kSharePrefix = "waf_share_";
 
 }  // namespace
@@ -345,6 +347,7 @@ std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o) {
       if (r.gc_onset->marker) cells["gc_onset_marker"] = fmt::format("{}", *r.gc_onset->marker);
     }
     cells["invalid_pid_requests"] = fmt::format("{}", r.invalid_pid_requests);
+    cells["ru_not_fully_written"] = fmt::format("{}", r.ftl.units_not_fully_written);
     for (const HandleStats& h : r.handles) cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
   }
   cells["error"] = o.error;

@@ -127,6 +127,37 @@ TEST_CASE("wrap option folds LBAs beyond the device instead of failing", "[cli]"
   CHECK_THAT(wrapped.output, Catch::Contains("folded into the device"));
 }
 
+TEST_CASE("ru-time-limit closes RUs early and reports the FDP events, sweepable, bad values refused", "[cli]") {
+  test::TempDir dir("rutl");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, kLogicalSlots);  // one record per ns
+  const std::string base = "--trace " + tr + " " + kDevice + " --placement fdp --ruh 2 --no-progress";
+  const auto off = run_ftlsim(base + " --out " + dir.file("off"));
+  REQUIRE(off.exit_code == 0);
+  CHECK_THAT(slurp(dir.file("off/summary.json")), Catch::Contains("\"ru_time_limit_ns\": null"));
+  CHECK_THAT(slurp(dir.file("off/summary.json")), Catch::Contains("\"ru_not_fully_written\": 0"));
+  CHECK_THAT(off.output, !Catch::Contains("fdp events"));
+  const auto on = run_ftlsim(base + " --ru-time-limit 1us --out " + dir.file("on"));
+  REQUIRE(on.exit_code == 0);
+  CHECK_THAT(on.output, Catch::Contains("ru limit   an RU is closed 1.0us of trace time after its first host write"));
+  CHECK_THAT(on.output, Catch::Contains("RUs closed before they were full (RU not fully written;"));
+  const std::string json = slurp(dir.file("on/summary.json"));
+  CHECK_THAT(json, Catch::Contains("\"ru_time_limit_ns\": 1000"));
+  CHECK_THAT(json, !Catch::Contains("\"ru_not_fully_written\": 0,"));
+  // Sweepable: a list gives one sweep.csv row per value with the event count.
+  const auto sw = run_ftlsim(base + " --ru-time-limit off,1us -j 1 --out " + dir.file("sw"));
+  REQUIRE(sw.exit_code == 0);
+  const std::string csv = slurp(dir.file("sw/sweep.csv"));
+  CHECK_THAT(csv, Catch::StartsWith("config_id,ru-time-limit,waf,"));
+  CHECK_THAT(csv, Catch::Contains("ru_not_fully_written"));
+  CHECK(slurp(dir.file("sw/ru-time-limit=off/summary.json")) == slurp(dir.file("off/summary.json")));
+  for (const char* bad : {"0", "abc", "-5ms"}) {
+    const auto r = run_ftlsim(base + " --ru-time-limit " + bad);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("--ru-time-limit: '" + std::string(bad) + "' is neither off nor a duration"));
+  }
+}
+
 TEST_CASE("pi-gc option chooses where persistently isolated survivors go, and is ignored for ii", "[cli]") {
   test::TempDir dir("pigc");
   const std::string tr = dir.file("t.ftr");

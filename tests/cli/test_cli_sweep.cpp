@@ -91,7 +91,7 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
   const auto rows = lines_of(csv);
   REQUIRE(rows.size() == 5);
   CHECK_THAT(rows[0], Catch::StartsWith("config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"
-                                        "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,waf_share_ruh0,"
+                                        "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,ru_not_fully_written,waf_share_ruh0,"
                                         "waf_share_ruh1,waf_share_gc,error"));
   const std::vector<std::pair<std::string, std::string>> order = {
       {"60", "single"}, {"60", "fdp"}, {"90", "single"}, {"90", "fdp"}};

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "common/analytic_waf.h"
 #include "sim/simulate.h"
@@ -102,13 +103,19 @@ TEST_CASE("with one placement ID, fdp reduces exactly to the non-FDP model", "[f
 // stream mixes cold pages into every hot RU and does worse than that.
 // Initially isolated handles mix survivors of both in one GC RU, so for them
 // only the comparison with one stream is checked.
+// The hot/cold case both tests below use: 400 MiB logical, 90% of the
+// writes to 10% of the space, the FIFO bound for its spare, and one stream's WAF.
+struct HotCold {
+  uint64_t logical = 400u << 20;
+  ftl::FtlConfig c = device(logical);
+  std::vector<trace::Record> recs = make_trace(workload::Pattern::kHotCold, logical, 2000000, 2);
+  double bound = test::fifo_wa((256.0 - 2.0) * 512.0 / (static_cast<double>(logical) / 4096.0));
+  double single = run(c, recs, "single").ftl.waf();
+};
+
 TEST_CASE("separating hot from cold data beats one stream and the uniform bound", "[fdp][validation]") {
-  const uint64_t logical = 400u << 20;
-  const auto c = device(logical);
-  const auto recs = make_trace(workload::Pattern::kHotCold, logical, 2000000, 2);
-  const double alpha = (256.0 - 2.0) * 512.0 / (static_cast<double>(logical) / 4096.0);
-  const double bound = test::fifo_wa(alpha);
-  const double single = run(c, recs, "single").ftl.waf();
+  const HotCold h;
+  const auto& [c, recs, bound, single] = std::tie(h.c, h.recs, h.bound, h.single);
   for (auto type : {fdp::RuhType::kPersistentlyIsolated, fdp::RuhType::kInitiallyIsolated}) {
     const double fdp_waf = run(c, recs, "fdp", 2, type).ftl.waf();
     INFO("single " << single << " fdp(" << fdp::ruh_type_name(type) << ") " << fdp_waf << " bound " << bound);
@@ -124,12 +131,8 @@ TEST_CASE("separating hot from cold data beats one stream and the uniform bound"
 // handles split at logical/2, so it separates the two regions as the tags
 // do, and the same hand-derived bound holds for it.
 TEST_CASE("interval placement separates hot from cold without tags", "[fdp][validation]") {
-  const uint64_t logical = 400u << 20;
-  const auto c = device(logical);
-  const auto recs = make_trace(workload::Pattern::kHotCold, logical, 2000000, 2);
-  const double alpha = (256.0 - 2.0) * 512.0 / (static_cast<double>(logical) / 4096.0);
-  const double bound = test::fifo_wa(alpha);
-  const double single = run(c, recs, "single").ftl.waf();
+  const HotCold h;
+  const auto& [c, recs, bound, single] = std::tie(h.c, h.recs, h.bound, h.single);
   const auto interval = run(c, recs, "interval", 2);
   INFO("single " << single << " interval " << interval.ftl.waf() << " bound " << bound);
   CHECK(interval.ftl.waf() <= bound);

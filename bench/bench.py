@@ -25,44 +25,18 @@ import re
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
-import time
+
+from bench_proc import run, run_usage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(cmd):
-    """Runs cmd; returns (wall seconds, peak RSS bytes, stdout)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = proc.communicate()
-    wall = time.monotonic() - start
-    if proc.returncode != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}): {err.strip()}")
-    return wall, out
-
-
 def run_rss(cmd):
-    """Runs cmd with os.wait4 to get this child's own peak RSS."""
-    start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        out_fd = os.open(RSS_OUT, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(out_fd, 1)
-        os.dup2(devnull, 2)
-        os.execv(cmd[0], cmd)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.monotonic() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed")
-    with open(RSS_OUT) as f:
-        out = f.read()
+    """Runs cmd; returns (wall seconds, its own peak RSS bytes, stdout)."""
+    out, wall, usage = run_usage(cmd)
     return wall, usage.ru_maxrss * 1024, out
 
-
-RSS_OUT = "/tmp/ftlsim-bench-stdout.txt"
 
 PRESETS = {
     # name: (logical bytes, physical 4 KiB pages) -- from src/ftl/geometry.cpp

@@ -23,47 +23,17 @@ import json
 import os
 import re
 import statistics
-import subprocess
-import sys
-import time
+
+from bench_proc import run, run_usage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOGICAL = 12 * 2**30  # femu-default
 
 
-def run(cmd):
-    """Runs cmd; returns (stdout, wall seconds)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = proc.communicate()
-    wall = time.monotonic() - start
-    if proc.returncode != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed ({proc.returncode}): {err.strip()}")
-    return out, wall
-
-
 def run_cpu(cmd):
-    """Runs cmd with os.wait4; returns (stdout, CPU seconds)."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        os.dup2(w, 1)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.execv(cmd[0], cmd)
-    os.close(w)
-    chunks = []
-    while True:
-        b = os.read(r, 65536)
-        if not b:
-            break
-        chunks.append(b)
-    os.close(r)
-    _, status, usage = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed")
-    return b"".join(chunks).decode(), usage.ru_utime + usage.ru_stime
+    """Runs cmd; returns (stdout, its CPU seconds)."""
+    out, _, usage = run_usage(cmd)
+    return out, usage.ru_utime + usage.ru_stime
 
 
 def simulated(out):

@@ -101,6 +101,11 @@ def connect(scheduler, workers, timeout=15):
     import logging
 
     from dask.distributed import Client, LocalCluster
+
+    # The sweep reports its own errors in one line; Dask's shutdown on a
+    # loaded machine can leave a timed-out internal future whose asyncio
+    # "exception was never retrieved" report would add lines to stderr.
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     if scheduler:
         try:
             return Client(scheduler, timeout=f"{timeout}s"), None

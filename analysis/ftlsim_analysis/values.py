@@ -29,6 +29,7 @@ SETTINGS = [
 SETTING_NAMES = [name for name, _ in SETTINGS]
 MAX_ITEMS = 10000
 MAX_CONFIGURATIONS = 100000
+MAX_CONFIG_ID_BYTES = 128
 U64_MAX = (1 << 64) - 1
 SLOT_BYTES = 4096
 
@@ -168,10 +169,17 @@ def expand_values(option, kind, text):
 
 def config_id(swept):
     """'gc-thres=60_placement=fdp' from [(name, value)]; characters of values
-    other than [A-Za-z0-9.=+-] become '-'; 'default' when nothing is swept."""
+    other than [A-Za-z0-9.=+-] become '-'; 'default' when nothing is swept;
+    a name over MAX_CONFIG_ID_BYTES is shortened as ftlsim shortens it."""
     safe = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.=+-")
     parts = [f"{name}={''.join(c if c in safe else '-' for c in value)}" for name, value in swept]
-    return "_".join(parts) if parts else "default"
+    cid = "_".join(parts) if parts else "default"
+    if len(cid) > MAX_CONFIG_ID_BYTES:  # as ftlsim: a prefix, '~' and the FNV-1a 64 hash of the whole
+        h = 0xcbf29ce484222325
+        for b in cid.encode():
+            h = ((h ^ b) * 0x100000001b3) & U64_MAX
+        cid = f"{cid[:MAX_CONFIG_ID_BYTES - 17]}~{h:016x}"
+    return cid
 
 
 def make_unique(names):

@@ -198,6 +198,26 @@ std::vector<size_t> product_point(std::span<const size_t> sizes, size_t index) {
   return point;
 }
 
+namespace {
+
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
+
+uint64_t fnv_bytes(uint64_t h, std::string_view bytes) {
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= kFnvPrime;
+  }
+  return h;
+}
+
+uint64_t fnv_word(uint64_t h, uint64_t w) {
+  h ^= w;
+  return h * kFnvPrime;
+}
+
+}  // namespace
+
 std::string config_id(std::span<const std::pair<std::string, std::string>> swept) {
   std::string id;
   for (const auto& [name, value] : swept) {
@@ -210,7 +230,13 @@ std::string config_id(std::span<const std::pair<std::string, std::string>> swept
       id += safe ? c : '-';
     }
   }
-  return id.empty() ? std::string("default") : id;
+  if (id.empty()) return "default";
+  if (id.size() > kMaxConfigIdBytes) {
+    // Too long for a folder name: a prefix and the FNV-1a hash of the whole.
+    const uint64_t h = fnv_bytes(kFnvOffset, id);
+    id = fmt::format("{}~{:016x}", std::string_view(id).substr(0, kMaxConfigIdBytes - 17), h);
+  }
+  return id;
 }
 
 void make_unique(std::vector<std::string>& names) {
@@ -434,22 +460,6 @@ extern "C" void on_interrupt(int sig) {
       "\nftlsim: interrupted: finishing the configurations in progress (Ctrl-C again to stop at once)\n";
   const ssize_t unused = ::write(STDERR_FILENO, kMsg, sizeof kMsg - 1);
   (void)unused;
-}
-
-constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
-constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
-
-uint64_t fnv_bytes(uint64_t h, std::string_view bytes) {
-  for (const char c : bytes) {
-    h ^= static_cast<unsigned char>(c);
-    h *= kFnvPrime;
-  }
-  return h;
-}
-
-uint64_t fnv_word(uint64_t h, uint64_t w) {
-  h ^= w;
-  return h * kFnvPrime;
 }
 
 // RFC 4180 records of `text`: fields split on ',', quoted fields may hold

@@ -67,7 +67,10 @@ inline constexpr size_t kMaxConfigurations = 100000;
 
 // A short, filesystem-safe name for one configuration from its swept
 // (option name without dashes, value) pairs: "gc-thres=60_placement=fdp".
-// Characters other than [A-Za-z0-9.=+-] in values become '-'.
+// Characters other than [A-Za-z0-9.=+-] in values become '-'. A name longer
+// than kMaxConfigIdBytes keeps its first kMaxConfigIdBytes - 17 bytes and
+// ends in '~' and the 16 hex digits of the FNV-1a 64 hash of the full name.
+inline constexpr size_t kMaxConfigIdBytes = 128;
 [[nodiscard]] std::string config_id(std::span<const std::pair<std::string, std::string>> swept);
 
 // Makes names unique in place by appending "-2", "-3", ... to repeats

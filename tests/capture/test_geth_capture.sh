@@ -34,15 +34,8 @@ for t in clang bpftool; do
 done
 [ -r /sys/kernel/btf/vmlinux ] || skip "kernel has no BTF"
 
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/ftlsim-geth-capture.XXXXXX")"
-loop="" mnt="$tmp/mnt"
-cleanup() {
-  set +e
-  mountpoint -q "$mnt" && umount "$mnt"
-  [ -n "$loop" ] && losetup -d "$loop"
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../common/scratch_loop.sh"
+scratch_setup geth-capture
 
 (cd "$repo/tools/geth_patch" && go build -o "$tmp/ethstate" ./cmd/ethstate) || fail "go build ./cmd/ethstate"
 truncate -s 512M "$tmp/disk.img"

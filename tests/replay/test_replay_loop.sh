@@ -25,15 +25,8 @@ command -v losetup >/dev/null && command -v python3 >/dev/null || skip "needs lo
 [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 [ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
 
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/ftlsim-replay-loop.XXXXXX")"
-loop="" mnt="$tmp/mnt"
-cleanup() {
-  set +e
-  mountpoint -q "$mnt" && umount "$mnt"
-  [ -n "$loop" ] && losetup -d "$loop"
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/../common/scratch_loop.sh"
+scratch_setup replay-loop
 
 # An 80 MiB backing file; the loop device sees [8 MiB, 72 MiB) of it. The
 # guard bytes around that window must survive every replay.

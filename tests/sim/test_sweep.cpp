@@ -88,6 +88,18 @@ TEST_CASE("config ids are readable, filesystem-safe and unique", "[unit]") {
   CHECK(sim::config_id(map) == "placement=map-0=0-1=0");
   const std::vector<std::pair<std::string, std::string>> odd = {{"x", "a/b c"}};
   CHECK(sim::config_id(odd) == "x=a-b-c");
+  // Too long for a folder name: a prefix of 111 bytes, '~' and the 64-bit
+  // FNV-1a hash of the full id (offset basis and prime of the FNV spec).
+  const std::vector<std::pair<std::string, std::string>> longer = {
+      {"placement", "map:" + std::string(150, '7')}, {"gc-thres", "60"}};
+  const std::string full = "placement=map-" + std::string(150, '7') + "_gc-thres=60";
+  uint64_t h = 14695981039346656037ULL;
+  for (const char c : full) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  const std::string id = sim::config_id(longer);
+  CHECK(id.size() == sim::kMaxConfigIdBytes);
+  CHECK(id == full.substr(0, 111) + "~" + fmt::format("{:016x}", h));
+  CHECK(sim::config_id(std::vector<std::pair<std::string, std::string>>{
+            {"placement", "map:" + std::string(150, '7')}, {"gc-thres", "70"}}) != id);
   Strings ids = {"a", "b", "a", "a-2", "a"};
   sim::make_unique(ids);
   CHECK(ids == Strings{"a", "b", "a-3", "a-2", "a-4"});

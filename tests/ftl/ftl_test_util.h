@@ -6,6 +6,21 @@
 
 namespace ftlsim::test {
 
+// channels x luns dies of `planes` planes, each plane `blocks` blocks of
+// `pages` 4 KiB pages, and `logical_slots` 4 KiB slots of logical space.
+inline ftl::Geometry geometry(uint32_t channels, uint32_t luns, uint32_t planes, uint32_t blocks, uint32_t pages,
+                              uint64_t logical_slots) {
+  ftl::Geometry g;
+  g.channels = channels;
+  g.luns_per_channel = luns;
+  g.planes_per_lun = planes;
+  g.blocks_per_plane = blocks;
+  g.pages_per_block = pages;
+  g.page_bytes = 4096;
+  g.logical_bytes = logical_slots * 4096;
+  return g;
+}
+
 // One channel, one LUN, one plane: a line is one block of `slots` 4 KiB pages.
 inline ftl::FtlConfig tiny_config(uint32_t lines, uint32_t slots, uint64_t logical_slots,
                                   double thres = 75.0, double thres_high = 95.0,

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "fdp/fdp_config.h"
+#include "ftl/ftl_test_util.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
 
@@ -14,15 +15,9 @@ namespace {
 
 // One die, one plane, 4 blocks of 4 pages: units (lines) of 4 slots, unit u
 // holds slots 4u .. 4u+3.
-NandMap one_die() {
-  ftl::Geometry g;
-  g.channels = 1;
-  g.luns_per_channel = 1;
-  g.blocks_per_plane = 4;
-  g.pages_per_block = 4;
-  g.logical_bytes = 4096 * 8;
-  return NandMap(g, fdp::resolve_ru_shape(g, fdp::FdpConfig{}), 1);
-}
+NandMap line_map(const ftl::Geometry& g) { return NandMap(g, fdp::resolve_ru_shape(g, fdp::FdpConfig{}), 1); }
+
+NandMap one_die() { return line_map(test::geometry(1, 1, 1, 4, 4, 8)); }
 
 TimingConfig small_latencies() {
   TimingConfig c;
@@ -122,14 +117,8 @@ TEST_CASE("background GC fills idle time, forced GC blocks the write, data order
 
 TEST_CASE("an idle gap a GC program leaves waiting for its read is used by later work", "[timing]") {
   // Two dies, units of 8 slots: slot s on die s mod 2.
-  ftl::Geometry g;
-  g.channels = 2;
-  g.luns_per_channel = 1;
-  g.blocks_per_plane = 4;
-  g.pages_per_block = 4;
-  g.logical_bytes = 4096 * 16;
   TimingResult out;
-  TimedDevice dev(small_latencies(), NandMap(g, fdp::resolve_ru_shape(g, fdp::FdpConfig{}), 1), out);
+  TimedDevice dev(small_latencies(), line_map(test::geometry(2, 1, 1, 4, 4, 16)), out);
   dev.begin_request(0, HostOp::kWrite);
   dev.host_program(1);  // die 1: 0..200
   dev.gc_begin(true);   // forced: placed at once

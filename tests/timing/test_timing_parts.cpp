@@ -10,6 +10,7 @@
 
 #include "core/rng.h"
 #include "fdp/fdp_config.h"
+#include "ftl/ftl_test_util.h"
 #include "timing/event_queue.h"
 #include "timing/event_series.h"
 #include "timing/nand_map.h"
@@ -79,14 +80,7 @@ void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
 }  // namespace
 
 TEST_CASE("NAND map places every slot on its own page, within its reclaim group's dies", "[timing]") {
-  ftl::Geometry g;
-  g.channels = 4;
-  g.luns_per_channel = 2;
-  g.planes_per_lun = 2;
-  g.blocks_per_plane = 8;
-  g.pages_per_block = 4;
-  g.page_bytes = 4096;
-  g.logical_bytes = 4096 * 64;
+  const ftl::Geometry g = test::geometry(4, 2, 2, 8, 4, 64);
   const uint64_t die_row = uint64_t{g.planes_per_lun} * g.block_bytes();
   SECTION("lines") { check_one_to_one(g, fdp::FdpConfig{}); }
   SECTION("two reclaim groups, RUs of 2 dies") {
@@ -108,12 +102,7 @@ TEST_CASE("NAND map places every slot on its own page, within its reclaim group'
 }
 
 TEST_CASE("NAND map: a line stripes channel fastest, then LUN", "[timing]") {
-  ftl::Geometry g;
-  g.channels = 4;
-  g.luns_per_channel = 2;
-  g.blocks_per_plane = 4;
-  g.pages_per_block = 8;
-  g.logical_bytes = 4096 * 64;
+  const ftl::Geometry g = test::geometry(4, 2, 1, 4, 8, 64);
   const NandMap m(g, fdp::resolve_ru_shape(g, fdp::FdpConfig{}), 1);
   for (uint32_t s = 0; s < 16; ++s) {
     const NandLoc l = m.locate(s);

@@ -126,7 +126,7 @@ workload::SynthSpec build_spec(const GenOptions& o) {
     problems.emplace_back("one of --writes or --bytes is required (0 is allowed, e.g. with --fill)");
   }
 
-  if (const auto ns = workload::parse_duration_ns(o.iat)) {
+  if (const auto ns = parse_duration_ns(o.iat)) {
     spec.iat_ns = *ns;
   } else {
     problems.push_back(fmt::format("--iat: '{}' is not a duration (examples: 10us, 2.5us, 1ms)", o.iat));

@@ -126,11 +126,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // Resume identity of each row: the trace and every setting of its point.
   const uint64_t trace_id =
       sim::trace_fingerprint({a.trace, reader.records(), reader.meta().sector_bytes}, reader.meta().pid_names);
-  const TimingArgs& ta = a.timing;  // options outside the settings that change results
-  const std::string common =
-      fmt::format("wrap={}\ntiming={} qd={} speed={} read={} program={} erase={} xfer={} event-interval={}\n",
-                  a.model.wrap, ta.timing, ta.qd, ta.speed, ta.read_time, ta.program_time, ta.erase_time,
-                  ta.xfer_time, ta.event_interval);
+  // Options outside the settings that change results.
+  const std::string common = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
   std::vector<sim::SweepJob> jobs(n);
   for (size_t k = 0; k < n; ++k) {
     const std::vector<size_t> at = sim::product_point(sizes, k);

@@ -13,7 +13,6 @@
 #include "fdp/placement.h"
 #include "ftl/ftl_config.h"
 #include "ftl/geometry.h"
-#include "workload/synth.h"
 
 namespace ftlsim::cli {
 namespace {
@@ -78,7 +77,7 @@ double to_real(Setting s, std::string_view text) {
 // --ru-time-limit: "off" (0) or a duration above 0.
 uint64_t ru_time_limit(const std::string& text) {
   if (text == "off") return 0;
-  const std::optional<uint64_t> ns = workload::parse_duration_ns(text);
+  const std::optional<uint64_t> ns = parse_duration_ns(text);
   if (!ns || *ns == 0) {
     throw InputError(fmt::format("--ru-time-limit: '{}' is neither off nor a duration above 0 (examples: 500ms, 10s)",
                                  text));

@@ -6,13 +6,13 @@
 #include <cmath>
 
 #include "core/error.h"
-#include "workload/synth.h"
+#include "core/units.h"
 
 namespace ftlsim::cli {
 namespace {
 
 uint64_t duration(const std::string& text, const char* option) {
-  if (const auto ns = workload::parse_duration_ns(text)) return *ns;
+  if (const auto ns = parse_duration_ns(text)) return *ns;
   throw InputError(fmt::format("{}: '{}' is not a duration (examples: 40us, 2ms, 500ns)", option, text));
 }
 
@@ -108,6 +108,11 @@ std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
     if (c.event_interval_ns == 0) throw InputError("--event-interval must be above 0");
   }
   return c;
+}
+
+std::string describe(const TimingArgs& a) {
+  return fmt::format("timing={} qd={} speed={} read={} program={} erase={} xfer={} event-interval={}", a.timing, a.qd,
+                     a.speed, a.read_time, a.program_time, a.erase_time, a.xfer_time, a.event_interval);
 }
 
 }  // namespace ftlsim::cli

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -60,6 +61,35 @@ std::string format_bytes(uint64_t bytes) {
   }
   if (u == 0) return fmt::format("{} B", bytes);
   return fmt::format("{:.2f} {}", v, kUnits[u]);
+}
+
+std::optional<uint64_t> parse_duration_ns(std::string_view text) {
+  size_t unit_at = text.size();
+  while (unit_at > 0 && ((text[unit_at - 1] >= 'a' && text[unit_at - 1] <= 'z') ||
+                         (text[unit_at - 1] >= 'A' && text[unit_at - 1] <= 'Z'))) {
+    --unit_at;
+  }
+  const std::string_view number = text.substr(0, unit_at);
+  const std::string_view unit = text.substr(unit_at);
+  double scale = 0;
+  if (unit.empty() || unit == "ns") {
+    scale = 1;
+  } else if (unit == "us") {
+    scale = 1e3;
+  } else if (unit == "ms") {
+    scale = 1e6;
+  } else if (unit == "s") {
+    scale = 1e9;
+  } else {
+    return std::nullopt;
+  }
+  if (number.empty() || number.front() == ' ' || number.back() == ' ') return std::nullopt;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (ec != std::errc() || ptr != number.data() + number.size() || !std::isfinite(v) || v < 0) return std::nullopt;
+  const double ns = std::round(v * scale);
+  if (ns >= 0x1.0p64) return std::nullopt;
+  return static_cast<uint64_t>(ns);
 }
 
 }  // namespace ftlsim

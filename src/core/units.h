@@ -16,6 +16,11 @@ namespace ftlsim {
 // Like parse_size, but throws InputError naming `what` (an option name).
 [[nodiscard]] uint64_t parse_size_or_throw(std::string_view text, std::string_view what);
 
+// A duration in nanoseconds: a non-negative number with a unit ns, us, ms or
+// s ("10us", "2.5us", "1ms"); a bare number is nanoseconds. Rounded to 1 ns.
+// nullopt on anything malformed or beyond 64 bits.
+[[nodiscard]] std::optional<uint64_t> parse_duration_ns(std::string_view text);
+
 // "16 MiB", "1.50 GiB", "512 B": a short human form, 2 decimals at most.
 [[nodiscard]] std::string format_bytes(uint64_t bytes);
 

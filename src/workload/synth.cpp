@@ -373,34 +373,6 @@ std::optional<uint64_t> parse_count(std::string_view text) {
   return value * scale;
 }
 
-std::optional<uint64_t> parse_duration_ns(std::string_view text) {
-  size_t unit_at = text.size();
-  while (unit_at > 0 && ((text[unit_at - 1] >= 'a' && text[unit_at - 1] <= 'z') ||
-                         (text[unit_at - 1] >= 'A' && text[unit_at - 1] <= 'Z'))) {
-    --unit_at;
-  }
-  const std::string_view number = text.substr(0, unit_at);
-  const std::string_view unit = text.substr(unit_at);
-  double scale = 0;
-  if (unit.empty() || unit == "ns") {
-    scale = 1;
-  } else if (unit == "us") {
-    scale = 1e3;
-  } else if (unit == "ms") {
-    scale = 1e6;
-  } else if (unit == "s") {
-    scale = 1e9;
-  } else {
-    return std::nullopt;
-  }
-  if (number.empty() || number.front() == ' ' || number.back() == ' ') return std::nullopt;
-  const std::optional<double> v = parse_double(number);
-  if (!v || *v < 0) return std::nullopt;
-  const double ns = std::round(*v * scale);
-  if (ns >= 0x1.0p64) return std::nullopt;
-  return static_cast<uint64_t>(ns);
-}
-
 std::vector<StreamShare> parse_streams(std::string_view text) {
   std::vector<StreamShare> out;
   size_t index = 0;

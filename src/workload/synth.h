@@ -105,9 +105,6 @@ struct Region {
 // A count: a plain integer, or one with a decimal suffix K/M/G (10^3, 10^6,
 // 10^9; case-insensitive): "250000", "100K", "1M", "2G".
 [[nodiscard]] std::optional<uint64_t> parse_count(std::string_view text);
-// A duration in nanoseconds: a non-negative number with a unit ns, us, ms or
-// s ("10us", "2.5us", "1ms"); a bare number is nanoseconds. Rounded to 1 ns.
-[[nodiscard]] std::optional<uint64_t> parse_duration_ns(std::string_view text);
 // "0.5:0.05,0.3:0.25,0.2:0.7" -> {{0.5,0.05},{0.3,0.25},{0.2,0.7}}. Throws
 // InputError naming the malformed entry. Does not check the sums (validate does).
 [[nodiscard]] std::vector<StreamShare> parse_streams(std::string_view text);

@@ -31,3 +31,20 @@ TEST_CASE("format_bytes is short and exact for small values", "[core][unit]") {
   CHECK(ftlsim::format_bytes(16u << 20) == "16.00 MiB");
   CHECK(ftlsim::format_bytes(uint64_t{3} << 29) == "1.50 GiB");
 }
+
+TEST_CASE("durations parse with ns, us, ms and s", "[core][unit]") {
+  using ftlsim::parse_duration_ns;
+  CHECK(parse_duration_ns("10us") == 10'000u);
+  CHECK(parse_duration_ns("2.5us") == 2'500u);
+  CHECK(parse_duration_ns("1ms") == 1'000'000u);
+  CHECK(parse_duration_ns("3s") == 3'000'000'000u);
+  CHECK(parse_duration_ns("750") == 750u);
+  CHECK(parse_duration_ns("0ns") == 0u);
+  CHECK_FALSE(parse_duration_ns("10 us"));
+  CHECK_FALSE(parse_duration_ns("us"));
+  CHECK_FALSE(parse_duration_ns("10h"));
+  CHECK_FALSE(parse_duration_ns("-5us"));
+  CHECK_FALSE(parse_duration_ns("infs"));
+  CHECK_FALSE(parse_duration_ns("20000000000s"));  // 2 x 10^19 ns does not fit 64 bits
+  CHECK_FALSE(parse_duration_ns(""));
+}

@@ -466,7 +466,6 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
 
 TEST_CASE("option parsers", "[workload][synth]") {
   using ftlsim::workload::parse_count;
-  using ftlsim::workload::parse_duration_ns;
   using ftlsim::workload::parse_streams;
   CHECK(parse_count("250000") == 250000u);
   CHECK(parse_count("100K") == 100'000u);
@@ -478,18 +477,6 @@ TEST_CASE("option parsers", "[workload][synth]") {
   CHECK_FALSE(parse_count("1.5M"));
   CHECK_FALSE(parse_count("-1"));
   CHECK_FALSE(parse_count("20000000000G"));
-
-  CHECK(parse_duration_ns("10us") == 10'000u);
-  CHECK(parse_duration_ns("2.5us") == 2'500u);
-  CHECK(parse_duration_ns("1ms") == 1'000'000u);
-  CHECK(parse_duration_ns("3s") == 3'000'000'000u);
-  CHECK(parse_duration_ns("750") == 750u);
-  CHECK(parse_duration_ns("0ns") == 0u);
-  CHECK_FALSE(parse_duration_ns("10 us"));
-  CHECK_FALSE(parse_duration_ns("us"));
-  CHECK_FALSE(parse_duration_ns("10h"));
-  CHECK_FALSE(parse_duration_ns("-5us"));
-  CHECK_FALSE(parse_duration_ns("infs"));
 
   const auto st = parse_streams("0.5:0.05, 0.3:0.25,0.2:0.7");
   REQUIRE(st.size() == 3);

@@ -315,9 +315,22 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
   r.units = layout.units;
   r.units_per_group = layout.units_per_pool();
   r.blocks_per_unit = layout.blocks_per_unit;
+  // Builds the placement, runs `drive` with a Driver over the engine (the
+  // FTL decisions are the same code in both modes) and collects the counters.
+  const auto run_on = [&](auto& any, auto&& drive) {
+    AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
+    std::visit(
+        [&](auto& ftl, auto& place) {
+          ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
+          Driver driver(ftl, place, fdp, trace, opts, interval);
+          drive(driver);
+          collect(ftl, place, driver, fdp, r);
+        },
+        any, placement);
+  };
   if (opts.timing) {
-    // Timed mode: the same driver, each record applied as the host loop
-    // issues it; the FTL's sink hands its NAND operations to the device.
+    // Timed mode: each record applied as the host loop issues it; the FTL's
+    // sink hands its NAND operations to the device.
     r.timing.emplace();
     timing::TimingResult& tr = *r.timing;
     tr.config = *opts.timing;
@@ -325,31 +338,15 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
     const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, fdp), fdp.reclaim_groups);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
-    AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
-    std::visit(
-        [&](auto& ftl, auto& place) {
-          ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
-          Driver driver(ftl, place, fdp, trace, opts, interval);
-          timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr,
-                                [&](size_t i) { driver.step(i, r); });
-          driver.finish(r);
-          collect(ftl, place, driver, fdp, r);
-        },
-        any, placement);
-    r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
+    run_on(any, [&](auto& driver) {
+      timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr,
+                            [&](size_t i) { driver.step(i, r); });
+      driver.finish(r);
+    });
+  } else {
+    ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
+    run_on(any, [&](auto& driver) { driver.run(r); });
   }
-  ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
-  AnyPlacement placement =
-      make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
-  std::visit(
-      [&](auto& ftl, auto& place) {
-        ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
-        Driver driver(ftl, place, fdp, trace, opts, interval);
-        driver.run(r);
-        collect(ftl, place, driver, fdp, r);
-      },
-      any, placement);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

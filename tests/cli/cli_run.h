@@ -45,11 +45,18 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-// A fresh empty directory under the system temp dir, removed on destruction.
+// A fresh empty directory, removed on destruction. It lives under the build
+// tree (FTLSIM_TEST_TMP), not the system temp dir, which may be a tmpfs
+// without O_DIRECT: live-replay tests need O_DIRECT to test anything.
 class TempDir {
  public:
   explicit TempDir(const std::string& tag) {
-    path_ = std::filesystem::temp_directory_path() /
+#ifdef FTLSIM_TEST_TMP
+    const std::filesystem::path root = FTLSIM_TEST_TMP;
+#else
+    const std::filesystem::path root = std::filesystem::temp_directory_path();
+#endif
+    path_ = root /
             ("ftlsim-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);

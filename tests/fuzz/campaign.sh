@@ -15,7 +15,8 @@ build=${1:?usage: campaign.sh BUILD_DIR [RUNS [SLICE]]}
 runs=${2:-10000000}
 slice=${3:-600}
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(ftr disksim blkparse ftrace_blk msr alibaba tencent csv pid_map hint_log markers)
+# One target per seed-corpus folder (as tests/fuzz/CMakeLists.txt builds them).
+mapfile -t targets < <(cd "$here/corpus" && ls -d -- */ | tr -d /)
 work="$build/fuzz-campaign"
 mkdir -p "$work"
 

@@ -17,7 +17,8 @@ build=${1:?usage: smoke.sh BUILD_DIR [SECONDS_PER_TARGET [LIBFUZZER_FLAG...]]}
 seconds=${2:-6}
 shift $(( $# >= 2 ? 2 : 1 ))
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(ftr disksim blkparse ftrace_blk msr alibaba tencent csv pid_map hint_log markers)
+# One target per seed-corpus folder (as tests/fuzz/CMakeLists.txt builds them).
+mapfile -t targets < <(cd "$here/corpus" && ls -d -- */ | tr -d /)
 work="$build/fuzz-work"
 mkdir -p "$work"
 

@@ -15,31 +15,71 @@ namespace ftlsim::fdp {
 
 using RuhId = uint16_t;
 
-enum class RuhType : uint8_t {
-  kInitiallyIsolated,    // 01h: GC survivors of every handle go to one shared GC RU stream per RG
-  kPersistentlyIsolated  // 02h: GC survivors stay with their handle (its GC RU, see pi_gc_ru)
+// --ruh-type: which handles are persistently isolated (PI: GC survivors stay
+// with their handle) and which initially isolated (II: survivors go where
+// rule 7 of docs/model.md says).
+enum class RuhTypes : uint8_t {
+  kAllPi,   // "pi": every handle PI (FEMU's default)
+  kLastIi,  // "last-ii": the last handle II, the others PI (FEMU fdp.isolation_mode=1)
+  kAllIi,   // "ii": every handle II
 };
-[[nodiscard]] std::string_view ruh_type_name(RuhType t);  // "ii" / "pi"
-[[nodiscard]] RuhType parse_ruh_type(std::string_view s);  // throws InputError
+[[nodiscard]] std::string_view ruh_types_name(RuhTypes t);
+[[nodiscard]] RuhTypes parse_ruh_types(std::string_view s);  // throws InputError
 // --pi-gc: "gc-ru" -> true (FdpConfig::pi_gc_ru), "host-ru" -> false; throws InputError.
 [[nodiscard]] bool parse_pi_gc(std::string_view s);
 [[nodiscard]] std::string_view pi_gc_name(bool pi_gc_ru);
 
+// --ii-gc: where survivors of an II handle's RU go.
+enum class IiGc : uint8_t {
+  kLastRuh,     // "last-ruh": the host RU of the last handle in the victim's RG (FEMU)
+  kSharedGcRu,  // "gc-ru": one GC RU per RG shared by every II handle
+};
+[[nodiscard]] std::string_view ii_gc_name(IiGc g);
+[[nodiscard]] IiGc parse_ii_gc(std::string_view s);
+
+// --rg-split: what a reclaim group is made of.
+enum class RgSplit : uint8_t {
+  kLines,  // "lines": RGs split the lines; every RU spans all dies (FEMU)
+  kDies,   // "dies": RGs split the dies; an RU is one line of its RG's dies
+};
+[[nodiscard]] std::string_view rg_split_name(RgSplit s);
+[[nodiscard]] RgSplit parse_rg_split(std::string_view s);
+
+// --rg-of: which RG a write goes to.
+enum class RgOf : uint8_t {
+  kPid,  // "pid": the RG bits of its placement identifier (TP4146; FEMU)
+  kLba,  // "lba": its LBA, in 1 MiB stripes over the RGs
+};
+[[nodiscard]] std::string_view rg_of_name(RgOf r);
+[[nodiscard]] RgOf parse_rg_of(std::string_view s);
+
 struct FdpConfig {
-  uint32_t reclaim_groups = 1;  // --rg: must divide the number of dies
-  uint64_t ru_bytes = 0;        // --ru-size: 0 = one line of a reclaim group
+  uint32_t reclaim_groups = 1;  // --rg
+  uint64_t ru_bytes = 0;        // --ru-size: 0 = one line (of an RG's dies with --rg-split dies)
   uint32_t handles = 8;         // --ruh
-  // FEMU's FDP scripts default to initially isolated handles (NUM_PI_HANDLE=0).
-  RuhType ruh_type = RuhType::kInitiallyIsolated;
-  // false: non-FDP (placement `single`): one handle whose GC survivors share
-  // its write pointer, FEMU bbssd's behaviour; ruh_type is then irrelevant.
+  RuhTypes ruh_types = RuhTypes::kAllPi;
+  // false: non-FDP (placement `single`): FEMU's line path, one stream shared
+  // by host writes and GC; every other field but the time limit is ignored.
   bool isolated_gc = true;
   // Persistently isolated handles: survivors go to a GC RU of their handle
-  // (true) or are appended to the handle's host RU (false).
+  // (true, FEMU) or are appended to the handle's host RU (false).
   bool pi_gc_ru = true;
+  IiGc ii_gc = IiGc::kLastRuh;
+  // --ru-open: every handle takes an RU in every RG at start-up (true, FEMU)
+  // or on its first write into that RG (false).
+  bool open_at_start = true;
+  RgSplit rg_split = RgSplit::kLines;
+  RgOf rg_of = RgOf::kPid;
   // --ru-time-limit: an RU that host writes reach is closed this long (trace
   // time) after its first host write, full or not; 0 = no limit.
   uint64_t ru_time_limit_ns = 0;
+
+  // Whether handle h is persistently isolated.
+  [[nodiscard]] bool is_pi(uint32_t h) const {
+    return ruh_types == RuhTypes::kAllPi || (ruh_types == RuhTypes::kLastIi && h + 1 < handles);
+  }
+  // Bits of a placement identifier that number the RG (TP4146 RGIF): 0 for one RG.
+  [[nodiscard]] uint32_t rgif() const;
 };
 
 // The shape of a reclaim unit in NAND terms.

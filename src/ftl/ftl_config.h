@@ -33,6 +33,13 @@ struct GcConfig {
   VictimPolicy victim = VictimPolicy::kGreedy;
   uint32_t d_choices = 8;  // candidates sampled by kDChoice
   uint64_t seed = 1;       // for kRandom and kDChoice
+  // --gc-check: false (FEMU) checks the forced threshold once at the start of
+  // each write request; true before every slot written (docs/model.md rule 9).
+  bool forced_check_per_slot = false;
+  // --rg-gc: false (FEMU): background GC in the first pool over its threshold
+  // only, forced GC while any pool is over its high threshold; true: every
+  // pool on its own (docs/model.md rules 9 and 10).
+  bool every_pool = false;
 
   // FEMU computes both thresholds with a truncating cast; so do we.
   [[nodiscard]] uint32_t thres_lines(uint32_t lines) const;
@@ -42,6 +49,9 @@ struct GcConfig {
 struct FtlConfig {
   Geometry geometry;
   GcConfig gc;
+  // --trim-partial: false (FEMU) unmaps every slot a trim touches; true keeps
+  // the slots it covers only partly (docs/model.md rule 16).
+  bool trim_keeps_partial = false;
 
   // Every problem with geometry and GC settings, one message each.
   [[nodiscard]] std::vector<std::string> problems() const;

@@ -34,11 +34,18 @@ constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"victim", ValueKind::kWord, "greedy"},
     {"d-choices", ValueKind::kInteger, "8"},
     {"seed", ValueKind::kInteger, "1"},
+    {"gc-check", ValueKind::kWord, "request"},
+    {"rg-gc", ValueKind::kWord, "first"},
+    {"trim-partial", ValueKind::kWord, "unmap"},
     {"rg", ValueKind::kInteger, "1"},
     {"ru-size", ValueKind::kSize, ""},
     {"ruh", ValueKind::kInteger, "8"},
-    {"ruh-type", ValueKind::kWord, "ii"},
+    {"ruh-type", ValueKind::kWord, "pi"},
     {"pi-gc", ValueKind::kWord, "gc-ru"},
+    {"ii-gc", ValueKind::kWord, "last-ruh"},
+    {"ru-open", ValueKind::kWord, "startup"},
+    {"rg-split", ValueKind::kWord, "lines"},
+    {"rg-of", ValueKind::kWord, "pid"},
     {"ru-time-limit", ValueKind::kWord, "off"},
     {"placement", ValueKind::kPlacement, "single"},
     {"interval", ValueKind::kSize, ""},
@@ -85,13 +92,34 @@ uint64_t ru_time_limit(const std::string& text) {
   return *ns;
 }
 
+// Two-word settings: the first word is FEMU's rule (the default), the second
+// ftlsim's alternative. Returns whether `text` is the alternative.
+bool choice(Setting s, std::string_view text, std::string_view femu, std::string_view other, std::string_view what) {
+  if (text == femu) return false;
+  if (text == other) return true;
+  throw InputError(fmt::format("{}: '{}' is not {} ({}) or {}", option_name(s), text, femu, what, other));
+}
+bool gc_check_per_page(std::string_view t) {
+  return choice(Setting::kGcCheck, t, "request", "page", "once per write request, FEMU");
+}
+bool rg_gc_every(std::string_view t) { return choice(Setting::kRgGc, t, "first", "every", "FEMU"); }
+bool trim_keeps(std::string_view t) { return choice(Setting::kTrimPartial, t, "unmap", "keep", "FEMU"); }
+bool ru_open_lazy(std::string_view t) { return choice(Setting::kRuOpen, t, "startup", "lazy", "FEMU"); }
+
 // Checks a name-valued item by parsing it as the model will.
 void check_word(Setting s, const std::string& item) {
   switch (s) {
     case Setting::kPreset: (void)ftl::preset_geometry(item); break;
     case Setting::kVictim: (void)ftl::parse_victim_policy(item); break;
-    case Setting::kRuhType: (void)fdp::parse_ruh_type(item); break;
+    case Setting::kGcCheck: (void)gc_check_per_page(item); break;
+    case Setting::kRgGc: (void)rg_gc_every(item); break;
+    case Setting::kTrimPartial: (void)trim_keeps(item); break;
+    case Setting::kRuhType: (void)fdp::parse_ruh_types(item); break;
     case Setting::kPiGc: (void)fdp::parse_pi_gc(item); break;
+    case Setting::kIiGc: (void)fdp::parse_ii_gc(item); break;
+    case Setting::kRuOpen: (void)ru_open_lazy(item); break;
+    case Setting::kRgSplit: (void)fdp::parse_rg_split(item); break;
+    case Setting::kRgOf: (void)fdp::parse_rg_of(item); break;
     case Setting::kRuTimeLimit: (void)ru_time_limit(item); break;
     case Setting::kPlacement: (void)fdp::parse_placement(item); break;
     default: break;
@@ -137,6 +165,9 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   cfg.gc.victim = ftl::parse_victim_policy(val(Setting::kVictim));
   cfg.gc.d_choices = to_u32(Setting::kDChoices, val(Setting::kDChoices));
   cfg.gc.seed = to_u64(Setting::kSeed, val(Setting::kSeed));
+  cfg.gc.forced_check_per_slot = gc_check_per_page(val(Setting::kGcCheck));
+  cfg.gc.every_pool = rg_gc_every(val(Setting::kRgGc));
+  cfg.trim_keeps_partial = trim_keeps(val(Setting::kTrimPartial));
   cfg.validate();
   return cfg;
 }
@@ -153,8 +184,12 @@ sim::PlacementSetup build_placement(const Point& v) {
   const uint32_t ruh = to_u32(Setting::kRuh, val(Setting::kRuh));
   if (ruh == 0 || ruh > 256) throw InputError(fmt::format("--ruh {} must be between 1 and 256", ruh));
   p.fdp.handles = ruh;
-  p.fdp.ruh_type = fdp::parse_ruh_type(val(Setting::kRuhType));
+  p.fdp.ruh_types = fdp::parse_ruh_types(val(Setting::kRuhType));
   p.fdp.pi_gc_ru = fdp::parse_pi_gc(val(Setting::kPiGc));
+  p.fdp.ii_gc = fdp::parse_ii_gc(val(Setting::kIiGc));
+  p.fdp.open_at_start = !ru_open_lazy(val(Setting::kRuOpen));
+  p.fdp.rg_split = fdp::parse_rg_split(val(Setting::kRgSplit));
+  p.fdp.rg_of = fdp::parse_rg_of(val(Setting::kRgOf));
   p.fdp.ru_time_limit_ns = ru_time_limit(val(Setting::kRuTimeLimit));
   return p;
 }
@@ -207,21 +242,41 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages");
   add(Setting::kGcThresHigh, "PCT", "GC",
       "Forced GC threshold in percent (FEMU gc_thres_pcent_high), in the write path");
-  add(Setting::kVictim, "NAME", "GC", "Victim policy: greedy, cost-benefit, fifo, random, d-choice");
+  add(Setting::kVictim, "NAME", "GC", "Victim policy: " + ftl::victim_policy_help());
   add(Setting::kDChoices, "N", "GC", "Candidates sampled by --victim d-choice");
   add(Setting::kSeed, "N", "GC", "Seed for the random and d-choice victim policies");
+  add(Setting::kGcCheck, "request|page", "GC",
+      "When the forced threshold is checked: request (once at the start of each write request, FEMU) or "
+      "page (before every page written)");
+  add(Setting::kRgGc, "first|every", "GC",
+      "GC across reclaim groups: first (FEMU: a background pass in the first RG over its threshold, forced GC "
+      "while any RG is over its high threshold) or every (each RG on its own)");
+  add(Setting::kTrimPartial, "unmap|keep", "Device",
+      "A trim covering part of a 4 KiB page: unmap (the page is unmapped, FEMU) or keep (it stays mapped)");
   add(Setting::kRg, "N", "FDP",
-      "Reclaim groups (must divide the dies); LBAs stripe over them in 1 MiB chunks");
+      "Reclaim groups; a write's RG comes from its placement identifier's RG bits (see --rg-of)");
   add(Setting::kRuSize, "SIZE", "FDP",
-      "Reclaim unit size in bytes (default: one line of a reclaim group); whole lines of the group, or "
-      "one block per plane on fewer dies");
+      "Reclaim unit size in bytes (default: one line, as FEMU); whole lines, or one block per plane on "
+      "fewer dies");
   add(Setting::kRuh, "N", "FDP", "Reclaim unit handles (placement IDs the device accepts), 1-256");
-  add(Setting::kRuhType, "ii|pi", "FDP",
-      "Handle type: pi (persistently isolated: GC survivors stay with their handle) or ii "
-      "(initially isolated: survivors of all handles share one GC handle)");
+  add(Setting::kRuhType, "pi|last-ii|ii", "FDP",
+      "Handle types: pi (all persistently isolated: GC survivors stay with their handle; FEMU's default), "
+      "last-ii (the last handle initially isolated, FEMU's fdp.isolation_mode=1) or ii (all initially isolated)");
   add(Setting::kPiGc, "gc-ru|host-ru", "FDP",
-      "Where GC puts the survivors of a pi handle: gc-ru (a GC reclaim unit of the same handle, as FEMU) or "
-      "host-ru (appended to the handle's open host RU); ignored for --ruh-type ii");
+      "Where GC puts the survivors of a pi handle: gc-ru (a GC reclaim unit of the same handle, FEMU) or "
+      "host-ru (appended to the handle's open host RU)");
+  add(Setting::kIiGc, "last-ruh|gc-ru", "FDP",
+      "Where GC puts the survivors of an ii handle: last-ruh (the host RU of the last handle, FEMU) or gc-ru "
+      "(one GC reclaim unit per RG shared by the ii handles)");
+  add(Setting::kRuOpen, "startup|lazy", "FDP",
+      "When a handle takes its RU in an RG: startup (every handle in every RG when the device starts, FEMU) "
+      "or lazy (on its first write there)");
+  add(Setting::kRgSplit, "lines|dies", "FDP",
+      "What a reclaim group is: lines (a share of the lines; RUs span all dies, FEMU) or dies (a share of the "
+      "dies; an RU is one line of them)");
+  add(Setting::kRgOf, "pid|lba", "FDP",
+      "Which RG a write goes to: pid (the RG bits of its placement identifier, TP4146, FEMU) or lba (its LBA "
+      "in 1 MiB stripes)");
   add(Setting::kRuTimeLimit, "DURATION|off", "FDP",
       "RU time limit: an RU that host writes reach is closed this long (trace time) after its first host "
       "write, full or not, and the FDP events RU time limit exceeded and RU not fully written are counted "

@@ -19,8 +19,8 @@ namespace ftlsim::cli {
 // In product order: in a sweep the last one varies fastest.
 enum class Setting : uint8_t {
   kPreset, kChannels, kLuns, kPlanes, kBlocks, kPages, kPageSize, kLogical, kOp,
-  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed,
-  kRg, kRuSize, kRuh, kRuhType, kPiGc, kRuTimeLimit, kPlacement,
+  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed, kGcCheck, kRgGc, kTrimPartial,
+  kRg, kRuSize, kRuh, kRuhType, kPiGc, kIiGc, kRuOpen, kRgSplit, kRgOf, kRuTimeLimit, kPlacement,
   kInterval,
   kCount
 };

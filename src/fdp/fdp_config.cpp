@@ -2,19 +2,50 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+
 #include "core/error.h"
 #include "core/units.h"
 
 namespace ftlsim::fdp {
+namespace {
 
-std::string_view ruh_type_name(RuhType t) {
-  return t == RuhType::kInitiallyIsolated ? "ii" : "pi";
+// One table per word-valued FDP setting: the names and parsing come from it.
+template <class E>
+struct Word {
+  E value;
+  std::string_view name;
+};
+
+template <class E, size_t N>
+std::string_view name_of(const Word<E> (&table)[N], E v) {
+  for (const auto& w : table) {
+    if (w.value == v) return w.name;
+  }
+  return "unknown";
 }
 
-RuhType parse_ruh_type(std::string_view s) {
-  if (s == "ii") return RuhType::kInitiallyIsolated;
-  if (s == "pi") return RuhType::kPersistentlyIsolated;
-  throw InputError(fmt::format("--ruh-type: '{}' is not ii (initially isolated) or pi (persistently isolated)", s));
+template <class E, size_t N>
+E parse_word(const Word<E> (&table)[N], std::string_view option, std::string_view s, std::string_view meaning) {
+  for (const auto& w : table) {
+    if (w.name == s) return w.value;
+  }
+  throw InputError(fmt::format("{}: '{}' is not one of {}", option, s, meaning));
+}
+
+constexpr Word<RuhTypes> kRuhTypes[] = {
+    {RuhTypes::kAllPi, "pi"}, {RuhTypes::kLastIi, "last-ii"}, {RuhTypes::kAllIi, "ii"}};
+constexpr Word<IiGc> kIiGc[] = {{IiGc::kLastRuh, "last-ruh"}, {IiGc::kSharedGcRu, "gc-ru"}};
+constexpr Word<RgSplit> kRgSplit[] = {{RgSplit::kLines, "lines"}, {RgSplit::kDies, "dies"}};
+constexpr Word<RgOf> kRgOf[] = {{RgOf::kPid, "pid"}, {RgOf::kLba, "lba"}};
+
+}  // namespace
+
+std::string_view ruh_types_name(RuhTypes t) { return name_of(kRuhTypes, t); }
+RuhTypes parse_ruh_types(std::string_view s) {
+  return parse_word(kRuhTypes, "--ruh-type", s,
+                    "pi (every handle persistently isolated, FEMU), last-ii (the last handle initially isolated, "
+                    "FEMU fdp.isolation_mode=1) or ii (every handle initially isolated)");
 }
 
 bool parse_pi_gc(std::string_view s) {
@@ -23,86 +54,136 @@ bool parse_pi_gc(std::string_view s) {
   throw InputError(fmt::format("--pi-gc: '{}' is not gc-ru (survivors to a GC RU of their handle) or host-ru "
                                "(survivors to the handle's host RU)", s));
 }
-
 std::string_view pi_gc_name(bool pi_gc_ru) { return pi_gc_ru ? "gc-ru" : "host-ru"; }
+
+std::string_view ii_gc_name(IiGc g) { return name_of(kIiGc, g); }
+IiGc parse_ii_gc(std::string_view s) {
+  return parse_word(kIiGc, "--ii-gc", s,
+                    "last-ruh (into the last handle's host RU, FEMU) or gc-ru (one GC RU per RG shared by "
+                    "the initially isolated handles)");
+}
+
+std::string_view rg_split_name(RgSplit s) { return name_of(kRgSplit, s); }
+RgSplit parse_rg_split(std::string_view s) {
+  return parse_word(kRgSplit, "--rg-split", s, "lines (RGs split the lines, FEMU) or dies (RGs split the dies)");
+}
+
+std::string_view rg_of_name(RgOf r) { return name_of(kRgOf, r); }
+RgOf parse_rg_of(std::string_view s) {
+  return parse_word(kRgOf, "--rg-of", s,
+                    "pid (the placement identifier's RG bits, FEMU) or lba (1 MiB LBA stripes over the RGs)");
+}
+
+uint32_t FdpConfig::rgif() const {
+  return reclaim_groups <= 1 ? 0 : static_cast<uint32_t>(std::bit_width(reclaim_groups - 1));
+}
 
 RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t dies = g.dies();
-  if (c.reclaim_groups == 0 || dies % c.reclaim_groups != 0) {
-    throw InputError(fmt::format("--rg {}: the {} dies cannot be split evenly into that many reclaim groups",
+  if (c.reclaim_groups == 0) throw InputError("--rg must be at least 1");
+  const bool by_dies = c.rg_split == RgSplit::kDies;
+  if (by_dies && dies % c.reclaim_groups != 0) {
+    throw InputError(fmt::format("--rg {}: the {} dies cannot be split evenly into that many reclaim groups "
+                                 "(--rg-split dies)",
                                  c.reclaim_groups, dies));
   }
-  const uint32_t group_dies = dies / c.reclaim_groups;
+  const uint32_t die_groups = by_dies ? c.reclaim_groups : 1;
+  const uint32_t group_dies = dies / die_groups;
   const uint64_t die_row = uint64_t{g.planes_per_lun} * g.block_bytes();  // one block per plane of a die
   const uint64_t group_line = die_row * group_dies;
   RuShape s;
+  s.die_groups = die_groups;
+  s.group_dies = group_dies;
+  bool ok = false;
   if (c.ru_bytes == 0 || c.ru_bytes == group_line) {
-    s = {group_dies, 1, group_line, g.blocks_per_plane};
+    s.dies = group_dies;
+    s.block_rows = 1;
+    s.bytes = group_line;
+    s.units_per_die_group = g.blocks_per_plane;
+    ok = true;
+  } else if (c.ru_bytes > group_line && c.ru_bytes % group_line == 0 &&
+             g.blocks_per_plane % (c.ru_bytes / group_line) == 0) {
+    const auto k = static_cast<uint32_t>(c.ru_bytes / group_line);
+    s.dies = group_dies;
+    s.block_rows = k;
+    s.bytes = c.ru_bytes;
+    s.units_per_die_group = g.blocks_per_plane / k;
+    ok = true;
+  } else if (c.ru_bytes < group_line && c.ru_bytes % die_row == 0 && group_dies % (c.ru_bytes / die_row) == 0) {
+    const auto d = static_cast<uint32_t>(c.ru_bytes / die_row);
+    s.dies = d;
+    s.block_rows = 1;
+    s.bytes = c.ru_bytes;
+    s.units_per_die_group = group_dies / d * g.blocks_per_plane;
+    ok = true;
+  }
+  if (ok) {
+    s.units_per_group = by_dies ? s.units_per_die_group : s.units_per_die_group / c.reclaim_groups;
+    if (s.units_per_group == 0) {
+      throw InputError(fmt::format("--rg {}: more reclaim groups than the {} reclaim units of the device",
+                                   c.reclaim_groups, s.units_per_die_group));
+    }
     return s;
   }
-  if (c.ru_bytes > group_line && c.ru_bytes % group_line == 0) {
-    const uint64_t k = c.ru_bytes / group_line;
-    if (g.blocks_per_plane % k == 0) {
-      s = {group_dies, static_cast<uint32_t>(k), c.ru_bytes, static_cast<uint32_t>(g.blocks_per_plane / k)};
-      return s;
-    }
-  }
-  if (c.ru_bytes < group_line && c.ru_bytes % die_row == 0) {
-    const uint64_t d = c.ru_bytes / die_row;
-    if (group_dies % d == 0) {
-      s = {static_cast<uint32_t>(d), 1, c.ru_bytes,
-           static_cast<uint32_t>(group_dies / d * g.blocks_per_plane)};
-      return s;
-    }
-  }
-  std::string ok;
+  std::string sizes;
   for (uint32_t d = 1; d <= group_dies; ++d) {
-    if (group_dies % d == 0) ok += (ok.empty() ? "" : ", ") + format_bytes(die_row * d);
+    if (group_dies % d == 0) sizes += (sizes.empty() ? "" : ", ") + format_bytes(die_row * d);
   }
   for (uint32_t k = 2; k <= g.blocks_per_plane && k <= 64; ++k) {
-    if (g.blocks_per_plane % k == 0) ok += ", " + format_bytes(group_line * k);
+    if (g.blocks_per_plane % k == 0) sizes += ", " + format_bytes(group_line * k);
   }
   throw InputError(fmt::format(
-      "--ru-size {}: a reclaim unit must be whole blocks on a divisor of the {} dies of a reclaim group, or "
-      "whole lines of it dividing the {} blocks per plane; sizes that work here: {}",
-      c.ru_bytes, group_dies, g.blocks_per_plane, ok));
+      "--ru-size {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
+      "dividing the {} blocks per plane; sizes that work here: {}",
+      c.ru_bytes, group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
+      g.blocks_per_plane, sizes));
 }
 
 ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
+  ftl::FtlLayout l;
+  if (!c.isolated_gc) {  // FEMU's line path
+    l = ftl::line_layout(g);
+    return l;
+  }
   const RuShape ru = resolve_ru_shape(g, c);
   if (c.handles == 0) throw InputError("--ruh must be at least 1");
-  ftl::FtlLayout l;
-  l.pools = c.reclaim_groups;
-  l.units = ru.units_per_group * c.reclaim_groups;
+  const uint32_t rgs = c.reclaim_groups;
+  const uint32_t h_count = c.handles;
+  l.pools = rgs;
+  l.units = ru.units_per_group * rgs;
   l.slots_per_unit = static_cast<uint32_t>(ru.bytes / ftl::kSlotBytes);
   l.blocks_per_unit = ru.dies * ru.block_rows * g.planes_per_lun;
-  const uint32_t rgs = c.reclaim_groups;
-  const uint32_t hosts = c.isolated_gc ? c.handles * rgs : rgs;
-  for (uint32_t s = 0; s < hosts; ++s) l.stream_pool.push_back(s % rgs);
-  if (!c.isolated_gc) {
-    for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(s);
-    return l;
+  l.write_order = ftl::block_order(g, 0, ru.dies);
+  l.requeue_declined = true;
+  const uint32_t hosts = h_count * rgs;
+  const uint32_t total = 2 * hosts + rgs;
+  l.stream_pool.resize(total);
+  l.gc_dest.resize(total);
+  l.stream_used.assign(total, 0);
+  for (uint32_t s = 0; s < total; ++s) {
+    l.stream_pool[s] = s % rgs;
+    l.gc_dest[s] = s;  // GC streams (and unused ones) collect into themselves
   }
-  if (c.ruh_type == RuhType::kPersistentlyIsolated) {
-    // Survivors stay with their handle: data written through different
-    // handles never shares an RU. Either in a GC RU of the handle (the
-    // default, as FEMU) or appended to the handle's host RU.
-    if (!c.pi_gc_ru) {
-      for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(s);
-      return l;
+  for (uint32_t h = 0; h < h_count; ++h) {
+    for (uint32_t rg = 0; rg < rgs; ++rg) {
+      const ftl::StreamId host = h * rgs + rg;
+      l.stream_used[host] = 1;
+      ftl::StreamId dest = host;
+      if (c.is_pi(h)) {
+        if (c.pi_gc_ru) dest = hosts + host;
+      } else if (c.ii_gc == IiGc::kLastRuh) {
+        dest = (h_count - 1) * rgs + rg;
+      } else {
+        dest = 2 * hosts + rg;
+      }
+      l.gc_dest[host] = dest;
+      l.stream_used[dest] = 1;
     }
-    for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + s));
-    for (uint32_t s = 0; s < hosts; ++s) {
-      l.stream_pool.push_back(s % rgs);
-      l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + s));
-    }
-    return l;
   }
-  // Initially isolated: survivors of every handle go to one GC stream per RG.
-  for (uint32_t s = 0; s < hosts; ++s) l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + s % rgs));
-  for (uint32_t g2 = 0; g2 < rgs; ++g2) {
-    l.stream_pool.push_back(g2);
-    l.gc_dest.push_back(static_cast<ftl::StreamId>(hosts + g2));
+  if (c.open_at_start) {
+    for (uint32_t h = 0; h < h_count; ++h) {
+      for (uint32_t rg = 0; rg < rgs; ++rg) l.open_at_start.push_back(h * rgs + rg);
+    }
   }
   return l;
 }
@@ -110,9 +191,12 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
 uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s) {
   if (!c.isolated_gc) return 0;
   const uint32_t hosts = c.handles * c.reclaim_groups;
-  if (s < hosts) return s / c.reclaim_groups;
-  if (c.ruh_type == RuhType::kPersistentlyIsolated) return (s - hosts) / c.reclaim_groups;
+  if (s < 2 * hosts) return (s % hosts) / c.reclaim_groups;
   return c.handles;
+}
+
+bool is_host_stream(const FdpConfig& c, ftl::StreamId s) {
+  return !c.isolated_gc || s < c.handles * c.reclaim_groups;
 }
 
 std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s) {

@@ -1,8 +1,9 @@
 #pragma once
-// NVMe Flexible Data Placement (TP4146) configuration of the modelled device
-// and its mapping onto the FTL engine: reclaim groups (RG) partition the
-// dies, reclaim units (RU) are the erase units, and each reclaim unit handle
-// (RUH) keeps one open RU per RG. Terms as in MODEL_REFERENCE.md section 2.
+// NVMe Flexible Data Placement (TP4146, NVMe 2.1) configuration of the
+// modelled device and its mapping onto the FTL engine: reclaim groups (RG)
+// partition the lines (FEMU) or the dies, reclaim units (RU) are the erase
+// units, and each reclaim unit handle (RUH) keeps one open RU per RG. The
+// rules are FEMU's (docs/model.md); the vocabulary is in docs/fdp.md.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -85,22 +86,29 @@ struct FdpConfig {
 // The shape of a reclaim unit in NAND terms.
 struct RuShape {
   uint32_t dies = 0;             // dies one RU spans
-  uint32_t block_rows = 0;       // blocks per plane of each die it takes
+  uint32_t block_rows = 0;       // blocks per plane of each die it takes (lines of it)
   uint64_t bytes = 0;
   uint32_t units_per_group = 0;  // RUs in one reclaim group
+  // Dies are split into die_groups equal groups of group_dies (RGs with
+  // --rg-split dies; one group of all dies with --rg-split lines), each with
+  // units_per_die_group units, which take the group's die sets in turn.
+  uint32_t die_groups = 1;
+  uint32_t group_dies = 0;
+  uint32_t units_per_die_group = 0;
 };
 
 // Resolves --ru-size against the geometry. An RU is either `k` blocks per
-// plane on every die of its reclaim group (k dividing the blocks per plane;
+// plane on every die of its die group (k dividing the blocks per plane;
 // k = 1 is one line of the group) or one block per plane on a divisor of the
-// group's dies. Throws InputError listing the sizes that would work.
+// group's dies. With --rg-split lines the RUs of all dies are dealt to the
+// RGs in order, units / RGs each (the rest unused, as FEMU). Throws
+// InputError listing the sizes that would work.
 [[nodiscard]] RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c);
 
-// Engine layout: streams 0 .. handles*rgs-1 are host streams, (h, g) at
-// h * rgs + g. Persistently isolated handles add a GC stream per (h, g) at
-// handles*rgs + h*rgs + g (or are their own GC destination without
-// pi_gc_ru); initially isolated ones add one shared GC stream per RG at
-// handles*rgs + g. Non-FDP: one stream per RG, its own GC destination (FEMU bbssd).
+// Engine layout. Host stream of handle h in RG g: h * RGs + g. A PI handle's
+// GC stream: (handles + h) * RGs + g; the shared GC stream of II handles
+// (--ii-gc gc-ru): 2 * handles * RGs + g. Streams a configuration never uses
+// are marked unused. Non-FDP (`single`): FEMU's line path, one stream.
 // Throws InputError for inconsistent settings.
 [[nodiscard]] ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c);
 
@@ -109,11 +117,12 @@ struct RuShape {
   return static_cast<ftl::StreamId>(h) * c.reclaim_groups + g;
 }
 
-// Name of what stream s is, for reports: "ruh3", or "gc" for the shared GC
-// stream of initially isolated handles.
-[[nodiscard]] std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s);
-// The handle stream s belongs to, or `handles` for the shared GC stream of
-// initially isolated handles.
+// The handle stream s belongs to (its host RU or its GC RU), or `handles`
+// for the shared GC stream of --ii-gc gc-ru.
 [[nodiscard]] uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s);
+// Name of the handle of stream s for reports: "ruh3", or "gc" for the shared GC stream.
+[[nodiscard]] std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s);
+// Whether stream s is a handle's host stream (not a GC stream).
+[[nodiscard]] bool is_host_stream(const FdpConfig& c, ftl::StreamId s);
 
 }  // namespace ftlsim::fdp

@@ -57,7 +57,9 @@ PlacementSpec parse_placement(std::string_view text) {
 
 bool isolates(const PlacementSpec& p) { return p.kind != PlacementKind::kSingle; }
 
-PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles) {
+PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif)
+    : handle_bits_(16 - rgif), handle_mask_((1u << (16 - rgif)) - 1), rgs_(rgs) {
+  if (rgif > 15) throw std::logic_error("PidPlacement: RG identifier format wider than 15 bits");
   switch (spec.kind) {
     case PlacementKind::kSingle:
       std::fill(table_.begin(), table_.end(), 0);
@@ -67,6 +69,11 @@ PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles) {
       break;
     case PlacementKind::kMap:
       for (const auto& [pid, h] : spec.map) {
+        if (pid > handle_mask_) {
+          throw InputError(fmt::format("--placement {}: placement handle {} does not fit the {} bits a placement "
+                                       "identifier leaves beside {} reclaim groups",
+                                       spec.text, pid, 16 - rgif, rgs));
+        }
         if (h >= handles) {
           throw InputError(fmt::format("--placement {}: handle {} does not exist (--ruh {} gives 0-{})", spec.text,
                                        h, handles, handles - 1));
@@ -86,7 +93,7 @@ IntervalPlacement::IntervalPlacement(uint64_t logical_slots, uint32_t handles)
 }
 
 std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
-                                    uint64_t logical_slots, bool wrap, uint32_t handles) {
+                                    uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial) {
   using trace::Op;
   if (handles > 256) throw InputError("--placement oracle supports at most 256 handles");
   const uint64_t logical_sectors = logical_slots * 4096 / sector_bytes;
@@ -116,7 +123,7 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
       const uint32_t lpn = trace::slot_lpn(span.first_slot + k, logical_slots);
       if (!is_write) {
         const bool partial = (k == 0 && span.head_partial) || (k + 1 == span.slots && span.tail_partial);
-        if (!partial) next_event[lpn] = idx;
+        if (!partial || !trim_keeps_partial) next_event[lpn] = idx;
         continue;
       }
       --idx;

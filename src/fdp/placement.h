@@ -4,7 +4,7 @@
 //  fdp       the trace's placement IDs as tagged (ID i -> handle i)
 //  map:SPEC  remapped IDs, e.g. map:0=0,1=0,2=1 (unlisted IDs are invalid)
 //  oracle    future knowledge: writes grouped by the time until their LBA is
-//            next written or trimmed (an upper bound on what tagging can do)
+//            next written or trimmed (usually better than any tagging)
 //  interval  device-side, no host tags: by the overwrite interval the device
 //            observed for the LBA (in the spirit of SepBIT, FAST 2022)
 // Per-request policies look up a table; per-slot ones keep small arrays.
@@ -33,32 +33,46 @@ struct PlacementSpec {
 
 inline constexpr uint16_t kInvalidHandle = 0xFFFF;
 
-// single / fdp / map: a handle per placement ID. Unknown IDs count as the FDP
-// "invalid placement identifier" event and are written through handle 0, as a
-// device does.
+// Where a request goes: a handle and the reclaim group its placement
+// identifier names (0 when the RG comes from the LBA, --rg-of lba).
+struct Placed {
+  uint16_t handle = 0;
+  uint16_t rg = 0;
+};
+
+// single / fdp / map: a handle per placement identifier. The identifier is
+// TP4146's: its top `rgif` bits name the RG and the rest the placement handle
+// (fdp: handle i; map: the listed handles). An identifier naming an RG or
+// handle the device lacks counts as the FDP event "invalid placement
+// identifier" and is written through handle 0 in RG 0, as FEMU does.
 class PidPlacement {
  public:
-  PidPlacement(const PlacementSpec& spec, uint32_t handles);  // throws InputError for a map to a missing handle
-  uint16_t begin_request(const trace::Record& r) {
-    const uint16_t h = table_[r.pid];
-    if (h != kInvalidHandle) [[likely]] return h;
+  // Throws InputError for a map to a missing handle.
+  PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs = 1, uint32_t rgif = 0);
+  Placed begin_request(const trace::Record& r) {
+    const uint32_t rg = r.pid >> handle_bits_;
+    const uint16_t h = table_[r.pid & handle_mask_];
+    if (h != kInvalidHandle && rg < rgs_) [[likely]] return Placed{h, static_cast<uint16_t>(rg)};
     ++invalid_pid_requests_;
-    return 0;
+    return Placed{};
   }
   [[nodiscard]] uint16_t slot_handle(uint16_t request_handle, uint32_t /*lpn*/) { return request_handle; }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return invalid_pid_requests_; }
 
  private:
   std::vector<uint16_t> table_ = std::vector<uint16_t>(65536, kInvalidHandle);
+  uint32_t handle_bits_ = 16;  // 16 - rgif (a shift of 16 leaves RG 0 for any 16-bit identifier)
+  uint32_t handle_mask_ = 0xFFFF;
+  uint32_t rgs_ = 1;
   uint64_t invalid_pid_requests_ = 0;
 };
 
 // oracle: the handle of every written slot, computed before the run from the
-// whole trace (see oracle_placement.cpp for the grouping).
+// whole trace (oracle_handles() below).
 class OraclePlacement {
  public:
   explicit OraclePlacement(std::vector<uint8_t> handle_of_write) : handles_(std::move(handle_of_write)) {}
-  uint16_t begin_request(const trace::Record& /*r*/) { return 0; }
+  Placed begin_request(const trace::Record& /*r*/) { return {}; }
   [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t /*lpn*/) { return handles_[next_++]; }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return 0; }
 
@@ -72,10 +86,12 @@ class OraclePlacement {
 // again; never = infinite) is bucketed by powers of two, and the buckets,
 // shortest first, are split over handles 0 .. handles-2 in equal shares of
 // write volume; slots never overwritten go to the last handle. Records are
-// enumerated exactly as the simulation driver does; malformed records are
-// skipped (the driver reports them).
+// enumerated exactly as the simulation driver does (a trim ends the life of
+// every slot it unmaps: all it touches unless `trim_keeps_partial`);
+// malformed records are skipped (the driver reports them).
 [[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
-                                                  uint64_t logical_slots, bool wrap, uint32_t handles);
+                                                  uint64_t logical_slots, bool wrap, uint32_t handles,
+                                                  bool trim_keeps_partial = false);
 
 // interval: the device remembers when it last wrote each LBA (in host slots
 // written since the start) and sends a rewrite with interval v to handle
@@ -85,7 +101,7 @@ class OraclePlacement {
 class IntervalPlacement {
  public:
   IntervalPlacement(uint64_t logical_slots, uint32_t handles);
-  uint16_t begin_request(const trace::Record& /*r*/) { return 0; }
+  Placed begin_request(const trace::Record& /*r*/) { return {}; }
   [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t lpn) {
     const uint64_t now = ++clock_;
     const uint64_t last = last_write_[lpn];

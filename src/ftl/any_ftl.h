@@ -7,14 +7,14 @@
 
 #include "ftl/page_ftl.h"
 #include "ftl/victim_fifo.h"
-#include "ftl/victim_greedy.h"
+#include "ftl/victim_heap.h"
 #include "ftl/victim_sampled.h"
 
 namespace ftlsim::ftl {
 
 // Sink: NullSink for fast mode, the timing layer's sink for timed mode.
 template <class Sink>
-using AnyFtlOf = std::variant<PageFtl<GreedyVictims, Sink>, PageFtl<CostBenefitVictims, Sink>,
+using AnyFtlOf = std::variant<PageFtl<HeapVictims, Sink>, PageFtl<CostBenefitVictims, Sink>,
                               PageFtl<FifoVictims, Sink>, PageFtl<RandomVictims, Sink>,
                               PageFtl<DChoiceVictims, Sink>>;
 using AnyFtl = AnyFtlOf<NullSink>;
@@ -25,7 +25,7 @@ template <class Sink = NullSink>
 [[nodiscard]] AnyFtlOf<Sink> make_ftl(const FtlConfig& cfg, const FtlLayout& layout, Sink sink = Sink{}) {
   using Any = AnyFtlOf<Sink>;
   switch (cfg.gc.victim) {
-    case VictimPolicy::kGreedy: return Any(std::in_place_index<0>, cfg, layout, GreedyVictims{}, sink);
+    case VictimPolicy::kGreedy: return Any(std::in_place_index<0>, cfg, layout, HeapVictims{}, sink);
     case VictimPolicy::kCostBenefit: return Any(std::in_place_index<1>, cfg, layout, CostBenefitVictims{}, sink);
     case VictimPolicy::kFifo: return Any(std::in_place_index<2>, cfg, layout, FifoVictims{}, sink);
     case VictimPolicy::kRandom: return Any(std::in_place_index<3>, cfg, layout, RandomVictims{}, sink);
@@ -35,7 +35,7 @@ template <class Sink = NullSink>
   throw std::logic_error("unknown victim policy");
 }
 
-// The core model: lines, one shared stream.
+// The line path: lines, one shared stream.
 [[nodiscard]] inline AnyFtl make_ftl(const FtlConfig& cfg) { return make_ftl(cfg, line_layout(cfg.geometry)); }
 
 }  // namespace ftlsim::ftl

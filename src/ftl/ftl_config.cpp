@@ -9,23 +9,26 @@
 namespace ftlsim::ftl {
 
 std::string_view victim_policy_name(VictimPolicy p) {
-  switch (p) {
-    case VictimPolicy::kGreedy: return "greedy";
-    case VictimPolicy::kCostBenefit: return "cost-benefit";
-    case VictimPolicy::kFifo: return "fifo";
-    case VictimPolicy::kRandom: return "random";
-    case VictimPolicy::kDChoice: return "d-choice";
+  for (const auto& v : kVictimPolicies) {
+    if (v.policy == p) return v.name;
   }
   return "unknown";
 }
 
 VictimPolicy parse_victim_policy(std::string_view name) {
-  for (auto p : {VictimPolicy::kGreedy, VictimPolicy::kCostBenefit, VictimPolicy::kFifo,
-                 VictimPolicy::kRandom, VictimPolicy::kDChoice}) {
-    if (name == victim_policy_name(p)) return p;
+  std::string known;
+  for (const auto& v : kVictimPolicies) {
+    if (name == v.name) return v.policy;
+    known += known.empty() ? "" : ", ";
+    known += v.name;
   }
-  throw InputError(fmt::format(
-      "--victim: unknown policy '{}' (known: greedy, cost-benefit, fifo, random, d-choice)", name));
+  throw InputError(fmt::format("--victim: unknown policy '{}' (known: {})", name, known));
+}
+
+std::string victim_policy_help() {
+  std::string out;
+  for (const auto& v : kVictimPolicies) out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", v.name, v.help);
+  return out;
 }
 
 static uint32_t femu_threshold(double pcent, uint32_t lines) {
@@ -79,7 +82,7 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
   // closed unit there fully valid GC could not make progress; that cannot
   // happen while the data fits in the units left over.
   std::vector<uint32_t> open(layout.pools, 0);
-  for (uint32_t s = 0; s < layout.streams(); ++s) ++open[layout.stream_pool[s]];
+  for (uint32_t s = 0; s < layout.streams(); ++s) open[layout.stream_pool[s]] += layout.used(s);
   uint64_t usable_units = 0;
   for (uint32_t g = 0; g < layout.pools; ++g) {
     if (per_pool < high + open[g] + 1) {
@@ -93,7 +96,8 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
   if (p.empty() && cfg.geometry.logical_slots() >= usable) {
     p.push_back(fmt::format(
         "logical capacity {} slots does not fit in the {} {} left after the {} free that --gc-thres-high "
-        "holds back and the open ones; lower --logical or --gc-thres-high",
+        "holds back and the open ones; lower --logical, use fewer handles (--ruh), or raise --gc-thres-high "
+        "(a higher percentage holds back fewer free units)",
         cfg.geometry.logical_slots(), usable_units, unit, high));
   }
   return p;

@@ -1,6 +1,7 @@
 #pragma once
 // Configuration of the page-mapped FTL: geometry plus GC policy. One plain
 // struct with documented defaults and one validate() reporting every problem.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,17 +12,28 @@
 
 namespace ftlsim::ftl {
 
-enum class VictimPolicy : uint8_t {
-  kGreedy,       // fewest valid pages (FEMU default); O(1) amortised via buckets
-  kCostBenefit,  // max (1-u)*age/(1+u), Rosenblum & Ousterhout, LFS (SOSP 1991)
-  kFifo,         // oldest closed line (least recently written)
-  kRandom,       // uniform among lines with invalid pages
-  kDChoice,      // best of d random candidates (Van Houdt, SIGMETRICS 2013)
+enum class VictimPolicy : uint8_t { kGreedy, kCostBenefit, kFifo, kRandom, kDChoice };
+
+// The one table of victim policies: names, --help text and parsing all come
+// from it (docs/model.md, "Victim policies").
+struct VictimPolicyInfo {
+  VictimPolicy policy;
+  std::string_view name;
+  std::string_view help;
 };
+inline constexpr std::array<VictimPolicyInfo, 5> kVictimPolicies = {{
+    {VictimPolicy::kGreedy, "greedy", "fewest valid pages, ties in FEMU's heap order (FEMU's policy)"},
+    {VictimPolicy::kCostBenefit, "cost-benefit", "max (1-u) x age / (1+u) (Rosenblum & Ousterhout, LFS)"},
+    {VictimPolicy::kFifo, "fifo", "oldest closed unit with an invalid page"},
+    {VictimPolicy::kRandom, "random", "uniform among units with an invalid page (seeded)"},
+    {VictimPolicy::kDChoice, "d-choice", "fewest valid of --d-choices random candidates (Van Houdt, SIGMETRICS 2013)"},
+}};
 
 [[nodiscard]] std::string_view victim_policy_name(VictimPolicy p);
-// Throws InputError naming the option for unknown names.
+// Throws InputError naming the option and the known names for unknown names.
 [[nodiscard]] VictimPolicy parse_victim_policy(std::string_view name);
+// "greedy (fewest valid ...), cost-benefit (...), ..." for --help.
+[[nodiscard]] std::string victim_policy_help();
 
 struct GcConfig {
   // FEMU gc_thres_pcent: background GC runs after a request while

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace ftlsim::ftl {
 
@@ -15,6 +17,7 @@ std::vector<std::string> FtlLayout::problems() const {
   if (physical_slots() >= std::numeric_limits<uint32_t>::max()) {
     p.push_back(fmt::format("{} slots; at most 2^32-2 are supported", physical_slots()));
   }
+  if (write_order.empty() || slots_per_unit % write_order.size() != 0) p.push_back("layout has no write order");
   if (stream_pool.empty() || stream_pool.size() != gc_dest.size()) p.push_back("layout has no streams");
   for (size_t s = 0; s < stream_pool.size() && s < gc_dest.size(); ++s) {
     if (stream_pool[s] >= pools) p.push_back(fmt::format("stream {} names pool {}", s, stream_pool[s]));
@@ -22,7 +25,33 @@ std::vector<std::string> FtlLayout::problems() const {
       p.push_back(fmt::format("stream {}: GC destination must be a stream of the same pool", s));
     }
   }
+  for (StreamId s : open_at_start) {
+    if (s >= stream_pool.size()) p.push_back(fmt::format("start-up stream {} does not exist", s));
+  }
   return p;
+}
+
+std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies) {
+  // Rank the unit's dies in GC order: by channel, then LUN.
+  std::vector<uint32_t> by_gc(dies);
+  std::iota(by_gc.begin(), by_gc.end(), 0u);
+  const auto channel = [&](uint32_t d) { return (first_die + d) % g.channels; };
+  const auto lun = [&](uint32_t d) { return (first_die + d) / g.channels; };
+  std::stable_sort(by_gc.begin(), by_gc.end(), [&](uint32_t a, uint32_t b) {
+    return channel(a) != channel(b) ? channel(a) < channel(b) : lun(a) < lun(b);
+  });
+  std::vector<uint32_t> rank(dies);
+  for (uint32_t r = 0; r < dies; ++r) rank[by_gc[r]] = r;
+  const uint32_t planes = g.planes_per_lun;
+  const auto pages = static_cast<uint32_t>(g.slots_per_block());  // slots of one block
+  std::vector<uint32_t> order(uint64_t{dies} * planes * pages);
+  for (uint32_t n = 0; n < order.size(); ++n) {
+    const uint32_t die = n % dies;
+    const uint32_t plane = (n / dies) % planes;
+    const uint32_t page = n / (dies * planes);
+    order[n] = (rank[die] * planes + plane) * pages + page;
+  }
+  return order;
 }
 
 FtlLayout line_layout(const Geometry& g) {
@@ -31,8 +60,10 @@ FtlLayout line_layout(const Geometry& g) {
   l.slots_per_unit = static_cast<uint32_t>(g.slots_per_line());
   l.blocks_per_unit = g.blocks_per_line();
   l.pools = 1;
+  l.write_order = block_order(g, 0, g.dies());
   l.stream_pool = {0};
   l.gc_dest = {0};
+  l.open_at_start = {0};
   return l;
 }
 

@@ -1,9 +1,15 @@
 #pragma once
 // How the engine's physical space is cut up and written: erase units (lines
-// in the core model, reclaim units under FDP), pools of units collected
-// independently (reclaim groups), and streams, each an open unit being filled
-// (a write pointer). The core model is one pool and one stream shared by host
-// writes and GC; FDP adds a stream per (handle, reclaim group) and GC streams.
+// without FDP, reclaim units with it), pools of units collected together
+// (reclaim groups), and streams, each an open unit being filled (a write
+// pointer). The line path is one pool and one stream shared by host writes
+// and GC; FDP adds a host stream per (handle, reclaim group) and GC streams.
+//
+// Slot offsets inside a unit follow FEMU's GC order (docs/model.md, "Where
+// slots live"): block by block, channel outermost, then LUN, then plane, the
+// pages of a block consecutive. Writes visit them in FEMU's write-pointer
+// order (channel fastest); `write_order` maps the n-th slot written into a
+// row (one block per plane of every die of the unit) to its offset.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,24 +22,43 @@ using StreamId = uint32_t;
 
 struct FtlLayout {
   uint32_t units = 0;            // erase units; unit u holds slots [u*spu, (u+1)*spu)
-  uint32_t slots_per_unit = 0;   // spu
+  uint32_t slots_per_unit = 0;   // spu = rows x row_slots
   uint32_t blocks_per_unit = 0;  // NAND blocks erased with a unit
   uint32_t pools = 1;            // units are split evenly and contiguously into pools
+  std::vector<uint32_t> write_order;  // row_slots entries: write index in a row -> offset in the row
   // Per stream: the pool it writes into, and the stream that receives the
   // survivors when GC cleans a unit this stream filled (itself for FEMU's
   // shared write pointer).
   std::vector<uint32_t> stream_pool;
   std::vector<StreamId> gc_dest;
+  // Per stream: 0 when this configuration never opens a unit on it (empty:
+  // every stream may). Only streams in use count against the free units.
+  std::vector<uint8_t> stream_used;
+  // Streams that take a unit at start-up, in this order (FEMU: line 0 for the
+  // line path; every handle's RU in every RG under FDP). Others open on use.
+  std::vector<StreamId> open_at_start;
+  // FEMU's FDP path (docs/model.md rule 13): a declined background victim is
+  // popped and inserted again, and one without valid slots is always taken.
+  bool requeue_declined = false;
 
+  [[nodiscard]] uint32_t row_slots() const { return static_cast<uint32_t>(write_order.size()); }
   [[nodiscard]] uint32_t streams() const { return static_cast<uint32_t>(stream_pool.size()); }
+  [[nodiscard]] bool used(StreamId s) const { return stream_used.empty() || stream_used[s] != 0; }
   [[nodiscard]] uint32_t units_per_pool() const { return units / pools; }
   [[nodiscard]] uint64_t physical_slots() const { return uint64_t{units} * slots_per_unit; }
   // One message per inconsistency (empty when usable).
   [[nodiscard]] std::vector<std::string> problems() const;
 };
 
-// The core model: lines are units, one pool, one stream whose GC survivors
-// go back to it (FEMU bbssd).
+// write_order for a unit row spanning dies [first_die, first_die + dies) of
+// `g` (channel fastest: die = lun x channels + channel): the n-th slot
+// written is on die first_die + n % dies, plane (n / dies) % planes, page
+// n / (dies x planes); its offset ranks that die's blocks by (channel, LUN)
+// as FEMU's GC visits them, then the plane, then the page.
+[[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies);
+
+// The line path: lines are units, one pool, one stream whose GC survivors
+// go back to it, line 0 open at start-up (FEMU bbssd).
 [[nodiscard]] FtlLayout line_layout(const Geometry& g);
 
 }  // namespace ftlsim::ftl

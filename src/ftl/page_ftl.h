@@ -1,29 +1,26 @@
 #pragma once
-// Page-mapped FTL with FEMU-style GC (MODEL_REFERENCE.md section 1), fast
-// mode: exact bookkeeping, no timing.
+// Page-mapped FTL with FEMU's GC (docs/model.md), fast mode: exact
+// bookkeeping, no timing.
 //
-// The physical space is cut into erase units (FtlLayout): lines in the core
-// model, reclaim units under FDP. Physical slot s lives in unit
-// s / slots_per_unit at offset s % slots_per_unit, offsets in the order
-// FEMU's write pointer visits them (channel fastest, then LUN, then page), so
-// consecutive slots stripe across channels and LUNs. Units are grouped into
-// pools (reclaim groups) with their own free list, victim policy and
-// thresholds. Each stream fills one open unit of its pool at a time; GC moves
-// the survivors of a unit to the stream layout.gc_dest names for the stream
-// that filled it (itself in FEMU's bbssd, where host writes and GC share one
-// write pointer).
+// The physical space is cut into erase units (FtlLayout): lines on FEMU's
+// line path, reclaim units under FDP. Physical slot s lives in unit
+// s / slots_per_unit; offsets inside a unit are in FEMU's GC order (block by
+// block, channel outermost), and each stream fills its open unit in FEMU's
+// write-pointer order through layout.write_order (channel fastest). Units are
+// grouped into pools (reclaim groups) with their own free list, victim
+// policy and thresholds. GC moves the survivors of a unit to the stream
+// layout.gc_dest names for the stream that filled it.
 //
-// A valid bit per physical slot lets GC find live slots by scanning words
-// instead of probing l2p at random for every slot of the victim; what a
-// relocation then does to l2p is a store, which does not stall the loop.
-// Memory: 8.125 bytes per physical slot plus 4 per logical slot.
+// A valid bit per physical slot lets GC find live slots by scanning words in
+// offset order, which is FEMU's copy order, instead of probing l2p for every
+// slot of the victim; what a relocation then does to l2p is a store, which
+// does not stall the loop. Memory: 8.125 bytes per physical slot plus 4 per
+// logical slot.
 //
 // Thresholds (FEMU ftl.c), per pool in units: forced GC runs while
-// free <= high, checked before every slot written into that pool (FEMU checks
-// at the start of each write request; the two differ only for a request that
-// crosses a unit boundary, by less than that request); background GC runs one
-// pass per pool after a request while free <= thres, and only takes a victim
-// with at least slots_per_unit / 8 invalid slots.
+// free <= high, checked by before_write() once per write request (FEMU) or
+// before every slot (--gc-check page); background GC runs one pass after a
+// request (after_request()) in the first pool at or below its threshold.
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
@@ -36,6 +33,7 @@
 #include "ftl/ftl_layout.h"
 #include "ftl/ftl_stats.h"
 #include "ftl/line_table.h"
+#include "ftl/victim_policy.h"
 
 namespace ftlsim::ftl {
 
@@ -61,17 +59,18 @@ struct NullSink {
   void on_unit_erase(uint32_t /*unit*/) {}                 // GC erased a unit (the pass ends)
 };
 
-// Slots each stream wrote and GC moved, for per-handle accounting.
+// Per stream, for per-handle accounting (FEMU's per-RUH counters).
 struct StreamStats {
   uint64_t host_slots = 0;     // host writes through this stream
   uint64_t gc_in_slots = 0;    // survivors GC wrote into this stream
   uint64_t gc_out_slots = 0;   // survivors GC copied out of units this stream filled
+  uint64_t erased_units = 0;   // units this stream filled that GC erased
 };
 
-template <class Victims, class Sink = NullSink>
+template <VictimSelector Victims, class Sink = NullSink>
 class PageFtl {
  public:
-  // The core model: lines, one pool, one shared stream.
+  // The line path: lines, one pool, one shared stream.
   explicit PageFtl(const FtlConfig& cfg, Victims victims = Victims{})
       : PageFtl(cfg, line_layout(cfg.geometry), std::move(victims)) {}
   // REQUIRES: cfg.validate() and layout_problems(cfg, layout) pass (throws
@@ -79,12 +78,22 @@ class PageFtl {
   // every NAND operation (see NullSink).
   PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims, Sink sink = Sink{});
 
+  // Forced GC at the start of a write request into `pool` (FEMU ssd_write /
+  // ssd_stream_write): while the pool, or with FEMU's RG rule any pool, has
+  // free <= high units, forced passes in `pool`. Nothing with --gc-check page.
+  void before_write(uint32_t pool) {
+    if (per_slot_check_) return;
+    if (every_pool_ ? pools_[pool].free_count <= pools_[pool].high : pools_over_high_ != 0) [[unlikely]] {
+      forced_gc(pool);
+    }
+  }
+
   // Host writes one 4 KiB logical slot through `stream`.
   // REQUIRES lpn < logical_slots(), stream < layout.streams().
   void write(uint32_t lpn, StreamId stream = 0) {
-    const uint32_t pool = streams_[stream].pool;
-    if (pools_[pool].free_count <= pools_[pool].high) [[unlikely]] {
-      forced_gc(pool);
+    if (per_slot_check_) [[unlikely]] {
+      const uint32_t pool = streams_[stream].pool;
+      if (pools_[pool].free_count <= pools_[pool].high) forced_gc(pool);
     }
     const uint32_t old = l2p_[lpn];
     if (old != kUnmapped) {
@@ -145,11 +154,15 @@ class PageFtl {
     if (old != kUnmapped) __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
   }
 
-  // FEMU's per-request background GC: one non-forced pass in every pool whose
-  // free units are at or below its background threshold.
+  // FEMU's background GC after a request: one non-forced pass in the first
+  // pool whose free units are at or below its threshold (--rg-gc every: in
+  // every such pool).
   void after_request() {
     for (uint32_t p = 0; p < pools_.size(); ++p) {
-      if (pools_[p].free_count <= pools_[p].thres) gc_pass(p, false);
+      if (pools_[p].free_count <= pools_[p].thres) {
+        gc_pass(p, false);
+        if (!every_pool_) return;
+      }
     }
   }
 
@@ -158,12 +171,18 @@ class PageFtl {
   [[nodiscard]] const LineTable& lines() const { return table_; }
   // The stream that filled each unit (meaningful for units not free).
   [[nodiscard]] const std::vector<StreamId>& unit_owner() const { return owner_; }
+  // Slots still unwritten in the stream's open unit (0 when it has none).
+  [[nodiscard]] uint32_t open_room(StreamId s) const {
+    return streams_[s].open == kNoLine ? 0 : spu_ - streams_[s].off();
+  }
   [[nodiscard]] uint32_t free_lines() const;  // free units over all pools
   [[nodiscard]] uint64_t mapped_slots() const { return mapped_; }
   [[nodiscard]] uint32_t logical_slots() const { return static_cast<uint32_t>(l2p_.size()); }
   [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
   [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
   [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
+  [[nodiscard]] uint32_t pool_of_stream(StreamId s) const { return streams_[s].pool; }
+  [[nodiscard]] const Victims& victims(uint32_t pool) const { return pools_[pool].victims; }
   [[nodiscard]] Sink& sink() { return sink_; }
 
   // Recounts everything from the maps; returns one message per violation
@@ -176,13 +195,15 @@ class PageFtl {
  private:
   struct Stream {
     LineId open = kNoLine;
-    uint32_t base = 0;  // first slot of the open unit
-    uint32_t off = 0;   // slots written into it
+    uint32_t base = 0;     // first slot of the open unit
+    uint32_t row_base = 0; // offset of the row being filled
+    uint32_t m = 0;        // slots written into that row
     uint32_t pool = 0;
     uint64_t first_host_ns = kNever;  // time of the first host write into the open unit
+    [[nodiscard]] uint32_t off() const { return row_base + m; }  // slots written into the unit
   };
   struct Pool {
-    std::vector<LineId> free_ring;  // FIFO of free units (FEMU's free_line_list)
+    std::vector<LineId> free_ring;  // FIFO of free units (FEMU's free lists)
     uint32_t free_head = 0;
     uint32_t free_count = 0;
     uint32_t thres = 0;  // background threshold, units
@@ -196,10 +217,19 @@ class PageFtl {
     --table_.valid[l];
     if (table_.state[l] == LineState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
   }
+  // The slot the stream writes next, and the step past it.
+  [[nodiscard]] uint32_t next_slot(const Stream& w) const { return w.base + w.row_base + order_[w.m]; }
+  // Moves the write pointer one slot on; true when the unit is full.
+  bool step(Stream& w) const {
+    if (++w.m < row_slots_) [[likely]] return false;
+    w.m = 0;
+    w.row_base += row_slots_;
+    return w.row_base == spu_;
+  }
   // Places lpn at the stream's write pointer.
   void program(uint32_t lpn, StreamId stream) {
     Stream& w = streams_[stream];
-    const uint32_t s = w.base + w.off;
+    const uint32_t s = next_slot(w);
     sink_.on_host_program(s);
     l2p_[lpn] = s;
     p2l_[s] = lpn;
@@ -207,7 +237,7 @@ class PageFtl {
     ++table_.valid[w.open];
     ++stats_.programmed_slots;
     if (w.first_host_ns == kNever) [[unlikely]] first_host_write(w);
-    if (++w.off == spu_) [[unlikely]] {
+    if (step(w)) [[unlikely]] {
       advance(stream);
     }
   }
@@ -221,18 +251,29 @@ class PageFtl {
   void forced_gc(uint32_t pool);
   bool gc_pass(uint32_t pool, bool force);
   void advance(StreamId stream);
+  void close_unit(Stream& w);
   void open_unit(StreamId stream);
   void erase_unit(LineId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
   void push_free(uint32_t pool, LineId l);
   LineId pop_free(uint32_t pool);
+  void count_over_high(const Pool& p, int sign) {
+    if (p.free_count <= p.high) pools_over_high_ += sign;
+  }
   void maybe_check_invariants() const;
 
   FastDiv div_;       // slot -> unit
   FastDiv pool_div_;  // unit -> pool
   uint32_t spu_ = 0;  // slots per unit
+  uint32_t row_slots_ = 0;
   uint32_t blocks_per_unit_ = 0;
   uint32_t bg_min_invalid_ = 0;
+  bool requeue_declined_ = false;
+  bool per_slot_check_ = false;
+  bool every_pool_ = false;
+  uint32_t pools_over_high_ = 0;    // pools with free_count <= high
+  uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (FEMU fdp_gc_until_clear)
+  std::vector<uint32_t> order_;     // layout.write_order
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
   HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data

@@ -5,32 +5,37 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include "core/error.h"
 #include "ftl/page_ftl.h"
-#include "ftl/victim_sampled.h"
 
 namespace ftlsim::ftl {
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims, Sink sink)
     : sink_(std::move(sink)) {
   cfg.validate();
   throw_if_problems(layout_problems(cfg, layout));
   spu_ = layout.slots_per_unit;
+  order_ = layout.write_order;
+  row_slots_ = layout.row_slots();
   blocks_per_unit_ = layout.blocks_per_unit;
   div_ = FastDiv(spu_);
   const uint32_t per_pool = layout.units_per_pool();
   pool_div_ = FastDiv(per_pool);
-  bg_min_invalid_ = spu_ / 8;  // FEMU: victim->ipc < pgs_per_line / 8 is refused
+  bg_min_invalid_ = spu_ / 8;  // FEMU: ipc < pgs_per_line / 8 is refused
+  requeue_declined_ = layout.requeue_declined;
+  per_slot_check_ = cfg.gc.forced_check_per_slot;
+  every_pool_ = cfg.gc.every_pool;
+  forced_cap_ = layout.units + layout.pools;
   l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
   p2l_.assign(layout.physical_slots(), kUnmapped);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
   table_.resize(layout.units, spu_);
   owner_.assign(layout.units, 0);
   pools_.resize(layout.pools);
+  pools_over_high_ = layout.pools;  // no free unit yet: every pool is at or below its high threshold
   for (uint32_t g = 0; g < layout.pools; ++g) {
     Pool& p = pools_[g];
     p.thres = cfg.gc.thres_lines(per_pool);
@@ -44,44 +49,49 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   stream_stats_.assign(layout.streams(), StreamStats{});
   streams_.resize(layout.streams());
   for (StreamId s = 0; s < layout.streams(); ++s) streams_[s].pool = layout.stream_pool[s];
-  open_unit(0);  // FEMU opens its write pointer's first line at start-up
+  for (StreamId s : layout.open_at_start) open_unit(s);
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 uint32_t PageFtl<Victims, Sink>::free_lines() const {
   uint32_t n = 0;
   for (const Pool& p : pools_) n += p.free_count;
   return n;
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::push_free(uint32_t pool, LineId l) {
   Pool& p = pools_[pool];
   const auto n = static_cast<uint32_t>(p.free_ring.size());
+  count_over_high(p, -1);
   p.free_ring[(p.free_head + p.free_count) % n] = l;
   ++p.free_count;
+  count_over_high(p, +1);
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
   Pool& p = pools_[pool];
   if (p.free_count == 0) {
     // layout_problems() rules this out when data spreads evenly over the
     // pools; a trace that puts more than a pool holds into one can still
-    // get here.
+    // get here, and so can one request larger than the free units FEMU's
+    // forced threshold keeps (FEMU then fails the write).
     throw InputError(fmt::format(
         "reclaim group {} ran out of free units: the data written into it exceeds what it can hold "
-        "after GC (every closed unit is fully valid); use fewer handles, larger reclaim groups or a "
-        "larger device",
+        "after GC, or one request is larger than the free units --gc-thres-high keeps; use fewer handles, "
+        "larger reclaim groups, a larger device or --gc-check page",
         pool));
   }
+  count_over_high(p, -1);
   const LineId l = p.free_ring[p.free_head];
   p.free_head = (p.free_head + 1) % static_cast<uint32_t>(p.free_ring.size());
   --p.free_count;
+  count_over_high(p, +1);
   return l;
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
   Stream& w = streams_[stream];
   w.open = pop_free(w.pool);
@@ -89,33 +99,39 @@ void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
   w.first_host_ns = kNever;
   owner_[w.open] = stream;
   w.base = w.open * spu_;
-  w.off = 0;
+  w.row_base = 0;
+  w.m = 0;
 }
 
-template <class Victims, class Sink>
-void PageFtl<Victims, Sink>::advance(StreamId stream) {
-  Stream& w = streams_[stream];
+template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::close_unit(Stream& w) {
   table_.state[w.open] = LineState::kClosed;
   table_.close_stamp[w.open] = stats_.host_slots;
   pools_[w.pool].victims.on_close(table_, w.open);
+}
+
+template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::advance(StreamId stream) {
+  close_unit(streams_[stream]);
   open_unit(stream);
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::close_early(StreamId stream) {
   Stream& w = streams_[stream];
-  if (w.open == kNoLine || w.off == 0) return;
+  if (w.open == kNoLine || w.off() == 0) return;
   ++stats_.units_not_fully_written;
-  stats_.unwritten_slots += spu_ - w.off;
-  table_.state[w.open] = LineState::kClosed;
-  table_.close_stamp[w.open] = stats_.host_slots;
-  pools_[w.pool].victims.on_close(table_, w.open);
+  const uint32_t unwritten = spu_ - w.off();
+  stats_.unwritten_slots += unwritten;
+  table_.unwritten[w.open] = unwritten;
+  close_unit(w);
   w.open = kNoLine;
-  w.off = 0;
+  w.row_base = 0;
+  w.m = 0;
   w.first_host_ns = kNever;
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
   next_expiry_ = kNever;
   if (unit_time_limit_ == 0) return;
@@ -133,24 +149,28 @@ void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
   }
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::erase_unit(LineId l) {
   table_.valid[l] = 0;
+  table_.unwritten[l] = 0;
   table_.state[l] = LineState::kFree;
   ++table_.erase_count[l];
   ++stats_.line_erases;
+  ++stream_stats_[owner_[l]].erased_units;
   push_free(pool_div_.divide(l), l);
   sink_.on_unit_erase(l);
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::forced_gc(uint32_t pool) {
-  while (pools_[pool].free_count <= pools_[pool].high) {
-    if (!gc_pass(pool, true)) break;  // nothing to clean: every closed unit fully valid
+  const Pool& p = pools_[pool];
+  for (uint32_t n = 0; n < forced_cap_; ++n) {
+    const bool pressed = per_slot_check_ || every_pool_ ? p.free_count <= p.high : pools_over_high_ != 0;
+    if (!pressed || !gc_pass(pool, true)) return;  // relieved, or nothing to collect here
   }
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   for (uint32_t s = begin; s < end;) {
     const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
@@ -160,11 +180,11 @@ void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   }
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
-  if constexpr (std::is_same_v<Victims, CostBenefitVictims>) p.victims.set_now(stats_.host_slots);
-  const LineId victim = p.victims.select(table_, force ? 1 : bg_min_invalid_);
+  const GcAsk ask{force, bg_min_invalid_, requeue_declined_, stats_.host_slots};
+  const LineId victim = p.victims.select(table_, ask);
   if (victim == kNoLine) {
     if (!force) ++stats_.gc_background_declined;
     return false;
@@ -174,21 +194,21 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
   sink_.on_gc_begin(force);
 
-  // Copy live slots in physical order (FEMU: channel, LUN, page) to the
-  // destination stream, finding them through the valid bits. The write
-  // pointer lives in locals (stores into the maps cannot alias them).
+  // Copy live slots in offset order, which is FEMU's block-by-block order, to
+  // the destination stream's write pointer, finding them through the valid
+  // bits. A destination without a unit takes one only when there is
+  // something to copy (FEMU fdp_gc_frontier).
   const StreamId owner = owner_[victim];
   const StreamId dest_stream = gc_dest_[owner];
   Stream& w = streams_[dest_stream];
-  if (w.open == kNoLine) open_unit(dest_stream);
+  if (w.open == kNoLine && table_.valid[victim] > 0) open_unit(dest_stream);
   constexpr uint32_t kAhead = 64;  // slots; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
+  const uint32_t* const order = order_.data();
   const uint32_t base = victim * spu_;
   const uint32_t end = base + spu_;
-  uint32_t dest = w.base + w.off;
-  uint32_t dest_end = w.base + spu_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint64_t copied = 0;
   for (uint32_t s = base; s < end;) {
@@ -203,26 +223,22 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
         if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 3);
       }
       const uint32_t lpn = p2l[src];
+      const uint32_t dest = w.base + w.row_base + order[w.m];
       sink_.on_gc_copy(src, dest);
       l2p[lpn] = dest;
       p2l[dest] = lpn;
       bits[dest >> 6] |= uint64_t{1} << (dest & 63);
-      ++dest;
       ++dest_count;
       ++copied;
-      if (dest == dest_end) [[unlikely]] {
+      if (step(w)) [[unlikely]] {
         table_.valid[w.open] += dest_count;
         dest_count = 0;
-        w.off = spu_;
         advance(dest_stream);
-        dest = w.base;
-        dest_end = w.base + spu_;
       }
     }
     s += span;
   }
-  table_.valid[w.open] += dest_count;
-  w.off = dest - w.base;
+  if (dest_count != 0) table_.valid[w.open] += dest_count;
   stats_.gc_slots += copied;
   stats_.programmed_slots += copied;
   stream_stats_[owner].gc_out_slots += copied;
@@ -233,7 +249,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   return true;
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::maybe_check_invariants() const {
   if constexpr (kCheckInvariants) {
     // A full recount costs O(physical + logical slots) while a pass costs
@@ -247,7 +263,7 @@ void PageFtl<Victims, Sink>::maybe_check_invariants() const {
   }
 }
 
-template <class Victims, class Sink>
+template <VictimSelector Victims, class Sink>
 std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   std::vector<std::string> out;
   std::vector<uint32_t> live(table_.size(), 0);
@@ -299,6 +315,25 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   if (free != free_lines() || open != streams_open) {
     out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams in use", free,
                               free_lines(), open, streams_open));
+  }
+  uint32_t over = 0;
+  for (const Pool& p : pools_) over += p.free_count <= p.high;
+  if (over != pools_over_high_) out.push_back(fmt::format("{} pools over their high threshold, counted {}", over, pools_over_high_));
+  // The greedy heap: parent keys never above their children's, positions
+  // consistent, and exactly the closed units that are not full queued.
+  for (const Pool& p : pools_) {
+    if constexpr (requires { p.victims.order(); }) {
+      const auto& h = p.victims.order();
+      for (uint32_t i = 1; i < h.size(); ++i) {
+        if (p.victims.position(h[i]) != i) out.push_back(fmt::format("heap index {} holds unit {} whose position is {}", i, h[i], p.victims.position(h[i])));
+        if (i > 1 && table_.valid[h[i / 2]] > table_.valid[h[i]]) {
+          out.push_back(fmt::format("heap order broken at index {}", i));
+        }
+        if (table_.state[h[i]] != LineState::kClosed || table_.full(h[i])) {
+          out.push_back(fmt::format("unit {} queued but not a closed unit with room to gain", h[i]));
+        }
+      }
+    }
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ftl/line_table.h"
+#include "ftl/victim_policy.h"
 
 namespace ftlsim::ftl {
 
@@ -31,11 +32,10 @@ class FifoVictims {
 
   void on_invalidate(const LineTable& /*t*/, LineId /*l*/) {}
 
-  LineId select(const LineTable& t, uint32_t min_invalid) {
+  LineId select(const LineTable& t, const GcAsk& ask) {
     LineId l = head_;
-    while (l != kNoLine && t.valid[l] == t.slots_per_line) l = next_[l];
-    if (l == kNoLine) return kNoLine;
-    if (t.invalid(l) < min_invalid) return kNoLine;
+    while (l != kNoLine && t.full(l)) l = next_[l];
+    if (l == kNoLine || declines(t, l, ask)) return kNoLine;
     unlink(l);
     return l;
   }
@@ -57,5 +57,7 @@ class FifoVictims {
   std::vector<LineId> next_, prev_;
   LineId head_ = kNoLine, tail_ = kNoLine;
 };
+
+static_assert(VictimSelector<FifoVictims>);
 
 }  // namespace ftlsim::ftl

@@ -15,6 +15,7 @@
 
 #include "core/rng.h"
 #include "ftl/line_table.h"
+#include "ftl/victim_policy.h"
 
 namespace ftlsim::ftl {
 
@@ -55,13 +56,13 @@ class SampledVictimsBase {
     rng_ = Rng(seed);
   }
   void on_close(const LineTable& t, LineId l) {
-    if (t.valid[l] < t.slots_per_line) candidates_.insert(l);
+    if (!t.full(l)) candidates_.insert(l);
   }
   void on_invalidate(const LineTable& /*t*/, LineId l) { candidates_.insert(l); }
 
  protected:
-  LineId take_if(const LineTable& t, LineId l, uint32_t min_invalid) {
-    if (t.invalid(l) < min_invalid) return kNoLine;
+  LineId take_if(const LineTable& t, LineId l, const GcAsk& ask) {
+    if (declines(t, l, ask)) return kNoLine;
     candidates_.erase(l);
     return l;
   }
@@ -71,23 +72,23 @@ class SampledVictimsBase {
 
 class RandomVictims : public SampledVictimsBase {
  public:
-  LineId select(const LineTable& t, uint32_t min_invalid) {
+  LineId select(const LineTable& t, const GcAsk& ask) {
     if (candidates_.empty()) return kNoLine;
-    return take_if(t, candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size()))), min_invalid);
+    return take_if(t, candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size()))), ask);
   }
 };
 
 class DChoiceVictims : public SampledVictimsBase {
  public:
   explicit DChoiceVictims(uint32_t d = 8) : d_(d) {}
-  LineId select(const LineTable& t, uint32_t min_invalid) {
+  LineId select(const LineTable& t, const GcAsk& ask) {
     if (candidates_.empty()) return kNoLine;
     LineId best = kNoLine;
     for (uint32_t i = 0; i < d_; ++i) {
       const LineId l = candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size())));
       if (best == kNoLine || t.valid[l] < t.valid[best]) best = l;
     }
-    return take_if(t, best, min_invalid);
+    return take_if(t, best, ask);
   }
 
  private:
@@ -96,16 +97,15 @@ class DChoiceVictims : public SampledVictimsBase {
 
 class CostBenefitVictims : public SampledVictimsBase {
  public:
-  // `now` is the host-slot clock; set by the engine before select().
-  void set_now(uint64_t now) { now_ = now; }
-  LineId select(const LineTable& t, uint32_t min_invalid) {
+  // ask.now is the host-slot clock.
+  LineId select(const LineTable& t, const GcAsk& ask) {
     LineId best = kNoLine;
     double best_score = -1.0;
     const double spl = t.slots_per_line;
     for (uint32_t i = 0; i < candidates_.size(); ++i) {
       const LineId l = candidates_.at(i);
       const double u = t.valid[l] / spl;
-      const double age = static_cast<double>(now_ - t.close_stamp[l]) + 1.0;
+      const double age = static_cast<double>(ask.now - t.close_stamp[l]) + 1.0;
       const double score = (1.0 - u) * age / (1.0 + u);
       // Ties: the lower line id, so the choice does not depend on array order.
       if (score > best_score || (score == best_score && l < best)) {
@@ -114,11 +114,10 @@ class CostBenefitVictims : public SampledVictimsBase {
       }
     }
     if (best == kNoLine) return kNoLine;
-    return take_if(t, best, min_invalid);
+    return take_if(t, best, ask);
   }
-
- private:
-  uint64_t now_ = 0;
 };
+
+static_assert(VictimSelector<RandomVictims> && VictimSelector<DChoiceVictims> && VictimSelector<CostBenefitVictims>);
 
 }  // namespace ftlsim::ftl

@@ -57,7 +57,10 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("thres_units_high", gc.thres_lines_high(r.units_per_group));
   j.field("d_choices", gc.d_choices);
   j.field("seed", gc.seed);
+  j.field("forced_check", gc.forced_check_per_slot ? "page" : "request");  // --gc-check
+  j.field("rg_gc", gc.every_pool ? "every" : "first");                   // --rg-gc
   j.end_object();
+  j.field("trim_partial", run.config.trim_keeps_partial ? "keep" : "unmap");
   const fdp::FdpConfig fdp = effective_fdp(run.placement);
   j.key("fdp").begin_object();
   j.field("placement", run.placement.placement.text);
@@ -65,18 +68,21 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("ru_bytes", r.ru_bytes);
   j.field("reclaim_units", r.units);
   j.field("handles", fdp.handles);
-  j.key("ruh_type");
-  if (fdp.isolated_gc) {
-    j.value(std::string(fdp::ruh_type_name(fdp.ruh_type)));
-  } else {
-    j.null();
-  }
-  j.key("pi_gc");  // where pi survivors go; null unless persistently isolated
-  if (fdp.isolated_gc && fdp.ruh_type == fdp::RuhType::kPersistentlyIsolated) {
-    j.value(std::string(fdp::pi_gc_name(fdp.pi_gc_ru)));
-  } else {
-    j.null();
-  }
+  // The FDP rules (docs/model.md); null without FDP (the line path).
+  const auto word = [&](std::string_view key, std::string_view v) {
+    j.key(key);
+    if (fdp.isolated_gc) {
+      j.value(std::string(v));
+    } else {
+      j.null();
+    }
+  };
+  word("ruh_type", fdp::ruh_types_name(fdp.ruh_types));
+  word("pi_gc", fdp::pi_gc_name(fdp.pi_gc_ru));
+  word("ii_gc", fdp::ii_gc_name(fdp.ii_gc));
+  word("ru_open", fdp.open_at_start ? "startup" : "lazy");
+  word("rg_split", fdp::rg_split_name(fdp.rg_split));
+  word("rg_of", fdp::rg_of_name(fdp.rg_of));
   j.key("ru_time_limit_ns");  // null: no limit
   if (fdp.ru_time_limit_ns != 0) {
     j.value(fdp.ru_time_limit_ns);
@@ -154,7 +160,11 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.field("host_bytes", h.host_bytes);
     j.field("gc_in_bytes", h.gc_in_bytes);
     j.field("gc_out_bytes", h.gc_out_bytes);
+    j.field("hbmw", h.host_bytes);
+    j.field("mbmw", h.mbmw_bytes);
+    j.field("mbe", h.mbe_bytes);
     j.field("units_in_use", h.units_in_use);
+    j.field("ruamw_bytes", h.ru_available_bytes);
     j.field("waf_share", h.waf_share);
     j.end_object();
   }
@@ -205,14 +215,16 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                      gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high);
   const fdp::FdpConfig fdp = effective_fdp(run.placement);
   if (fdp.isolated_gc) {
-    const bool pi = fdp.ruh_type == fdp::RuhType::kPersistentlyIsolated;
-    out += fmt::format("fdp        placement {}, {} handles ({}{}), {} reclaim group(s), {} RUs of {}\n",
-                       run.placement.placement.text, fdp.handles, fdp::ruh_type_name(fdp.ruh_type),
-                       pi ? fmt::format(", survivors to {}", fdp::pi_gc_name(fdp.pi_gc_ru)) : "",
-                       fdp.reclaim_groups, r.units, format_bytes(r.ru_bytes));
-  } else if (fdp.reclaim_groups > 1 || r.units != g.lines()) {
-    out += fmt::format("placement  single (non-FDP), {} reclaim group(s), {} units of {}\n", fdp.reclaim_groups,
-                       r.units, format_bytes(r.ru_bytes));
+    out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s) of {}, {} RUs of {}\n",
+                       run.placement.placement.text, fdp.handles, fdp::ruh_types_name(fdp.ruh_types),
+                       fdp.reclaim_groups, fdp::rg_split_name(fdp.rg_split), r.units, format_bytes(r.ru_bytes));
+    out += fmt::format("fdp rules  pi survivors to {}, ii survivors to {}, RUs opened at {}, RG from the {}\n",
+                       fdp::pi_gc_name(fdp.pi_gc_ru), fdp::ii_gc_name(fdp.ii_gc),
+                       fdp.open_at_start ? "start-up" : "first write", fdp::rg_of_name(fdp.rg_of));
+  }
+  if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
+    out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "--gc-check page " : "",
+                       gc.every_pool ? "--rg-gc every " : "", run.config.trim_keeps_partial ? "--trim-partial keep" : "");
   }
   if (fdp.ru_time_limit_ns != 0) {
     out += fmt::format("ru limit   an RU is closed {} of trace time after its first host write, full or not\n",
@@ -241,11 +253,14 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += "gc onset   never (GC did not run)\n";
   }
   if (fdp.isolated_gc) {
-    out += "handle     host         gc in        gc out       RUs   WAF share\n";
+    // FEMU's per-RUH counters: HBMW, MBMW (host + GC copies out of its RUs),
+    // MBE, RUs in use and the room left in its open host RUs (RUAMW).
+    out += "handle     hbmw         gc in        mbmw         mbe          RUs  ruamw        WAF share\n";
     for (const HandleStats& h : r.handles) {
       if (h.host_bytes == 0 && h.gc_in_bytes == 0 && h.units_in_use == 0) continue;
-      out += fmt::format("  {:<8} {:>12} {:>12} {:>12} {:>5}   {:.4f}\n", h.name, format_bytes(h.host_bytes),
-                         format_bytes(h.gc_in_bytes), format_bytes(h.gc_out_bytes), h.units_in_use, h.waf_share);
+      out += fmt::format("  {:<8} {:>12} {:>12} {:>12} {:>12} {:>4}  {:>12} {:.4f}\n", h.name,
+                         format_bytes(h.host_bytes), format_bytes(h.gc_in_bytes), format_bytes(h.mbmw_bytes),
+                         format_bytes(h.mbe_bytes), h.units_in_use, format_bytes(h.ru_available_bytes), h.waf_share);
     }
   }
   if (r.invalid_pid_requests != 0) {

@@ -33,9 +33,11 @@ constexpr size_t kPrefetchNear = 16;
 template <class Ftl, class Placement>
 class Driver {
  public:
-  Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, const TraceView& t, const SimOptions& o,
-         uint64_t interval)
-      : ftl_(ftl), placement_(placement), rgs_(fdp.reclaim_groups), t_(t), opts_(o), interval_(interval),
+  Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, bool trim_keeps_partial, const TraceView& t,
+         const SimOptions& o, uint64_t interval)
+      : ftl_(ftl), placement_(placement), rgs_(fdp.isolated_gc ? fdp.reclaim_groups : 1),
+        rg_of_lba_(fdp.isolated_gc && fdp.rg_of == fdp::RgOf::kLba && fdp.reclaim_groups > 1),
+        trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o), interval_(interval),
         ru_time_limit_(fdp.ru_time_limit_ns != 0),
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
@@ -85,7 +87,7 @@ class Driver {
       case static_cast<uint8_t>(Op::kFlush):
         if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
         ++r.requests.flushes;
-        break;
+        return true;  // FEMU completes a flush without its FTL: no GC opportunity (docs/model.md rule 10)
       case static_cast<uint8_t>(Op::kMarker):
         if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
         ++r.requests.markers;
@@ -130,24 +132,24 @@ class Driver {
 
   uint32_t lpn(uint64_t slot) const { return trace::slot_lpn(slot, ftl_.logical_slots()); }
 
-  // Host stream for a slot: its handle's stream in the slot's reclaim group
-  // (LBAs stripe over groups in 1 MiB chunks).
-  ftl::StreamId stream(uint16_t handle, uint32_t p) const {
-    const uint32_t rg = rgs_ == 1 ? 0 : (p >> 8) % rgs_;
-    return static_cast<ftl::StreamId>(handle) * rgs_ + rg;
-  }
+  // Reclaim group of a slot: the request's (from its placement identifier),
+  // or with --rg-of lba the slot's 1 MiB LBA stripe.
+  uint32_t rg_of(uint32_t request_rg, uint32_t p) const { return rg_of_lba_ ? (p >> 8) % rgs_ : request_rg; }
+  ftl::StreamId stream(uint16_t handle, uint32_t rg) const { return static_cast<ftl::StreamId>(handle) * rgs_ + rg; }
 
   void do_write(const Record& rec, uint64_t index, RequestCounts& c) {
     ++c.writes;
     const trace::SlotSpan s = span_of(rec, index, c);
-    const uint16_t request_handle = placement_.begin_request(rec);
+    const fdp::Placed placed = placement_.begin_request(rec);
+    // FEMU checks the forced threshold once, before the request's first page.
+    ftl_.before_write(rg_of(placed.rg, lpn(s.first_slot)));
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) [[unlikely]] {
         ++c.rmw_slots;
         if (ftl_.read(p)) ++c.rmw_read_slots;  // the old data is read first
       }
-      ftl_.write(p, stream(placement_.slot_handle(request_handle, p), p));
+      ftl_.write(p, stream(placement_.slot_handle(placed.handle, p), rg_of(placed.rg, p)));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
   }
@@ -166,8 +168,8 @@ class Driver {
     const trace::SlotSpan s = span_of(rec, index, c);
     for (uint64_t k = 0; k < s.slots; ++k) {
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) {
-        ++c.partial_trim_slots;  // a device cannot unmap part of a mapping unit
-        continue;
+        ++c.partial_trim_slots;
+        if (trim_keeps_partial_) continue;  // --trim-partial keep; FEMU unmaps it
       }
       ftl_.trim(lpn(s.first_slot + k));
     }
@@ -199,6 +201,8 @@ class Driver {
   Ftl& ftl_;
   Placement& placement_;
   uint32_t rgs_;
+  bool rg_of_lba_;
+  bool trim_keeps_partial_;
   const TraceView& t_;
   const SimOptions& opts_;
   uint64_t interval_;
@@ -234,21 +238,25 @@ namespace {
 using AnyPlacement = std::variant<fdp::PidPlacement, fdp::OraclePlacement, fdp::IntervalPlacement>;
 
 AnyPlacement make_placement(const PlacementSetup& setup, const fdp::FdpConfig& fdp, const TraceView& trace,
-                            uint64_t logical_slots, bool wrap) {
+                            uint64_t logical_slots, bool wrap, bool trim_keeps_partial) {
   switch (setup.placement.kind) {
     case fdp::PlacementKind::kOracle:
-      return fdp::OraclePlacement(
-          fdp::oracle_handles(trace.records, trace.sector_bytes, logical_slots, wrap, fdp.handles));
+      return fdp::OraclePlacement(fdp::oracle_handles(trace.records, trace.sector_bytes, logical_slots, wrap,
+                                                      fdp.handles, trim_keeps_partial));
     case fdp::PlacementKind::kInterval:
       return fdp::IntervalPlacement(logical_slots, fdp.handles);
-    default:
-      return fdp::PidPlacement(setup.placement, fdp.handles);
+    default: {
+      const bool rg_bits = fdp.isolated_gc && fdp.rg_of == fdp::RgOf::kPid;
+      return fdp::PidPlacement(setup.placement, fdp.handles, rg_bits ? fdp.reclaim_groups : 1,
+                               rg_bits ? fdp.rgif() : 0);
+    }
   }
 }
 
 template <class Ftl>
-void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, SimResult& r) {
+void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes, SimResult& r) {
   const auto& streams = ftl.stream_stats();
+  const bool shared_gc = fdp.isolated_gc && fdp.ruh_types != fdp::RuhTypes::kAllPi && fdp.ii_gc == fdp::IiGc::kSharedGcRu;
   const uint32_t n = fdp.isolated_gc ? fdp.handles + 1 : 1;
   std::vector<HandleStats> h(n);
   for (uint32_t i = 0; i < n; ++i) h[i].name = i == fdp.handles ? "gc" : fmt::format("ruh{}", i);
@@ -257,6 +265,8 @@ void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, SimResult& r) {
     hs.host_bytes += streams[s].host_slots * kSlot;
     hs.gc_in_bytes += streams[s].gc_in_slots * kSlot;
     hs.gc_out_bytes += streams[s].gc_out_slots * kSlot;
+    hs.mbe_bytes += streams[s].erased_units * unit_bytes;
+    if (fdp::is_host_stream(fdp, s)) hs.ru_available_bytes += uint64_t{ftl.open_room(s)} * kSlot;
   }
   const auto& owner = ftl.unit_owner();
   for (ftl::LineId u = 0; u < owner.size(); ++u) {
@@ -264,10 +274,11 @@ void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, SimResult& r) {
   }
   const double host = static_cast<double>(ftl.stats().host_slots * kSlot);
   for (auto& hs : h) {
+    hs.mbmw_bytes = hs.host_bytes + hs.gc_out_bytes;
     hs.waf_share = host == 0 ? 0.0 : static_cast<double>(hs.host_bytes + hs.gc_out_bytes) / host;
   }
-  // The shared GC handle only appears when initially isolated handles exist.
-  if (fdp.isolated_gc && fdp.ruh_type != fdp::RuhType::kInitiallyIsolated) h.pop_back();
+  // The shared GC handle only exists with --ii-gc gc-ru and II handles.
+  if (fdp.isolated_gc && !shared_gc) h.pop_back();
   r.handles = std::move(h);
 }
 
@@ -287,7 +298,7 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
   for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
     if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
-  collect_handles(ftl, fdp, r);
+  collect_handles(ftl, fdp, r.ru_bytes, r);
   if constexpr (ftl::kCheckInvariants) {
     const auto problems = ftl.check_invariants();
     if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());
@@ -318,11 +329,12 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
   // Builds the placement, runs `drive` with a Driver over the engine (the
   // FTL decisions are the same code in both modes) and collects the counters.
   const auto run_on = [&](auto& any, auto&& drive) {
-    AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap);
+    AnyPlacement placement =
+        make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap, cfg.trim_keeps_partial);
     std::visit(
         [&](auto& ftl, auto& place) {
           ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
-          Driver driver(ftl, place, fdp, trace, opts, interval);
+          Driver driver(ftl, place, fdp, cfg.trim_keeps_partial, trace, opts, interval);
           drive(driver);
           collect(ftl, place, driver, fdp, r);
         },
@@ -335,7 +347,8 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
     timing::TimingResult& tr = *r.timing;
     tr.config = *opts.timing;
     tr.events = timing::EventSeries(opts.timing->event_interval_ns);
-    const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, fdp), fdp.reclaim_groups);
+    const fdp::FdpConfig shape = fdp.isolated_gc ? fdp : fdp::FdpConfig{};  // the line path: lines
+    const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, shape), layout.units);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
     run_on(any, [&](auto& driver) {

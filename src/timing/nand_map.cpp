@@ -2,27 +2,38 @@
 
 #include <stdexcept>
 
+#include "ftl/ftl_layout.h"
+
 namespace ftlsim::timing {
 
-NandMap::NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t reclaim_groups) {
+NandMap::NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t units) {
   const uint32_t dies = g.dies();
-  if (reclaim_groups == 0 || dies % reclaim_groups != 0 || ru.dies == 0 ||
-      (dies / reclaim_groups) % ru.dies != 0) {
+  if (ru.die_groups == 0 || dies % ru.die_groups != 0 || ru.dies == 0 || ru.group_dies % ru.dies != 0 ||
+      ru.units_per_die_group == 0 || units > ru.units_per_die_group * ru.die_groups) {
     throw std::logic_error("NandMap: reclaim unit shape does not fit the dies");
   }
   planes_ = g.planes_per_lun;
   channels_ = g.channels;
   rows_ = ru.block_rows;
-  const uint64_t spu = uint64_t{ru.dies} * ru.block_rows * g.planes_per_lun * g.pages_per_block;
-  spu_div_ = ftl::FastDiv(static_cast<uint32_t>(spu));
+  const uint32_t block_slots = static_cast<uint32_t>(g.slots_per_block());
+  const uint32_t row = ru.dies * g.planes_per_lun * block_slots;
+  spu_div_ = ftl::FastDiv(row * ru.block_rows);
+  row_div_ = ftl::FastDiv(row);
+  block_div_ = ftl::FastDiv(block_slots);
   dies_div_ = ftl::FastDiv(ru.dies);
-  const uint32_t group_dies = dies / reclaim_groups;
-  const uint32_t sets = group_dies / ru.dies;
-  first_die_.resize(uint64_t{ru.units_per_group} * reclaim_groups);
-  for (uint32_t u = 0; u < first_die_.size(); ++u) {
-    const uint32_t group = u / ru.units_per_group;
-    const uint32_t local = u % ru.units_per_group;
-    first_die_[u] = group * group_dies + (local % sets) * ru.dies;
+  // The engine's write order ranks the dies of the first unit; every unit uses it.
+  const std::vector<uint32_t> order = ftl::block_order(g, 0, ru.dies);
+  die_of_rank_.assign(ru.dies, 0);
+  for (uint32_t d = 0; d < ru.dies; ++d) {
+    // Slot n = d of a row is written on unit die d, plane 0, page 0, at block rank x planes.
+    die_of_rank_[order[d] / block_slots / g.planes_per_lun] = d;
+  }
+  const uint32_t sets = ru.group_dies / ru.dies;
+  first_die_.resize(units);
+  for (uint32_t u = 0; u < units; ++u) {
+    const uint32_t group = u / ru.units_per_die_group;
+    const uint32_t local = u % ru.units_per_die_group;
+    first_die_[u] = group * ru.group_dies + (local % sets) * ru.dies;
   }
   die_channel_.resize(dies);
   for (uint32_t d = 0; d < dies; ++d) die_channel_[d] = d % g.channels;

@@ -3,17 +3,17 @@
 // mode. The engine only knows erase units (lines or reclaim units) and slot
 // offsets in them; this map fixes the hardware behind them:
 //
-//  - Dies are numbered channel fastest: die = lun x channels + channel, so a
-//    line's offsets visit channel 0..C-1 of LUN 0, then of LUN 1, ... (the
-//    order of FEMU's write pointer, page_ftl.h).
-//  - Reclaim group g owns dies [g x D/G, (g+1) x D/G) of the D dies (G groups);
-//    its units are the engine's units [g x U, (g+1) x U) (fdp_config.h).
+//  - Dies are numbered channel fastest: die = lun x channels + channel.
+//  - The dies form ru.die_groups groups of ru.group_dies (reclaim groups with
+//    --rg-split dies, one group otherwise); group k's units are the engine's
+//    units [k x W, (k+1) x W), W = ru.units_per_die_group (fdp_config.h).
 //  - A unit spans `unit_dies` consecutive dies of its group (all of them for a
 //    line-sized RU, fewer for a smaller RU: fdp::RuShape) and `rows` blocks per
 //    plane on each. Local unit u of a group with S = group dies / unit_dies die
 //    sets takes die set u mod S, so consecutive units land on different dies.
-//  - A slot at offset o of its unit is on die first_die + o mod unit_dies,
-//    plane (o / unit_dies) mod planes: die fastest, then plane, then page.
+//  - Offsets inside a unit are in FEMU's GC order (ftl_layout.h): row by row,
+//    then block by block with the unit's dies ranked by (channel, LUN), then
+//    plane, the slots of a block consecutive.
 // Every (die, plane, block, page) is used by exactly one slot (tested).
 #include <cstdint>
 #include <vector>
@@ -33,16 +33,19 @@ class NandMap {
  public:
   NandMap() = default;
   // REQUIRES: ru = fdp::resolve_ru_shape(g, fdp) for the same geometry, and
-  // ru.dies x ru.block_rows x planes x pages slots per unit (4 KiB pages).
-  NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t reclaim_groups);
+  // ru.dies x ru.block_rows x planes x pages slots per unit (4 KiB pages);
+  // `units` engine units (ru.units_per_group x reclaim groups).
+  NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t units);
 
   [[nodiscard]] uint32_t unit_of(uint32_t slot) const { return spu_div_.divide(slot); }
   [[nodiscard]] NandLoc locate(uint32_t slot) const {
     const uint32_t unit = spu_div_.divide(slot);
     const uint32_t off = slot - unit * spu_div_.divisor();
-    const uint32_t q = dies_div_.divide(off);
-    const uint32_t die = first_die_[unit] + (off - q * dies_div_.divisor());
-    const uint32_t plane = planes_ == 1 ? 0 : q % planes_;
+    const uint32_t in_row = off - row_div_.divide(off) * row_div_.divisor();
+    const uint32_t block = block_div_.divide(in_row);  // block index in GC order
+    const uint32_t q = planes_ == 1 ? block : block / planes_;
+    const uint32_t plane = planes_ == 1 ? 0 : block % planes_;
+    const uint32_t die = first_die_[unit] + die_of_rank_[q];
     return NandLoc{die * planes_ + plane, die_channel_[die]};
   }
   [[nodiscard]] uint32_t first_die(uint32_t unit) const { return first_die_[unit]; }
@@ -57,7 +60,10 @@ class NandMap {
 
  private:
   ftl::FastDiv spu_div_;
-  ftl::FastDiv dies_div_;  // by unit_dies
+  ftl::FastDiv row_div_;    // by slots per row
+  ftl::FastDiv block_div_;  // by slots per block
+  ftl::FastDiv dies_div_;   // by unit_dies
+  std::vector<uint32_t> die_of_rank_;  // GC rank of a die in its unit -> die offset in the unit
   uint32_t planes_ = 1;
   uint32_t channels_ = 1;
   uint32_t rows_ = 1;

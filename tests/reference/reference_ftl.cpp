@@ -522,7 +522,44 @@ class Reference {
     }
   }
 
+  // Recounts the state from scratch; throws std::logic_error on the first
+  // inconsistency (the reference checks itself before anyone trusts it).
+  void self_check() const {
+    uint64_t live = 0;
+    for (uint32_t u = 0; u < units_.size(); ++u) {
+      const Unit& x = units_[u];
+      uint32_t n = 0;
+      for (uint32_t off = 0; off < spu_; ++off) {
+        const uint32_t lpn = x.lpn_at[off];
+        if (lpn == kNone) continue;
+        ++n;
+        if (l2p_[lpn] != u * spu_ + off) throw std::logic_error("reference self-check: l2p and slot disagree");
+      }
+      if (n != x.valid) throw std::logic_error("reference self-check: valid count");
+      if ((x.state == State::kFree || x.state == State::kUnused) && n != 0) {
+        throw std::logic_error("reference self-check: data in a free unit");
+      }
+      if ((x.state == State::kQueued) != (x.pos != 0)) throw std::logic_error("reference self-check: queued state");
+      if (x.state == State::kFull && x.valid != spu_) throw std::logic_error("reference self-check: full unit");
+      live += n;
+    }
+    uint64_t mapped = 0;
+    for (uint32_t s : l2p_) mapped += s != kNone;
+    if (mapped != live) throw std::logic_error("reference self-check: mapped slots");
+    for (const Pool& p : pools_) {
+      for (uint32_t i = 1; i < p.heap.size(); ++i) {
+        if (units_[p.heap[i]].pos != i) throw std::logic_error("reference self-check: heap position");
+        if (i > 1 && key(p.heap[i / 2]) > key(p.heap[i])) throw std::logic_error("reference self-check: heap order");
+      }
+    }
+    if (r_.host_slots + r_.gc_slots == 0 && r_.unit_erases != 0) throw std::logic_error("reference self-check");
+    if (r_.gc_passes != r_.unit_erases || r_.gc_passes != r_.gc_forced_passes + r_.gc_background_passes) {
+      throw std::logic_error("reference self-check: pass counts");
+    }
+  }
+
   RefResult result() {
+    self_check();
     RefResult r = r_;
     r.slots_per_unit = spu_;
     r.units_per_pool = per_pool_;

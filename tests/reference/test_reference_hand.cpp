@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "random_case.h"
 #include "reference_ftl.h"
 
 using namespace ftlsim::reftest;
@@ -547,4 +548,51 @@ TEST_CASE("reference: device full", "[reference][validation]") {
   CHECK_NOTHROW(run_reference(c, {W(0, 5)}));
   CHECK_THROWS_WITH(run_reference(c, {W(0, 6)}), "device full");
   CHECK_THROWS_AS(run_reference(c, {W(7, 2)}), std::invalid_argument);  // beyond the logical capacity
+}
+
+// Invariants of the reference on the differential test's random cases (the
+// reference also recounts its own state at the end of every run): totals
+// add up over handles and units, every unit is free or held by a handle,
+// and no two logical slots share a physical one. Runs without the engine.
+TEST_CASE("reference: invariants on random cases", "[reference][validation]") {
+  const uint64_t cases = 300;
+  uint64_t full = 0;
+  for (uint64_t seed = 1; seed <= cases; ++seed) {
+    const RandomCase rc = make_random_case(seed);
+    INFO("seed " << seed << ": " << describe(rc.cfg));
+    RefResult r;
+    try {
+      r = run_reference(rc.cfg, rc.requests);
+    } catch (const std::runtime_error& e) {
+      REQUIRE(std::string(e.what()) == "device full");
+      ++full;
+      continue;
+    }
+    uint64_t host = 0, out = 0, in = 0, erased = 0, in_use = 0, erases = 0;
+    for (const RefHandle& h : r.handles) {
+      host += h.host_slots;
+      out += h.gc_out_slots;
+      in += h.gc_in_slots;
+      erased += h.erased_units;
+      in_use += h.units_in_use;
+    }
+    for (uint32_t e : r.erase_count_per_unit) erases += e;
+    CHECK(host == r.host_slots);
+    CHECK(out == r.gc_slots);
+    CHECK(in == r.gc_slots);
+    CHECK(erased == r.unit_erases);
+    CHECK(erases == r.unit_erases);
+    CHECK(in_use + r.free_units_end == r.erase_count_per_unit.size());
+    std::vector<uint32_t> phys;
+    for (uint32_t s : r.l2p) {
+      if (s != kNone) phys.push_back(s);
+    }
+    CHECK(phys.size() == r.mapped_slots_end);
+    std::sort(phys.begin(), phys.end());
+    CHECK(std::adjacent_find(phys.begin(), phys.end()) == phys.end());
+    CHECK((phys.empty() || phys.back() < uint64_t{r.slots_per_unit} * r.erase_count_per_unit.size()));
+    if (!rc.cfg.fdp) CHECK(r.invalid_pid_requests == 0);
+  }
+  // The generator aims at feasible streams: device full must stay the exception.
+  CHECK(full * 10 < cases);
 }

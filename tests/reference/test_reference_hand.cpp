@@ -596,3 +596,57 @@ TEST_CASE("reference: invariants on random cases", "[reference][validation]") {
   // The generator aims at feasible streams: device full must stay the exception.
   CHECK(full * 10 < cases);
 }
+
+// --ru-size of 2 lines: an RU is lines {0,1}, {2,3}, {4,5}; U = 2 lines x 2
+// channels x 2 pages = 8; offset = line x 4 + channel x 2 + page, and the
+// write pointer finishes line 0 (channel fastest) before line 1: lpn 0..7
+// land at offsets 0,2,1,3,4,6,5,7. 1 RG of 3 units, 1 PI handle; thres =
+// high = (int)(0.4 x 3) = 1. Start-up: unit 0; W(0,8) fills it, unit 1 opens:
+// free [2] = 1; background: empty heap. T(0): unit 0 queued (7 valid); the
+// background pass pops it (1 invalid >= U/8 = 1) and copies offsets 1..7
+// (lpns 2,1,3,4,6,5,7) into the GC RU, unit 2 (free 0), at write offsets
+// 0,2,1,3,4,6,5: 2 -> 16, 1 -> 18, 3 -> 17, 4 -> 19, 6 -> 20, 5 -> 22,
+// 7 -> 21; unit 0 is erased: free [0].
+TEST_CASE("reference: an RU of several lines fills line by line", "[reference][validation]") {
+  RefConfig c = fdp_cfg(2, 2, 6, 16, 60, 60, 1, 1);
+  c.lines_per_ru = 2;
+  const RefResult r = run_reference(c, {W(0, 8), T(0)});
+  CHECK(r.slots_per_unit == 8);
+  CHECK(r.units_per_pool == 3);
+  CHECK(r.gc_slots == 7);
+  CHECK(r.free_units_end == 1);
+  CHECK(r.erase_count_per_unit == std::vector<uint32_t>{1, 0, 0});
+  CHECK(r.l2p[2] == 16);
+  CHECK(r.l2p[1] == 18);
+  CHECK(r.l2p[3] == 17);
+  CHECK(r.l2p[4] == 19);
+  CHECK(r.l2p[6] == 20);
+  CHECK(r.l2p[5] == 22);
+  CHECK(r.l2p[7] == 21);
+}
+
+// --rg-split dies, documenting the reading taken where docs/model.md is
+// silent: RG g has dies g x D/R .. (g+1) x D/R - 1 (die = LUN x channels +
+// channel), its unit for line b is g x blocks + b, and block order sorts
+// its dies by (channel, LUN). 4 channels x 3 LUNs x 2 pages, 3 lines, 2
+// RGs: RG 0 has dies 0..5 = c0l0 c1l0 c2l0 c3l0 c0l1 c1l1, in block order
+// c0l0 c0l1 c1l0 c1l1 c2l0 c3l0 (ranks d0 0, d4 1, d1 2, d5 3, d2 4, d3 5);
+// U = 12, offset = rank x 2 + page. RG 1 has dies 6..11 = c2l1 c3l1 c0l2
+// c1l2 c2l2 c3l2, in block order c0l2 c1l2 c2l1 c2l2 c3l1 c3l2 (ranks d8 0,
+// d9 1, d6 2, d10 3, d7 4, d11 5). Start-up: unit 0 (RG 0), unit 3 (RG 1).
+// W(0,3) in RG 0: dies d0, d1, d2 -> offsets 0, 4, 8. W(3,3) in RG 1
+// (PID 0x8000): d6, d7, d8 -> 36 + 4, 36 + 8, 36 + 0.
+TEST_CASE("reference: --rg-split dies numbers an RU's slots over its own dies", "[reference][validation]") {
+  RefConfig c = fdp_cfg(4, 2, 3, 16, 95, 95, 2, 1);
+  c.luns = 3;
+  c.rg_split_lines = false;
+  const RefResult r = run_reference(c, {W(0, 3, 0), W(3, 3, 0x8000)});
+  CHECK(r.slots_per_unit == 12);
+  CHECK(r.units_per_pool == 3);
+  CHECK(r.l2p[0] == 0);
+  CHECK(r.l2p[1] == 4);
+  CHECK(r.l2p[2] == 8);
+  CHECK(r.l2p[3] == 40);
+  CHECK(r.l2p[4] == 44);
+  CHECK(r.l2p[5] == 36);
+}

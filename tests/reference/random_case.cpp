@@ -77,7 +77,7 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   bool found = false;
   for (int attempt = 0; attempt < 20 && !found; ++attempt) {
     c.gc_thres_high = percent(g, 50, 97);
-    c.gc_thres = g.chance(15) ? c.gc_thres_high : percent(g, 30, static_cast<uint32_t>(c.gc_thres_high));
+    c.gc_thres = g.chance(25) ? c.gc_thres_high : percent(g, 30, static_cast<uint32_t>(c.gc_thres_high));
     if (c.gc_thres > c.gc_thres_high) c.gc_thres = c.gc_thres_high;
     const uint32_t high = truncated(c.gc_thres_high, s.per_pool);
     found = high >= 1 && s.per_pool >= high + s.opens + 2;

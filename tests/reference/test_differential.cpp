@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -300,5 +301,5 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
   INFO(fmt::format("{} cases ({} FDP), {} with GC, {} device full in both", cases, fdp_cases, with_gc, device_full));
   CHECK(failures == 0);
   // The generator must exercise GC, or equal counters prove little.
-  CHECK(with_gc * 10 >= cases * 9);
+  if (only == 0) CHECK(with_gc * 10 >= cases * 9);
 }

@@ -88,6 +88,12 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   const uint64_t physical = uint64_t{s.pools} * s.per_pool * s.spu;
   uint64_t logical = physical * g.range(40, 90) / 100;
   logical = std::min(logical, usable_per_pool * s.pools * 95 / 100);
+  // ftl::FtlConfig::problems() also checks the capacity against plain lines
+  // (one pool, one open line), whatever the placement: stay inside that too.
+  const uint64_t line_slots = uint64_t{c.channels} * c.luns * c.planes * c.pages;
+  const uint32_t line_high = truncated(c.gc_thres_high, c.blocks);
+  if (c.blocks < line_high + 2) return false;
+  logical = std::min(logical, (c.blocks - line_high - 1) * line_slots * 95 / 100);
   if (logical < 16) return false;
   c.logical_slots = logical;
   if (c.fdp && !c.rg_of_pid && c.rgs > 1) {

@@ -1,0 +1,308 @@
+// Differential test of issue 13: the fast engine (sim::simulate) against the
+// naive reference FTL (reference_ftl.h, written from docs/model.md alone) on
+// thousands of small random configurations and request streams
+// (random_case.h). Every counter must be equal.
+//
+// Knobs (environment):
+//   FTLSIM_DIFF_CASES=N    number of random cases (default 2000; 500 with
+//                          FTLSIM_INVARIANTS, 150 under ASan)
+//   FTLSIM_DIFF_SEED=S     run only the case with seed S (seeds are 1..N)
+//   FTLSIM_DIFF_REPORTS=K  shrink and report at most K failing cases (3)
+// A failing case is reported with its seed, its configuration (fields and
+// the equivalent command line), every counter that differs, the shortest
+// failing prefix of its request stream (found by bisection), the last
+// requests of that prefix, and the prefix written as a .ftr trace under
+// build/<preset>/test-tmp/differential/ for `ftlsim --trace`.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "fdp/placement.h"
+#include "random_case.h"
+#include "reference_ftl.h"
+#include "sim/simulate.h"
+#include "trace/ftr_writer.h"
+
+using namespace ftlsim;
+using namespace ftlsim::reftest;
+
+namespace {
+
+uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  return std::strtoull(v, nullptr, 10);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr uint64_t kDefaultCases = 150;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr uint64_t kDefaultCases = 150;
+#elif defined(FTLSIM_INVARIANTS)
+constexpr uint64_t kDefaultCases = 500;
+#else
+constexpr uint64_t kDefaultCases = 2000;
+#endif
+#elif defined(FTLSIM_INVARIANTS)
+constexpr uint64_t kDefaultCases = 500;
+#else
+constexpr uint64_t kDefaultCases = 2000;
+#endif
+
+// TODO(lead, issue 13): the fast engine's final mapping, physical slot per
+// logical slot (kNone = unmapped), numbered as docs/model.md "Where slots
+// live" (unit x slots per unit + offset in block order), e.g. from a field
+// of SimResult the engine fills on request. Until the engine offers one this
+// returns nullopt and the physical layout is not compared (the test says so
+// on stderr); every counter still is.
+std::optional<std::vector<uint32_t>> fast_l2p(const sim::SimResult& /*fast*/) { return std::nullopt; }
+
+struct FastRun {
+  bool threw = false;
+  std::string error;
+  sim::SimResult result;
+};
+
+ftl::FtlConfig ftl_config(const RefConfig& c) {
+  ftl::FtlConfig f;
+  ftl::Geometry& g = f.geometry;
+  g.channels = c.channels;
+  g.luns_per_channel = c.luns;
+  g.planes_per_lun = c.planes;
+  g.blocks_per_plane = c.blocks;
+  g.pages_per_block = c.pages;
+  g.page_bytes = 4096;
+  g.logical_bytes = c.logical_slots * 4096;
+  f.gc.thres_pcent = c.gc_thres;
+  f.gc.thres_pcent_high = c.gc_thres_high;
+  f.gc.forced_check_per_slot = c.forced_check_per_slot;
+  f.gc.every_pool = c.every_pool;
+  f.trim_keeps_partial = c.trim_keeps_partial;
+  return f;
+}
+
+sim::PlacementSetup placement_setup(const RefConfig& c) {
+  sim::PlacementSetup p;
+  p.placement = fdp::parse_placement(c.fdp ? "fdp" : "single");
+  fdp::FdpConfig& f = p.fdp;
+  f.reclaim_groups = c.rgs;  // the line path must ignore it (rule 1)
+  f.ru_bytes = c.lines_per_ru == 1
+                   ? 0
+                   : uint64_t{c.lines_per_ru} * c.channels * c.luns * c.planes * c.pages * 4096;
+  f.handles = c.handles;
+  f.ruh_types = c.ruh_types == RuhTypes::pi        ? fdp::RuhTypes::kAllPi
+                : c.ruh_types == RuhTypes::last_ii ? fdp::RuhTypes::kLastIi
+                                                   : fdp::RuhTypes::kAllIi;
+  f.pi_gc_ru = c.pi_gc_ru;
+  f.ii_gc = c.ii_gc_last_ruh ? fdp::IiGc::kLastRuh : fdp::IiGc::kSharedGcRu;
+  f.open_at_start = c.open_at_start;
+  f.rg_split = c.rg_split_lines ? fdp::RgSplit::kLines : fdp::RgSplit::kDies;
+  f.rg_of = c.rg_of_pid ? fdp::RgOf::kPid : fdp::RgOf::kLba;
+  return p;
+}
+
+std::vector<trace::Record> records(const std::vector<RefRequest>& reqs, size_t n) {
+  std::vector<trace::Record> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = trace::Record{reqs[i].time_ns, reqs[i].lba, reqs[i].sectors, reqs[i].pid, reqs[i].op, 0};
+  }
+  return out;
+}
+
+FastRun run_fast(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t n) {
+  FastRun f;
+  const std::vector<trace::Record> recs = records(reqs, n);
+  const sim::TraceView view{"differential", recs, 512};
+  try {
+    f.result = sim::simulate(ftl_config(c), view, sim::SimOptions{}, placement_setup(c));
+  } catch (const InputError& e) {
+    f.threw = true;
+    f.error = fmt::format("InputError: {}", e.what());
+  } catch (const std::exception& e) {
+    f.threw = true;
+    f.error = fmt::format("unexpected exception (not InputError): {}", e.what());
+  }
+  return f;
+}
+
+struct RefRun {
+  bool full = false;
+  RefResult result;
+};
+
+RefRun run_ref(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t n) {
+  RefRun r;
+  try {
+    r.result = run_reference(c, std::vector<RefRequest>(reqs.begin(), reqs.begin() + static_cast<std::ptrdiff_t>(n)));
+  } catch (const std::runtime_error& e) {
+    if (std::string(e.what()) != "device full") throw;
+    r.full = true;
+  }
+  return r;
+}
+
+bool l2p_warned = false;
+
+// Every difference, one line each ("name: fast X, reference Y"); empty when
+// the two agree. The first line is the first counter in the order below.
+std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
+  std::vector<std::string> d;
+  if (ref.full || fast.threw) {
+    // Both ran out of units; a rejected configuration is not that (the
+    // generator only draws configurations the engine's checks accept).
+    const bool rejected = fast.error.find("invalid configuration") != std::string::npos;
+    if (ref.full && fast.threw && fast.error.rfind("InputError", 0) == 0 && !rejected) return d;
+    d.push_back(fmt::format("outcome: fast engine {}, reference {}", fast.threw ? fast.error : "finished",
+                            ref.full ? "device full" : "finished"));
+    return d;
+  }
+  const RefResult& r = ref.result;
+  const sim::SimResult& f = fast.result;
+  const auto eq = [&](const std::string& name, uint64_t fv, uint64_t rv, const std::string& hint = "") {
+    if (fv != rv) d.push_back(fmt::format("{}: fast {}, reference {}{}", name, fv, rv, hint));
+  };
+  eq("units", f.units, r.erase_count_per_unit.size());
+  eq("units_per_group", f.units_per_group, r.units_per_pool);
+  eq("ru_bytes", f.ru_bytes, uint64_t{r.slots_per_unit} * 4096);
+  eq("host_slots", f.ftl.host_slots, r.host_slots);
+  eq("gc_slots", f.ftl.gc_slots, r.gc_slots);
+  eq("line_erases", f.ftl.line_erases, r.unit_erases);
+  eq("gc_passes", f.ftl.gc_passes, r.gc_passes);
+  eq("gc_forced_passes", f.ftl.gc_forced_passes, r.gc_forced_passes);
+  eq("gc_background_passes", f.ftl.gc_background_passes, r.gc_background_passes);
+  eq("gc_background_declined", f.ftl.gc_background_declined, r.gc_background_declined,
+     f.ftl.gc_background_declined == r.gc_background_declined + r.gc_background_no_victim
+         ? fmt::format(" (the engine also counts the {} background passes that found no victim at all; "
+                       "the reference counts only refused victims)",
+                       r.gc_background_no_victim)
+         : "");
+  eq("gc_onset_host_slots", f.ftl.gc_onset_host_slots, r.gc_onset_host_slots);
+  eq("trimmed_slots", f.ftl.trimmed_slots, r.trimmed_slots);
+  eq("rmw_slots", f.requests.rmw_slots, r.rmw_slots);
+  eq("rmw_read_slots", f.requests.rmw_read_slots, r.rmw_read_slots);
+  eq("partial_trim_slots", f.requests.partial_trim_slots, r.partial_trim_slots);
+  eq("unmapped_read_slots", f.requests.unmapped_read_slots, r.unmapped_read_slots);
+  eq("free_lines_end", f.free_lines_end, r.free_units_end);
+  eq("mapped_slots_end", f.mapped_slots_end, r.mapped_slots_end);
+  eq("invalid_pid_requests", f.invalid_pid_requests, r.invalid_pid_requests);
+  if (!r.erase_count_per_unit.empty()) {
+    eq("erase_min", f.erase_min, *std::min_element(r.erase_count_per_unit.begin(), r.erase_count_per_unit.end()));
+    eq("erase_max", f.erase_max, *std::max_element(r.erase_count_per_unit.begin(), r.erase_count_per_unit.end()));
+  }
+  eq("handles.size", f.handles.size(), r.handles.size());
+  for (size_t h = 0; h < std::min(f.handles.size(), r.handles.size()); ++h) {
+    const sim::HandleStats& fh = f.handles[h];
+    const RefHandle& rh = r.handles[h];
+    const std::string p = fmt::format("handles[{}] ({}).", h, fh.name);
+    eq(p + "host_bytes", fh.host_bytes, rh.host_slots * 4096);
+    eq(p + "gc_in_bytes", fh.gc_in_bytes, rh.gc_in_slots * 4096);
+    eq(p + "gc_out_bytes", fh.gc_out_bytes, rh.gc_out_slots * 4096);
+    eq(p + "mbe_bytes", fh.mbe_bytes, rh.erased_units * r.slots_per_unit * uint64_t{4096});
+    eq(p + "units_in_use", fh.units_in_use, rh.units_in_use);
+  }
+  if (const auto l2p = fast_l2p(f)) {
+    if (l2p->size() != r.l2p.size()) {
+      d.push_back(fmt::format("l2p size: fast {}, reference {}", l2p->size(), r.l2p.size()));
+    } else {
+      for (size_t i = 0; i < l2p->size(); ++i) {
+        if ((*l2p)[i] != r.l2p[i]) {
+          d.push_back(fmt::format("l2p[{}] (first of the differing logical slots): fast {}, reference {}", i,
+                                  (*l2p)[i], r.l2p[i]));
+          break;
+        }
+      }
+    }
+  } else if (!l2p_warned) {
+    l2p_warned = true;
+    std::fprintf(stderr, "test_differential: final l2p not compared: fast_l2p() is still a stub\n");
+  }
+  return d;
+}
+
+std::vector<std::string> differences_at(const RandomCase& rc, size_t n) {
+  return differences(run_ref(rc.cfg, rc.requests, n), run_fast(rc.cfg, rc.requests, n));
+}
+
+std::string request_text(const RefRequest& q) {
+  static const char* const kOps[] = {"write", "read", "trim", "flush", "marker"};
+  return fmt::format("{} lba {} sectors {} (slots {}..{}) pid {:#06x} time {}", q.op < 5 ? kOps[q.op] : "?", q.lba,
+                     q.sectors, q.lba / 8, q.sectors == 0 ? q.lba / 8 : (q.lba + q.sectors - 1) / 8, q.pid,
+                     q.time_ns);
+}
+
+// Writes the first n requests as a .ftr trace; returns its path or why not.
+std::string dump_trace(const RandomCase& rc, size_t n) {
+  try {
+    const std::filesystem::path dir = std::filesystem::path(FTLSIM_TEST_TMP) / "differential";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / fmt::format("seed{}-prefix{}.ftr", rc.seed, n)).string();
+    std::filesystem::remove(path);
+    trace::TraceMeta meta;
+    meta.kv.emplace_back("generator", fmt::format("tests/reference/test_differential seed {}", rc.seed));
+    trace::FtrWriter w(path, meta);
+    for (const trace::Record& r : records(rc.requests, n)) w.append(r);
+    w.finish();
+    return path;
+  } catch (const std::exception& e) {
+    return fmt::format("(not written: {})", e.what());
+  }
+}
+
+// Shrinks a failing case to its shortest failing prefix (bisection: the
+// prefix of length lo agrees, the one of length hi does not) and describes it.
+std::string report(const RandomCase& rc, const std::vector<std::string>& full_diff) {
+  size_t lo = 0;
+  size_t hi = rc.requests.size();
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (differences_at(rc, mid).empty()) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const std::vector<std::string> diff = differences_at(rc, hi);
+  std::string s = fmt::format("seed {} (rerun alone: FTLSIM_DIFF_SEED={})\n  config: {}\n  command line: ftlsim "
+                              "--trace {} {}\n",
+                              rc.seed, rc.seed, describe(rc.cfg), dump_trace(rc, hi), cli_flags(rc.cfg));
+  s += fmt::format("  whole stream ({} requests): first difference {}\n", rc.requests.size(), full_diff.front());
+  s += fmt::format("  shortest failing prefix: {} requests (the first {} agree); there:\n", hi, lo);
+  for (const std::string& line : diff) s += "    " + line + "\n";
+  s += "  last requests of the prefix (index: request):\n";
+  for (size_t i = hi > 8 ? hi - 8 : 0; i < hi; ++i) s += fmt::format("    {}: {}\n", i, request_text(rc.requests[i]));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("differential: the fast engine gives the reference FTL's counters on random cases",
+          "[reference][differential][validation]") {
+  const uint64_t only = env_u64("FTLSIM_DIFF_SEED", 0);
+  const uint64_t cases = only != 0 ? 1 : env_u64("FTLSIM_DIFF_CASES", kDefaultCases);
+  const uint64_t max_reports = env_u64("FTLSIM_DIFF_REPORTS", 3);
+  uint64_t failures = 0, device_full = 0, with_gc = 0, fdp_cases = 0;
+  for (uint64_t i = 1; i <= cases; ++i) {
+    const RandomCase rc = make_random_case(only != 0 ? only : i);
+    const RefRun ref = run_ref(rc.cfg, rc.requests, rc.requests.size());
+    const FastRun fast = run_fast(rc.cfg, rc.requests, rc.requests.size());
+    const std::vector<std::string> diff = differences(ref, fast);
+    device_full += ref.full;
+    with_gc += !ref.full && ref.result.gc_passes > 0;
+    fdp_cases += rc.cfg.fdp;
+    if (diff.empty()) continue;
+    if (++failures <= max_reports) FAIL_CHECK(report(rc, diff));
+  }
+  INFO(fmt::format("{} cases ({} FDP), {} with GC, {} device full in both", cases, fdp_cases, with_gc, device_full));
+  CHECK(failures == 0);
+  // The generator must exercise GC, or equal counters prove little.
+  if (only == 0) CHECK(with_gc * 10 >= cases * 9);
+}

@@ -153,7 +153,18 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   l.units = ru.units_per_group * rgs;
   l.slots_per_unit = static_cast<uint32_t>(ru.bytes / ftl::kSlotBytes);
   l.blocks_per_unit = ru.dies * ru.block_rows * g.planes_per_lun;
-  l.write_order = ftl::block_order(g, 0, ru.dies);
+  // One write order per die set a unit can take (fdp_config.h RuShape).
+  const uint32_t sets = ru.group_dies / ru.dies;
+  for (uint32_t k = 0; k < ru.die_groups; ++k) {
+    for (uint32_t j = 0; j < sets; ++j) l.write_orders.push_back(ftl::block_order(g, k * ru.group_dies + j * ru.dies, ru.dies));
+  }
+  if (l.write_orders.size() > 1) {
+    l.unit_order.resize(l.units);
+    for (uint32_t u = 0; u < l.units; ++u) {
+      const uint32_t k = u / ru.units_per_die_group;
+      l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % ru.units_per_die_group) % sets);
+    }
+  }
   l.requeue_declined = true;
   const uint32_t hosts = h_count * rgs;
   const uint32_t total = 2 * hosts + rgs;

@@ -17,7 +17,14 @@ std::vector<std::string> FtlLayout::problems() const {
   if (physical_slots() >= std::numeric_limits<uint32_t>::max()) {
     p.push_back(fmt::format("{} slots; at most 2^32-2 are supported", physical_slots()));
   }
-  if (write_order.empty() || slots_per_unit % write_order.size() != 0) p.push_back("layout has no write order");
+  if (row_slots() == 0 || slots_per_unit % row_slots() != 0) p.push_back("layout has no write order");
+  for (const auto& o : write_orders) {
+    if (o.size() != row_slots()) p.push_back("write orders of different lengths");
+  }
+  if (!unit_order.empty() && unit_order.size() != units) p.push_back("unit_order does not name every unit");
+  for (uint16_t o : unit_order) {
+    if (o >= write_orders.size()) p.push_back(fmt::format("unit names write order {} of {}", o, write_orders.size()));
+  }
   if (stream_pool.empty() || stream_pool.size() != gc_dest.size()) p.push_back("layout has no streams");
   for (size_t s = 0; s < stream_pool.size() && s < gc_dest.size(); ++s) {
     if (stream_pool[s] >= pools) p.push_back(fmt::format("stream {} names pool {}", s, stream_pool[s]));
@@ -60,7 +67,7 @@ FtlLayout line_layout(const Geometry& g) {
   l.slots_per_unit = static_cast<uint32_t>(g.slots_per_line());
   l.blocks_per_unit = g.blocks_per_line();
   l.pools = 1;
-  l.write_order = block_order(g, 0, g.dies());
+  l.write_orders = {block_order(g, 0, g.dies())};
   l.stream_pool = {0};
   l.gc_dest = {0};
   l.open_at_start = {0};

@@ -8,8 +8,10 @@
 // Slot offsets inside a unit follow FEMU's GC order (docs/model.md, "Where
 // slots live"): block by block, channel outermost, then LUN, then plane, the
 // pages of a block consecutive. Writes visit them in FEMU's write-pointer
-// order (channel fastest); `write_order` maps the n-th slot written into a
-// row (one block per plane of every die of the unit) to its offset.
+// order (channel fastest); a write order maps the n-th slot written into a
+// row (one block per plane of every die of the unit) to its offset. Units on
+// different die sets can rank their dies differently, so each unit names one
+// of the layout's write orders.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,7 +27,9 @@ struct FtlLayout {
   uint32_t slots_per_unit = 0;   // spu = rows x row_slots
   uint32_t blocks_per_unit = 0;  // NAND blocks erased with a unit
   uint32_t pools = 1;            // units are split evenly and contiguously into pools
-  std::vector<uint32_t> write_order;  // row_slots entries: write index in a row -> offset in the row
+  // Per die set: row_slots entries, write index in a row -> offset in the row.
+  std::vector<std::vector<uint32_t>> write_orders;
+  std::vector<uint16_t> unit_order;  // per unit: its write order (empty: all use write_orders[0])
   // Per stream: the pool it writes into, and the stream that receives the
   // survivors when GC cleans a unit this stream filled (itself for FEMU's
   // shared write pointer).
@@ -41,7 +45,10 @@ struct FtlLayout {
   // popped and inserted again, and one without valid slots is always taken.
   bool requeue_declined = false;
 
-  [[nodiscard]] uint32_t row_slots() const { return static_cast<uint32_t>(write_order.size()); }
+  [[nodiscard]] uint32_t row_slots() const {
+    return write_orders.empty() ? 0 : static_cast<uint32_t>(write_orders[0].size());
+  }
+  [[nodiscard]] uint32_t order_of(uint32_t unit) const { return unit_order.empty() ? 0 : unit_order[unit]; }
   [[nodiscard]] uint32_t streams() const { return static_cast<uint32_t>(stream_pool.size()); }
   [[nodiscard]] bool used(StreamId s) const { return stream_used.empty() || stream_used[s] != 0; }
   [[nodiscard]] uint32_t units_per_pool() const { return units / pools; }

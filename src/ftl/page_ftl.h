@@ -77,6 +77,11 @@ class PageFtl {
   // InputError otherwise). `victims` is copied per pool; `sink` hears about
   // every NAND operation (see NullSink).
   PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims, Sink sink = Sink{});
+  // Streams point into the write orders: movable (the buffers move along), not copyable.
+  PageFtl(const PageFtl&) = delete;
+  PageFtl& operator=(const PageFtl&) = delete;
+  PageFtl(PageFtl&&) noexcept = default;
+  PageFtl& operator=(PageFtl&&) noexcept = default;
 
   // Forced GC at the start of a write request into `pool` (FEMU ssd_write /
   // ssd_stream_write): while the pool, or with FEMU's RG rule any pool, has
@@ -198,6 +203,7 @@ class PageFtl {
     uint32_t base = 0;     // first slot of the open unit
     uint32_t row_base = 0; // offset of the row being filled
     uint32_t m = 0;        // slots written into that row
+    const uint32_t* order = nullptr;  // the open unit's write order
     uint32_t pool = 0;
     uint64_t first_host_ns = kNever;  // time of the first host write into the open unit
     [[nodiscard]] uint32_t off() const { return row_base + m; }  // slots written into the unit
@@ -218,7 +224,7 @@ class PageFtl {
     if (table_.state[l] == LineState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
   }
   // The slot the stream writes next, and the step past it.
-  [[nodiscard]] uint32_t next_slot(const Stream& w) const { return w.base + w.row_base + order_[w.m]; }
+  [[nodiscard]] uint32_t next_slot(const Stream& w) const { return w.base + w.row_base + w.order[w.m]; }
   // Moves the write pointer one slot on; true when the unit is full.
   bool step(Stream& w) const {
     if (++w.m < row_slots_) [[likely]] return false;
@@ -273,7 +279,8 @@ class PageFtl {
   bool every_pool_ = false;
   uint32_t pools_over_high_ = 0;    // pools with free_count <= high
   uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (FEMU fdp_gc_until_clear)
-  std::vector<uint32_t> order_;     // layout.write_order
+  std::vector<std::vector<uint32_t>> orders_;  // layout.write_orders
+  std::vector<uint16_t> unit_order_;           // layout.unit_order
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
   HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data

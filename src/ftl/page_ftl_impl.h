@@ -18,7 +18,8 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   cfg.validate();
   throw_if_problems(layout_problems(cfg, layout));
   spu_ = layout.slots_per_unit;
-  order_ = layout.write_order;
+  orders_ = layout.write_orders;
+  unit_order_ = layout.unit_order;
   row_slots_ = layout.row_slots();
   blocks_per_unit_ = layout.blocks_per_unit;
   div_ = FastDiv(spu_);
@@ -28,7 +29,9 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   requeue_declined_ = layout.requeue_declined;
   per_slot_check_ = cfg.gc.forced_check_per_slot;
   every_pool_ = cfg.gc.every_pool;
-  forced_cap_ = layout.units + layout.pools;
+  // FEMU bounds the FDP path's forced loop (fdp_gc_until_clear); the line
+  // path's loop (ssd_write) has no bound.
+  forced_cap_ = layout.requeue_declined ? layout.units + layout.pools : UINT32_MAX;
   l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
   p2l_.assign(layout.physical_slots(), kUnmapped);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
@@ -99,6 +102,7 @@ void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
   w.first_host_ns = kNever;
   owner_[w.open] = stream;
   w.base = w.open * spu_;
+  w.order = orders_[unit_order_.empty() ? 0 : unit_order_[w.open]].data();
   w.row_base = 0;
   w.m = 0;
 }
@@ -184,9 +188,10 @@ template <VictimSelector Victims, class Sink>
 bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
   const GcAsk ask{force, bg_min_invalid_, requeue_declined_, stats_.host_slots};
+  const uint64_t queued_before = p.victims.queued();
   const LineId victim = p.victims.select(table_, ask);
   if (victim == kNoLine) {
-    if (!force) ++stats_.gc_background_declined;
+    if (!force && queued_before != 0) ++stats_.gc_background_declined;  // a victim was there but refused
     return false;
   }
   if (stats_.gc_passes == 0) stats_.gc_onset_host_slots = stats_.host_slots;
@@ -206,7 +211,6 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
-  const uint32_t* const order = order_.data();
   const uint32_t base = victim * spu_;
   const uint32_t end = base + spu_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
@@ -223,7 +227,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
         if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 3);
       }
       const uint32_t lpn = p2l[src];
-      const uint32_t dest = w.base + w.row_base + order[w.m];
+      const uint32_t dest = w.base + w.row_base + w.order[w.m];
       sink_.on_gc_copy(src, dest);
       l2p[lpn] = dest;
       p2l[dest] = lpn;

@@ -31,6 +31,8 @@ class FifoVictims {
   }
 
   void on_invalidate(const LineTable& /*t*/, LineId /*l*/) {}
+  // Closed units in the list; a fully valid one counts (select skips it).
+  [[nodiscard]] uint64_t queued() const { return head_ == kNoLine ? 0 : 1; }
 
   LineId select(const LineTable& t, const GcAsk& ask) {
     LineId l = head_;

@@ -73,6 +73,7 @@ struct SimResult {
   uint32_t blocks_per_unit = 0;       // NAND blocks erased with a unit
   double wall_seconds = 0;
   std::optional<timing::TimingResult> timing;  // timed mode only
+  std::vector<uint32_t> l2p;  // SimOptions::keep_l2p: physical slot per logical slot (0xFFFFFFFF unmapped)
 };
 
 }  // namespace ftlsim::sim

@@ -167,9 +167,9 @@ class Driver {
     ++c.trims;
     const trace::SlotSpan s = span_of(rec, index, c);
     for (uint64_t k = 0; k < s.slots; ++k) {
-      if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) {
-        ++c.partial_trim_slots;
-        if (trim_keeps_partial_) continue;  // --trim-partial keep; FEMU unmaps it
+      if (trim_keeps_partial_ && ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial))) {
+        ++c.partial_trim_slots;  // --trim-partial keep: left mapped (FEMU unmaps it)
+        continue;
       }
       ftl_.trim(lpn(s.first_slot + k));
     }
@@ -337,6 +337,10 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
           Driver driver(ftl, place, fdp, cfg.trim_keeps_partial, trace, opts, interval);
           drive(driver);
           collect(ftl, place, driver, fdp, r);
+          if (opts.keep_l2p) {
+            r.l2p.resize(ftl.logical_slots());
+            for (uint32_t l = 0; l < ftl.logical_slots(); ++l) r.l2p[l] = ftl.physical_of(l);
+          }
         },
         any, placement);
   };

@@ -24,6 +24,10 @@ struct SimOptions {
   bool wrap = false;
   // Print progress to stderr (the CLI sets it when stderr is a terminal).
   bool progress = false;
+  // Keep the final logical-to-physical map in SimResult::l2p (tests compare
+  // it with the reference FTL's: physical slots numbered as docs/model.md,
+  // "Where slots live").
+  bool keep_l2p = false;
   // Timed mode (--timing): NAND latencies and the host model. Without it the
   // run is fast mode. Both make the same FTL decisions (src/timing/).
   std::optional<timing::TimingConfig> timing;

@@ -45,7 +45,7 @@ class NandMap {
     const uint32_t block = block_div_.divide(in_row);  // block index in GC order
     const uint32_t q = planes_ == 1 ? block : block / planes_;
     const uint32_t plane = planes_ == 1 ? 0 : block % planes_;
-    const uint32_t die = first_die_[unit] + die_of_rank_[q];
+    const uint32_t die = first_die_[unit] + die_of_rank_[set_[unit] * unit_dies_ + q];
     return NandLoc{die * planes_ + plane, die_channel_[die]};
   }
   [[nodiscard]] uint32_t first_die(uint32_t unit) const { return first_die_[unit]; }
@@ -63,7 +63,9 @@ class NandMap {
   ftl::FastDiv row_div_;    // by slots per row
   ftl::FastDiv block_div_;  // by slots per block
   ftl::FastDiv dies_div_;   // by unit_dies
-  std::vector<uint32_t> die_of_rank_;  // GC rank of a die in its unit -> die offset in the unit
+  std::vector<uint32_t> die_of_rank_;  // per die set: GC rank of a die in its unit -> die offset in the unit
+  std::vector<uint32_t> set_;          // per unit: its die set (index into die_of_rank_ / unit_dies)
+  uint32_t unit_dies_ = 1;
   uint32_t planes_ = 1;
   uint32_t channels_ = 1;
   uint32_t rows_ = 1;

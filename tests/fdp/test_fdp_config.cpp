@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "fdp/fdp_config.h"
 #include "ftl/ftl_config.h"
+#include "ftl/ftl_layout.h"
 
 using namespace ftlsim;
 
@@ -57,35 +58,94 @@ TEST_CASE("stream layout per handle type", "[fdp][unit]") {
   fdp::FdpConfig c;
   c.handles = 4;
   c.reclaim_groups = 2;
+  const auto used = [](const ftl::FtlLayout& l) {
+    uint32_t n = 0;
+    for (ftl::StreamId s = 0; s < l.streams(); ++s) n += l.used(s);
+    return n;
+  };
 
-  c.isolated_gc = false;  // non-FDP: one stream per group, its own GC destination
+  c.isolated_gc = false;  // non-FDP: FEMU's line path, one stream, line 0 open at start-up
   auto l = fdp::make_layout(g, c);
-  CHECK(l.streams() == 2);
-  CHECK(l.gc_dest == std::vector<ftl::StreamId>{0, 1});
+  CHECK(l.streams() == 1);
+  CHECK(l.gc_dest == std::vector<ftl::StreamId>{0});
+  CHECK(l.open_at_start == std::vector<ftl::StreamId>{0});
+  CHECK_FALSE(l.requeue_declined);
 
-  c.isolated_gc = true;
-  c.ruh_type = fdp::RuhType::kInitiallyIsolated;
+  c.isolated_gc = true;  // FEMU: all PI, every handle's RU in every RG at start-up, handle by handle
   l = fdp::make_layout(g, c);
-  REQUIRE(l.streams() == 4 * 2 + 2);
+  CHECK(l.requeue_declined);
+  CHECK(l.open_at_start == std::vector<ftl::StreamId>{0, 1, 2, 3, 4, 5, 6, 7});
   for (ftl::StreamId s = 0; s < 8; ++s) {
-    CHECK(l.gc_dest[s] == 8 + s % 2);  // the shared GC stream of its group
-    CHECK(fdp::stream_handle(c, s) == s / 2);
-  }
-  CHECK(fdp::stream_handle_name(c, 9) == "gc");
-
-  c.ruh_type = fdp::RuhType::kPersistentlyIsolated;
-  l = fdp::make_layout(g, c);
-  REQUIRE(l.streams() == 16);
-  for (ftl::StreamId s = 0; s < 8; ++s) {
-    CHECK(l.gc_dest[s] == 8 + s);
+    CHECK(l.gc_dest[s] == 8 + s);  // host (h, g) -> the GC stream of (h, g)
     CHECK(l.stream_pool[8 + s] == l.stream_pool[s]);
+    CHECK(fdp::stream_handle(c, s) == s / 2);
     CHECK(fdp::stream_handle(c, 8 + s) == s / 2);
   }
-  c.pi_gc_ru = false;
+  CHECK(used(l) == 16);
+
+  c.ruh_types = fdp::RuhTypes::kLastIi;  // handle 3 II: its survivors go into its own host RU
   l = fdp::make_layout(g, c);
-  CHECK(l.streams() == 8);
+  CHECK(l.gc_dest[3 * 2 + 1] == 3 * 2 + 1);
+  CHECK(l.gc_dest[0] == 8);
+  CHECK(used(l) == 8 + 6);
+
+  c.ruh_types = fdp::RuhTypes::kAllIi;  // every II handle into the last handle's host RU of its RG
+  l = fdp::make_layout(g, c);
+  for (ftl::StreamId s = 0; s < 8; ++s) CHECK(l.gc_dest[s] == 6 + s % 2);
+  CHECK(used(l) == 8);
+
+  c.ii_gc = fdp::IiGc::kSharedGcRu;  // one shared GC stream per RG
+  l = fdp::make_layout(g, c);
+  for (ftl::StreamId s = 0; s < 8; ++s) CHECK(l.gc_dest[s] == 16 + s % 2);
+  CHECK(fdp::stream_handle_name(c, 17) == "gc");
+  CHECK(used(l) == 10);
+
+  c.ruh_types = fdp::RuhTypes::kAllPi;
+  c.pi_gc_ru = false;
+  c.open_at_start = false;
+  l = fdp::make_layout(g, c);
   CHECK(l.gc_dest[5] == 5);
+  CHECK(l.open_at_start.empty());
+  CHECK(used(l) == 8);
   CHECK(l.problems().empty());
+}
+
+TEST_CASE("reclaim groups split the lines as FEMU, or the dies", "[fdp][unit]") {
+  const ftl::Geometry g = small();  // 64 lines of 1 MiB
+  fdp::FdpConfig c;
+  c.reclaim_groups = 3;  // FEMU: 64 / 3 = 21 RUs per RG, one line left unused
+  auto shape = fdp::resolve_ru_shape(g, c);
+  CHECK(shape.bytes == (1u << 20));
+  CHECK(shape.units_per_group == 21);
+  CHECK(fdp::make_layout(g, c).units == 63);
+  c.reclaim_groups = 4;
+  CHECK(c.rgif() == 2);
+  c.rg_split = fdp::RgSplit::kDies;  // 2 dies per RG: a group line is 256 KiB, 64 per RG
+  shape = fdp::resolve_ru_shape(g, c);
+  CHECK(shape.bytes == (256u << 10));
+  CHECK(shape.units_per_group == 64);
+  c.reclaim_groups = 1;
+  CHECK(c.rgif() == 0);
+  c.reclaim_groups = 2;
+  CHECK(c.rgif() == 1);
+  c.reclaim_groups = 5;
+  CHECK(c.rgif() == 3);
+}
+
+TEST_CASE("write order is channel fastest, slot offsets are FEMU's block order", "[fdp][unit]") {
+  // 2 channels x 2 LUNs, 1 plane, 3-page blocks. Dies: 0 = ch0 lun0,
+  // 1 = ch1 lun0, 2 = ch0 lun1, 3 = ch1 lun1. GC order ranks them
+  // (ch0,lun0), (ch0,lun1), (ch1,lun0), (ch1,lun1) = dies 0, 2, 1, 3, so the
+  // blocks of dies 0, 1, 2, 3 sit at offsets 0, 6, 3, 9. The n-th slot
+  // written is on die n % 4, page n / 4.
+  ftl::Geometry g;
+  g.channels = 2;
+  g.luns_per_channel = 2;
+  g.planes_per_lun = 1;
+  g.blocks_per_plane = 4;
+  g.pages_per_block = 3;
+  const auto order = ftl::block_order(g, 0, 4);
+  CHECK(order == std::vector<uint32_t>{0, 6, 3, 9, 1, 7, 4, 10, 2, 8, 5, 11});
 }
 
 TEST_CASE("more handles than a reclaim group can keep open is refused", "[fdp][unit]") {
@@ -96,7 +156,6 @@ TEST_CASE("more handles than a reclaim group can keep open is refused", "[fdp][u
   fdp::FdpConfig c;
   c.handles = 40;
   c.ru_bytes = 4u << 20;  // 16 RUs
-  c.ruh_type = fdp::RuhType::kPersistentlyIsolated;
   const auto p = ftl::layout_problems(cfg, fdp::make_layout(cfg.geometry, c));
   REQUIRE_FALSE(p.empty());
   CHECK_THAT(p.front(), Catch::Contains("too few for 80 open units"));

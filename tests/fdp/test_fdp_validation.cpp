@@ -44,13 +44,25 @@ std::vector<trace::Record> make_trace(workload::Pattern p, uint64_t logical, uin
   return workload::generate_records(s);
 }
 
+// The two handle kinds these tests compare: persistently isolated handles,
+// and initially isolated ones whose survivors share one GC RU per RG
+// (--ruh-type ii --ii-gc gc-ru). Handles take their RUs lazily here
+// (--ru-open lazy), so that idle handles hold no RU and one placement ID
+// reduces to the one-stream model.
+enum class Kind { kPi, kIi };
+const char* kind_name(Kind k) { return k == Kind::kPi ? "pi" : "ii+gc-ru"; }
+void set_kind(fdp::FdpConfig& c, Kind k) {
+  c.ruh_types = k == Kind::kPi ? fdp::RuhTypes::kAllPi : fdp::RuhTypes::kAllIi;
+  c.ii_gc = fdp::IiGc::kSharedGcRu;
+  c.open_at_start = false;
+}
+
 sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const std::string& placement,
-                   uint32_t handles = 2, fdp::RuhType type = fdp::RuhType::kPersistentlyIsolated,
-                   bool pi_gc_ru = true) {
+                   uint32_t handles = 2, Kind type = Kind::kPi, bool pi_gc_ru = true) {
   sim::PlacementSetup p;
   p.placement = fdp::parse_placement(placement);
   p.fdp.handles = handles;
-  p.fdp.ruh_type = type;
+  set_kind(p.fdp, type);
   p.fdp.pi_gc_ru = pi_gc_ru;
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
 }
@@ -73,21 +85,21 @@ TEST_CASE("with one placement ID, fdp reduces exactly to the non-FDP model", "[f
   const auto single = run(c, recs, "single");
   REQUIRE(single.ftl.gc_slots > 0);
   SECTION("persistently isolated, survivors kept in the handle's own RU") {
-    check_same(run(c, recs, "fdp", 4, fdp::RuhType::kPersistentlyIsolated, false), single);
+    check_same(run(c, recs, "fdp", 4, Kind::kPi, false), single);
   }
   SECTION("RU size given explicitly as one line") {
     auto p = sim::PlacementSetup{};
     p.placement = fdp::parse_placement("fdp");
     p.fdp.ru_bytes = 2u << 20;
     p.fdp.handles = 1;
-    p.fdp.ruh_type = fdp::RuhType::kPersistentlyIsolated;
+    set_kind(p.fdp, Kind::kPi);
     p.fdp.pi_gc_ru = false;
     const auto r = sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
     CHECK(r.units == 256);
     check_same(r, single);
   }
   SECTION("a separate GC RU changes only where survivors go") {
-    const auto r = run(c, recs, "fdp", 4, fdp::RuhType::kPersistentlyIsolated, true);
+    const auto r = run(c, recs, "fdp", 4, Kind::kPi, true);
     CHECK(r.ftl.host_slots == single.ftl.host_slots);
     CHECK(r.handles.at(0).host_bytes == single.ftl.host_slots * 4096);
     CHECK(r.handles.at(0).gc_out_bytes == r.ftl.gc_slots * 4096);
@@ -116,10 +128,10 @@ struct HotCold {
 TEST_CASE("separating hot from cold data beats one stream and the uniform bound", "[fdp][validation]") {
   const HotCold h;
   const auto& [c, recs, bound, single] = std::tie(h.c, h.recs, h.bound, h.single);
-  for (auto type : {fdp::RuhType::kPersistentlyIsolated, fdp::RuhType::kInitiallyIsolated}) {
+  for (auto type : {Kind::kPi, Kind::kIi}) {
     const double fdp_waf = run(c, recs, "fdp", 2, type).ftl.waf();
-    INFO("single " << single << " fdp(" << fdp::ruh_type_name(type) << ") " << fdp_waf << " bound " << bound);
-    if (type == fdp::RuhType::kPersistentlyIsolated) CHECK(fdp_waf <= bound);
+    INFO("single " << single << " fdp(" << kind_name(type) << ") " << fdp_waf << " bound " << bound);
+    if (type == Kind::kPi) CHECK(fdp_waf <= bound);
     CHECK(fdp_waf < 0.85 * single);
   }
   CHECK(single > bound);
@@ -153,11 +165,11 @@ TEST_CASE("on streams with distinct lifetimes oracle <= fdp <= single", "[fdp][v
   const auto c = device(logical);
   const auto recs = make_trace(workload::Pattern::kStreams, logical, 2000000, 4,
                              {{0.6, 0.1}, {0.3, 0.3}, {0.1, 0.6}});
-  for (auto type : {fdp::RuhType::kPersistentlyIsolated, fdp::RuhType::kInitiallyIsolated}) {
+  for (auto type : {Kind::kPi, Kind::kIi}) {
     const double oracle = run(c, recs, "oracle", 3, type).ftl.waf();
     const double tagged = run(c, recs, "fdp", 3, type).ftl.waf();
     const double single = run(c, recs, "single", 3, type).ftl.waf();
-    INFO(fdp::ruh_type_name(type) << ": oracle " << oracle << " fdp " << tagged << " single " << single);
+    INFO(kind_name(type) << ": oracle " << oracle << " fdp " << tagged << " single " << single);
     CHECK(oracle <= tagged);
     CHECK(tagged <= single);
   }
@@ -168,7 +180,7 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
   const auto c = device(logical);
   const auto recs = make_trace(workload::Pattern::kStreams, logical, 500000, 9,
                              {{0.5, 0.2}, {0.3, 0.3}, {0.2, 0.5}});
-  for (auto type : {fdp::RuhType::kPersistentlyIsolated, fdp::RuhType::kInitiallyIsolated}) {
+  for (auto type : {Kind::kPi, Kind::kIi}) {
     const auto r = run(c, recs, "fdp", 4, type);
     uint64_t host = 0, gc_in = 0, gc_out = 0, units = 0;
     double share = 0;
@@ -192,7 +204,7 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
     CHECK(r.invalid_pid_requests == 0);
   }
   // Four stream IDs but two handles: IDs 2 and 3 are invalid and go to handle 0.
-  const auto r = run(c, recs, "fdp", 2, fdp::RuhType::kInitiallyIsolated);
+  const auto r = run(c, recs, "fdp", 2, Kind::kIi);
   CHECK(r.invalid_pid_requests > 0);
   CHECK(r.handles.at(0).host_bytes > r.handles.at(1).host_bytes);
 }
@@ -208,7 +220,7 @@ TEST_CASE("initially isolated handles win at tight over-provisioning, persistent
           "[fdp][validation]") {
   const std::vector<workload::StreamShare> streams = {{0.3, 0.05}, {0.2, 0.1},  {0.15, 0.1}, {0.1, 0.15},
                                                       {0.1, 0.1},  {0.07, 0.15}, {0.05, 0.15}, {0.03, 0.2}};
-  auto waf = [&](double op, fdp::RuhType type) {
+  auto waf = [&](double op, Kind type) {
     const auto logical = static_cast<uint64_t>((256.0 - 16.0) * 2.0 / (1.0 + op)) * (1u << 20);
     auto c = device(logical);
     c.gc.thres_pcent = 98;
@@ -218,13 +230,13 @@ TEST_CASE("initially isolated handles win at tight over-provisioning, persistent
     p.placement = fdp::parse_placement("fdp");
     p.fdp.handles = 8;
     p.fdp.ru_bytes = 4u << 20;
-    p.fdp.ruh_type = type;
+    set_kind(p.fdp, type);
     return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p).ftl.waf();
   };
-  const double tight_pi = waf(0.15, fdp::RuhType::kPersistentlyIsolated);
-  const double tight_ii = waf(0.15, fdp::RuhType::kInitiallyIsolated);
-  const double ample_pi = waf(1.0, fdp::RuhType::kPersistentlyIsolated);
-  const double ample_ii = waf(1.0, fdp::RuhType::kInitiallyIsolated);
+  const double tight_pi = waf(0.15, Kind::kPi);
+  const double tight_ii = waf(0.15, Kind::kIi);
+  const double ample_pi = waf(1.0, Kind::kPi);
+  const double ample_ii = waf(1.0, Kind::kIi);
   INFO("OP 15%: pi " << tight_pi << " ii " << tight_ii << "; OP 100%: pi " << ample_pi << " ii " << ample_ii);
   CHECK(tight_ii < tight_pi);
   CHECK(ample_pi < ample_ii);

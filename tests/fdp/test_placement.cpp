@@ -25,22 +25,36 @@ TEST_CASE("placement specs parse and bad ones name the problem", "[fdp][unit]") 
 
 TEST_CASE("placement IDs map to handles, unknown IDs are the invalid-PID event", "[fdp][unit]") {
   fdp::PidPlacement fdp_ids(fdp::parse_placement("fdp"), 4);
-  CHECK(fdp_ids.begin_request(w(0, 1, 3)) == 3);
-  CHECK(fdp_ids.begin_request(w(0, 1, 4)) == 0);  // no handle 4: default handle
-  CHECK(fdp_ids.begin_request(w(0, 1, 9)) == 0);
+  CHECK(fdp_ids.begin_request(w(0, 1, 3)).handle == 3);
+  CHECK(fdp_ids.begin_request(w(0, 1, 4)).handle == 0);  // no handle 4: default handle
+  CHECK(fdp_ids.begin_request(w(0, 1, 9)).handle == 0);
   CHECK(fdp_ids.invalid_pid_requests() == 2);
 
   fdp::PidPlacement merged(fdp::parse_placement("map:0=0,1=0,2=1"), 2);
-  CHECK(merged.begin_request(w(0, 1, 1)) == 0);
-  CHECK(merged.begin_request(w(0, 1, 2)) == 1);
-  CHECK(merged.begin_request(w(0, 1, 3)) == 0);
+  CHECK(merged.begin_request(w(0, 1, 1)).handle == 0);
+  CHECK(merged.begin_request(w(0, 1, 2)).handle == 1);
+  CHECK(merged.begin_request(w(0, 1, 3)).handle == 0);
   CHECK(merged.invalid_pid_requests() == 1);
   CHECK_THROWS_WITH(fdp::PidPlacement(fdp::parse_placement("map:0=5"), 4),
                     Catch::Contains("handle 5 does not exist"));
 
   fdp::PidPlacement single(fdp::parse_placement("single"), 1);
-  CHECK(single.begin_request(w(0, 1, 77)) == 0);
+  CHECK(single.begin_request(w(0, 1, 77)).handle == 0);
   CHECK(single.invalid_pid_requests() == 0);
+}
+
+TEST_CASE("a placement identifier's top bits name the reclaim group (TP4146 RGIF)", "[fdp][unit]") {
+  // 3 RGs need RGIF = 2 bits: PID = rg << 14 | handle.
+  fdp::PidPlacement p(fdp::parse_placement("fdp"), 4, 3, 2);
+  const auto at = [&](uint16_t pid) { return p.begin_request(w(0, 1, pid)); };
+  CHECK(at((2u << 14) | 3).handle == 3);
+  CHECK(at((2u << 14) | 3).rg == 2);
+  CHECK(at(1).rg == 0);
+  CHECK(p.invalid_pid_requests() == 0);
+  CHECK(at(3u << 14).rg == 0);  // RG 3 does not exist: handle 0 in RG 0, counted
+  CHECK(at(3u << 14).handle == 0);
+  CHECK(at((1u << 14) | 4).handle == 0);  // handle 4 does not exist
+  CHECK(p.invalid_pid_requests() == 3);
 }
 
 // Slot lifetimes by hand (in written slots): slot 0 is written at t=0, 1, 2

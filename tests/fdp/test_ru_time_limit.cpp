@@ -32,7 +32,7 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
 // with 5 slots written and 3 never written, and the write at 100 opens the
 // next line, whose limit is then 200.
 TEST_CASE("an RU closes when its time limit passes, full or not", "[fdp][unit]") {
-  ftl::PageFtl<ftl::GreedyVictims> f(test::tiny_config(10, 8, 40, 75, 85));
+  ftl::PageFtl<ftl::HeapVictims> f(test::tiny_config(10, 8, 40, 75, 85));
   f.set_unit_time_limit(100);
   CHECK(f.next_expiry() == ftl::kNever);  // nothing written yet
   f.set_now(0);
@@ -66,7 +66,7 @@ TEST_CASE("an RU closes when its time limit passes, full or not", "[fdp][unit]")
 }
 
 TEST_CASE("closing early does nothing to an empty or absent unit, no limit, no expiry", "[fdp][unit]") {
-  ftl::PageFtl<ftl::GreedyVictims> f(test::tiny_config(10, 8, 40, 75, 85));
+  ftl::PageFtl<ftl::HeapVictims> f(test::tiny_config(10, 8, 40, 75, 85));
   f.close_early(0);  // open but empty
   CHECK(f.stats().units_not_fully_written == 0);
   f.set_now(5);

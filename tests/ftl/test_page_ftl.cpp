@@ -10,7 +10,7 @@ using ftl::PageFtl;
 
 TEST_CASE("writes stripe slots across the line in write order and overwrite invalidates", "[ftl][unit]") {
   auto cfg = test::tiny_config(10, 8, 40, 75, 85);
-  PageFtl<ftl::GreedyVictims> f(cfg);
+  PageFtl<ftl::HeapVictims> f(cfg);
   CHECK(f.free_lines() == 9);  // one line is open from the start, as in FEMU
   for (uint32_t lpn = 0; lpn < 8; ++lpn) f.write(lpn);
   CHECK(f.free_lines() == 8);  // the full line closed at once and the next was opened
@@ -34,7 +34,7 @@ TEST_CASE("writes stripe slots across the line in write order and overwrite inva
 // host slot 56 and copies nothing.
 TEST_CASE("GC onset happens at the hand-computed host slot", "[ftl][validation]") {
   auto cfg = test::tiny_config(10, 8, 40, 75, 85);
-  PageFtl<ftl::GreedyVictims> f(cfg);
+  PageFtl<ftl::HeapVictims> f(cfg);
   REQUIRE(f.thres_lines() == 2);
   REQUIRE(f.thres_lines_high() == 1);
   uint64_t written = 0;
@@ -63,7 +63,7 @@ TEST_CASE("GC onset happens at the hand-computed host slot", "[ftl][validation]"
 TEST_CASE("the 1/8-invalid rule delays a background victim by the hand-computed amount",
           "[ftl][validation]") {
   auto cfg = test::tiny_config(20, 64, 768, 70, 95);
-  PageFtl<ftl::GreedyVictims> f(cfg);
+  PageFtl<ftl::HeapVictims> f(cfg);
   REQUIRE(f.thres_lines() == 6);
   REQUIRE(f.thres_lines_high() == 1);
   for (uint32_t lpn = 0; lpn < 768; ++lpn) {

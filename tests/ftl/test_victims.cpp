@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "ftl/victim_fifo.h"
-#include "ftl/victim_greedy.h"
+#include "ftl/victim_heap.h"
 #include "ftl/victim_sampled.h"
 
 using namespace ftlsim::ftl;
@@ -21,22 +21,74 @@ LineTable table_with(std::initializer_list<uint32_t> valid, uint32_t slots) {
 }
 }  // namespace
 
-TEST_CASE("greedy takes the fewest valid, first come first served on ties", "[ftl][unit]") {
-  LineTable t = table_with({5, 3, 8, 3, 1}, 8);
-  GreedyVictims g;
+GcAsk forced() { return GcAsk{true, 0, false, 0}; }
+GcAsk background(uint32_t min_invalid, bool requeue) { return GcAsk{false, min_invalid, requeue, 0}; }
+
+TEST_CASE("greedy heap pops in FEMU pqueue order, which is not first come first served on ties", "[ftl][unit]") {
+  // Units 0 = b (2 valid), 1 = a (1 valid), 2 = c (2 valid) of 8 slots,
+  // closed in the order 0, 1, 2. By hand, with pqueue.c's rules:
+  //   insert b        -> [b]
+  //   insert a (1<2)  -> a bubbles up: [a, b]
+  //   insert c        -> parent a (1) is not > 2: [a, b, c]
+  //   pop a: c moves to the root; its child b is not smaller (2 > 2 is
+  //   false), so c stays on top: [c, b]
+  // so c comes out before b although b had 2 valid slots first.
+  LineTable t = table_with({2, 1, 2}, 8);
+  HeapVictims g;
   g.init(t, 1);
-  for (LineId l = 0; l < 5; ++l) g.on_close(t, l);
-  CHECK(g.select(t, 1) == 4);  // valid 1
-  CHECK(g.select(t, 1) == 1);  // valid 3, entered before line 3
-  // line 0 loses two slots: 5 -> 3, now behind line 3 in bucket 3
-  t.valid[0] = 4;
-  g.on_invalidate(t, 0);
-  t.valid[0] = 3;
-  g.on_invalidate(t, 0);
-  CHECK(g.select(t, 1) == 3);
-  CHECK(g.select(t, 6) == kNoLine);  // line 0 has only 5 invalid
-  CHECK(g.select(t, 5) == 0);
-  CHECK(g.select(t, 1) == kNoLine);  // line 2 is fully valid
+  for (LineId l = 0; l < 3; ++l) g.on_close(t, l);
+  CHECK(g.select(t, forced()) == 1);
+  CHECK(g.select(t, forced()) == 2);
+  CHECK(g.select(t, forced()) == 0);
+  CHECK(g.select(t, forced()) == kNoLine);
+}
+
+TEST_CASE("greedy heap keeps full units out until their first invalidation", "[ftl][unit]") {
+  LineTable t = table_with({8, 5}, 8);
+  HeapVictims g;
+  g.init(t, 1);
+  g.on_close(t, 0);  // full: waits outside the heap
+  g.on_close(t, 1);
+  CHECK(g.position(0) == 0);
+  CHECK(g.position(1) == 1);
+  t.valid[0] = 4;  // four invalidations; the first one queues it (with 7), the rest move it up
+  for (uint32_t v : {7u, 6u, 5u, 4u}) {
+    t.valid[0] = v;
+    g.on_invalidate(t, 0);
+  }
+  CHECK(g.select(t, forced()) == 0);
+  CHECK(g.select(t, forced()) == 1);
+}
+
+TEST_CASE("a declined background pass leaves the line path's heap alone but reorders FDP's", "[ftl][unit]") {
+  // x, y, z with 3 valid of 8 (5 invalid), inserted in that order: [x, y, z].
+  // Background with min_invalid 6 declines. On the line path (rule 12) the
+  // top stays put, so a forced pass then takes x. Under FDP (rule 13) the top
+  // is popped ([z, y]: z moved to the root does not sink, 3 > 3 is false) and
+  // inserted again at the end ([z, y, x]): a forced pass then takes z.
+  for (const bool requeue : {false, true}) {
+    LineTable t = table_with({3, 3, 3}, 8);
+    HeapVictims g;
+    g.init(t, 1);
+    for (LineId l = 0; l < 3; ++l) g.on_close(t, l);
+    CHECK(g.select(t, background(6, requeue)) == kNoLine);
+    CHECK(g.select(t, forced()) == (requeue ? 2u : 0u));
+  }
+}
+
+TEST_CASE("FDP takes a victim without valid slots even when it has few invalid ones", "[ftl][unit]") {
+  // A unit closed early: 0 valid, 6 of its 8 slots never written, so 2
+  // invalid. FEMU's FDP rule takes it (vpc == 0); the line rule declines it.
+  LineTable t = table_with({0}, 8);
+  t.unwritten[0] = 6;
+  CHECK(t.invalid(0) == 2);
+  HeapVictims line, fdp;
+  line.init(t, 1);
+  fdp.init(t, 1);
+  line.on_close(t, 0);
+  fdp.on_close(t, 0);
+  CHECK(line.select(t, background(4, false)) == kNoLine);
+  CHECK(fdp.select(t, background(4, true)) == 0);
 }
 
 TEST_CASE("fifo takes the oldest line that has an invalid slot", "[ftl][unit]") {
@@ -44,11 +96,11 @@ TEST_CASE("fifo takes the oldest line that has an invalid slot", "[ftl][unit]") 
   FifoVictims f;
   f.init(t, 1);
   for (LineId l = 0; l < 4; ++l) f.on_close(t, l);
-  CHECK(f.select(t, 1) == 1);         // line 0 fully valid: skipped
-  CHECK(f.select(t, 2) == kNoLine);   // oldest candidate (line 2) has 1 invalid
-  CHECK(f.select(t, 1) == 2);
-  CHECK(f.select(t, 1) == 3);
-  CHECK(f.select(t, 1) == kNoLine);
+  CHECK(f.select(t, background(1, false)) == 1);         // line 0 fully valid: skipped
+  CHECK(f.select(t, background(2, false)) == kNoLine);   // oldest candidate (line 2) has 1 invalid
+  CHECK(f.select(t, background(1, false)) == 2);
+  CHECK(f.select(t, background(1, false)) == 3);
+  CHECK(f.select(t, background(1, false)) == kNoLine);
 }
 
 TEST_CASE("cost-benefit prefers old cold lines over young ones with equal utilisation", "[ftl][unit]") {
@@ -57,11 +109,11 @@ TEST_CASE("cost-benefit prefers old cold lines over young ones with equal utilis
   CostBenefitVictims cb;
   cb.init(t, 1);
   for (LineId l = 0; l < 3; ++l) cb.on_close(t, l);
-  cb.set_now(100);
   // line 2: u=0, age 2 -> 2; line 1: u=.5, age 91 -> 30.3; line 0: age 1 -> 0.33
-  CHECK(cb.select(t, 1) == 1);
-  CHECK(cb.select(t, 1) == 2);
-  CHECK(cb.select(t, 1) == 0);
+  const GcAsk at100{false, 1, false, 100};
+  CHECK(cb.select(t, at100) == 1);
+  CHECK(cb.select(t, at100) == 2);
+  CHECK(cb.select(t, at100) == 0);
 }
 
 TEST_CASE("random and d-choice only return candidates and are seeded", "[ftl][unit]") {
@@ -70,7 +122,7 @@ TEST_CASE("random and d-choice only return candidates and are seeded", "[ftl][un
     victims.init(t, 42);
     for (LineId l = 0; l < 5; ++l) victims.on_close(t, l);
     std::vector<LineId> out;
-    for (LineId l; (l = victims.select(t, 1)) != kNoLine;) out.push_back(l);
+    for (LineId l; (l = victims.select(t, background(1, false))) != kNoLine;) out.push_back(l);
     return out;
   };
   auto r1 = draw(RandomVictims{});

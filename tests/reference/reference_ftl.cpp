@@ -59,7 +59,7 @@ class Reference {
         case 0: write(q); break;
         case 1: read(q); break;
         case 2: trim(q); break;
-        case 3: break;  // flush: no mapping change (rule 17)
+        case 3: continue;  // flush: no mapping change (rule 17), and no FTL request: no background pass (rule 10)
         case 4: continue;  // marker: not a request, no background pass (rule 10)
         default: throw std::invalid_argument("reference: unknown op");
       }

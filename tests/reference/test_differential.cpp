@@ -58,13 +58,10 @@ constexpr uint64_t kDefaultCases = 500;
 constexpr uint64_t kDefaultCases = 2000;
 #endif
 
-// TODO(lead, issue 13): the fast engine's final mapping, physical slot per
-// logical slot (kNone = unmapped), numbered as docs/model.md "Where slots
-// live" (unit x slots per unit + offset in block order), e.g. from a field
-// of SimResult the engine fills on request. Until the engine offers one this
-// returns nullopt and the physical layout is not compared (the test says so
-// on stderr); every counter still is.
-std::optional<std::vector<uint32_t>> fast_l2p(const sim::SimResult& /*fast*/) { return std::nullopt; }
+// The fast engine's final mapping, physical slot per logical slot (kNone =
+// unmapped), numbered as docs/model.md "Where slots live" (unit x slots per
+// unit + offset in block order): SimResult::l2p under SimOptions::keep_l2p.
+std::optional<std::vector<uint32_t>> fast_l2p(const sim::SimResult& fast) { return fast.l2p; }
 
 struct FastRun {
   bool threw = false;
@@ -123,7 +120,9 @@ FastRun run_fast(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t
   const std::vector<trace::Record> recs = records(reqs, n);
   const sim::TraceView view{"differential", recs, 512};
   try {
-    f.result = sim::simulate(ftl_config(c), view, sim::SimOptions{}, placement_setup(c));
+    sim::SimOptions opts;
+    opts.keep_l2p = true;
+    f.result = sim::simulate(ftl_config(c), view, opts, placement_setup(c));
   } catch (const InputError& e) {
     f.threw = true;
     f.error = fmt::format("InputError: {}", e.what());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.h"
@@ -78,11 +79,13 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
         gc.thres_pcent_high, high, unit, per_pool, 100.0 * (1.0 - 1.5 / per_pool)));
     return p;
   }
-  // Each stream may keep a unit open. With free <= high in a pool and every
-  // closed unit there fully valid GC could not make progress; that cannot
-  // happen while the data fits in the units left over.
+  // The units streams hold from start-up (FEMU: every handle's RU in every
+  // RG), or at least one per pool, are not usable for data. Streams that open
+  // later (GC RUs, lazily opened host RUs) are not counted: like FEMU, a run
+  // that needs more than the device has left stops with an error then.
   std::vector<uint32_t> open(layout.pools, 0);
-  for (uint32_t s = 0; s < layout.streams(); ++s) open[layout.stream_pool[s]] += layout.used(s);
+  for (const StreamId s : layout.open_at_start) ++open[layout.stream_pool[s]];
+  for (uint32_t& o : open) o = std::max<uint32_t>(o, 1);
   uint64_t usable_units = 0;
   for (uint32_t g = 0; g < layout.pools; ++g) {
     if (per_pool < high + open[g] + 1) {

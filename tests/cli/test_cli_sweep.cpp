@@ -92,7 +92,7 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
   REQUIRE(rows.size() == 5);
   CHECK_THAT(rows[0], Catch::StartsWith("config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"
                                         "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,ru_not_fully_written,waf_share_ruh0,"
-                                        "waf_share_ruh1,waf_share_gc,error"));
+                                        "waf_share_ruh1,error"));
   const std::vector<std::pair<std::string, std::string>> order = {
       {"60", "single"}, {"60", "fdp"}, {"90", "single"}, {"90", "fdp"}};
   for (size_t i = 0; i < order.size(); ++i) {
@@ -234,7 +234,7 @@ TEST_CASE("compare prints both WAFs and the change from a to b", "[cli]") {
                            Catch::Contains("WAF share ruh1"));
   const std::string csv = slurp(dir.file("c/compare.csv"));
   CHECK_THAT(csv, Catch::StartsWith("metric,a,b,change_pct\nwaf,"));
-  CHECK_THAT(csv, Catch::Contains("\nhost_bytes_pid_1,") && Catch::Contains("\nwaf_share_gc,,"));
+  CHECK_THAT(csv, Catch::Contains("\nhost_bytes_pid_1,") && Catch::Contains("\nwaf_share_ruh1,,"));
   CHECK(std::filesystem::exists(dir.file("c/a/timeseries.csv")));
   CHECK(std::filesystem::exists(dir.file("c/b/timeseries.csv")));
 }

@@ -46,6 +46,7 @@ TEST_CASE("reclaim unit sizes from one block to many lines", "[fdp][unit]") {
   CHECK_THROWS_AS(fdp::resolve_ru_shape(g, c), InputError);
   c.ru_bytes = 0;
   c.reclaim_groups = 3;
+  c.rg_split = fdp::RgSplit::kDies;
   CHECK_THROWS_WITH(fdp::resolve_ru_shape(g, c), Catch::Contains("--rg 3"));
   c.reclaim_groups = 2;  // 4 dies per group: a group line is 512 KiB
   shape = fdp::resolve_ru_shape(g, c);
@@ -158,5 +159,5 @@ TEST_CASE("more handles than a reclaim group can keep open is refused", "[fdp][u
   c.ru_bytes = 4u << 20;  // 16 RUs
   const auto p = ftl::layout_problems(cfg, fdp::make_layout(cfg.geometry, c));
   REQUIRE_FALSE(p.empty());
-  CHECK_THAT(p.front(), Catch::Contains("too few for 80 open units"));
+  CHECK_THAT(p.front(), Catch::Contains("too few for 40 open units"));
 }

@@ -101,6 +101,7 @@ TEST_CASE("forced GC keeps the device writable and every counter consistent", "[
             if (rng.below(10) == 0) {
               f.trim(lpn);
             } else {
+              f.before_write(0);  // FEMU's forced check, once per write request
               f.write(lpn);
             }
             f.after_request();

@@ -92,8 +92,15 @@ TEST_CASE("partial-page writes are read-modify-writes of that page", "[validatio
   CHECK(r.requests.rmw_read_slots == 1);
   CHECK(r.requests.read_slots == 8);
   CHECK(r.requests.unmapped_read_slots == 4);
-  CHECK(r.ftl.trimmed_slots == 1);
-  CHECK(r.requests.partial_trim_slots == 2);
+  // FEMU unmaps every slot a trim touches (ftl-datapath.c ssd_trim): 0, 1, 2.
+  CHECK(r.ftl.trimmed_slots == 3);
+  CHECK(r.requests.partial_trim_slots == 0);
+  // --trim-partial keep: only slot 1 is unmapped, 0 and 2 stay mapped.
+  auto keep = c;
+  keep.trim_keeps_partial = true;
+  const auto k = run(keep, recs);
+  CHECK(k.ftl.trimmed_slots == 1);
+  CHECK(k.requests.partial_trim_slots == 2);
 }
 
 TEST_CASE("markers give GC onset its application progress value", "[validation]") {

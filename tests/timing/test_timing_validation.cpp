@@ -200,6 +200,8 @@ TEST_CASE("timed and fast mode make the same FTL decisions", "[validation]") {
   fdp.fdp.handles = 2;
   fdp.fdp.reclaim_groups = 2;
   fdp.fdp.ru_bytes = 2 * 32 * 4096;  // 2 dies per RU
+  fdp.fdp.rg_split = fdp::RgSplit::kDies;  // each RG its own dies, and
+  fdp.fdp.rg_of = fdp::RgOf::kLba;         // the untagged writes spread over both
   for (const auto victim : {ftl::VictimPolicy::kGreedy, ftl::VictimPolicy::kFifo}) {
     for (const bool use_fdp : {false, true}) {
       auto c = base;

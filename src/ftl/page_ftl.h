@@ -183,7 +183,7 @@ class PageFtl {
   [[nodiscard]] uint32_t free_lines() const;  // free units over all pools
   [[nodiscard]] uint64_t mapped_slots() const { return mapped_; }
   [[nodiscard]] uint32_t logical_slots() const { return static_cast<uint32_t>(l2p_.size()); }
-  [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
+  [[nodiscard]] uint64_t physical_slots() const { return physical_; }
   [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
   [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
   [[nodiscard]] uint32_t pool_of_stream(StreamId s) const { return streams_[s].pool; }
@@ -238,7 +238,7 @@ class PageFtl {
     const uint32_t s = next_slot(w);
     sink_.on_host_program(s);
     l2p_[lpn] = s;
-    p2l_[s] = lpn;
+    p2l_[pidx(s)] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
     ++table_.valid[w.open];
     ++stats_.programmed_slots;
@@ -282,7 +282,16 @@ class PageFtl {
   std::vector<std::vector<uint32_t>> orders_;  // layout.write_orders
   std::vector<uint16_t> unit_order_;           // layout.unit_order
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
-  HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
+  // physical slot -> logical slot last written there, stored at pidx(slot):
+  // writes fill a unit block after block in turn (channel fastest), so
+  // without a skew the slots written one after another would lie a block
+  // apart in memory, all in one L1 set when a block's entries fill a
+  // multiple of 4 KiB. A cache line of skew per block spreads them over the sets.
+  HugeArray<uint32_t> p2l_;
+  static constexpr uint32_t kSkew = 16;  // uint32 entries: 64 bytes
+  [[nodiscard]] uint32_t pidx(uint32_t slot) const { return slot + block_div_.divide(slot) * kSkew; }
+  FastDiv block_div_;  // slot -> block (slots per block)
+  uint64_t physical_ = 0;
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
   LineTable table_;
   std::vector<StreamId> owner_;     // per unit: the stream that filled it

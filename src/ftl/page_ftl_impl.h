@@ -33,7 +33,10 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   // path's loop (ssd_write) has no bound.
   forced_cap_ = layout.requeue_declined ? layout.units + layout.pools : UINT32_MAX;
   l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
-  p2l_.assign(layout.physical_slots(), kUnmapped);
+  physical_ = layout.physical_slots();
+  const uint32_t block_slots = spu_ / layout.blocks_per_unit;
+  block_div_ = FastDiv(block_slots);
+  p2l_.assign(physical_ + physical_ / block_slots * kSkew, kUnmapped);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
   table_.resize(layout.units, spu_);
   owner_.assign(layout.units, 0);
@@ -213,6 +216,12 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   uint64_t* const bits = valid_bits_.data();
   const uint32_t base = victim * spu_;
   const uint32_t end = base + spu_;
+  // The write pointer lives in locals: the stores into the maps could alias
+  // the Stream's fields as far as the compiler knows, and reloading them
+  // after every store would stall the loop.
+  uint32_t row_start = w.base + w.row_base;  // first slot of the row being filled
+  uint32_t m = w.m;
+  const uint32_t* order = w.order;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint64_t copied = 0;
   for (uint32_t s = base; s < end;) {
@@ -223,25 +232,34 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       const uint32_t src = s + static_cast<uint32_t>(__builtin_ctzll(word));
       word &= word - 1;
       if (src + kAhead < end) {
-        const uint32_t ahead = p2l[src + kAhead];
+        const uint32_t ahead = p2l[pidx(src + kAhead)];
         if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 3);
       }
-      const uint32_t lpn = p2l[src];
-      const uint32_t dest = w.base + w.row_base + w.order[w.m];
+      const uint32_t lpn = p2l[pidx(src)];
+      const uint32_t dest = row_start + order[m];
       sink_.on_gc_copy(src, dest);
       l2p[lpn] = dest;
-      p2l[dest] = lpn;
+      p2l[pidx(dest)] = lpn;
       bits[dest >> 6] |= uint64_t{1} << (dest & 63);
       ++dest_count;
       ++copied;
-      if (step(w)) [[unlikely]] {
-        table_.valid[w.open] += dest_count;
-        dest_count = 0;
-        advance(dest_stream);
+      if (++m == row_slots_) [[unlikely]] {
+        // Next row, or the unit is full: hand the pointer back to the stream.
+        w.m = m - 1;
+        const bool full = step(w);
+        if (full) {
+          table_.valid[w.open] += dest_count;
+          dest_count = 0;
+          advance(dest_stream);
+        }
+        row_start = w.base + w.row_base;
+        m = w.m;
+        order = w.order;
       }
     }
     s += span;
   }
+  w.m = m;
   if (dest_count != 0) table_.valid[w.open] += dest_count;
   stats_.gc_slots += copied;
   stats_.programmed_slots += copied;
@@ -276,13 +294,13 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
     const uint32_t s = l2p_[lpn];
     if (s == kUnmapped) continue;
     ++mapped;
-    if (s >= p2l_.size()) {
+    if (s >= physical_) {
       out.push_back(fmt::format("lpn {} maps to slot {} beyond the device", lpn, s));
       continue;
     }
-    if (p2l_[s] != lpn) {
+    if (p2l_[pidx(s)] != lpn) {
       out.push_back(fmt::format("lpn {} maps to slot {} whose reverse entry is {} (slot mapped twice?)",
-                                lpn, s, p2l_[s]));
+                                lpn, s, p2l_[pidx(s)]));
     }
     const LineId l = div_.divide(s);
     if (table_.state[l] == LineState::kFree) {
@@ -290,9 +308,10 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
     }
     ++live[l];
   }
-  for (uint64_t s = 0; s < p2l_.size(); ++s) {
+  for (uint32_t s = 0; s < physical_; ++s) {
     const bool bit = (valid_bits_[s >> 6] >> (s & 63)) & 1;
-    const bool holds = p2l_[s] != kUnmapped && l2p_[p2l_[s]] == s;
+    const uint32_t l = p2l_[pidx(s)];
+    const bool holds = l != kUnmapped && l2p_[l] == s;
     if (bit != holds) {
       out.push_back(fmt::format("slot {}: valid bit {} but the maps say {}", s, bit, holds ? "live" : "dead"));
       break;

@@ -102,14 +102,14 @@ class HeapVictims {
     if (heap_.size() > 1) percolate_down(t, 1);
     pos_[top] = 0;
   }
-  // pqueue_change_priority after the key fell.
+  // pqueue_change_priority after the key fell by one. Its percolate_down
+  // branch never moves anything then: the heap held before, so the old key
+  // was at most each child's and the new one is below them. Only the
+  // bubble-up can act, and skipping the no-op saves the child comparisons on
+  // every invalidation.
   void reposition(const LineTable& t, LineId l) {
     const uint32_t i = pos_[l];
-    if (i > 1 && key(t, i / 2) > t.valid[l]) {
-      bubble_up(t, i);
-    } else {
-      percolate_down(t, i);
-    }
+    if (i > 1 && key(t, i / 2) > t.valid[l]) bubble_up(t, i);
   }
 
   std::vector<LineId> heap_;   // heap_[1..n]

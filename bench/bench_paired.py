@@ -3,7 +3,8 @@
 
 Runs the two binaries alternately (A B A B ...) on the same generated traces,
 so that load from other work on this shared machine hits both alike, and
-reports the median rate of each and their ratio. Used to show that a change
+reports the median user CPU time of each replay (getrusage of the child;
+less sensitive to the machine's other load than wall time) and the ratio. Used to show that a change
 to the engine keeps the fast path's speed (issue #13: the FEMU-exact heap and
 GC order against the previous engine).
 
@@ -11,6 +12,7 @@ GC order against the previous engine).
 """
 import argparse
 import os
+import resource
 import re
 import statistics
 import subprocess
@@ -28,12 +30,13 @@ CASES = [
 ]
 
 
-def rate(binary, trace, sim_args):
+def cpu_seconds(binary, trace, sim_args):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     out = subprocess.run([binary, "--trace", trace, "--no-progress"] + sim_args, check=True,
                          capture_output=True, text=True).stdout
-    m = re.search(r"simulated\s+in ([0-9.]+) s \(([0-9.]+) M host pages/s", out)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     waf = re.search(r"WAF\s+([0-9.]+)", out)
-    return float(m.group(2)), waf.group(1)
+    return after - before, waf.group(1)
 
 
 def main():
@@ -45,7 +48,7 @@ def main():
     ap.add_argument("--workdir", default="/tmp/ftlsim-bench-paired")
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
-    print(f"| case | old M host pages/s | new M host pages/s | new/old | WAF old / new |")
+    print(f"| case | old CPU s | new CPU s | new/old | WAF old / new |")
     print(f"|---|---|---|---|---|")
     for name, gen, sim in CASES:
         trace = os.path.join(args.workdir, re.sub(r"[^a-z0-9]+", "-", name.lower()) + ".ftr")
@@ -54,12 +57,12 @@ def main():
                            capture_output=True)
         olds, news = [], []
         for _ in range(args.repeat):
-            o, waf_o = rate(args.old, trace, sim)
-            n, waf_n = rate(args.new, trace, sim)
+            o, waf_o = cpu_seconds(args.old, trace, sim)
+            n, waf_n = cpu_seconds(args.new, trace, sim)
             olds.append(o)
             news.append(n)
         mo, mn = statistics.median(olds), statistics.median(news)
-        print(f"| {name} | {mo:.1f} ({min(olds):.1f}-{max(olds):.1f}) | {mn:.1f} ({min(news):.1f}-{max(news):.1f}) "
+        print(f"| {name} | {mo:.2f} ({min(olds):.2f}-{max(olds):.2f}) | {mn:.2f} ({min(news):.2f}-{max(news):.2f}) "
               f"| {mn / mo:.2f} | {waf_o} / {waf_n} |", flush=True)
     return 0
 

@@ -3,19 +3,21 @@
 // bookkeeping, no timing.
 //
 // The physical space is cut into erase units (FtlLayout): lines on FEMU's
-// line path, reclaim units under FDP. Physical slot s lives in unit
-// s / slots_per_unit; offsets inside a unit are in FEMU's GC order (block by
-// block, channel outermost), and each stream fills its open unit in FEMU's
-// write-pointer order through layout.write_order (channel fastest). Units are
-// grouped into pools (reclaim groups) with their own free list, victim
-// policy and thresholds. GC moves the survivors of a unit to the stream
-// layout.gc_dest names for the stream that filled it.
+// line path, reclaim units under FDP. Internally, physical slot s lives in
+// unit s / slots_per_unit at the position its stream wrote it (FEMU's
+// write-pointer order, channel fastest), so host writes and GC copies fill
+// memory sequentially. GC takes a victim's live slots in FEMU's copy order
+// instead, block by block with channel outermost (docs/model.md, "Where slots
+// live"): gather_live() lists them, and exported slot numbers
+// (exported_slot()) use that numbering. Units are grouped into pools
+// (reclaim groups) with their own free list, victim policy and thresholds.
+// GC moves the survivors of a unit to the stream layout.gc_dest names for the
+// stream that filled it.
 //
-// A valid bit per physical slot lets GC find live slots by scanning words in
-// offset order, which is FEMU's copy order, instead of probing l2p for every
-// slot of the victim; what a relocation then does to l2p is a store, which
-// does not stall the loop. Memory: 8.125 bytes per physical slot plus 4 per
-// logical slot.
+// A valid bit per physical slot lets GC find live slots from the bitmap
+// instead of probing l2p for every slot of the victim; what a relocation then
+// does to l2p is a store, which does not stall the loop. Memory: 8.125 bytes
+// per physical slot plus 4 per logical slot.
 //
 // Thresholds (FEMU ftl.c), per pool in units: forced GC runs while
 // free <= high, checked by before_write() once per write request (FEMU) or
@@ -148,8 +150,11 @@ class PageFtl {
     sink_.on_host_read(s);
     return true;
   }
-  // Physical slot holding lpn, or kUnmapped. REQUIRES lpn < logical_slots().
+  // Physical slot holding lpn, or kUnmapped, in the engine's internal
+  // (write-order) numbering, which the Sink also hears. REQUIRES lpn < logical_slots().
   [[nodiscard]] uint32_t physical_of(uint32_t lpn) const { return l2p_[lpn]; }
+  // An internal slot number in docs/model.md's numbering (block order).
+  [[nodiscard]] uint32_t exported_slot(uint32_t slot) const;
   // Software pipelining for the host path: prefetch(lpn) a few requests
   // ahead brings the l2p entry in; prefetch_mapped(lpn) closer to the write,
   // once that entry is cached, brings in the old slot's valid-bit word.
@@ -178,12 +183,12 @@ class PageFtl {
   [[nodiscard]] const std::vector<StreamId>& unit_owner() const { return owner_; }
   // Slots still unwritten in the stream's open unit (0 when it has none).
   [[nodiscard]] uint32_t open_room(StreamId s) const {
-    return streams_[s].open == kNoLine ? 0 : spu_ - streams_[s].off();
+    return streams_[s].open == kNoLine ? 0 : spu_ - streams_[s].off;
   }
   [[nodiscard]] uint32_t free_lines() const;  // free units over all pools
   [[nodiscard]] uint64_t mapped_slots() const { return mapped_; }
   [[nodiscard]] uint32_t logical_slots() const { return static_cast<uint32_t>(l2p_.size()); }
-  [[nodiscard]] uint64_t physical_slots() const { return physical_; }
+  [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
   [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
   [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
   [[nodiscard]] uint32_t pool_of_stream(StreamId s) const { return streams_[s].pool; }
@@ -200,13 +205,10 @@ class PageFtl {
  private:
   struct Stream {
     LineId open = kNoLine;
-    uint32_t base = 0;     // first slot of the open unit
-    uint32_t row_base = 0; // offset of the row being filled
-    uint32_t m = 0;        // slots written into that row
-    const uint32_t* order = nullptr;  // the open unit's write order
+    uint32_t base = 0;  // first slot of the open unit
+    uint32_t off = 0;   // slots written into it
     uint32_t pool = 0;
     uint64_t first_host_ns = kNever;  // time of the first host write into the open unit
-    [[nodiscard]] uint32_t off() const { return row_base + m; }  // slots written into the unit
   };
   struct Pool {
     std::vector<LineId> free_ring;  // FIFO of free units (FEMU's free lists)
@@ -223,27 +225,18 @@ class PageFtl {
     --table_.valid[l];
     if (table_.state[l] == LineState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
   }
-  // The slot the stream writes next, and the step past it.
-  [[nodiscard]] uint32_t next_slot(const Stream& w) const { return w.base + w.row_base + w.order[w.m]; }
-  // Moves the write pointer one slot on; true when the unit is full.
-  bool step(Stream& w) const {
-    if (++w.m < row_slots_) [[likely]] return false;
-    w.m = 0;
-    w.row_base += row_slots_;
-    return w.row_base == spu_;
-  }
   // Places lpn at the stream's write pointer.
   void program(uint32_t lpn, StreamId stream) {
     Stream& w = streams_[stream];
-    const uint32_t s = next_slot(w);
+    const uint32_t s = w.base + w.off;
     sink_.on_host_program(s);
     l2p_[lpn] = s;
-    p2l_[pidx(s)] = lpn;
+    p2l_[s] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
     ++table_.valid[w.open];
     ++stats_.programmed_slots;
     if (w.first_host_ns == kNever) [[unlikely]] first_host_write(w);
-    if (step(w)) [[unlikely]] {
+    if (++w.off == spu_) [[unlikely]] {
       advance(stream);
     }
   }
@@ -261,6 +254,8 @@ class PageFtl {
   void open_unit(StreamId stream);
   void erase_unit(LineId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
+  // Lists the live slots of unit `victim` in FEMU's GC order into live_.
+  void gather_live(LineId victim);
   void push_free(uint32_t pool, LineId l);
   LineId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {
@@ -279,19 +274,18 @@ class PageFtl {
   bool every_pool_ = false;
   uint32_t pools_over_high_ = 0;    // pools with free_count <= high
   uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (FEMU fdp_gc_until_clear)
-  std::vector<std::vector<uint32_t>> orders_;  // layout.write_orders
-  std::vector<uint16_t> unit_order_;           // layout.unit_order
+  // GC order: per die set, the write-order columns of a row (a column = one
+  // block per plane of one die: written slots n with n mod S equal) ranked as
+  // FEMU collects them; and each unit's die set (layout.unit_order).
+  std::vector<std::vector<uint32_t>> gc_columns_;
+  std::vector<std::vector<uint32_t>> orders_;  // layout.write_orders, for exported_slot()
+  std::vector<uint16_t> unit_order_;
+  uint32_t columns_ = 0;       // S: dies x planes of a unit
+  uint32_t block_slots_ = 0;   // G: slots in one block
+  std::vector<uint32_t> live_;               // gather_live() output
+  std::vector<uint64_t> transposed_;         // gather_live() scratch (64 columns)
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
-  // physical slot -> logical slot last written there, stored at pidx(slot):
-  // writes fill a unit block after block in turn (channel fastest), so
-  // without a skew the slots written one after another would lie a block
-  // apart in memory, all in one L1 set when a block's entries fill a
-  // multiple of 4 KiB. A cache line of skew per block spreads them over the sets.
-  HugeArray<uint32_t> p2l_;
-  static constexpr uint32_t kSkew = 16;  // uint32 entries: 64 bytes
-  [[nodiscard]] uint32_t pidx(uint32_t slot) const { return slot + block_div_.divide(slot) * kSkew; }
-  FastDiv block_div_;  // slot -> block (slots per block)
-  uint64_t physical_ = 0;
+  HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
   LineTable table_;
   std::vector<StreamId> owner_;     // per unit: the stream that filled it

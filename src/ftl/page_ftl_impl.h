@@ -21,6 +21,17 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   orders_ = layout.write_orders;
   unit_order_ = layout.unit_order;
   row_slots_ = layout.row_slots();
+  columns_ = layout.blocks_per_unit / (spu_ / row_slots_);  // blocks in one row: dies x planes
+  block_slots_ = row_slots_ / columns_;
+  // Column c of a row holds the written slots n = page x S + c (one block);
+  // its place in FEMU's GC order is its first slot's offset / G.
+  for (const auto& order : orders_) {
+    std::vector<uint32_t> cols(columns_);
+    for (uint32_t c = 0; c < columns_; ++c) cols[order[c] / block_slots_] = c;
+    gc_columns_.push_back(std::move(cols));
+  }
+  live_.reserve(spu_);
+  transposed_.resize(spu_ / 64 + 64);
   blocks_per_unit_ = layout.blocks_per_unit;
   div_ = FastDiv(spu_);
   const uint32_t per_pool = layout.units_per_pool();
@@ -33,10 +44,7 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   // path's loop (ssd_write) has no bound.
   forced_cap_ = layout.requeue_declined ? layout.units + layout.pools : UINT32_MAX;
   l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
-  physical_ = layout.physical_slots();
-  const uint32_t block_slots = spu_ / layout.blocks_per_unit;
-  block_div_ = FastDiv(block_slots);
-  p2l_.assign(physical_ + physical_ / block_slots * kSkew, kUnmapped);
+  p2l_.assign(layout.physical_slots(), kUnmapped);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
   table_.resize(layout.units, spu_);
   owner_.assign(layout.units, 0);
@@ -105,9 +113,7 @@ void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
   w.first_host_ns = kNever;
   owner_[w.open] = stream;
   w.base = w.open * spu_;
-  w.order = orders_[unit_order_.empty() ? 0 : unit_order_[w.open]].data();
-  w.row_base = 0;
-  w.m = 0;
+  w.off = 0;
 }
 
 template <VictimSelector Victims, class Sink>
@@ -126,15 +132,14 @@ void PageFtl<Victims, Sink>::advance(StreamId stream) {
 template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::close_early(StreamId stream) {
   Stream& w = streams_[stream];
-  if (w.open == kNoLine || w.off() == 0) return;
+  if (w.open == kNoLine || w.off == 0) return;
   ++stats_.units_not_fully_written;
-  const uint32_t unwritten = spu_ - w.off();
+  const uint32_t unwritten = spu_ - w.off;
   stats_.unwritten_slots += unwritten;
   table_.unwritten[w.open] = unwritten;
   close_unit(w);
   w.open = kNoLine;
-  w.row_base = 0;
-  w.m = 0;
+  w.off = 0;
   w.first_host_ns = kNever;
 }
 
@@ -202,65 +207,48 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
   sink_.on_gc_begin(force);
 
-  // Copy live slots in offset order, which is FEMU's block-by-block order, to
-  // the destination stream's write pointer, finding them through the valid
-  // bits. A destination without a unit takes one only when there is
-  // something to copy (FEMU fdp_gc_frontier).
+  // Copy the live slots in FEMU's order (gather_live) to the destination
+  // stream's write pointer. A destination without a unit takes one only when
+  // there is something to copy (FEMU fdp_gc_frontier).
   const StreamId owner = owner_[victim];
   const StreamId dest_stream = gc_dest_[owner];
   Stream& w = streams_[dest_stream];
   if (w.open == kNoLine && table_.valid[victim] > 0) open_unit(dest_stream);
-  constexpr uint32_t kAhead = 64;  // slots; hides DRAM latency of the l2p stores
+  gather_live(victim);
+  constexpr uint32_t kAhead = 32;  // copies; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
+  const uint32_t* const live = live_.data();
+  const auto n = static_cast<uint32_t>(live_.size());
+  // The write pointer lives in locals (stores into the maps cannot alias them).
+  uint32_t dest = w.base + w.off;
+  uint32_t dest_end = w.base + spu_;
+  uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(&l2p[p2l[live[i + kAhead]]], 1, 3);
+    const uint32_t src = live[i];
+    const uint32_t lpn = p2l[src];
+    sink_.on_gc_copy(src, dest);
+    l2p[lpn] = dest;
+    p2l[dest] = lpn;
+    bits[dest >> 6] |= uint64_t{1} << (dest & 63);
+    ++dest;
+    ++dest_count;
+    if (dest == dest_end) [[unlikely]] {
+      table_.valid[w.open] += dest_count;
+      dest_count = 0;
+      w.off = spu_;
+      advance(dest_stream);
+      dest = w.base;
+      dest_end = w.base + spu_;
+    }
+  }
+  const uint64_t copied = n;
+  if (dest_count != 0) table_.valid[w.open] += dest_count;
+  w.off = dest - w.base;
   const uint32_t base = victim * spu_;
   const uint32_t end = base + spu_;
-  // The write pointer lives in locals: the stores into the maps could alias
-  // the Stream's fields as far as the compiler knows, and reloading them
-  // after every store would stall the loop.
-  uint32_t row_start = w.base + w.row_base;  // first slot of the row being filled
-  uint32_t m = w.m;
-  const uint32_t* order = w.order;
-  uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
-  uint64_t copied = 0;
-  for (uint32_t s = base; s < end;) {
-    const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
-    uint64_t word = bits[s >> 6] >> (s & 63);
-    if (span < 64) word &= (uint64_t{1} << span) - 1;
-    while (word != 0) {
-      const uint32_t src = s + static_cast<uint32_t>(__builtin_ctzll(word));
-      word &= word - 1;
-      if (src + kAhead < end) {
-        const uint32_t ahead = p2l[pidx(src + kAhead)];
-        if (ahead != kUnmapped) __builtin_prefetch(&l2p[ahead], 1, 3);
-      }
-      const uint32_t lpn = p2l[pidx(src)];
-      const uint32_t dest = row_start + order[m];
-      sink_.on_gc_copy(src, dest);
-      l2p[lpn] = dest;
-      p2l[pidx(dest)] = lpn;
-      bits[dest >> 6] |= uint64_t{1} << (dest & 63);
-      ++dest_count;
-      ++copied;
-      if (++m == row_slots_) [[unlikely]] {
-        // Next row, or the unit is full: hand the pointer back to the stream.
-        w.m = m - 1;
-        const bool full = step(w);
-        if (full) {
-          table_.valid[w.open] += dest_count;
-          dest_count = 0;
-          advance(dest_stream);
-        }
-        row_start = w.base + w.row_base;
-        m = w.m;
-        order = w.order;
-      }
-    }
-    s += span;
-  }
-  w.m = m;
-  if (dest_count != 0) table_.valid[w.open] += dest_count;
   stats_.gc_slots += copied;
   stats_.programmed_slots += copied;
   stream_stats_[owner].gc_out_slots += copied;
@@ -269,6 +257,67 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   erase_unit(victim);
   maybe_check_invariants();
   return true;
+}
+
+namespace detail {
+// Transposes a 64 x 64 bit matrix in place: afterwards bit j of word i is
+// bit i of word j before (the recursive block swap of Hacker's Delight 7-3).
+inline void transpose64(uint64_t* a) {
+  uint64_t m = 0x00000000FFFFFFFFULL;
+  for (uint32_t j = 32; j != 0; j >>= 1, m ^= m << j) {
+    for (uint32_t k = 0; k < 64; k = (k + j + 1) & ~j) {
+      const uint64_t t = ((a[k] >> j) ^ a[k + j]) & m;
+      a[k] ^= t << j;
+      a[k + j] ^= t;
+    }
+  }
+}
+}  // namespace detail
+
+template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::gather_live(LineId victim) {
+  // Written slot n of a row sits at n = page x S + column (S = columns_).
+  // FEMU copies column by column in gc_columns_ order, pages ascending.
+  live_.clear();
+  const uint32_t base = victim * spu_;
+  const std::vector<uint32_t>& cols = gc_columns_[unit_order_.empty() ? 0 : unit_order_[victim]];
+  const uint64_t* bits = valid_bits_.data();
+  const uint32_t pages = block_slots_;
+  for (uint32_t row = base; row < base + spu_; row += row_slots_) {
+    if (columns_ == 64 && row % 64 == 0 && pages % 64 == 0) {
+      // One word per page holds the page of all 64 columns: transpose 64
+      // pages at a time so that each column's pages are one word.
+      const uint32_t chunks = pages / 64;
+      uint64_t* t = transposed_.data();  // t[c * chunks + k]: column c, pages 64k..64k+63
+      uint64_t block[64];
+      for (uint32_t k = 0; k < chunks; ++k) {
+        std::copy_n(bits + row / 64 + k * 64, 64, block);
+        detail::transpose64(block);
+        for (uint32_t c = 0; c < 64; ++c) t[c * chunks + k] = block[c];
+      }
+      for (const uint32_t c : cols) {
+        for (uint32_t k = 0; k < chunks; ++k) {
+          for (uint64_t word = t[c * chunks + k]; word != 0; word &= word - 1) {
+            live_.push_back(row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c);
+          }
+        }
+      }
+      continue;
+    }
+    for (const uint32_t c : cols) {
+      for (uint32_t s = row + c; s < row + row_slots_; s += columns_) {
+        if ((bits[s >> 6] >> (s & 63)) & 1) live_.push_back(s);
+      }
+    }
+  }
+}
+
+template <VictimSelector Victims, class Sink>
+uint32_t PageFtl<Victims, Sink>::exported_slot(uint32_t slot) const {
+  const LineId u = div_.divide(slot);
+  const uint32_t off = slot - u * spu_;
+  const uint32_t row = off / row_slots_ * row_slots_;
+  return u * spu_ + row + orders_[unit_order_.empty() ? 0 : unit_order_[u]][off - row];
 }
 
 template <VictimSelector Victims, class Sink>
@@ -294,13 +343,13 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
     const uint32_t s = l2p_[lpn];
     if (s == kUnmapped) continue;
     ++mapped;
-    if (s >= physical_) {
+    if (s >= p2l_.size()) {
       out.push_back(fmt::format("lpn {} maps to slot {} beyond the device", lpn, s));
       continue;
     }
-    if (p2l_[pidx(s)] != lpn) {
+    if (p2l_[s] != lpn) {
       out.push_back(fmt::format("lpn {} maps to slot {} whose reverse entry is {} (slot mapped twice?)",
-                                lpn, s, p2l_[pidx(s)]));
+                                lpn, s, p2l_[s]));
     }
     const LineId l = div_.divide(s);
     if (table_.state[l] == LineState::kFree) {
@@ -308,9 +357,9 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
     }
     ++live[l];
   }
-  for (uint32_t s = 0; s < physical_; ++s) {
+  for (uint64_t s = 0; s < p2l_.size(); ++s) {
     const bool bit = (valid_bits_[s >> 6] >> (s & 63)) & 1;
-    const uint32_t l = p2l_[pidx(s)];
+    const uint32_t l = p2l_[s];
     const bool holds = l != kUnmapped && l2p_[l] == s;
     if (bit != holds) {
       out.push_back(fmt::format("slot {}: valid bit {} but the maps say {}", s, bit, holds ? "live" : "dead"));

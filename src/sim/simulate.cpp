@@ -339,7 +339,10 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
           collect(ftl, place, driver, fdp, r);
           if (opts.keep_l2p) {
             r.l2p.resize(ftl.logical_slots());
-            for (uint32_t l = 0; l < ftl.logical_slots(); ++l) r.l2p[l] = ftl.physical_of(l);
+            for (uint32_t l = 0; l < ftl.logical_slots(); ++l) {
+              const uint32_t s = ftl.physical_of(l);
+              r.l2p[l] = s == ftl::kUnmapped ? s : ftl.exported_slot(s);
+            }
           }
         },
         any, placement);

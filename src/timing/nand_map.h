@@ -11,9 +11,10 @@
 //    line-sized RU, fewer for a smaller RU: fdp::RuShape) and `rows` blocks per
 //    plane on each. Local unit u of a group with S = group dies / unit_dies die
 //    sets takes die set u mod S, so consecutive units land on different dies.
-//  - Offsets inside a unit are in FEMU's GC order (ftl_layout.h): row by row,
-//    then block by block with the unit's dies ranked by (channel, LUN), then
-//    plane, the slots of a block consecutive.
+//  - Offsets inside a unit are the engine's internal ones, the order a stream
+//    writes them (page_ftl.h): a slot at offset o is on die first_die +
+//    o mod unit_dies, plane (o / unit_dies) mod planes: die fastest (channel
+//    fastest), then plane, then page.
 // Every (die, plane, block, page) is used by exactly one slot (tested).
 #include <cstdint>
 #include <vector>
@@ -41,11 +42,9 @@ class NandMap {
   [[nodiscard]] NandLoc locate(uint32_t slot) const {
     const uint32_t unit = spu_div_.divide(slot);
     const uint32_t off = slot - unit * spu_div_.divisor();
-    const uint32_t in_row = off - row_div_.divide(off) * row_div_.divisor();
-    const uint32_t block = block_div_.divide(in_row);  // block index in GC order
-    const uint32_t q = planes_ == 1 ? block : block / planes_;
-    const uint32_t plane = planes_ == 1 ? 0 : block % planes_;
-    const uint32_t die = first_die_[unit] + die_of_rank_[set_[unit] * unit_dies_ + q];
+    const uint32_t q = dies_div_.divide(off);
+    const uint32_t die = first_die_[unit] + (off - q * dies_div_.divisor());
+    const uint32_t plane = planes_ == 1 ? 0 : q % planes_;
     return NandLoc{die * planes_ + plane, die_channel_[die]};
   }
   [[nodiscard]] uint32_t first_die(uint32_t unit) const { return first_die_[unit]; }
@@ -60,12 +59,7 @@ class NandMap {
 
  private:
   ftl::FastDiv spu_div_;
-  ftl::FastDiv row_div_;    // by slots per row
-  ftl::FastDiv block_div_;  // by slots per block
   ftl::FastDiv dies_div_;   // by unit_dies
-  std::vector<uint32_t> die_of_rank_;  // per die set: GC rank of a die in its unit -> die offset in the unit
-  std::vector<uint32_t> set_;          // per unit: its die set (index into die_of_rank_ / unit_dies)
-  uint32_t unit_dies_ = 1;
   uint32_t planes_ = 1;
   uint32_t channels_ = 1;
   uint32_t rows_ = 1;

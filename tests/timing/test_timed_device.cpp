@@ -119,19 +119,18 @@ TEST_CASE("background GC fills idle time, forced GC blocks the write, data order
 }
 
 TEST_CASE("an idle gap a GC program leaves waiting for its read is used by later work", "[timing]") {
-  // Two dies (2 channels), units of 8 slots in block order: offsets 0..3
-  // are die 0's block, 4..7 die 1's.
+  // Two dies, units of 8 slots: slot s on die s mod 2.
   TimingResult out;
   TimedDevice dev(small_latencies(), line_map(test::geometry(2, 1, 1, 4, 4, 16)), out);
   dev.begin_request(0, HostOp::kWrite);
-  dev.host_program(4);  // die 1: 0..200
+  dev.host_program(1);  // die 1: 0..200
   dev.gc_begin(true);   // forced: placed at once
-  dev.gc_copy(12, 2);   // read on die 1 200..240, program on die 0 240..440 (die 0 idle 0..240)
+  dev.gc_copy(9, 2);    // read on die 1 200..240, program on die 0 240..440 (die 0 idle 0..240)
   dev.unit_erase(1);    // die 0 440..2440, die 1 240..2240
   dev.host_program(0);  // die 0: fits the idle 0..240
   CHECK(dev.end_request() == 200);
   dev.begin_request(10, HostOp::kRead);
-  dev.host_read(5);     // die 1: after the erase, 2240..2280
+  dev.host_read(3);     // die 1: after the erase, 2240..2280
   CHECK(dev.end_request() == 2280);
   CHECK(out.nand_end_ns == 2440);
 }

@@ -13,7 +13,6 @@
 #include "ftl/ftl_test_util.h"
 #include "timing/event_queue.h"
 #include "timing/event_series.h"
-#include "ftl/ftl_layout.h"
 #include "timing/nand_map.h"
 #include "timing/qd_sweep.h"
 
@@ -49,12 +48,12 @@ namespace {
 void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
   const fdp::RuShape ru = fdp::resolve_ru_shape(g, c);
   const NandMap m(g, ru, ru.units_per_group * c.reclaim_groups);
-  const uint32_t sets = ru.group_dies / ru.dies;
+  const uint32_t group_dies = ru.group_dies;
+  const uint32_t sets = group_dies / ru.dies;
   REQUIRE(m.units() == ru.units_per_group * c.reclaim_groups);
   std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> pages;
   std::vector<uint64_t> per_die(g.dies(), 0);
   const uint64_t spu = m.slots_per_unit();
-  const uint64_t row = uint64_t{ru.dies} * g.planes_per_lun * g.pages_per_block;
   for (uint32_t unit = 0; unit < m.units(); ++unit) {
     const uint32_t group = unit / ru.units_per_die_group;
     const uint32_t local = unit % ru.units_per_die_group;
@@ -64,12 +63,12 @@ void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
       const NandLoc l = m.locate(slot);
       const uint32_t die = l.plane / g.planes_per_lun;
       const uint32_t plane = l.plane % g.planes_per_lun;
-      REQUIRE(die / ru.group_dies == group);
+      REQUIRE(die / group_dies == group);
       REQUIRE(l.channel == die % g.channels);
-      // Offsets: row by row, the slots of one block consecutive.
-      const uint32_t block = (local / sets) * ru.block_rows + static_cast<uint32_t>(o / row);
+      const uint64_t page_index = o / (uint64_t{ru.dies} * g.planes_per_lun);  // over rows x pages
+      const uint32_t block = (local / sets) * ru.block_rows + static_cast<uint32_t>(page_index / g.pages_per_block);
       REQUIRE(block < g.blocks_per_plane);
-      const auto page = static_cast<uint32_t>(o % g.pages_per_block);
+      const auto page = static_cast<uint32_t>(page_index % g.pages_per_block);
       REQUIRE(pages.emplace(die, plane, block, page).second);
       ++per_die[die];
     }
@@ -103,19 +102,15 @@ TEST_CASE("NAND map places every slot on its own page, within its reclaim group'
   }
 }
 
-TEST_CASE("NAND map: a line is written channel fastest, then LUN", "[timing]") {
+TEST_CASE("NAND map: a line stripes channel fastest, then LUN", "[timing]") {
   const ftl::Geometry g = test::geometry(4, 2, 1, 4, 8, 64);
   const fdp::RuShape ru = fdp::resolve_ru_shape(g, fdp::FdpConfig{});
   const NandMap m(g, ru, ru.units_per_group);
-  const std::vector<uint32_t> order = ftl::block_order(g, 0, g.dies());
-  for (uint32_t n = 0; n < 16; ++n) {
-    const NandLoc l = m.locate(order[n]);  // the n-th slot the write pointer fills
-    CHECK(l.channel == n % 4);
-    CHECK(l.plane == n % 8);  // die = LUN x channels + channel
+  for (uint32_t s = 0; s < 16; ++s) {
+    const NandLoc l = m.locate(s);
+    CHECK(l.channel == s % 4);
+    CHECK(l.plane == s % 8);  // die = LUN x channels + channel
   }
-  // Offsets are GC order: the first 8 slots are channel 0 LUN 0's block.
-  for (uint32_t s = 0; s < 8; ++s) CHECK(m.locate(s).plane == 0);
-  CHECK(m.locate(8).plane == 4);  // then channel 0, LUN 1 (die 4)
 }
 
 TEST_CASE("events series: fixed interval rows, automatic interval widens and keeps totals", "[timing]") {

@@ -13,6 +13,7 @@
 #include "fdp/placement.h"
 #include "ftl/ftl_config.h"
 #include "ftl/geometry.h"
+#include "sim/fit.h"
 
 namespace ftlsim::cli {
 namespace {
@@ -150,7 +151,10 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
     throw InputError(fmt::format("--op {} must be a fraction above 0 (0.25 = 25% spare)", op_value));
   }
   const double op = has_op ? op_value : preset_op;
-  if (given(Setting::kLogical)) {
+  if (given(Setting::kLogical) && sim::parse_fit(val(Setting::kLogical))) {
+    // --logical fit:P%: sized from the trace by simulate(); a placeholder here.
+    g.logical_bytes = ftl::kSlotBytes;
+  } else if (given(Setting::kLogical)) {
     g.logical_bytes = parse_size_or_throw(val(Setting::kLogical), "--logical");
     if (has_op) {
       if (given(Setting::kBlocks)) throw InputError("--blocks cannot be combined with both --logical and --op");
@@ -231,9 +235,12 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kPages, "N", "Device", "Pages per block (default: the preset's, 256 / 4096 / 32)");
   add(Setting::kPageSize, "SIZE", "Device",
       "NAND page size in bytes, a multiple of 4K (e.g. 4K, 16K; default: the preset's, 4K)");
-  add(Setting::kLogical, "SIZE", "Device",
+  add(Setting::kLogical, "SIZE|fit:P%", "Device",
       "Logical capacity the host sees, in bytes (e.g. 12G); with --op, the number of blocks is derived "
-      "from it. Default: physical / (1 + op)");
+      "from it. fit:P% sizes it from the trace: its footprint (the 4 KiB pages it touches, remapped densely "
+      "in first-touch order) fills P% of it, and unless --pages or --blocks is given the device keeps the "
+      "preset's lines and over-provisioning (or --op) with as many pages per block as that needs. "
+      "Default: physical / (1 + op)");
   add(Setting::kOp, "FRACTION", "Device",
       "Over-provisioning as a fraction, physical/logical - 1 (default: the preset's, 1/3 for femu-default, "
       "0.53 for femu-eth and femu-eth-512m)");
@@ -355,6 +362,14 @@ sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std:
   const std::string& preset = point[idx(Setting::kPreset)];
   run.preset = overridden ? preset + "+overrides" : preset;
   run.options.wrap = a.wrap;
+  if (a.is_given(Setting::kLogical)) run.options.fit = sim::parse_fit(point[idx(Setting::kLogical)]);
+  if (run.options.fit && !a.is_given(Setting::kPages) && !a.is_given(Setting::kBlocks)) {
+    // The device scales with the trace: the preset's lines and dies, its
+    // over-provisioning (or --op), and as many pages per block as that takes.
+    const double op = a.is_given(Setting::kOp) ? to_real(Setting::kOp, point[idx(Setting::kOp)])
+                                               : ftl::preset_geometry(point[idx(Setting::kPreset)]).over_provisioning();
+    run.options.fit_op = op;
+  }
   if (a.is_given(Setting::kInterval)) {
     run.options.interval_bytes = parse_size_or_throw(point[idx(Setting::kInterval)], "--interval");
     if (run.options.interval_bytes == 0) throw InputError("--interval must be above 0");

@@ -93,14 +93,19 @@ IntervalPlacement::IntervalPlacement(uint64_t logical_slots, uint32_t handles)
 }
 
 std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
-                                    uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial) {
+                                    uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial,
+                                    std::span<const uint32_t> fit_map) {
   using trace::Op;
   if (handles > 256) throw InputError("--placement oracle supports at most 256 handles");
-  const uint64_t logical_sectors = logical_slots * 4096 / sector_bytes;
+  const bool fit = !fit_map.empty();
+  const uint64_t logical_sectors = (fit ? fit_map.size() : logical_slots) * 4096 / sector_bytes;
+  const auto lpn_of = [&](uint64_t slot) {
+    return fit ? fit_map[slot] : trace::slot_lpn(slot, logical_slots);
+  };
   auto usable = [&](const trace::Record& r, trace::SlotSpan& s) {
     if (r.op != static_cast<uint8_t>(Op::kWrite) && r.op != static_cast<uint8_t>(Op::kTrim)) return false;
     if (r.sectors == 0) return false;
-    s = trace::slot_span(r, sector_bytes, logical_sectors, wrap);
+    s = trace::slot_span(r, sector_bytes, logical_sectors, wrap && !fit);
     return !s.out_of_range;
   };
   uint64_t writes = 0;
@@ -120,7 +125,7 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
     if (!usable(r, span)) continue;
     const bool is_write = r.op == static_cast<uint8_t>(Op::kWrite);
     for (uint64_t k = span.slots; k-- > 0;) {
-      const uint32_t lpn = trace::slot_lpn(span.first_slot + k, logical_slots);
+      const uint32_t lpn = lpn_of(span.first_slot + k);
       if (!is_write) {
         const bool partial = (k == 0 && span.head_partial) || (k + 1 == span.slots && span.tail_partial);
         if (!partial || !trim_keeps_partial) next_event[lpn] = idx;

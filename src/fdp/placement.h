@@ -89,9 +89,12 @@ class OraclePlacement {
 // enumerated exactly as the simulation driver does (a trim ends the life of
 // every slot it unmaps: all it touches unless `trim_keeps_partial`);
 // malformed records are skipped (the driver reports them).
+// With a non-empty `fit_map` (--logical fit:) trace slots are remapped
+// through it instead of folded into `logical_slots`.
 [[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                                   uint64_t logical_slots, bool wrap, uint32_t handles,
-                                                  bool trim_keeps_partial = false);
+                                                  bool trim_keeps_partial = false,
+                                                  std::span<const uint32_t> fit_map = {});
 
 // interval: the device remembers when it last wrote each LBA (in host slots
 // written since the start) and sends a rewrite with interval v to handle

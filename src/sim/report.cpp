@@ -25,8 +25,13 @@ void write_marker(JsonWriter& j, const std::optional<uint64_t>& m) {
 
 }  // namespace
 
+// The geometry simulated: with --logical fit: its logical size is the fitted one.
+ftl::Geometry simulated_geometry(const RunDescription& run, const SimResult& r) {
+  return r.fitted_geometry ? *r.fitted_geometry : run.config.geometry;
+}
+
 std::string summary_json(const RunDescription& run, const SimResult& r) {
-  const ftl::Geometry& g = run.config.geometry;
+  const ftl::Geometry g = simulated_geometry(run, r);
   const ftl::GcConfig& gc = run.config.gc;
   const ftl::FtlStats& s = r.ftl;
   JsonWriter j;
@@ -47,6 +52,15 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("physical_bytes", g.physical_bytes());
   j.field("logical_bytes", g.logical_bytes);
   j.field("over_provisioning", g.over_provisioning());
+  j.key("fit");  // --logical fit:P%: the trace's footprint fills this share of the logical space
+  if (run.options.fit) {
+    j.begin_object();
+    j.field("fill", *run.options.fit);
+    j.field("footprint_bytes", r.fit_footprint_slots * kSlot);
+    j.end_object();
+  } else {
+    j.null();
+  }
   j.end_object();
   j.key("gc").begin_object();
   j.field("victim", std::string(ftl::victim_policy_name(gc.victim)));
@@ -200,7 +214,7 @@ std::string timeseries_csv(const SimResult& r) {
 }
 
 std::string summary_text(const RunDescription& run, const SimResult& r) {
-  const ftl::Geometry& g = run.config.geometry;
+  const ftl::Geometry g = simulated_geometry(run, r);
   const ftl::GcConfig& gc = run.config.gc;
   const ftl::FtlStats& s = r.ftl;
   std::string out;
@@ -213,6 +227,11 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                      ftl::victim_policy_name(gc.victim), gc.thres_lines(r.units_per_group),
                      r.units_per_group == g.lines() ? "lines" : "units per group", gc.thres_pcent,
                      gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high);
+  if (run.options.fit) {
+    out += fmt::format("fit        the trace's footprint, {} in {} pages, remapped densely to fill {:g}% of the "
+                       "logical space\n",
+                       format_bytes(r.fit_footprint_slots * kSlot), r.fit_footprint_slots, *run.options.fit * 100.0);
+  }
   const fdp::FdpConfig fdp = effective_fdp(run.placement);
   if (fdp.isolated_gc) {
     out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s) of {}, {} RUs of {}\n",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ftl/ftl_stats.h"
+#include "ftl/geometry.h"
 #include "timing/timing_result.h"
 
 namespace ftlsim::sim {
@@ -71,6 +72,8 @@ struct SimResult {
   uint32_t units = 0;                 // erase units in the device
   uint32_t units_per_group = 0;       // per reclaim group (thresholds apply to these)
   uint32_t blocks_per_unit = 0;       // NAND blocks erased with a unit
+  uint64_t fit_footprint_slots = 0;   // --logical fit: the trace's footprint in 4 KiB slots (0: no fit)
+  std::optional<ftl::Geometry> fitted_geometry;  // --logical fit: the device simulated
   double wall_seconds = 0;
   std::optional<timing::TimingResult> timing;  // timed mode only
   std::vector<uint32_t> l2p;  // SimOptions::keep_l2p: physical slot per logical slot (0xFFFFFFFF unmapped)

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <variant>
 
 #include "core/error.h"
 #include "ftl/any_ftl.h"
+#include "sim/fit.h"
 #include "timing/host_loop.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
@@ -34,14 +36,15 @@ template <class Ftl, class Placement>
 class Driver {
  public:
   Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, bool trim_keeps_partial, const TraceView& t,
-         const SimOptions& o, uint64_t interval)
+         const SimOptions& o, uint64_t interval, const std::vector<uint32_t>* fit_map)
       : ftl_(ftl), placement_(placement), rgs_(fdp.isolated_gc ? fdp.reclaim_groups : 1),
         rg_of_lba_(fdp.isolated_gc && fdp.rg_of == fdp::RgOf::kLba && fdp.reclaim_groups > 1),
         trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o), interval_(interval),
         ru_time_limit_(fdp.ru_time_limit_ns != 0),
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
-        logical_sectors_(logical_bytes_ / sector_) {}
+        logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
+        fit_(fit_map != nullptr ? fit_map->data() : nullptr) {}
 
   void run(SimResult& r) {
     const auto records = t_.records;
@@ -130,7 +133,12 @@ class Driver {
     return s;
   }
 
-  uint32_t lpn(uint64_t slot) const { return trace::slot_lpn(slot, ftl_.logical_slots()); }
+  // The device slot of trace slot `slot`: as is (folded with --wrap), or
+  // remapped densely by --logical fit:.
+  uint32_t lpn(uint64_t slot) const {
+    if (fit_ != nullptr) [[unlikely]] return fit_[slot];
+    return trace::slot_lpn(slot, ftl_.logical_slots());
+  }
 
   // Reclaim group of a slot: the request's (from its placement identifier),
   // or with --rg-of lba the slot's 1 MiB LBA stripe.
@@ -211,6 +219,7 @@ class Driver {
   uint64_t logical_bytes_;
   uint64_t sector_;
   uint64_t logical_sectors_;
+  const uint32_t* fit_;
   uint64_t time_ns_ = 0;
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;
@@ -238,11 +247,13 @@ namespace {
 using AnyPlacement = std::variant<fdp::PidPlacement, fdp::OraclePlacement, fdp::IntervalPlacement>;
 
 AnyPlacement make_placement(const PlacementSetup& setup, const fdp::FdpConfig& fdp, const TraceView& trace,
-                            uint64_t logical_slots, bool wrap, bool trim_keeps_partial) {
+                            uint64_t logical_slots, bool wrap, bool trim_keeps_partial,
+                            const std::vector<uint32_t>* fit_map) {
   switch (setup.placement.kind) {
     case fdp::PlacementKind::kOracle:
-      return fdp::OraclePlacement(fdp::oracle_handles(trace.records, trace.sector_bytes, logical_slots, wrap,
-                                                      fdp.handles, trim_keeps_partial));
+      return fdp::OraclePlacement(fdp::oracle_handles(
+          trace.records, trace.sector_bytes, logical_slots, wrap, fdp.handles, trim_keeps_partial,
+          fit_map != nullptr ? std::span<const uint32_t>(*fit_map) : std::span<const uint32_t>()));
     case fdp::PlacementKind::kInterval:
       return fdp::IntervalPlacement(logical_slots, fdp.handles);
     default: {
@@ -307,12 +318,32 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
 
 }  // namespace
 
-SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts,
+SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const SimOptions& opts,
                    const PlacementSetup& setup) {
   if (trace.sector_bytes == 0 || trace.sector_bytes > 65536) {
     throw InputError(fmt::format("{}: unsupported sector size {}", trace.path, trace.sector_bytes));
   }
   const auto start = std::chrono::steady_clock::now();
+  // --logical fit: the device's logical capacity comes from the trace.
+  std::optional<FitMap> fit;
+  ftl::FtlConfig cfg = given;
+  if (opts.fit) {
+    fit = fit_trace(trace, *opts.fit);
+    ftl::Geometry& g = cfg.geometry;
+    g.logical_bytes = fit->logical_slots * kSlot;
+    if (opts.fit_op) {
+      const double physical = static_cast<double>(fit->logical_slots) * (1.0 + *opts.fit_op);
+      const double per_page = static_cast<double>(uint64_t{g.lines()} * g.blocks_per_line() * g.slots_per_page());
+      g.pages_per_block = std::max<uint32_t>(1, static_cast<uint32_t>(std::ceil(physical / per_page - 1e-9)));
+    }
+    const auto problems = cfg.problems();
+    if (!problems.empty()) {
+      throw InputError(fmt::format("--logical fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
+                                   "of {} slots: {}",
+                                   *opts.fit * 100.0, fit->footprint, fit->logical_slots, problems.front()));
+    }
+  }
+  const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = effective_fdp(setup);
   const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
@@ -326,15 +357,17 @@ SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimO
   r.units = layout.units;
   r.units_per_group = layout.units_per_pool();
   r.blocks_per_unit = layout.blocks_per_unit;
+  r.fit_footprint_slots = fit ? fit->footprint : 0;
+  if (fit) r.fitted_geometry = cfg.geometry;
   // Builds the placement, runs `drive` with a Driver over the engine (the
   // FTL decisions are the same code in both modes) and collects the counters.
   const auto run_on = [&](auto& any, auto&& drive) {
-    AnyPlacement placement =
-        make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap, cfg.trim_keeps_partial);
+    AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap,
+                                            cfg.trim_keeps_partial, fit_map);
     std::visit(
         [&](auto& ftl, auto& place) {
           ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
-          Driver driver(ftl, place, fdp, cfg.trim_keeps_partial, trace, opts, interval);
+          Driver driver(ftl, place, fdp, cfg.trim_keeps_partial, trace, opts, interval, fit_map);
           drive(driver);
           collect(ftl, place, driver, fdp, r);
           if (opts.keep_l2p) {

@@ -24,6 +24,13 @@ struct SimOptions {
   bool wrap = false;
   // Print progress to stderr (the CLI sets it when stderr is a terminal).
   bool progress = false;
+  // --logical fit:P%: the logical capacity is the trace's footprint / P, the
+  // touched slots remapped densely in first-touch order (sim/fit.h); the
+  // configuration's logical_bytes is then ignored.
+  std::optional<double> fit;
+  // With fit: keep this over-provisioning by deriving the pages per block
+  // (the lines, dies and planes stay); nullopt keeps the geometry as given.
+  std::optional<double> fit_op;
   // Keep the final logical-to-physical map in SimResult::l2p (tests compare
   // it with the reference FTL's: physical slots numbered as docs/model.md,
   // "Where slots live").

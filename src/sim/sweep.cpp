@@ -1,5 +1,7 @@
 #include "sim/sweep.h"
 
+#include "sim/fit.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -129,6 +131,9 @@ std::vector<std::string> expand_values(std::string_view option, ValueKind kind, 
     item = trim(item);
     if (item.empty()) throw InputError(fmt::format("{} {}: an item of the list is empty", option, text));
     if (kind == ValueKind::kWord || kind == ValueKind::kPlacement) {
+      items.emplace_back(item);
+    } else if (kind == ValueKind::kSize && item.substr(0, 4) == "fit:") {
+      (void)parse_fit(item);  // --logical fit:P% (sim/fit.h), a word among sizes
       items.emplace_back(item);
     } else if (item.find(':') != std::string_view::npos) {
       expand_range(option, kind, item, items);

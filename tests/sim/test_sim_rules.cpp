@@ -4,6 +4,7 @@
 
 #include "ftl/ftl_test_util.h"
 #include "core/error.h"
+#include "sim/fit.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
 #include "sim_test_util.h"
@@ -156,4 +157,47 @@ TEST_CASE("same trace and options give byte-identical summaries", "[unit]") {
   c.gc.seed = 10;
   const auto other = run(c, recs);
   CHECK(other.ftl.gc_slots != a.ftl.gc_slots);
+}
+
+TEST_CASE("logical fit: remaps the touched pages densely in first-touch order", "[validation]") {
+  // Slots touched, in order: 1000 (write), 5 (write), 1000 (rewrite), 7
+  // (trim), 6 (read): footprint 4 slots, first-touch numbering 1000 -> 0,
+  // 5 -> 1, 7 -> 2, 6 -> 3. fit:50% gives ceil(4 / 0.5) = 8 logical slots.
+  auto c = small_device(ftl::VictimPolicy::kGreedy);
+  const std::vector<trace::Record> recs = {
+      test::rec(Op::kWrite, 1000 * 8, 8), test::rec(Op::kWrite, 5 * 8, 8), test::rec(Op::kWrite, 1000 * 8, 8),
+      test::rec(Op::kTrim, 7 * 8, 8), test::rec(Op::kRead, 6 * 8, 8)};
+  sim::SimOptions o;
+  o.fit = 0.5;
+  o.keep_l2p = true;
+  const auto r = sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o);
+  CHECK(r.fit_footprint_slots == 4);
+  REQUIRE(r.fitted_geometry);
+  CHECK(r.fitted_geometry->logical_bytes == 8 * 4096);
+  REQUIRE(r.l2p.size() == 8);
+  CHECK(r.l2p[0] != 0xFFFFFFFFu);  // slot 1000, written twice
+  CHECK(r.l2p[1] != 0xFFFFFFFFu);  // slot 5
+  CHECK(r.l2p[2] == 0xFFFFFFFFu);  // slot 7, only trimmed
+  CHECK(r.l2p[3] == 0xFFFFFFFFu);  // slot 6, only read
+  CHECK(r.ftl.host_slots == 3);
+  CHECK(r.requests.unmapped_read_slots == 1);
+  CHECK(r.mapped_slots_end == 2);
+
+  // Scaling the device: the same lines and dies, pages per block so that
+  // physical >= logical x (1 + op). small_device has 8 dies x 1 plane x
+  // 64 lines; 1000 slots at 50% -> 2000 logical slots; with op 0.25 ->
+  // 2500 physical slots / (64 x 8) = 4.88 -> 5 pages per block.
+  std::vector<trace::Record> seq;
+  test::append_sequential(seq, 0, 1000);
+  o.fit_op = 0.25;
+  o.keep_l2p = false;
+  const auto s = sim::simulate(c, sim::TraceView{"t.ftr", seq, 512}, o);
+  REQUIRE(s.fitted_geometry);
+  CHECK(s.fitted_geometry->logical_bytes == 2000 * 4096);
+  CHECK(s.fitted_geometry->pages_per_block == 5);
+  CHECK(s.fitted_geometry->blocks_per_plane == c.geometry.blocks_per_plane);
+  CHECK_THROWS_WITH(sim::parse_fit("fit:0%"), Catch::Contains("above 0 and at most 100"));
+  CHECK_THROWS_WITH(sim::parse_fit("fit:85"), Catch::Contains("e.g. fit:85%"));
+  CHECK(*sim::parse_fit("fit:85%") == Approx(0.85));
+  CHECK_FALSE(sim::parse_fit("85M"));
 }

@@ -254,8 +254,9 @@ class PageFtl {
   void open_unit(StreamId stream);
   void erase_unit(LineId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
-  // Lists the live slots of unit `victim` in FEMU's GC order into live_.
-  void gather_live(LineId victim);
+  // Lists the live slots of unit `victim` in FEMU's GC order into live_;
+  // returns how many.
+  uint32_t gather_live(LineId victim);
   void push_free(uint32_t pool, LineId l);
   LineId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {

@@ -30,7 +30,7 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
     for (uint32_t c = 0; c < columns_; ++c) cols[order[c] / block_slots_] = c;
     gc_columns_.push_back(std::move(cols));
   }
-  live_.reserve(spu_);
+  live_.resize(spu_);
   transposed_.resize(spu_ / 64 + 64);
   blocks_per_unit_ = layout.blocks_per_unit;
   div_ = FastDiv(spu_);
@@ -214,13 +214,12 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   const StreamId dest_stream = gc_dest_[owner];
   Stream& w = streams_[dest_stream];
   if (w.open == kNoLine && table_.valid[victim] > 0) open_unit(dest_stream);
-  gather_live(victim);
+  const uint32_t n = gather_live(victim);
   constexpr uint32_t kAhead = 32;  // copies; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
   const uint32_t* const live = live_.data();
-  const auto n = static_cast<uint32_t>(live_.size());
   // The write pointer lives in locals (stores into the maps cannot alias them).
   uint32_t dest = w.base + w.off;
   uint32_t dest_end = w.base + spu_;
@@ -275,10 +274,10 @@ inline void transpose64(uint64_t* a) {
 }  // namespace detail
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::gather_live(LineId victim) {
+uint32_t PageFtl<Victims, Sink>::gather_live(LineId victim) {
   // Written slot n of a row sits at n = page x S + column (S = columns_).
   // FEMU copies column by column in gc_columns_ order, pages ascending.
-  live_.clear();
+  uint32_t* out = live_.data();
   const uint32_t base = victim * spu_;
   const std::vector<uint32_t>& cols = gc_columns_[unit_order_.empty() ? 0 : unit_order_[victim]];
   const uint64_t* bits = valid_bits_.data();
@@ -298,7 +297,7 @@ void PageFtl<Victims, Sink>::gather_live(LineId victim) {
       for (const uint32_t c : cols) {
         for (uint32_t k = 0; k < chunks; ++k) {
           for (uint64_t word = t[c * chunks + k]; word != 0; word &= word - 1) {
-            live_.push_back(row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c);
+            *out++ = row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c;
           }
         }
       }
@@ -306,10 +305,12 @@ void PageFtl<Victims, Sink>::gather_live(LineId victim) {
     }
     for (const uint32_t c : cols) {
       for (uint32_t s = row + c; s < row + row_slots_; s += columns_) {
-        if ((bits[s >> 6] >> (s & 63)) & 1) live_.push_back(s);
+        *out = s;
+        out += (bits[s >> 6] >> (s & 63)) & 1;
       }
     }
   }
+  return static_cast<uint32_t>(out - live_.data());
 }
 
 template <VictimSelector Victims, class Sink>

@@ -9,7 +9,7 @@ deps:
 	@tools/install_deps.sh build
 
 test-deps:
-	@tools/install_deps.sh build capture analysis fuzz
+	@tools/install_deps.sh build capture analysis fuzz vm
 
 release: deps
 	@cmake --preset release >/dev/null

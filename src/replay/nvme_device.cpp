@@ -159,18 +159,25 @@ fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t en
 }
 
 std::vector<fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid) {
-  // Room for 128 descriptors first, more if announced.
-  for (uint32_t room = 128;;) {
-    std::vector<uint8_t> data(sizeof(nvme_fdp_ruh_status) + room * sizeof(nvme_fdp_ruh_status_desc));
+  // The header first, then exactly the descriptors it announces: the kernel
+  // sends passthrough commands with SGLs where the controller has them, and
+  // a controller without "SGL longer than the data" support (SGLS bit 16;
+  // QEMU's) fails a buffer larger than the data with Data SGL Length
+  // Invalid (status 0x400f).
+  const auto read = [&](std::vector<uint8_t>& data) {
     if (const int rc = nvme_fdp_reclaim_unit_handle_status(fd, nsid, static_cast<uint32_t>(data.size()), data.data());
         rc != 0) {
       throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "I/O Management Receive: RUH status (0x12)")));
     }
-    uint16_t n = 0;
-    std::memcpy(&n, data.data() + offsetof(nvme_fdp_ruh_status, nruhsd), 2);
-    if (n <= room) return fdp::parse_ruh_status(data, path);
-    room = n;
-  }
+  };
+  std::vector<uint8_t> data(sizeof(nvme_fdp_ruh_status));
+  read(data);
+  uint16_t n = 0;
+  std::memcpy(&n, data.data() + offsetof(nvme_fdp_ruh_status, nruhsd), 2);
+  if (n == 0) return {};
+  data.assign(sizeof(nvme_fdp_ruh_status) + size_t{n} * sizeof(nvme_fdp_ruh_status_desc), 0);
+  read(data);
+  return fdp::parse_ruh_status(data, path);
 }
 
 std::vector<fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group, bool host_events) {

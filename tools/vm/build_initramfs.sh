@@ -87,7 +87,7 @@ while read -r kind path _; do
   [ "$kind" = insmod ] || continue
   rel="${path#"$kroot"}"
   install -D -m 0644 "$path" "$stage/usr$rel"
-done < <(modprobe -d "$kroot" -S "$kver" --show-depends "${mods[@]}")
+done < <(modprobe -a -d "$kroot" -S "$kver" --show-depends "${mods[@]}")
 for f in modules.order modules.builtin modules.builtin.modinfo; do
   [ -e "$kroot/lib/modules/$kver/$f" ] && cp "$kroot/lib/modules/$kver/$f" "$stage/usr/lib/modules/$kver/"
 done

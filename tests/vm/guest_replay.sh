@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runs inside the test VM (tools/vm/run_vm.sh) as /run/test.sh: replays the
+# shipped geth trace onto QEMU's FDP namespace through the block device and
+# through NVMe passthrough, a small trace with an unlisted placement ID and
+# a Reclaim Unit Handle Update, and the safety refusals; prints every
+# command's output and status and nvme-cli's view of the device between
+# markers for the host's checker (tests/vm/check_vm_replay.py). Decides
+# nothing itself. FDP_CTRL, FDP_BLK, FDP_NG, CONV_NG come from the guest's
+# /init (by controller serial).
+set -u
+T=traces/geth-ethstate.ftr
+PREDICT="--preset femu-eth-512m --gc-thres 60 --placement fdp"
+
+emit() { echo "@@FILE $1"; cat "$2"; echo "@@END"; }
+run() {  # NAME COMMAND...: output and exit status
+  local name="$1"; shift
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  "$@" >"/tmp/$name.out" 2>&1
+  rc=$?
+  t1=$(date +%s.%N)
+  echo "@@RC $name $rc $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')"
+  emit "$name.out" "/tmp/$name.out"
+}
+snap() {  # NAME: nvme-cli's reading of RUH status, statistics and host events
+  nvme fdp status "$FDP_BLK" >"/tmp/$1.status" 2>&1; emit "$1.status" "/tmp/$1.status"
+  nvme fdp stats "$FDP_CTRL" -e 1 >"/tmp/$1.stats" 2>&1; emit "$1.stats" "/tmp/$1.stats"
+  nvme fdp events "$FDP_CTRL" -e 1 -E >"/tmp/$1.events" 2>&1; emit "$1.events" "/tmp/$1.events"
+}
+
+echo "@@ENV FDP_BLK=$FDP_BLK FDP_NG=$FDP_NG CONV_NG=$CONV_NG"
+run conv_refused ftlsim replay --trace "$T" --target "$CONV_NG" --placement nvme --ops write --no-progress
+snap s0
+# the block device: no placement (Linux 6.12 sends none), read back
+run blk ftlsim replay --trace "$T" --target "$FDP_BLK" --verify --out /tmp/blk --no-progress
+emit blk.json /tmp/blk/summary.json
+snap s1
+# passthrough with placement, the model beside the device
+run ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --out /tmp/ng --no-progress \
+  --predict "$PREDICT"
+emit ng.json /tmp/ng/summary.json
+snap s2
+# events on for every handle, then a trace with placement ID 9 (no handle)
+for h in 0 1 2 3 4 5 6 7; do
+  nvme fdp set-events "$FDP_BLK" --placement-handle=$h --event-types=0,3 --enable >/dev/null 2>&1
+done
+run small_refused ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --no-progress
+snap s3
+run small ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --allow-unlisted-pids \
+  --ruh-update-at-end --out /tmp/small --no-progress
+emit small.json /tmp/small/summary.json
+snap s4
+# safety: a file system on the namespace, then mounted
+mkfs.ext4 -q -F "$FDP_BLK" >/dev/null 2>&1
+run sig_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress
+run sig_ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --ops write --no-progress
+modprobe ext4 2>/dev/null
+mount -t ext4 "$FDP_BLK" /mnt
+run mounted_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress
+run mounted_ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --ops write --no-progress
+umount /mnt
+exit 0

@@ -305,7 +305,8 @@ void run_replay(const ReplayArgs& a) {
       replay::RuhUpdateReport u;
       for (const uint16_t p : scan.write_pids) {
         const uint16_t pid = report.plan.dspec_by_pid[p];
-        if (std::find(u.pids.begin(), u.pids.end(), pid) == u.pids.end()) u.pids.push_back(pid);
+        const bool unlisted = std::find(d.unlisted_pids.begin(), d.unlisted_pids.end(), p) != d.unlisted_pids.end();
+        if (!unlisted && std::find(u.pids.begin(), u.pids.end(), pid) == u.pids.end()) u.pids.push_back(pid);
       }
       replay::update_ruhs(target.fd(), info.path, info.nvme.nsid, u.pids);
       u.ruh_status = replay::read_ruh_status(target.fd(), info.path, info.nvme.nsid);

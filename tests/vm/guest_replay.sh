@@ -52,8 +52,10 @@ emit small.json /tmp/small/summary.json
 snap s4
 # safety: a file system on the namespace, then mounted
 mkfs.ext4 -q -F "$FDP_BLK" >/dev/null 2>&1
+snap s5
 run sig_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress
 run sig_ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --ops write --no-progress
+snap s6
 modprobe ext4 2>/dev/null
 mount -t ext4 "$FDP_BLK" /mnt
 run mounted_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress

@@ -119,9 +119,9 @@ std::string placement_table(const ReplayReport& r, const std::vector<HandleCheck
                        static_cast<double>(sent_total) == hbmw ? "ok" : "MISMATCH");
     if (m != nullptr) out += fmt::format("{:>14}{:>10.4f}", format_bytes(m->host_bytes), m->waf);
     out += "\n";
-    out += fmt::format("{:<8}{:>54.4f}", "WAF", fdp::device_waf(d.before, *d.after));
-    if (m != nullptr) out += fmt::format("{:>24.4f}", m->waf);
-    out += "  (device: delta MBMW / delta HBMW)\n";
+    out += fmt::format("{:<8}device {:.4f} (delta MBMW / delta HBMW)", "WAF", fdp::device_waf(d.before, *d.after));
+    if (m != nullptr) out += fmt::format(", model {:.4f}", m->waf);
+    out += "\n";
   }
   return out;
 }

@@ -21,7 +21,7 @@ cc -O2 -static -Wall -o "$work/hinted_write" "$here/hinted_write.c" ||
 start=$(date +%s)
 rc=0
 "$vm_repo/tools/vm/run_vm.sh" --initramfs "$img" --script "$here/guest_capture.sh" --file "$work/hinted_write" \
-  --timeout 240 >"$work/capture.console" || rc=$?
+  --timeout 240 --log "$work/capture.raw.log" >"$work/capture.console" || rc=$?
 echo "VM run: $(( $(date +%s) - start )) s, exit $rc (console: $work/capture.console)"
 [ "$rc" = 0 ] || { tail -n 40 "$work/capture.console"; exit 1; }
 python3 "$here/check_vm_capture.py" "$work/capture.console"

@@ -24,7 +24,7 @@ printf 'time,lba,len,op,pid\n0,0,65536,W,0\n1000,65536,131072,W,1\n2000,262144,4
 start=$(date +%s)
 rc=0
 "$vm_repo/tools/vm/run_vm.sh" --initramfs "$img" --script "$here/guest_replay.sh" --file "$work/small.ftr" \
-  --ru-size "$ru" --handles 8 --rgs 1 --timeout 240 >"$work/replay.console" || rc=$?
+  --ru-size "$ru" --handles 8 --rgs 1 --timeout 240 --log "$work/replay.raw.log" >"$work/replay.console" || rc=$?
 echo "VM run: $(( $(date +%s) - start )) s, exit $rc (console: $work/replay.console)"
 [ "$rc" = 0 ] || { tail -n 40 "$work/replay.console"; exit 1; }
 python3 "$here/check_vm_replay.py" "$work/replay.console" "$work/geth-info.json" "$work/small-info.json" "$ru_bytes"

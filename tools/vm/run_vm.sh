@@ -89,8 +89,8 @@ clean() { tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g'; }
 rc=0
 timeout --kill-after=10 "$timeout_s" "${qemu[@]}" </dev/null >"$log" 2>&1 || rc=$?
 # The guest's lines between the markers (carriage returns of the console dropped).
-clean | sed -n '/^FTLSIM-VM-BEGIN/,/^FTLSIM-VM-EXIT/p'
-status="$(clean | sed -n 's/^FTLSIM-VM-EXIT \([0-9]*\)$/\1/p' | tail -n1)"
+clean | sed -n '/FTLSIM-VM-BEGIN/,/FTLSIM-VM-EXIT/p'
+status="$(clean | sed -n 's/.*FTLSIM-VM-EXIT \([0-9]*\)$/\1/p' | tail -n1)"
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
   echo "$prog: the VM did not finish within $timeout_s s; console:" >&2
   clean | tail -n 30 >&2

@@ -13,7 +13,7 @@
 #     bench    bench/: fio, the reference for the live-replay benchmark
 #     fuzz     tests/fuzz: clang and libFuzzer's runtime (the `fuzz` preset)
 #     vm       tools/vm and tests/vm: QEMU 10 (FDP-capable NVMe emulation)
-#              from bookworm-backports; nvme-cli, busybox, kmod, cpio,
+#              from bookworm-backports; nvme-cli, busybox, kmod, cpio, python3,
 #              f2fs-tools; and the backports kernel, fetched with
 #              `apt-get download` and unpacked under build/vm/kernel (the
 #              host's own kernel and boot setup are not touched)
@@ -50,7 +50,7 @@ for g in "${groups[@]}"; do
       ;;
     vm)
       want_vm=1
-      packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs)
+      packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs python3)
       ;;
     *)
       echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz, vm)" >&2
@@ -139,6 +139,8 @@ if [ "${want_vm:-0}" = 1 ] && ! ls "$vm_kernel_dir"/boot/vmlinuz-* >/dev/null 2>
   dl="$repo/build/vm/kernel-deb"
   rm -rf "$dl" "$vm_kernel_dir.partial"
   mkdir -p "$dl" "$vm_kernel_dir.partial"
+  # apt downloads as its _apt user where that user can write the folder
+  id _apt >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && chown _apt "$dl"
   (cd "$dl" && apt-get download -qq "$image/bookworm-backports")
   dpkg-deb -x "$dl"/"$image"_*.deb "$vm_kernel_dir.partial"
   rm -rf "$vm_kernel_dir" && mv "$vm_kernel_dir.partial" "$vm_kernel_dir"

@@ -272,9 +272,17 @@ void run_replay(const ReplayArgs& a) {
     report.device_fdp = d;
   }
   // The host events already in the log, to tell the replay's own apart.
+  // A device that cannot return the events log still replays; the report
+  // then says why it has no event counts.
   std::vector<replay::fdp::Event> events_before;
+  bool events_ok = false;
   if (report.device_fdp) {
-    events_before = replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true);
+    try {
+      events_before = replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true);
+      events_ok = true;
+    } catch (const SystemError& e) {
+      report.device_fdp->events_error = e.what();
+    }
   }
   if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader);
 
@@ -313,9 +321,15 @@ void run_replay(const ReplayArgs& a) {
       u.stats = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
       d.ruh_update = std::move(u);
     }
-    d.events = replay::fdp::new_events(
-        events_before, replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true));
-    d.events_read = true;
+    if (events_ok) {
+      try {
+        d.events = replay::fdp::new_events(
+            events_before, replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true));
+        d.events_read = true;
+      } catch (const SystemError& e) {
+        d.events_error = e.what();
+      }
+    }
   }
   if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
 

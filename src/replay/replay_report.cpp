@@ -281,6 +281,7 @@ std::string summary_text(const ReplayReport& r) {
                                 d.events.size(), parts.empty() ? "" : ": ", fmt::join(parts, ", "),
                                 by_type[fdp::kEventInvalidPid]));
     }
+    if (!d.events_error.empty()) row("events", "not counted: " + d.events_error);
     if (d.ruh_update) {
       std::vector<std::string> parts;
       for (const fdp::RuhStatus& st : d.ruh_update->ruh_status) {

@@ -47,6 +47,7 @@ struct DeviceFdpReport {
   std::vector<uint16_t> unlisted_pids;     // trace IDs sent without a handle (--allow-unlisted-pids)
   std::vector<fdp::Event> events;          // host events the device logged during the replay (and the update)
   bool events_read = false;
+  std::string events_error;  // why the events log could not be read, if so
   std::optional<RuhUpdateReport> ruh_update;
 };
 

@@ -50,7 +50,7 @@ run small ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nv
   --ruh-update-at-end --out /tmp/small --no-progress
 emit small.json /tmp/small/summary.json
 snap s4
-# safety: a file system on the namespace, then mounted
+# safety: a file system on the namespace, then mounted, then a partition table
 mkfs.ext4 -q -F "$FDP_BLK" >/dev/null 2>&1
 snap s5
 run sig_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress
@@ -61,4 +61,10 @@ mount -t ext4 "$FDP_BLK" /mnt
 run mounted_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress
 run mounted_ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --ops write --no-progress
 umount /mnt
+# a partition table (DOS, one partition) instead of the file system
+dd if=/dev/zero of="$FDP_BLK" bs=1M count=1 2>/dev/null
+printf 'o\nn\np\n1\n\n\nw\n' | fdisk "$FDP_BLK" >/dev/null 2>&1
+blockdev --rereadpt "$FDP_BLK" 2>/dev/null; sleep 0.5
+run part_blk ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress
+run part_ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --ops write --no-progress
 exit 0

@@ -50,6 +50,18 @@ run small ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nv
   --ruh-update-at-end --out /tmp/small --no-progress
 emit small.json /tmp/small/summary.json
 snap s4
+# in use: while a replay holds the block device (exclusive open), the
+# passthrough path to the same namespace must be refused too
+ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress >/tmp/holder.out 2>&1 &
+holder=$!
+for i in $(seq 50); do
+  ls -l /proc/$holder/fd 2>/dev/null | grep -q "$FDP_BLK" && break
+  sleep 0.1
+done
+run busy_ng ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --allow-unlisted-pids \
+  --no-progress
+wait $holder
+echo "@@RC holder $? 0"
 # safety: a file system on the namespace, then mounted, then a partition table
 mkfs.ext4 -q -F "$FDP_BLK" >/dev/null 2>&1
 snap s5

@@ -452,7 +452,7 @@ std::string summary_json(const ReplayReport& r) {
     j.key("unlisted_pids").begin_array();
     for (const uint16_t p : d.unlisted_pids) j.value(uint64_t{p});
     j.end_array();
-    j.key("handles").begin_array();
+    j.key("handle_checks").begin_array();
     for (const HandleCheck& c : handle_checks(r)) {
       j.begin_object().field("handle", uint64_t{c.handle}).field("pid", uint64_t{c.pid});
       j.field("sent_bytes", c.sent_bytes).field("ruamw_before", c.ruamw_before).field("ruamw_after", c.ruamw_after);

@@ -8,7 +8,10 @@ the device (RUH status, FDP statistics, host events) before and after each
 step. ftlsim's readings of the same log pages are checked against
 nvme-cli's.
 
-usage: check_vm_replay.py CONSOLE GETH_INFO_JSON SMALL_INFO_JSON RU_BYTES
+The geth replay uses reclaim group 0 (PID = handle), the small one --rg 1:
+PID = (1 << (16 - RGIF)) | handle, with RGIF as nvme-cli reports it.
+
+usage: check_vm_replay.py CONSOLE GETH_INFO_JSON SMALL_INFO_JSON RU_BYTES RGS HANDLES
 Prints one line per check and "N passed, M failed"; exit 1 on a failure.
 """
 import json
@@ -79,7 +82,8 @@ def new_events(before, after):
 
 
 def main():
-    console, geth_info, small_info, ru_bytes = sys.argv[1:5]
+    console, geth_info, small_info, ru_bytes, rgs, handles = sys.argv[1:7]
+    rgs, handles = int(rgs), int(handles)
     files, rcs = sections(open(console, encoding="utf-8", errors="replace").read())
     geth = {p["pid"]: p["write_bytes"] for p in json.load(open(geth_info))["pids"]}
     small = {p["pid"]: p["write_bytes"] for p in json.load(open(small_info))["pids"]}
@@ -120,6 +124,17 @@ def main():
     # 1. the conventional controller is refused for --placement nvme
     check("conventional namespace refused", rc("conv_refused") not in (0, None) and
           "does not support Flexible Data Placement" in out("conv_refused"), out("conv_refused")[:300])
+
+    # 1b. the FDP configuration as ftlsim read it: what the VM was started with
+    m = re.search(r"FDP Attributes: 0x([0-9a-fA-F]+)", files.get("configs", ""))
+    rgif = int(m.group(1), 16) & 0xF if m else None
+    n0 = js("ng")
+    if n0 is not None and n0.get("device_fdp"):
+        d0 = n0["device_fdp"]
+        got = (d0["reclaim_groups"], d0["handles"], d0["ru_bytes"], d0["rgif"])
+        check("FDP configurations log: reclaim groups, handles, RU size, RGIF (nvme-cli)",
+              got == (rgs, handles, int(ru_bytes), rgif), f"{got} != {(rgs, handles, int(ru_bytes), rgif)}")
+    rg1 = (1 << (16 - rgif)) if rgif else 0  # PID of handle 0 in reclaim group 1
 
     # 2. block device /dev/nvmeXn1: everything lands in placement handle 0
     b = js("blk")
@@ -168,10 +183,10 @@ def main():
             got = moved(st["s1"][pid], st["s2"][pid])
             check(f"passthrough: handle {pid} moved as trace ID {pid}'s {geth.get(pid, 0)} B predict",
                   got == want, f"moved {got} blocks, want {want}")
-        hs = {h["handle"]: h for h in d["handles"]}
+        hs = {h["pid"]: h for h in d["handle_checks"]}
         check("passthrough: ftlsim's per-handle table agrees (all ok, sent = trace)",
               all(h["match"] for h in hs.values()) and all(hs[p]["sent_bytes"] == geth.get(p, 0) for p in hs),
-              json.dumps(d["handles"])[:400])
+              json.dumps(d["handle_checks"])[:400])
         pr = n.get("prediction") or {}
         check("passthrough: --predict gives the model's per-handle bytes",
               pr.get("host_bytes") == W and {h["name"]: h["host_bytes"] for h in pr.get("handles", [])}.get("ruh3") == geth.get(3),
@@ -182,6 +197,8 @@ def main():
         check("passthrough: device FDP report present", False, out("ng")[-300:])
 
     # 4. a placement ID without a handle: refused, or sent with --allow-unlisted-pids
+    check(f"RUH status lists every handle of every reclaim group ({rgs} x {handles})",
+          sorted(st["s1"]) == sorted(g * rg1 + h for g in range(rgs) for h in range(handles)), str(sorted(st["s1"])))
     check("unlisted placement ID refused by default", rc("small_refused") not in (0, None) and
           "trace placement ID 9" in out("small_refused"), out("small_refused")[:300])
     s = js("small")
@@ -193,10 +210,13 @@ def main():
         before = {r["pid"]: r["ruamw"] for r in d["ruh_before"]}
         after = {r["pid"]: r["ruamw"] for r in d["ruh_after"]}
         check("unlisted: ftlsim's RUH status before = nvme-cli's", before == st["s3"], f"{before} / {st['s3']}")
-        expect = {0: small.get(0, 0) + small.get(9, 0), 1: small.get(1, 0), 2: small.get(2, 0)}
+        # --rg 1: IDs 0, 1, 2 to handles 0, 1, 2 of group 1; ID 9 has no handle and
+        # lands in handle 0 of group 0 (PID 0), where QEMU puts an invalid PID
+        used = [rg1 | 0, rg1 | 1, rg1 | 2]
+        expect = {used[0]: small.get(0, 0), used[1]: small.get(1, 0), used[2]: small.get(2, 0), 0: small.get(9, 0)}
         for pid in sorted(before):
             want = (expect.get(pid, 0) // LBA) % R
-            check(f"unlisted: handle {pid} moved by {expect.get(pid, 0)} B" + (" (ID 9 lands in handle 0)" if pid == 0 else ""),
+            check(f"unlisted: PID {pid:#06x} moved by {expect.get(pid, 0)} B" + (" (ID 9)" if pid == 0 else ""),
                   moved(before[pid], after[pid]) == want, f"moved {moved(before[pid], after[pid])}, want {want}")
         new = new_events(ev["s3"], ev["s4"])
         inval_cli = sum(1 for t, _ in new if t == 3)
@@ -205,14 +225,14 @@ def main():
         check("unlisted: invalid-PID events counted as the device logged them", inval_ftl == inval_cli,
               f"ftlsim {inval_ftl}, nvme-cli {inval_cli}")
         u = d.get("ruh_update") or {}
-        check("RUH update: the PIDs used (not the unlisted one)", sorted(u.get("pids", [])) == [0, 1, 2], str(u.get("pids")))
+        check("RUH update: the PIDs used (not the unlisted one)", sorted(u.get("pids", [])) == used, str(u.get("pids")))
         upd = {r["pid"]: r["ruamw"] for r in u.get("ruh_status", [])}
         check("RUH update: every updated handle has an empty RU (RUAMW = RU size)",
-              all(upd.get(p) == R for p in (0, 1, 2)), f"{upd}, RU {R} blocks")
-        check("RUH update: nvme-cli sees the same", all(st["s4"].get(p) == R for p in (0, 1, 2)), str(st["s4"]))
-        check("RUH update: untouched handles unchanged", all(upd[p] == after[p] for p in upd if p not in (0, 1, 2)),
+              all(upd.get(p) == R for p in used), f"{upd}, RU {R} blocks")
+        check("RUH update: nvme-cli sees the same", all(st["s4"].get(p) == R for p in used), str(st["s4"]))
+        check("RUH update: untouched handles unchanged", all(upd[p] == after[p] for p in upd if p not in used),
               f"{after} -> {upd}")
-        partly = [p for p in (0, 1, 2) if after[p] < R]
+        partly = [p for p in used if after[p] < R]
         got = sorted(e["pid"] for e in d["events"] if e["type"] == 0)
         check("RUH update: one 'RU not fully written' event per partly written RU (ftlsim)", got == partly,
               f"{got} != {partly}")

@@ -29,6 +29,7 @@ snap() {  # NAME: nvme-cli's reading of RUH status, statistics and host events
 }
 
 echo "@@ENV FDP_BLK=$FDP_BLK FDP_NG=$FDP_NG CONV_NG=$CONV_NG"
+nvme fdp configs "$FDP_CTRL" -e 1 >/tmp/configs 2>&1; emit configs /tmp/configs
 run conv_refused ftlsim replay --trace "$T" --target "$CONV_NG" --placement nvme --ops write --no-progress
 snap s0
 # the block device: no placement (Linux 6.12 sends none), read back
@@ -40,13 +41,14 @@ run ng ftlsim replay --trace "$T" --target "$FDP_NG" --placement nvme --out /tmp
   --predict "$PREDICT"
 emit ng.json /tmp/ng/summary.json
 snap s2
-# events on for every handle, then a trace with placement ID 9 (no handle)
+# events on for every handle, then a trace with placement ID 9 (no handle),
+# in reclaim group 1 (the geth replay used group 0)
 for h in 0 1 2 3 4 5 6 7; do
   nvme fdp set-events "$FDP_BLK" --placement-handle=$h --event-types=0,3 --enable >/dev/null 2>&1
 done
-run small_refused ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --no-progress
+run small_refused ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --rg 1 --no-progress
 snap s3
-run small ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --allow-unlisted-pids \
+run small ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --rg 1 --allow-unlisted-pids \
   --ruh-update-at-end --out /tmp/small --no-progress
 emit small.json /tmp/small/summary.json
 snap s4

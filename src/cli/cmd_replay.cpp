@@ -57,9 +57,13 @@ Placement: none counts bytes per placement ID; stream sends ID p as Linux
 nvme sends writes as NVMe passthrough commands with DTYPE=2 and DSPEC = the
 placement identifier of handle p in reclaim group --rg, read from the
 device's FDP configuration and reclaim unit handle status, and reports the
-device's WAF from its FDP statistics log (delta MBMW / delta HBMW).
+device's WAF from its FDP statistics log (delta MBMW / delta HBMW), and
+per handle how far its RUAMW moved against the bytes sent to it (reclaim
+unit handle status before and after) and the FDP events logged meanwhile.
 --predict "OPTIONS" also runs the model on the trace with those simulate
-options and prints its WAF beside it.
+options and prints its per-handle bytes and WAF in the same table.
+--placement nvme holds the namespace's block device /dev/nvmeXnY with
+O_EXCL during the replay (refused when busy), unless --force.
 
 Examples:
   ftlsim replay --trace traces/demo.ftr --target /tmp/demo.img --create 12G --out r/

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     --hinttrace) hinttrace="$2"; shift 2 ;;
     --trace) traces+=("$2"); shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done

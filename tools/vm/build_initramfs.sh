@@ -44,6 +44,10 @@ for t in busybox bash kmod nvme mke2fs mkfs.f2fs cpio gzip depmod; do
 done
 busybox --list-full >/dev/null 2>&1 || die "busybox has no --list-full; install busybox-static (tools/install_deps.sh vm)"
 
+# depmod and modprobe live in /usr/sbin, which a user's PATH may lack
+depmod="$(command -v depmod || echo /usr/sbin/depmod)"
+modprobe="$(command -v modprobe || echo /usr/sbin/modprobe)"
+
 stage="$(mktemp -d "$(dirname "$out")/.initramfs.XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{usr/bin,usr/sbin,usr/lib,usr/lib64,dev,proc,sys,tmp,run,mnt,etc,root}
@@ -82,16 +86,16 @@ add_program "$ftlsim" /usr/local/bin/ftlsim
 
 # kernel modules: the ones named and what they depend on, with a depmod index
 mods=(nvme ext4 f2fs loop)
-depmod -b "$kroot" "$kver" 2>/dev/null || die "depmod failed on $kroot"
+"$depmod" -b "$kroot" "$kver" 2>/dev/null || die "depmod failed on $kroot"
 while read -r kind path _; do
   [ "$kind" = insmod ] || continue
   rel="${path#"$kroot"}"
   install -D -m 0644 "$path" "$stage/usr$rel"
-done < <(modprobe -a -d "$kroot" -S "$kver" --show-depends "${mods[@]}")
+done < <("$modprobe" -a -d "$kroot" -S "$kver" --show-depends "${mods[@]}")
 for f in modules.order modules.builtin modules.builtin.modinfo; do
   [ -e "$kroot/lib/modules/$kver/$f" ] && cp "$kroot/lib/modules/$kver/$f" "$stage/usr/lib/modules/$kver/"
 done
-depmod -b "$stage" "$kver" || die "depmod failed on the initramfs modules"
+"$depmod" -b "$stage" "$kver" || die "depmod failed on the initramfs modules"
 
 # the project's files
 install -D -m 0755 "$repo/tools/capture_blktrace.sh" "$stage/ftlsim/tools/capture_blktrace.sh"

@@ -9,7 +9,7 @@ deps:
 	@tools/install_deps.sh build
 
 test-deps:
-	@tools/install_deps.sh build capture analysis fuzz
+	@tools/install_deps.sh build capture analysis fuzz vm
 
 release: deps
 	@cmake --preset release >/dev/null
@@ -32,13 +32,13 @@ demo: release
 	  --a "--placement single" --b "--placement fdp" --out build/demo-out
 
 # Every test: the full suite on the release build (validation and the root-only
-# capture test, the Go tests of tools/geth_patch and the Python tests of
-# analysis/ included), then everything but the slow, capture, Go and Python
-# tests again
+# capture test, the Go tests of tools/geth_patch, the Python tests of
+# analysis/ and the VM tests of tests/vm included), then everything but the
+# slow, capture, Go, Python and VM tests again
 # under ASan+UBSan with FTL invariant checks on.
 test: test-deps release asan
 	ctest --preset release -j $(JOBS)
-	ctest --preset asan -j $(JOBS) -LE "slow|capture|go|python"
+	ctest --preset asan -j $(JOBS) -LE "slow|capture|go|python|vm"
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 # libFuzzer smoke run (clang, ASan+UBSan): every target of tests/fuzz for

@@ -65,7 +65,8 @@ Files next to OUT.ftr: OUT.raw.txt (block trace text), OUT.hints.csv (with
 metadata). The raw files are removed after a successful conversion unless
 --keep-raw; they are always kept when conversion fails.
 Environment: FTLSIM=path to the ftlsim binary; HINTTRACE_OUT=build dir for
-hinttrace (default \${XDG_CACHE_HOME:-\$HOME/.cache}/ftlsim/hinttrace/\$(uname -r)).
+hinttrace (default \${XDG_CACHE_HOME:-\$HOME/.cache}/ftlsim/hinttrace/\$(uname -r));
+HINTTRACE=a hinttrace binary built before (then nothing is compiled).
 EOF
 }
 
@@ -373,6 +374,13 @@ hinttrace=""
 if [ "$hints" -eq 1 ]; then
   ht_out="${HINTTRACE_OUT:-${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/hinttrace/$(uname -r)}"
   [ -r /sys/kernel/btf/vmlinux ] || die "--hints needs kernel BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF)"
+fi
+if [ "$hints" -eq 1 ] && [ -n "${HINTTRACE:-}" ]; then
+  # A hinttrace built elsewhere (CO-RE: it runs on any kernel with BTF),
+  # e.g. in the test VM, which has no compiler.
+  [ -x "$HINTTRACE" ] || die "HINTTRACE=$HINTTRACE is not an executable"
+  hinttrace="$HINTTRACE"
+elif [ "$hints" -eq 1 ]; then
   missing=()
   command -v clang >/dev/null 2>&1 || missing+=(clang)
   command -v bpftool >/dev/null 2>&1 || [ -x /usr/sbin/bpftool ] || missing+=(bpftool)

@@ -12,7 +12,15 @@
 #              for Debian's /usr/bin/python3
 #     bench    bench/: fio, the reference for the live-replay benchmark
 #     fuzz     tests/fuzz: clang and libFuzzer's runtime (the `fuzz` preset)
+#     vm       tools/vm and tests/vm: QEMU 10 (FDP-capable NVMe emulation)
+#              from bookworm-backports; nvme-cli, busybox, kmod, cpio, python3,
+#              f2fs-tools; and the backports kernel, fetched with
+#              `apt-get download` and unpacked under build/vm/kernel (the
+#              host's own kernel and boot setup are not touched)
 set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
 
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(build)
@@ -40,8 +48,12 @@ for g in "${groups[@]}"; do
     fuzz)
       packages+=(clang libclang-rt-14-dev)  # -fsanitize=fuzzer needs clang 14's runtime archives
       ;;
+    vm)
+      want_vm=1
+      packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs python3)
+      ;;
     *)
-      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz)" >&2
+      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz, vm)" >&2
       exit 2
       ;;
   esac
@@ -54,20 +66,84 @@ for p in "${packages[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
+# The vm group's packages from bookworm-backports, each installed as
+# NAME/bookworm-backports (apt then takes from backports only what that
+# package's dependencies need; `-t bookworm-backports` would upgrade
+# unrelated host packages such as systemd), and the kernel it boots.
+vm_backports=(qemu-system-x86 qemu-system-common qemu-system-data seabios)
+vm_source=/etc/apt/sources.list.d/ftlsim-bookworm-backports.sources
+vm_pin=/etc/apt/preferences.d/ftlsim-bookworm-backports
+vm_source_text="# written by ftlsim tools/install_deps.sh vm
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+# Priority 100: nothing is installed or upgraded from backports unless named.
+vm_pin_text="# written by ftlsim tools/install_deps.sh vm
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: 100"
+vm_kernel_dir="$repo/build/vm/kernel"
+vm_missing=()
+vm_sources_ok=1
+if [ "${want_vm:-0}" = 1 ]; then
+  if [ "$(cat "$vm_source" 2>/dev/null)" != "$vm_source_text" ] ||
+     [ "$(cat "$vm_pin" 2>/dev/null)" != "$vm_pin_text" ]; then
+    vm_sources_ok=0
+  fi
+  for p in "${vm_backports[@]}"; do
+    if ! dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null | grep -q "install ok installed .*bpo"; then
+      vm_missing+=("$p/bookworm-backports")
+    fi
+  done
+  ls "$vm_kernel_dir"/boot/vmlinuz-* >/dev/null 2>&1 || vm_missing+=("(kernel)")
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#vm_missing[@]} -eq 0 ] && [ "$vm_sources_ok" = 1 ]; then
   exit 0
 fi
 
-echo "install_deps: installing ${missing[*]}" >&2
+echo "install_deps: installing ${missing[*]} ${vm_missing[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then
   sudo=()
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
   sudo=(sudo)
 else
   echo "install_deps: not root and no password-less sudo; ask an administrator to run:" >&2
-  echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+  echo "  tools/install_deps.sh ${groups[*]}" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+if [ "$vm_sources_ok" = 0 ]; then
+  printf '%s\n' "$vm_source_text" | "${sudo[@]}" tee "$vm_source" >/dev/null
+  printf '%s\n' "$vm_pin_text" | "${sudo[@]}" tee "$vm_pin" >/dev/null
+fi
 "${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+apt_missing=("${missing[@]}")
+for p in "${vm_missing[@]}"; do [ "$p" = "(kernel)" ] || apt_missing+=("$p"); done
+if [ ${#apt_missing[@]} -gt 0 ]; then
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >&2
+fi
+
+# The backports kernel: the image package the linux-image-amd64 metapackage
+# of bookworm-backports names, downloaded (not installed) and unpacked into
+# build/vm/kernel: boot/vmlinuz-* and lib/modules/*.
+if [ "${want_vm:-0}" = 1 ] && ! ls "$vm_kernel_dir"/boot/vmlinuz-* >/dev/null 2>&1; then
+  image=$(apt-cache show linux-image-amd64/bookworm-backports 2>/dev/null |
+          sed -n 's/^Depends: *\(linux-image-[^ ,]*\).*/\1/p' | head -n1)
+  if [ -z "$image" ]; then
+    echo "install_deps: bookworm-backports has no linux-image-amd64 (apt-cache show linux-image-amd64/bookworm-backports)" >&2
+    exit 1
+  fi
+  dl="$repo/build/vm/kernel-deb"
+  rm -rf "$dl" "$vm_kernel_dir.partial"
+  mkdir -p "$dl" "$vm_kernel_dir.partial"
+  # apt downloads as its _apt user where that user can write the folder
+  id _apt >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && chown _apt "$dl"
+  (cd "$dl" && apt-get download -qq "$image/bookworm-backports")
+  dpkg-deb -x "$dl"/"$image"_*.deb "$vm_kernel_dir.partial"
+  rm -rf "$vm_kernel_dir" && mv "$vm_kernel_dir.partial" "$vm_kernel_dir"
+  rm -rf "$dl"
+  echo "install_deps: kernel $image unpacked into $vm_kernel_dir" >&2
+fi

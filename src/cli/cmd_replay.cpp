@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -56,9 +57,13 @@ Placement: none counts bytes per placement ID; stream sends ID p as Linux
 nvme sends writes as NVMe passthrough commands with DTYPE=2 and DSPEC = the
 placement identifier of handle p in reclaim group --rg, read from the
 device's FDP configuration and reclaim unit handle status, and reports the
-device's WAF from its FDP statistics log (delta MBMW / delta HBMW).
+device's WAF from its FDP statistics log (delta MBMW / delta HBMW), and
+per handle how far its RUAMW moved against the bytes sent to it (reclaim
+unit handle status before and after) and the FDP events logged meanwhile.
 --predict "OPTIONS" also runs the model on the trace with those simulate
-options and prints its WAF beside it.
+options and prints its per-handle bytes and WAF in the same table.
+--placement nvme holds the namespace's block device /dev/nvmeXnY with
+O_EXCL during the replay (refused when busy), unless --force.
 
 Examples:
   ftlsim replay --trace traces/demo.ftr --target /tmp/demo.img --create 12G --out r/
@@ -85,6 +90,8 @@ struct ReplayArgs {
   bool force = false;
   bool verify = false;
   bool no_progress = false;
+  bool allow_unlisted_pids = false;
+  bool ruh_update_at_end = false;
 };
 
 std::atomic<bool> g_stop{false};
@@ -161,12 +168,17 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
   if (a.verify && c.placement == PlacementMode::kNvme) {
     problems.emplace_back("--verify is not available with --placement nvme");
   }
+  if ((a.allow_unlisted_pids || a.ruh_update_at_end) && c.placement != PlacementMode::kNvme) {
+    problems.emplace_back(fmt::format("{} needs --placement nvme",
+                                      a.allow_unlisted_pids ? "--allow-unlisted-pids" : "--ruh-update-at-end"));
+  }
   if (!problems.empty()) throw InputError(fmt::format("replay: {}", fmt::join(problems, "; ")));
   return c;
 }
 
-// The model's WAF for the trace under the simulate options in `text`.
-double predict_waf(const std::string& text, const std::string& trace_path, const trace::FtrReader& reader) {
+// The model's WAF and per-handle bytes for the trace under the simulate
+// options in `text`.
+replay::Prediction predict(const std::string& text, const std::string& trace_path, const trace::FtrReader& reader) {
   ModelArgs m;
   try {
     CLI::App overlay{"", "--predict"};
@@ -185,7 +197,13 @@ double predict_waf(const std::string& text, const std::string& trace_path, const
     }
     const sim::RunDescription run = build_run(m, first_point(items), trace_path);
     const sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
-    return sim::simulate(run.config, view, run.options, run.placement).ftl.waf();
+    const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
+    replay::Prediction p{text, res.ftl.waf(), 0, {}};
+    for (const auto& [pid, bytes] : res.host_bytes_by_pid) p.host_bytes += bytes;
+    for (const sim::HandleStats& h : res.handles) {
+      p.handles.push_back({h.name, h.host_bytes, h.gc_out_bytes, h.waf_share});
+    }
+    return p;
   } catch (const InputError& e) {
     throw InputError(fmt::format("--predict \"{}\": {}", text, e.what()));
   }
@@ -236,8 +254,17 @@ void run_replay(const ReplayArgs& a) {
     report.plan = replay::plan_streams(info, scan.write_pids);
   } else if (cfg.placement == PlacementMode::kNvme) {
     fdp = replay::probe_nvme_fdp(target.fd(), info.path, info.nvme);
-    report.plan = replay::plan_nvme(info, *fdp, cfg.reclaim_group, scan.write_pids);
+    report.plan = replay::plan_nvme(info, *fdp, cfg.reclaim_group, scan.write_pids, a.allow_unlisted_pids);
     replay::DeviceFdpReport d;
+    for (const uint16_t p : scan.write_pids) {
+      const bool listed = std::any_of(fdp->ruh_status.begin(), fdp->ruh_status.end(), [&](const auto& s) {
+        return s.pid == report.plan.dspec_by_pid[p];
+      });
+      if (!listed) d.unlisted_pids.push_back(p);
+    }
+    d.nsid = info.nvme.nsid;
+    d.lba_bytes = info.nvme.lba_bytes;
+    d.ruh_before = fdp->ruh_status;
     d.endurance_group = info.nvme.endurance_group;
     d.config_index = fdp->feature.config_index;
     d.rgif = fdp->config.rgif;
@@ -248,7 +275,20 @@ void run_replay(const ReplayArgs& a) {
     d.before = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
     report.device_fdp = d;
   }
-  if (!a.predict.empty()) report.prediction = replay::Prediction{a.predict, predict_waf(a.predict, a.trace, reader)};
+  // The host events already in the log, to tell the replay's own apart.
+  // A device that cannot return the events log still replays; the report
+  // then says why it has no event counts.
+  std::vector<replay::fdp::Event> events_before;
+  bool events_ok = false;
+  if (report.device_fdp) {
+    try {
+      events_before = replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true);
+      events_ok = true;
+    } catch (const SystemError& e) {
+      report.device_fdp->events_error = e.what();
+    }
+  }
+  if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader);
 
   // From here on the target is written.
   target.keep();
@@ -270,7 +310,30 @@ void run_replay(const ReplayArgs& a) {
   }
   if (progress) std::fprintf(stderr, "\r\033[K");
   if (report.device_fdp && !report.result.io_error) {
-    report.device_fdp->after = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
+    replay::DeviceFdpReport& d = *report.device_fdp;
+    d.after = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
+    d.ruh_after = replay::read_ruh_status(target.fd(), info.path, info.nvme.nsid);
+    if (a.ruh_update_at_end && !report.result.partial) {
+      replay::RuhUpdateReport u;
+      for (const uint16_t p : scan.write_pids) {
+        const uint16_t pid = report.plan.dspec_by_pid[p];
+        const bool unlisted = std::find(d.unlisted_pids.begin(), d.unlisted_pids.end(), p) != d.unlisted_pids.end();
+        if (!unlisted && std::find(u.pids.begin(), u.pids.end(), pid) == u.pids.end()) u.pids.push_back(pid);
+      }
+      replay::update_ruhs(target.fd(), info.path, info.nvme.nsid, u.pids);
+      u.ruh_status = replay::read_ruh_status(target.fd(), info.path, info.nvme.nsid);
+      u.stats = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
+      d.ruh_update = std::move(u);
+    }
+    if (events_ok) {
+      try {
+        d.events = replay::fdp::new_events(
+            events_before, replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true));
+        d.events_read = true;
+      } catch (const SystemError& e) {
+        d.events_error = e.what();
+      }
+    }
   }
   if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
 
@@ -321,6 +384,12 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--predict", a->predict,
                   "Simulate options (quoted, e.g. \"--preset femu-eth --placement fdp\"): print the model's WAF "
                   "for the trace beside the measurement");
+  app->add_flag("--allow-unlisted-pids", a->allow_unlisted_pids,
+                "--placement nvme: send trace IDs that have no placement handle anyway (the device places them "
+                "with handle 0 and may log an Invalid Placement Identifier event) instead of refusing");
+  app->add_flag("--ruh-update-at-end", a->ruh_update_at_end,
+                "--placement nvme: after the replay, send Reclaim Unit Handle Update for every placement "
+                "identifier used, so each handle moves to an empty reclaim unit, and report the device after it");
   app->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only when it is a terminal)");
   return Command{app, [a] { run_replay(*a); }};
 }

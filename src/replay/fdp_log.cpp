@@ -22,6 +22,8 @@ static_assert(sizeof(nvme_fdp_ruh_desc) == 4);
 static_assert(sizeof(nvme_fdp_stats_log) == 64);
 static_assert(sizeof(nvme_fdp_ruh_status) == 16);
 static_assert(sizeof(nvme_fdp_ruh_status_desc) == 32);
+static_assert(sizeof(nvme_fdp_event) == 64);
+static_assert(offsetof(nvme_fdp_events_log, events) == 64);
 
 template <typename T>
 T load(std::span<const uint8_t> bytes, size_t offset) {
@@ -153,6 +155,60 @@ std::vector<RuhStatus> parse_ruh_status(std::span<const uint8_t> data, std::stri
   return out;
 }
 
+uint64_t ruamw_consumed(uint64_t before, uint64_t after, uint64_t ru_lbas) {
+  return (before + ru_lbas - after) % ru_lbas;
+}
+
+std::vector<Event> parse_events(std::span<const uint8_t> page, std::string_view source) {
+  constexpr size_t kHeader = offsetof(nvme_fdp_events_log, events);
+  if (page.size() < kHeader) {
+    throw InputError(fmt::format("{}: FDP events log: {} bytes, shorter than its {}-byte header", source, page.size(),
+                                 kHeader));
+  }
+  const uint32_t n = load<uint32_t>(page, offsetof(nvme_fdp_events_log, n));
+  if (n > (page.size() - kHeader) / sizeof(nvme_fdp_event)) {
+    throw InputError(fmt::format("{}: FDP events log: {} events need {} bytes, got {}", source, n,
+                                 kHeader + size_t{n} * sizeof(nvme_fdp_event), page.size()));
+  }
+  std::vector<Event> out(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const std::span<const uint8_t> d = page.subspan(kHeader + size_t{i} * sizeof(nvme_fdp_event));
+    Event& e = out[i];
+    e.type = load<uint8_t>(d, offsetof(nvme_fdp_event, type));
+    e.flags = load<uint8_t>(d, offsetof(nvme_fdp_event, flags));
+    e.pid = load<uint16_t>(d, offsetof(nvme_fdp_event, pid));
+    e.timestamp = load<uint64_t>(d, offsetof(nvme_fdp_event, ts));
+    e.nsid = load<uint32_t>(d, offsetof(nvme_fdp_event, nsid));
+    e.rgid = load<uint16_t>(d, offsetof(nvme_fdp_event, rgid));
+    e.ruhid = load<uint8_t>(d, offsetof(nvme_fdp_event, ruhid));
+  }
+  return out;
+}
+
+std::string event_type_name(uint8_t type) {
+  switch (type) {
+    case 0x00: return "RU not fully written";
+    case 0x01: return "RU active time limit exceeded";
+    case 0x02: return "controller-level reset modified RUHs";
+    case 0x03: return "invalid placement identifier";
+    case 0x80: return "media reallocated";
+    case 0x81: return "implicitly modified RUH";
+    default: return fmt::format("type {:#04x}", type);
+  }
+}
+
+std::vector<Event> new_events(std::span<const Event> before, std::span<const Event> after) {
+  // The longest tail of `before` that `after` starts with was already seen.
+  size_t seen = 0;
+  for (size_t k = std::min(before.size(), after.size()); k > 0; --k) {
+    if (std::equal(before.end() - static_cast<std::ptrdiff_t>(k), before.end(), after.begin())) {
+      seen = k;
+      break;
+    }
+  }
+  return {after.begin() + static_cast<std::ptrdiff_t>(seen), after.end()};
+}
+
 FdpFeature parse_fdp_feature(uint32_t dword0) {
   return {(dword0 & 1u) != 0, static_cast<uint8_t>((dword0 >> 8) & 0xffu)};
 }
@@ -176,7 +232,8 @@ std::string fdp_refusal(uint32_t ctratt, const FdpFeature& feature, std::span<co
 }
 
 std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<const RuhStatus> status, uint32_t rg,
-                                        std::span<const uint16_t> used, std::string_view source) {
+                                        std::span<const uint16_t> used, std::string_view source,
+                                        bool allow_unlisted) {
   if (rg >= config.reclaim_groups) {
     throw InputError(fmt::format("--rg {}: {} has {} reclaim group(s)", rg, source, config.reclaim_groups));
   }
@@ -189,7 +246,7 @@ std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<c
   for (const uint16_t p : used) {
     const std::optional<uint16_t> pid = nvme::placement_identifier(rg, p, config.rgif);
     const bool listed = pid && std::binary_search(handles.begin(), handles.end(), p);
-    if (!listed) {
+    if (!listed && !(pid && allow_unlisted)) {
       throw InputError(fmt::format(
           "{}: trace placement ID {} needs placement handle {} in reclaim group {}, but the namespace has {} "
           "handle(s) there ({}); merge IDs in the trace or replay with --placement none",

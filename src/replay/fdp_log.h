@@ -8,6 +8,7 @@
 //   log page 0x22  FDP statistics (HBMW, MBMW, MBE: 128-bit byte counters)
 //   I/O Management Receive (0x12), operation 1: reclaim unit handle status
 //                  (16-byte header, then 32-byte descriptors)
+//   log page 0x23  FDP events (64-byte header, then 64-byte events)
 //   Get Features 0x1D (FDP), completion dword 0: bit 0 FDPE, bits 15:8 the
 //                  index of the FDP configuration in use
 // Malformed data throws InputError starting with `source` (the device path).
@@ -74,6 +75,39 @@ struct RuhStatus {
 // buffer is shorter than the descriptors it announces.
 [[nodiscard]] std::vector<RuhStatus> parse_ruh_status(std::span<const uint8_t> data, std::string_view source);
 
+// How many logical blocks were written into a handle's reclaim units
+// between two readings of its RUAMW, modulo the RU size: a device starts a
+// new RU (RUAMW back to the RU size) each time one fills, so only the
+// remainder is visible. Exact when fewer than `ru_lbas` blocks were written.
+// REQUIRES ru_lbas > 0, before and after <= ru_lbas.
+[[nodiscard]] uint64_t ruamw_consumed(uint64_t before, uint64_t after, uint64_t ru_lbas);
+
+// One entry of the FDP events log (0x23). Event types (TP4146): host
+// events 0x00 RU not fully written, 0x01 RU active time limit exceeded,
+// 0x02 controller-level reset modified RUHs, 0x03 invalid placement
+// identifier; controller events 0x80 media reallocated, 0x81 implicitly
+// modified RUH.
+struct Event {
+  uint8_t type = 0;
+  uint8_t flags = 0;        // bit 0 PIV (pid valid), 1 NSIDV, 2 LV (rgid/ruhid valid)
+  uint16_t pid = 0;
+  uint64_t timestamp = 0;   // bytes 4..11 as stored (the Timestamp feature's format)
+  uint32_t nsid = 0;
+  uint16_t rgid = 0;
+  uint8_t ruhid = 0;
+  friend bool operator==(const Event&, const Event&) = default;
+};
+inline constexpr uint8_t kEventRuNotFullyWritten = 0x00;
+inline constexpr uint8_t kEventInvalidPid = 0x03;
+// The events the log holds (NUMFDPE, a count). Throws when the page is
+// shorter than its header or than the events it announces.
+[[nodiscard]] std::vector<Event> parse_events(std::span<const uint8_t> page, std::string_view source);
+// "RU not fully written", ..., or "type 0x42" for one the spec does not name.
+[[nodiscard]] std::string event_type_name(uint8_t type);
+// The events of `after` that are not in `before` (the log is a ring of the
+// most recent events: a reading holds the previous one's tail first).
+[[nodiscard]] std::vector<Event> new_events(std::span<const Event> before, std::span<const Event> after);
+
 struct FdpFeature {
   bool enabled = false;     // FDPE
   uint8_t config_index = 0; // FDPCIDX
@@ -94,9 +128,14 @@ inline constexpr uint32_t kCtrattFdpSupported = 1u << 19;
 // handle p of reclaim group `rg`, PID = (rg << (16 - RGIF)) | p
 // (nvme_cmd.h). Each such PID must appear in the RUH status the namespace
 // reported; otherwise throws InputError naming the first trace ID without a
-// handle and the handles that exist. Also throws when rg >= NRG.
+// handle and the handles that exist, unless `allow_unlisted` (then the PID
+// is sent as computed and the device decides: the specification has it
+// placed by placement handle 0 and, where enabled, an Invalid Placement
+// Identifier event logged). Also throws when rg >= NRG or an ID does not fit
+// in the PID's handle bits.
 [[nodiscard]] std::vector<uint16_t> map_placement_ids(const Configuration& config,
                                                       std::span<const RuhStatus> status, uint32_t rg,
-                                                      std::span<const uint16_t> used, std::string_view source);
+                                                      std::span<const uint16_t> used, std::string_view source,
+                                                      bool allow_unlisted = false);
 
 }  // namespace ftlsim::replay::fdp

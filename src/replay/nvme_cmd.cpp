@@ -65,4 +65,12 @@ nvme_uring_cmd deallocate_cmd(uint32_t nsid, const DsmRange* range) {
 
 nvme_uring_cmd flush_cmd(uint32_t nsid) { return blank(kOpFlush, nsid); }
 
+nvme_uring_cmd ruh_update_cmd(uint32_t nsid, const uint16_t* pids, uint32_t count) {
+  nvme_uring_cmd c = blank(kOpIoMgmtSend, nsid);
+  c.addr = reinterpret_cast<uint64_t>(pids);
+  c.data_len = count * static_cast<uint32_t>(sizeof(uint16_t));
+  c.cdw10 = kIoMgmtSendRuhUpdate | ((count - 1) << kIoMgmtNpidShift);
+  return c;
+}
+
 }  // namespace ftlsim::replay::nvme

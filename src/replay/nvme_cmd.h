@@ -12,6 +12,9 @@
 // Dataset Management (deallocate): CDW10 [7:0] number of ranges, 0's based;
 // CDW11 bit 2 AD; the data buffer holds 16-byte ranges (context attributes,
 // length in LBAs, not 0's based; starting LBA).
+// I/O Management Send (FDP, TP4146): CDW10 [7:0] management operation
+// (1 = Reclaim Unit Handle Update), [31:16] number of placement identifiers,
+// 0's based; the data buffer holds the 16-bit placement identifiers.
 #include <linux/nvme_ioctl.h>
 
 #include <cstdint>
@@ -30,6 +33,8 @@ inline constexpr uint32_t kDtypeDataPlacement = 2;
 inline constexpr unsigned kDtypeShift = 20;      // CDW12
 inline constexpr unsigned kDspecShift = 16;      // CDW13
 inline constexpr uint32_t kDsmAttrDeallocate = 1u << 2;  // CDW11 AD
+inline constexpr uint32_t kIoMgmtSendRuhUpdate = 1;      // CDW10 MO
+inline constexpr unsigned kIoMgmtNpidShift = 16;         // CDW10 NPID
 // NLB is 16 bits, 0's based: at most 65536 LBAs per read or write.
 inline constexpr uint32_t kMaxBlocksPerCommand = 65536;
 
@@ -60,5 +65,9 @@ static_assert(sizeof(DsmRange) == 16);
 // Deallocate the one range in *range (which must stay alive until completion).
 [[nodiscard]] nvme_uring_cmd deallocate_cmd(uint32_t nsid, const DsmRange* range);
 [[nodiscard]] nvme_uring_cmd flush_cmd(uint32_t nsid);
+// Reclaim Unit Handle Update of the `count` (1..65536) placement
+// identifiers at `pids` (which must stay alive until completion): each
+// handle then references a new, empty reclaim unit.
+[[nodiscard]] nvme_uring_cmd ruh_update_cmd(uint32_t nsid, const uint16_t* pids, uint32_t count);
 
 }  // namespace ftlsim::replay::nvme

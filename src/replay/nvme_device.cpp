@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "replay/nvme_cmd.h"
 
 namespace ftlsim::replay {
 namespace {
@@ -139,22 +140,7 @@ NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns)
   }
   out.config = configs[out.feature.config_index];
 
-  // Reclaim unit handle status: room for 128 descriptors first, more if announced.
-  for (uint32_t room = 128;;) {
-    std::vector<uint8_t> data(sizeof(nvme_fdp_ruh_status) + room * sizeof(nvme_fdp_ruh_status_desc));
-    if (const int rc = nvme_fdp_reclaim_unit_handle_status(fd, ns.nsid, static_cast<uint32_t>(data.size()),
-                                                           data.data());
-        rc != 0) {
-      throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "I/O Management Receive: RUH status (0x12)")));
-    }
-    uint16_t n = 0;
-    std::memcpy(&n, data.data() + offsetof(nvme_fdp_ruh_status, nruhsd), 2);
-    if (n <= room) {
-      out.ruh_status = fdp::parse_ruh_status(data, path);
-      break;
-    }
-    room = n;
-  }
+  out.ruh_status = read_ruh_status(fd, path, ns.nsid);
   if (out.ruh_status.empty()) {
     throw InputError(fmt::format("--placement nvme: {}: the namespace reports no reclaim unit handles (RUH status "
                                  "is empty)",
@@ -170,6 +156,57 @@ fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t en
     throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP statistics log (0x22)")));
   }
   return fdp::parse_statistics(page, path);
+}
+
+std::vector<fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid) {
+  // The header first, then exactly the descriptors it announces: the kernel
+  // sends passthrough commands with SGLs where the controller has them, and
+  // a controller without "SGL longer than the data" support (SGLS bit 16;
+  // QEMU's) fails a buffer larger than the data with Data SGL Length
+  // Invalid (status 0x400f).
+  const auto read = [&](std::vector<uint8_t>& data) {
+    if (const int rc = nvme_fdp_reclaim_unit_handle_status(fd, nsid, static_cast<uint32_t>(data.size()), data.data());
+        rc != 0) {
+      throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "I/O Management Receive: RUH status (0x12)")));
+    }
+  };
+  std::vector<uint8_t> data(sizeof(nvme_fdp_ruh_status));
+  read(data);
+  uint16_t n = 0;
+  std::memcpy(&n, data.data() + offsetof(nvme_fdp_ruh_status, nruhsd), 2);
+  if (n == 0) return {};
+  data.assign(sizeof(nvme_fdp_ruh_status) + size_t{n} * sizeof(nvme_fdp_ruh_status_desc), 0);
+  read(data);
+  return fdp::parse_ruh_status(data, path);
+}
+
+std::vector<fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group, bool host_events) {
+  std::vector<uint8_t> page(sizeof(nvme_fdp_events_log));
+  if (const int rc = nvme_get_log_fdp_events(fd, endurance_group, host_events, 0, static_cast<uint32_t>(page.size()),
+                                             page.data());
+      rc != 0) {
+    throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP events log (0x23)")));
+  }
+  return fdp::parse_events(page, path);
+}
+
+void update_ruhs(int fd, const std::string& path, uint32_t nsid, const std::vector<uint16_t>& pids) {
+  if (pids.empty()) return;
+  const nvme_uring_cmd u = nvme::ruh_update_cmd(nsid, pids.data(), static_cast<uint32_t>(pids.size()));
+  nvme_passthru_cmd c;
+  std::memset(&c, 0, sizeof c);
+  c.opcode = u.opcode;
+  c.nsid = u.nsid;
+  c.addr = u.addr;
+  c.data_len = u.data_len;
+  c.cdw10 = u.cdw10;
+  c.cdw11 = u.cdw11;
+  c.cdw12 = u.cdw12;
+  c.cdw13 = u.cdw13;
+  const int rc = ::ioctl(fd, NVME_IOCTL_IO_CMD, &c);
+  if (rc != 0) {
+    throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "I/O Management Send: RUH Update (0x1D)")));
+  }
 }
 
 }  // namespace ftlsim::replay

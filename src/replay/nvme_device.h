@@ -47,4 +47,16 @@ void check_nvme_char_path(const std::string& path);
 // The FDP statistics log (0x22) of the endurance group.
 [[nodiscard]] fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t endurance_group);
 
+// The namespace's reclaim unit handle status (I/O Management Receive 0x12).
+[[nodiscard]] std::vector<fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid);
+
+// The host (or controller) events of the FDP events log (0x23).
+[[nodiscard]] std::vector<fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group,
+                                                      bool host_events);
+
+// Reclaim Unit Handle Update (I/O Management Send 0x1D) of `pids`, encoded
+// by nvme::ruh_update_cmd and sent with NVME_IOCTL_IO_CMD. Throws
+// SystemError with the NVMe status when the device refuses it.
+void update_ruhs(int fd, const std::string& path, uint32_t nsid, const std::vector<uint16_t>& pids);
+
 }  // namespace ftlsim::replay

@@ -42,10 +42,11 @@ PlacementPlan plan_streams(const TargetInfo& target, std::span<const uint16_t> w
 }
 
 PlacementPlan plan_nvme(const TargetInfo& target, const NvmeFdp& fdp, uint32_t reclaim_group,
-                        std::span<const uint16_t> write_pids) {
+                        std::span<const uint16_t> write_pids, bool allow_unlisted) {
   PlacementPlan plan;
   plan.mode = PlacementMode::kNvme;
-  plan.dspec_by_pid = fdp::map_placement_ids(fdp.config, fdp.ruh_status, reclaim_group, write_pids, target.path);
+  plan.dspec_by_pid =
+      fdp::map_placement_ids(fdp.config, fdp.ruh_status, reclaim_group, write_pids, target.path, allow_unlisted);
   return plan;
 }
 

@@ -23,7 +23,8 @@ void check_write_streams(const TargetInfo& target);
 // Also throws when a placement ID needs a stream beyond the device's count.
 [[nodiscard]] PlacementPlan plan_streams(const TargetInfo& target, std::span<const uint16_t> write_pids);
 
+// allow_unlisted: send IDs without a handle anyway (fdp_log.h: map_placement_ids).
 [[nodiscard]] PlacementPlan plan_nvme(const TargetInfo& target, const NvmeFdp& fdp, uint32_t reclaim_group,
-                                      std::span<const uint16_t> write_pids);
+                                      std::span<const uint16_t> write_pids, bool allow_unlisted = false);
 
 }  // namespace ftlsim::replay

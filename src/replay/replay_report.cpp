@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_writer.h"
 #include "core/units.h"
+#include "replay/nvme_cmd.h"
 
 namespace ftlsim::replay {
 namespace {
@@ -73,6 +76,111 @@ void stats_json(JsonWriter& j, const fdp::Statistics& s) {
   j.end_object();
 }
 
+
+// The placement table: per device handle, bytes sent, RUAMW moved, and the
+// model's handle of the same number beside it when --predict ran.
+std::string placement_table(const ReplayReport& r, const std::vector<HandleCheck>& checks) {
+  const DeviceFdpReport& d = *r.device_fdp;
+  const Prediction* m = r.prediction ? &*r.prediction : nullptr;
+  const auto model_of = [&](const std::string& name) -> const ModelHandle* {
+    if (m == nullptr) return nullptr;
+    for (const ModelHandle& h : m->handles) {
+      if (h.name == name) return &h;
+    }
+    return nullptr;
+  };
+  std::string out = fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", "handle", "PID", "sent", "RUAMW moved",
+                                "RUAMW now", "check");
+  if (m != nullptr) out += fmt::format("{:>14}{:>10}", "model host", "model WAF");
+  out += "\n";
+  uint64_t sent_total = 0;
+  for (const HandleCheck& c : checks) {
+    sent_total += c.sent_bytes;
+    out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", c.handle, fmt::format("{:#06x}", c.pid),
+                       format_bytes(c.sent_bytes), format_bytes(c.moved_bytes),
+                       fmt::format("{} blk", c.ruamw_after), c.match ? "ok" : "MISMATCH");
+    if (m != nullptr) {
+      const ModelHandle* h = model_of(fmt::format("ruh{}", c.handle));
+      out += h == nullptr ? fmt::format("{:>14}{:>10}", "-", "-")
+                          : fmt::format("{:>14}{:>10.4f}", format_bytes(h->host_bytes), h->waf_share);
+    }
+    out += "\n";
+  }
+  if (m != nullptr) {
+    if (const ModelHandle* gc = model_of("gc")) {
+      out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}{:>14}{:>10.4f}\n", "gc", "-", "-", "-", "-", "",
+                         "GC copies", gc->waf_share);
+    }
+  }
+  if (d.after) {
+    const double hbmw = fdp::u128_to_double(fdp::u128_sub(d.after->hbmw, d.before.hbmw));
+    out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", "total", "", format_bytes(sent_total),
+                       fmt::format("HBMW {}", format_bytes(static_cast<uint64_t>(hbmw))), "",
+                       static_cast<double>(sent_total) == hbmw ? "ok" : "MISMATCH");
+    if (m != nullptr) out += fmt::format("{:>14}{:>10.4f}", format_bytes(m->host_bytes), m->waf);
+    out += "\n";
+    out += fmt::format("{:<8}device {:.4f} (delta MBMW / delta HBMW)", "WAF", fdp::device_waf(d.before, *d.after));
+    if (m != nullptr) out += fmt::format(", model {:.4f}", m->waf);
+    out += "\n";
+  }
+  return out;
+}
+
+void events_json(JsonWriter& j, const std::vector<fdp::Event>& events) {
+  j.begin_array();
+  for (const fdp::Event& e : events) {
+    j.begin_object();
+    j.field("type", uint64_t{e.type}).field("name", fdp::event_type_name(e.type));
+    j.field("flags", uint64_t{e.flags}).field("pid", uint64_t{e.pid}).field("nsid", uint64_t{e.nsid});
+    j.field("rgid", uint64_t{e.rgid}).field("ruhid", uint64_t{e.ruhid});
+    j.end_object();
+  }
+  j.end_array();
+}
+
+void ruh_json(JsonWriter& j, const std::vector<fdp::RuhStatus>& status) {
+  j.begin_array();
+  for (const fdp::RuhStatus& s : status) {
+    j.begin_object().field("pid", uint64_t{s.pid}).field("ruhid", uint64_t{s.ruhid});
+    j.field("ruamw", s.ruamw_lbas).end_object();
+  }
+  j.end_array();
+}
+
+}  // namespace
+
+std::vector<HandleCheck> handle_checks(const ReplayReport& r) {
+  std::vector<HandleCheck> out;
+  if (!r.device_fdp || r.device_fdp->ruh_after.size() != r.device_fdp->ruh_before.size()) return out;
+  const DeviceFdpReport& d = *r.device_fdp;
+  const uint64_t ru_lbas = d.lba_bytes == 0 ? 0 : d.ru_bytes / d.lba_bytes;
+  if (ru_lbas == 0) return out;
+  const auto unlisted = [&](size_t p) {
+    return std::find(d.unlisted_pids.begin(), d.unlisted_pids.end(), p) != d.unlisted_pids.end();
+  };
+  for (size_t i = 0; i < d.ruh_before.size(); ++i) {
+    HandleCheck c;
+    c.pid = d.ruh_before[i].pid;
+    c.handle = nvme::pid_handle(c.pid, d.rgif);
+    c.ruamw_before = d.ruh_before[i].ruamw_lbas;
+    c.ruamw_after = d.ruh_after[i].ruamw_lbas;
+    for (size_t p = 0; p < r.result.bytes_by_pid.size(); ++p) {
+      const uint64_t w = r.result.bytes_by_pid[p].write;
+      if (w == 0) continue;
+      const bool here = unlisted(p) ? c.pid == 0
+                                    : p < r.plan.dspec_by_pid.size() && r.plan.dspec_by_pid[p] == c.pid;
+      if (here) c.sent_bytes += w;
+    }
+    const uint64_t moved = fdp::ruamw_consumed(std::min(c.ruamw_before, ru_lbas), std::min(c.ruamw_after, ru_lbas),
+                                               ru_lbas);
+    c.moved_bytes = moved * d.lba_bytes;
+    c.match = (c.sent_bytes / d.lba_bytes) % ru_lbas == moved && c.sent_bytes % d.lba_bytes == 0;
+    out.push_back(c);
+  }
+  return out;
+}
+
+namespace {
 }  // namespace
 
 std::string summary_text(const ReplayReport& r) {
@@ -157,10 +265,39 @@ std::string summary_text(const ReplayReport& r) {
                                     fdp::device_waf(d.before, *d.after), delta(d.after->hbmw, d.before.hbmw),
                                     delta(d.after->mbmw, d.before.mbmw), delta(d.after->mbe, d.before.mbe)));
     }
+    if (!d.unlisted_pids.empty()) {
+      row("unlisted", fmt::format("trace placement ID(s) {} have no handle and were sent anyway "
+                                  "(--allow-unlisted-pids): expected in placement handle 0",
+                                  fmt::join(d.unlisted_pids, ",")));
+    }
+    const std::vector<HandleCheck> checks = handle_checks(r);
+    if (!checks.empty()) out += placement_table(r, checks);
+    if (d.events_read) {
+      std::map<uint8_t, uint64_t> by_type;
+      for (const fdp::Event& ev : d.events) ++by_type[ev.type];
+      std::vector<std::string> parts;
+      for (const auto& [type, n] : by_type) parts.push_back(fmt::format("{} {}", n, fdp::event_type_name(type)));
+      row("events", fmt::format("{} host event(s) logged during the replay{}{}; invalid placement identifier: {}",
+                                d.events.size(), parts.empty() ? "" : ": ", fmt::join(parts, ", "),
+                                by_type[fdp::kEventInvalidPid]));
+    }
+    if (!d.events_error.empty()) row("events", "not counted: " + d.events_error);
+    if (d.ruh_update) {
+      std::vector<std::string> parts;
+      for (const fdp::RuhStatus& st : d.ruh_update->ruh_status) {
+        parts.push_back(fmt::format("{:#06x}: {} blk", st.pid, st.ruamw_lbas));
+      }
+      const double mbmw =
+          d.after ? fdp::u128_to_double(fdp::u128_sub(d.ruh_update->stats.mbmw, d.after->mbmw)) : 0.0;
+      row("RUH update", fmt::format("PIDs {} updated; RUAMW now {}; MBMW +{:.0f} B by the update",
+                                    fmt::join(d.ruh_update->pids, ","), fmt::join(parts, ", "), mbmw));
+    }
   }
-  if (r.prediction) {
+  if (r.prediction && !r.device_fdp) {
     row("model WAF", fmt::format("{:.4f} (ftlsim --trace {} {})", r.prediction->waf, r.trace_path,
                                  r.prediction->options));
+  } else if (r.prediction) {
+    row("model", fmt::format("ftlsim --trace {} {}", r.trace_path, r.prediction->options));
   }
   if (r.verify) {
     const VerifyResult& v = *r.verify;
@@ -306,13 +443,57 @@ std::string summary_json(const ReplayReport& r) {
     } else {
       j.null();
     }
+    j.field("nsid", uint64_t{d.nsid});
+    j.field("lba_bytes", uint64_t{d.lba_bytes});
+    j.key("ruh_before");
+    ruh_json(j, d.ruh_before);
+    j.key("ruh_after");
+    ruh_json(j, d.ruh_after);
+    j.key("unlisted_pids").begin_array();
+    for (const uint16_t p : d.unlisted_pids) j.value(uint64_t{p});
+    j.end_array();
+    j.key("handle_checks").begin_array();
+    for (const HandleCheck& c : handle_checks(r)) {
+      j.begin_object().field("handle", uint64_t{c.handle}).field("pid", uint64_t{c.pid});
+      j.field("sent_bytes", c.sent_bytes).field("ruamw_before", c.ruamw_before).field("ruamw_after", c.ruamw_after);
+      j.field("moved_bytes", c.moved_bytes).field("match", c.match).end_object();
+    }
+    j.end_array();
+    j.key("events");
+    if (d.events_read) {
+      events_json(j, d.events);
+    } else {
+      j.null();
+    }
+    j.key("ruh_update");
+    if (d.ruh_update) {
+      j.begin_object();
+      j.key("pids").begin_array();
+      for (const uint16_t p : d.ruh_update->pids) j.value(uint64_t{p});
+      j.end_array();
+      j.key("ruh_status");
+      ruh_json(j, d.ruh_update->ruh_status);
+      j.key("stats");
+      stats_json(j, d.ruh_update->stats);
+      j.end_object();
+    } else {
+      j.null();
+    }
     j.end_object();
   } else {
     j.null();
   }
   j.key("prediction");
   if (r.prediction) {
-    j.begin_object().field("options", r.prediction->options).field("waf", r.prediction->waf).end_object();
+    j.begin_object().field("options", r.prediction->options).field("waf", r.prediction->waf);
+    j.field("host_bytes", r.prediction->host_bytes);
+    j.key("handles").begin_array();
+    for (const ModelHandle& h : r.prediction->handles) {
+      j.begin_object().field("name", h.name).field("host_bytes", h.host_bytes);
+      j.field("gc_out_bytes", h.gc_out_bytes).field("waf_share", h.waf_share).end_object();
+    }
+    j.end_array();
+    j.end_object();
   } else {
     j.null();
   }

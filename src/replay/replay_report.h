@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "replay/fdp_log.h"
 #include "replay/replay_config.h"
@@ -20,8 +21,19 @@
 
 namespace ftlsim::replay {
 
+// After the replay: Reclaim Unit Handle Update of every placement
+// identifier the replay used (--ruh-update-at-end), and what the device
+// reported right after it.
+struct RuhUpdateReport {
+  std::vector<uint16_t> pids;
+  std::vector<fdp::RuhStatus> ruh_status;  // read after the update
+  fdp::Statistics stats;                   // read after the update
+};
+
 struct DeviceFdpReport {
   uint16_t endurance_group = 0;
+  uint32_t nsid = 0;
+  uint32_t lba_bytes = 512;
   uint8_t config_index = 0;
   unsigned rgif = 0;
   uint32_t reclaim_groups = 0;
@@ -30,12 +42,31 @@ struct DeviceFdpReport {
   uint32_t reclaim_group_used = 0;
   fdp::Statistics before;
   std::optional<fdp::Statistics> after;  // missing when the replay stopped on an error before it was read
+  std::vector<fdp::RuhStatus> ruh_before;  // reclaim unit handle status before the replay
+  std::vector<fdp::RuhStatus> ruh_after;   // ... and after it (empty when not read)
+  std::vector<uint16_t> unlisted_pids;     // trace IDs sent without a handle (--allow-unlisted-pids)
+  std::vector<fdp::Event> events;          // host events the device logged during the replay (and the update)
+  bool events_read = false;
+  std::string events_error;  // why the events log could not be read, if so
+  std::optional<RuhUpdateReport> ruh_update;
+};
+
+// One handle of the model's run (sim::HandleStats without the sim headers).
+struct ModelHandle {
+  std::string name;  // ruh<N>, or gc for the shared GC handle
+  uint64_t host_bytes = 0;
+  uint64_t gc_out_bytes = 0;
+  double waf_share = 0;
 };
 
 struct Prediction {
   std::string options;  // the --predict text
   double waf = 0;
+  uint64_t host_bytes = 0;
+  std::vector<ModelHandle> handles;
 };
+
+
 
 struct ReplayReport {
   std::string trace_path;
@@ -51,6 +82,23 @@ struct ReplayReport {
   std::optional<DeviceFdpReport> device_fdp;
   std::optional<Prediction> prediction;
 };
+
+// What the device shows per placement handle of the reclaim group used:
+// the bytes the replay sent to it, and how far its RUAMW moved (modulo the
+// RU size: a device starts a new RU each time one fills).
+struct HandleCheck {
+  uint32_t handle = 0;
+  uint16_t pid = 0;
+  uint64_t sent_bytes = 0;
+  uint64_t ruamw_before = 0, ruamw_after = 0;  // in logical blocks
+  uint64_t moved_bytes = 0;                    // ruamw_consumed * lba_bytes
+  bool match = false;                          // sent_bytes / lba mod RU == moved
+};
+// Per handle of the reclaim group used, from the RUH status before and after
+// the replay: writes of trace ID p count for handle p; IDs sent without a
+// handle (unlisted) count for handle 0, where the device places an invalid
+// placement identifier. Empty without device FDP data.
+[[nodiscard]] std::vector<HandleCheck> handle_checks(const ReplayReport& r);
 
 [[nodiscard]] std::string summary_text(const ReplayReport& r);
 [[nodiscard]] std::string summary_json(const ReplayReport& r);

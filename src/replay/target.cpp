@@ -92,6 +92,7 @@ Target::Target(const TargetRequest& r) {
 
 Target::~Target() {
   if (fd_ >= 0) ::close(fd_);
+  if (claim_fd_ >= 0) ::close(claim_fd_);
   if (made_file_ && !kept_) ::unlink(info_.path.c_str());
 }
 
@@ -222,6 +223,20 @@ void Target::open_nvme(const TargetRequest& r) {
   info_.max_io_bytes = info_.nvme.max_transfer_bytes;
   info_.discard = info_.nvme.dsm_supported;
   if (info_.bytes == 0) throw InputError(fmt::format("--target {}: the namespace has a size of 0", r.path));
+  // Passthrough bypasses the block layer, so claim the block device as a
+  // block-device replay would (O_EXCL), for the whole replay: a mount or
+  // another exclusive user of the namespace is refused, and none can start.
+  const std::string block_path = name.rfind("ng", 0) == 0 ? "/dev/nvme" + name.substr(2) : std::string();
+  struct stat bst {};
+  if (!r.force && !block_path.empty() && ::stat(block_path.c_str(), &bst) == 0 && S_ISBLK(bst.st_mode)) {
+    claim_fd_ = ::open(block_path.c_str(), O_RDONLY | O_CLOEXEC | O_EXCL);
+    if (claim_fd_ < 0 && errno == EBUSY) {
+      throw InputError(fmt::format("refusing to write to {}: its block device {} is busy (the exclusive open failed: "
+                                   "mounted, or claimed by another program); --force skips the exclusive open",
+                                   r.path, block_path));
+    }
+    if (claim_fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", block_path));
+  }
 }
 
 int Target::discard(uint64_t offset, uint64_t bytes) const {

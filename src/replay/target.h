@@ -70,6 +70,7 @@ class Target {
   void open_nvme(const TargetRequest& r);
 
   int fd_ = -1;
+  int claim_fd_ = -1;  // --placement nvme: the namespace's block device, held with O_EXCL
   TargetInfo info_;
   bool made_file_ = false;
   bool kept_ = false;

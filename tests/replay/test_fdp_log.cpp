@@ -10,6 +10,9 @@
 //   FDP Statistics log (0x22): 15:0 HBMW, 31:16 MBMW, 47:32 MBE.
 //   RUH Status (I/O Management Receive): 15:14 NRUHSD; 32-byte descriptors
 //     from byte 16: 1:0 PID, 3:2 RUHID, 7:4 EARUTR, 15:8 RUAMW.
+//   FDP Events log (0x23): 3:0 NUMFDPE; 64-byte events from byte 64:
+//     0 type, 1 flags, 3:2 PID, 11:4 timestamp, 15:12 NSID, 31:16 type
+//     specific, 33:32 RGID, 34 RUHID.
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -190,4 +193,67 @@ TEST_CASE("trace placement IDs map to placement handles of one reclaim group", "
   CHECK_THROWS_WITH(fdp::map_placement_ids(cfg, status, 0, too_many, "dev"),
                     Contains("trace placement ID 4 needs placement handle 4") && Contains("handles 0,1,2,3"));
   CHECK_THROWS_WITH(fdp::map_placement_ids(cfg, status, 2, used, "dev"), Contains("has 2 reclaim group(s)"));
+}
+
+TEST_CASE("trace IDs without a handle are sent anyway only when allowed", "[replay][unit]") {
+  const Bytes x = config_log();
+  const fdp::Configuration cfg = fdp::parse_configurations(x.b, "dev")[0];  // RGIF 4: 12 handle bits
+  std::vector<fdp::RuhStatus> status;
+  for (uint16_t h = 0; h < 4; ++h) status.push_back({h, h, 0, 0});
+  const std::vector<uint16_t> used = {1, 9};
+  CHECK_THROWS_WITH(fdp::map_placement_ids(cfg, status, 0, used, "dev"), Contains("trace placement ID 9"));
+  const std::vector<uint16_t> m = fdp::map_placement_ids(cfg, status, 1, used, "dev", true);
+  REQUIRE(m.size() == 10);
+  CHECK(m[1] == 0x1001);
+  CHECK(m[9] == 0x1009);  // (rg 1 << 12) | 9, though the device lists no handle 9
+  const std::vector<uint16_t> wide = {4096};  // does not fit in 12 handle bits: refused even when allowed
+  CHECK_THROWS(fdp::map_placement_ids(cfg, status, 0, wide, "dev", true));
+}
+
+TEST_CASE("RUAMW movement modulo the RU size", "[replay][unit]") {
+  CHECK(fdp::ruamw_consumed(32768, 32768, 32768) == 0);
+  CHECK(fdp::ruamw_consumed(32768, 32760, 32768) == 8);
+  CHECK(fdp::ruamw_consumed(100, 32000, 32768) == 868);  // 100 left, a new RU, 768 written in it
+  // geth trace ID 0 on a 16 MiB RU of 512-byte blocks: 112136192 B = 219016 blocks = 6 RUs + 22408
+  CHECK(fdp::ruamw_consumed(32768, 10360, 32768) == 219016 % 32768);
+}
+
+TEST_CASE("FDP events log: events and the ones new since a reading", "[replay][unit]") {
+  Bytes x(64 + 3 * 64);
+  x.put(0, 3, 4);  // NUMFDPE
+  for (size_t i = 0; i < 3; ++i) {
+    const size_t at = 64 + 64 * i;
+    x.put(at + 0, i == 2 ? 0x03 : 0x00, 1);  // RU not fully written, twice; then invalid PID
+    x.put(at + 1, 0x07, 1);                   // PIV, NSIDV, LV
+    x.put(at + 2, 0x1000 + i, 2);             // PID
+    x.put(at + 4, 1000 + i, 8);               // timestamp
+    x.put(at + 12, 1, 4);                     // NSID
+    x.put(at + 32, 1, 2);                     // RGID
+    x.put(at + 34, i, 1);                     // RUHID
+  }
+  const std::vector<fdp::Event> e = fdp::parse_events(x.b, "dev");
+  REQUIRE(e.size() == 3);
+  CHECK(e[1].type == 0x00);
+  CHECK(e[2].type == fdp::kEventInvalidPid);
+  CHECK(e[1].pid == 0x1001);
+  CHECK(e[1].timestamp == 1001);
+  CHECK(e[2].nsid == 1);
+  CHECK(e[2].rgid == 1);
+  CHECK(e[2].ruhid == 2);
+  CHECK(e[1].flags == 0x07);
+  CHECK(fdp::event_type_name(0x03) == "invalid placement identifier");
+  CHECK(fdp::event_type_name(0x42) == "type 0x42");
+  // a later reading of the ring: the first event dropped, two new ones
+  const std::vector<fdp::Event> before = e;
+  std::vector<fdp::Event> after = {e[1], e[2], e[0], e[0]};
+  after[2].timestamp = 2000;
+  after[3].timestamp = 2001;
+  const std::vector<fdp::Event> fresh = fdp::new_events(before, after);
+  REQUIRE(fresh.size() == 2);
+  CHECK(fresh[0].timestamp == 2000);
+  CHECK(fdp::new_events({}, after).size() == 4);
+  CHECK(fdp::new_events(before, before).empty());
+  x.put(0, 4, 4);  // announces more events than the page holds
+  CHECK_THROWS_WITH(fdp::parse_events(x.b, "dev"), Contains("dev: FDP events log: 4 events need"));
+  CHECK_THROWS_WITH(fdp::parse_events(std::vector<uint8_t>(10), "dev"), Contains("shorter than its 64-byte header"));
 }

@@ -102,3 +102,17 @@ TEST_CASE("write without placement, read, deallocate and flush", "[replay][unit]
   CHECK(u32_at(f, 4) == 2);
   CHECK(u32_at(f, 48) == 0);
 }
+
+TEST_CASE("RUH Update: I/O Management Send, MO 1, NPID 0's based in CDW10 31:16", "[replay][unit]") {
+  static const uint16_t pids[3] = {0x0000, 0x0001, 0x1002};
+  const auto b = bytes_of(nvme::ruh_update_cmd(1, pids, 3));
+  CHECK(b[0] == 0x1D);                                    // opcode: I/O Management Send
+  CHECK(u32_at(b, 4) == 1);                               // nsid
+  CHECK(u64_at(b, 24) == reinterpret_cast<uint64_t>(pids));  // addr: the PID list
+  CHECK(u32_at(b, 36) == 6);                              // data_len: 3 x 2 bytes, no more
+  CHECK(u32_at(b, 40) == (1u | (2u << 16)));              // CDW10: MO 1, NPID 3 -> 2
+  for (size_t off = 44; off < 72; off += 4) CHECK(u32_at(b, off) == 0);  // CDW11..15, timeout
+  const auto one = bytes_of(nvme::ruh_update_cmd(1, pids, 1));
+  CHECK(u32_at(one, 40) == 1u);  // one PID: NPID 0
+  CHECK(u32_at(one, 36) == 2);
+}

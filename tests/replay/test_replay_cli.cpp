@@ -69,7 +69,7 @@ TEST_CASE("replay --help lists every option", "[replay][cli]") {
   CHECK(r.exit_code == 0);
   for (const char* opt : {"--trace", "--target", "--out", "--qd", "--mode", "--speed", "--ops", "--placement", "--rg",
                           "--create", "--wrap", "--force", "--max-io", "--interval", "--verify", "--predict",
-                          "--no-progress"}) {
+                          "--no-progress", "--allow-unlisted-pids", "--ruh-update-at-end"}) {
     CHECK_THAT(r.output, Contains(opt));
   }
 }
@@ -158,6 +158,10 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
   expect_refusal("replay --trace " + trace + " --target " + img + " --rg 1", "--rg applies only to --placement nvme");
   expect_refusal("replay --trace " + trace + " --target " + img + " --placement nvme --verify",
                  "--verify is not available with --placement nvme");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --allow-unlisted-pids",
+                 "--allow-unlisted-pids needs --placement nvme");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --ruh-update-at-end",
+                 "--ruh-update-at-end needs --placement nvme");
   expect_refusal("replay --trace " + tmp.file("missing.ftr") + " --target " + img + " --create 1M", "missing.ftr");
   CHECK_FALSE(fs::exists(img));
 }

@@ -1,0 +1,48 @@
+// The per-handle check of a replay onto an FDP device (replay_report.h:
+// handle_checks): bytes sent per placement identifier against how far each
+// handle's RUAMW moved, modulo the RU size; numbers worked by hand.
+#include <catch2/catch.hpp>
+
+#include "replay/replay_report.h"
+
+namespace replay = ftlsim::replay;
+
+TEST_CASE("handle checks: RUAMW moved modulo the RU, unlisted IDs in handle 0", "[replay][unit]") {
+  replay::ReplayReport r;
+  replay::DeviceFdpReport d;
+  d.lba_bytes = 512;
+  d.ru_bytes = 16 << 20;  // 32768 blocks
+  d.rgif = 0;
+  for (uint16_t h = 0; h < 4; ++h) d.ruh_before.push_back({h, h, 0, 32768});
+  d.ruh_after = d.ruh_before;
+  // trace ID 0: 40 MiB = 81920 blocks = 2 RUs + 16384 -> RUAMW 16384
+  // trace ID 1: 4 KiB = 8 blocks; trace ID 9 (unlisted): 512 B into handle 0
+  d.ruh_after[0].ruamw_lbas = 32768 - 16384 - 1;
+  d.ruh_after[1].ruamw_lbas = 32760;
+  d.unlisted_pids = {9};
+  r.device_fdp = d;
+  r.plan.mode = replay::PlacementMode::kNvme;
+  r.plan.dspec_by_pid = {0, 1, 0, 0, 0, 0, 0, 0, 0, 9};
+  r.result.bytes_by_pid.resize(10);
+  r.result.bytes_by_pid[0].write = 40ull << 20;
+  r.result.bytes_by_pid[1].write = 4096;
+  r.result.bytes_by_pid[9].write = 512;
+  std::vector<replay::HandleCheck> c = replay::handle_checks(r);
+  REQUIRE(c.size() == 4);
+  CHECK(c[0].sent_bytes == (40ull << 20) + 512);
+  CHECK(c[0].moved_bytes == (16384 + 1) * 512);
+  CHECK(c[0].match);
+  CHECK(c[1].sent_bytes == 4096);
+  CHECK(c[1].match);
+  CHECK(c[2].sent_bytes == 0);
+  CHECK(c[2].match);
+  // a write that went to the wrong handle shows on both
+  r.device_fdp->ruh_after[1].ruamw_lbas = 32768;
+  r.device_fdp->ruh_after[2].ruamw_lbas = 32760;
+  c = replay::handle_checks(r);
+  CHECK_FALSE(c[1].match);
+  CHECK_FALSE(c[2].match);
+  // no reading after the replay: no checks
+  r.device_fdp->ruh_after.clear();
+  CHECK(replay::handle_checks(r).empty());
+}

@@ -8,11 +8,14 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
 #include "core/error.h"
+#include "core/io_identity.h"
+#include "core/output_dir.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
 #include "replay/nvme_device.h"
@@ -191,8 +194,16 @@ double predict_waf(const std::string& text, const std::string& trace_path, const
   }
 }
 
+// Every check comes first (options, the target is no input, the target's
+// safety findings, --out, the trace's range against the target's size,
+// trims, placement, --predict); only then is a --create file created or
+// resized and written. A file --create made is removed again when the run
+// ends before any I/O completed (refused, or interrupted first).
 void run_replay(const ReplayArgs& a) {
   const replay::ReplayConfig cfg = build_config(a);
+  RunInputs inputs;
+  inputs.add("--trace", a.trace);
+  inputs.check_not_input("--target", a.target);
   const trace::FtrReader reader(a.trace);
 
   replay::TargetRequest req;
@@ -201,8 +212,15 @@ void run_replay(const ReplayArgs& a) {
   req.force = a.force;
   req.placement = cfg.placement;
   if (!a.create.empty() && req.create_bytes == 0) throw InputError("--create 0: give the size of the file to create");
-  replay::Target target(req);
+  replay::Target target(req, replay::Target::Deferred{});  // checks only: nothing created or resized yet
   const replay::TargetInfo& info = target.info();
+  // --out may hold neither the trace nor the target (it is replaced as a set).
+  std::optional<OutputDir> out;
+  if (!a.out.empty()) {
+    RunInputs around = inputs;
+    around.add("--target", a.target);
+    out.emplace("--out", a.out, replay::kOutputNames, around);
+  }
   if (cfg.placement == PlacementMode::kStream) replay::check_write_streams(info);
 
   replay::StreamGeometry geo;
@@ -250,8 +268,7 @@ void run_replay(const ReplayArgs& a) {
   }
   if (!a.predict.empty()) report.prediction = replay::Prediction{a.predict, predict_waf(a.predict, a.trace, reader)};
 
-  // From here on the target is written.
-  target.keep();
+  // Every check passed: from here on the target is created or resized, and written.
   const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
   replay::EngineHooks hooks;
   hooks.stop = &g_stop;
@@ -266,15 +283,22 @@ void run_replay(const ReplayArgs& a) {
   }
   {
     const StopSignals signals;
+    target.materialize();
+    report.target = target.info();
     report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);
   }
+  // A file --create made stays once the replay wrote to it.
+  if (report.result.records_done > 0) target.keep();
   if (progress) std::fprintf(stderr, "\r\033[K");
   if (report.device_fdp && !report.result.io_error) {
     report.device_fdp->after = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
   }
   if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
 
-  if (!a.out.empty()) replay::write_outputs(a.out, report);
+  if (out) {
+    replay::write_outputs(out->staging(), report);
+    out->publish();
+  }
   fmt::print("{}", replay::summary_text(report));
   if (!a.out.empty()) fmt::print("wrote      {}/summary.json, {}/events.csv{}\n", a.out, a.out,
                                  report.result.partial ? " (marked partial)" : "");

@@ -138,13 +138,15 @@ void check_output_folder(std::string_view option, const std::string& dir, const 
     check_writable_folder(option, dir, clean.has_parent_path() ? clean.parent_path().string() : clean.string());
     return;
   }
-  if (errno != ENOENT) throw InputError(fmt::format("{} {}: cannot stat ({})", option, dir, std::strerror(errno)));
+  if (errno != ENOENT && errno != ENOTDIR) {
+    throw InputError(fmt::format("{} {}: cannot stat ({})", option, dir, std::strerror(errno)));
+  }
   // Absent: the nearest existing parent must be a writable folder.
   fs::path p = clean_folder(dir);
   while (p.has_parent_path() && p != p.root_path()) {
     p = p.parent_path();
     if (::stat(p.c_str(), &st) == 0) break;
-    if (errno != ENOENT) throw InputError(fmt::format("{} {}: cannot stat {} ({})", option, dir, p.string(), std::strerror(errno)));
+    if (errno != ENOENT && errno != ENOTDIR) throw InputError(fmt::format("{} {}: cannot stat {} ({})", option, dir, p.string(), std::strerror(errno)));
   }
   check_writable_folder(option, dir, p.string());
 }

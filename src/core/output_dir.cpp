@@ -18,9 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// `path` without a trailing '/', so that parent_path() is its folder.
+// `path` absolute, without "." or ".." or a trailing '/', so that
+// parent_path() is its folder ("--out ." names the current folder itself).
 fs::path without_slash(const std::string& path) {
-  fs::path p = fs::path(path).lexically_normal();
+  fs::path p = fs::absolute(path).lexically_normal();
   if (p.filename().empty() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
   return p;
 }
@@ -39,6 +40,10 @@ bool is_staging_name(const std::string& name) {
 OutputDir::OutputDir(std::string option, std::string path, std::vector<std::string> own, const RunInputs& inputs)
     : option_(std::move(option)), path_(std::move(path)), own_(std::move(own)) {
   check_output_folder(option_, path_, inputs);
+  const fs::path target = without_slash(path_);
+  if (!target.has_parent_path() || target == target.root_path()) {
+    throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
+  }
   check_entries();
 }
 
@@ -96,7 +101,8 @@ void OutputDir::publish() {
       return;
     }
   } else if (errno != EEXIST && errno != ENOTEMPTY) {
-    throw system_error_from_errno(fmt::format("cannot rename {} to {}", from, to));
+    published_ = true;  // keep the staging folder: it holds the only copy of the results
+    throw system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, to, from));
   }
   // The target exists: it must still be a folder of this run's kind.
   struct stat st {};
@@ -116,15 +122,20 @@ void OutputDir::publish() {
     remove_all_quietly(from);
     return;
   }
-  if (errno != EINVAL) throw system_error_from_errno(fmt::format("cannot exchange {} and {}", from, to));
+  if (errno != EINVAL) {
+    published_ = true;  // keep the staging folder: it holds the only copy of the results
+    throw system_error_from_errno(fmt::format("cannot exchange {} and {} (the results are in {})", from, to, from));
+  }
   // No RENAME_EXCHANGE: move the old set aside, the new one in, then drop the old.
   std::string aside = from + "-old";
   if (std::rename(to.c_str(), aside.c_str()) != 0) {
-    throw system_error_from_errno(fmt::format("cannot move {} aside", to));
+    published_ = true;
+    throw system_error_from_errno(fmt::format("cannot move {} aside (the results are in {})", to, from));
   }
   if (std::rename(from.c_str(), to.c_str()) != 0) {
-    const SystemError e = system_error_from_errno(fmt::format("cannot rename {} to {}", from, to));
+    const SystemError e = system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, to, from));
     std::rename(aside.c_str(), to.c_str());
+    published_ = true;
     throw e;
   }
   published_ = true;

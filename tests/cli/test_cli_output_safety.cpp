@@ -77,6 +77,7 @@ TEST_CASE("replay never writes its own trace, under any name (#14 item 1)", "[cl
   const std::string before = slurp(t);
   fs::create_hard_link(t, tmp.file("hard.ftr"));
   fs::create_symlink(t, tmp.file("soft.ftr"));
+  fs::create_directories(tmp.file("x"));
   for (const std::string& target : {t, tmp.file("hard.ftr"), tmp.file("soft.ftr"), tmp.file("x/../t.ftr")}) {
     expect_refusal("replay --no-progress --trace " + t + " --target " + target, "is the input --trace");
     expect_refusal("replay --no-progress --force --trace " + tmp.file("soft.ftr") + " --target " + target,
@@ -116,7 +117,7 @@ TEST_CASE("no output replaces an input (#14 item 7)", "[cli]") {
   CHECK(slurp(markers) == "0 1\n");
 }
 
-TEST_CASE("outputs are regular files or absent; --force replaces nothing else (#14 item 4)", "[cli]") {
+TEST_CASE("outputs are regular files or absent, --force replaces nothing else (#14 item 4)", "[cli]") {
   const TempDir tmp("safety-node");
   const std::string fifo = tmp.file("fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
@@ -175,7 +176,7 @@ TEST_CASE("a sweep folder belongs to one sweep (#14 item 9)", "[cli]") {
 
   // Another sweep: refused before anything is written.
   expect_refusal(base + " --gc-thres 60,70", "--out " + out + " holds another sweep");
-  expect_refusal(base + " --gc-thres 60,80 --op 0.3", "or --force to replace it");
+  expect_refusal(base + " --gc-thres 60,80 --gc-thres-high 96", "or --force to replace it");
   CHECK(slurp(out + "/sweep.csv") == csv);
   CHECK(names_in(out) == std::set<std::string>{"sweep.csv", "gc-thres=60", "gc-thres=80"});
   // A single run is no sweep either.
@@ -235,7 +236,7 @@ TEST_CASE("an output folder holds one run's complete set (#14 item 10)", "[cli]"
   }
 }
 
-TEST_CASE("--out problems are found before the work (#14 item 11)", "[cli]") {
+TEST_CASE("output folder problems are found before the work (#14 item 11)", "[cli]") {
   const TempDir tmp("safety-out-early");
   const std::string t = make_trace(tmp);
   const std::string file = tmp.file("a-file");

@@ -312,7 +312,8 @@ Command add_convert_command(CLI::App& root) {
       ->take_all();
   app->add_option("--meta", req->meta,
                   "Add KEY=VALUE to the trace header's metadata (repeatable; e.g. capture details)");
-  app->add_flag("--force", req->force, "Overwrite the output file if it exists");
+  app->add_flag("--force", req->force,
+                "Replace the output file if it exists (a regular file only; never an input, a device, FIFO or symlink)");
   return Command{app, [req, app] {
                    req->options_text = options_text(*app);
                    run_convert(*req, *app);

@@ -230,7 +230,8 @@ Command add_gen_command(CLI::App& root) {
   o->streams_opt = app->add_option("--streams", o->streams, "streams: W:S,W:S,... write share : space share")
                        ->type_name("LIST");
   app->add_option("-o,--out", o->out, "Output .ftr file")->required()->type_name("FILE");
-  app->add_flag("--force", o->force, "Overwrite an existing output file");
+  app->add_flag("--force", o->force,
+                "Replace an existing output file (a regular file only; never a device, FIFO or symlink)");
 
   return {app, [o] { run_gen(*o); }};
 }

@@ -38,10 +38,13 @@ constexpr const char* kFooter = R"(The target is a regular file or a block devic
 NVMe generic character device /dev/ngXnY). Every I/O is O_DIRECT, aligned
 to the target's block size (trace ranges are widened to whole blocks), and
 stays inside the target: requests beyond its end are refused unless --wrap.
-A file is created only with --create SIZE (sparse). A block device that is
-mounted, held by a device-mapper/md stack, partitioned, or carries a
-partition table or file-system signature is refused unless --force; every
-finding is printed.
+A file is created only with --create SIZE (sparse), after every check
+passed, and removed again if the run ends before its first I/O. The target
+is never the trace (any name). A block device that is mounted, held by a
+device-mapper/md stack, partitioned, or carries a partition-table,
+file-system or RAID signature (libblkid), and a file that backs a loop
+device, is an active swap file or carries such a signature, is refused
+unless --force; every finding is printed.
 
 An I/O waits while an earlier overlapping I/O is in flight (reads may
 overlap reads), and a flush waits for all earlier I/Os, so the target ends
@@ -336,8 +339,8 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--create", a->create, "Create the target file (sparse) with this SIZE if it does not exist");
   app->add_flag("--wrap", a->wrap, "Fold requests beyond the target's end into it (offset modulo its size)");
   app->add_flag("--force", a->force,
-                "Write to a block device even if mounted, stacked, partitioned or holding a signature; resize a "
-                "file to --create SIZE");
+                "Write to a block device even if mounted, stacked, partitioned or holding a signature, or to a file "
+                "that backs a loop device or holds a signature; resize a file to --create SIZE");
   app->add_option("--max-io", a->max_io, "Split reads and writes into I/Os of at most SIZE (default 1M)");
   app->add_option("--interval", a->interval,
                   "An events.csv row each time SIZE more bytes completed (default: 1% of the replay's bytes)");

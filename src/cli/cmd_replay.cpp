@@ -200,8 +200,9 @@ double predict_waf(const std::string& text, const std::string& trace_path, const
 // Every check comes first (options, the target is no input, the target's
 // safety findings, --out, the trace's range against the target's size,
 // trims, placement, --predict); only then is a --create file created or
-// resized and written. A file --create made is removed again when the run
-// ends before any I/O completed (refused, or interrupted first).
+// resized and written. A file --create made is kept only when the replay
+// ran and did at least one record; otherwise (refused, interrupted before
+// the first record, the engine throwing) ~Target removes it again.
 void run_replay(const ReplayArgs& a) {
   const replay::ReplayConfig cfg = build_config(a);
   RunInputs inputs;

@@ -44,6 +44,19 @@ OutputDir::OutputDir(std::string option, std::string path, std::vector<std::stri
   if (!target.has_parent_path() || target == target.root_path()) {
     throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
   }
+  // The folder is swapped out at the end: it must not hold the current
+  // folder, which would then be removed under the user's shell.
+  if (const auto out_id = identity_of(path_)) {
+    std::error_code ec;
+    for (fs::path p = fs::current_path(ec); !ec && !p.empty(); p = p.parent_path()) {
+      if (identity_of(p.string()) == out_id) {
+        throw InputError(fmt::format("{} {} is (or holds) the current folder; give a folder beside it, e.g. "
+                                     "--out results",
+                                     option_, path_));
+      }
+      if (p == p.root_path()) break;
+    }
+  }
   check_entries();
 }
 

@@ -155,4 +155,6 @@ TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][
   put(out + "/notes.txt", "mine");
   CHECK_THROWS_WITH(ftlsim::OutputDir("--out", out, own, {}), Contains("holds 1 entry this run does not write (notes.txt)"));
   CHECK(slurp(out + "/notes.txt") == "mine");
+  // Swapping out the current folder would leave the shell in a removed one.
+  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", ".", own, {}), Contains("is (or holds) the current folder"));
 }

@@ -26,7 +26,7 @@ for g in "${groups[@]}"; do
                  libfmt-dev libcli11-dev catch2   # core build and tests
                  liburing-dev libnvme-dev         # src/replay (live replay)
                  libblkid-dev                     # src/replay: file-system signatures of a target
-                 e2fsprogs xfsprogs util-linux)   # tests/replay: mkfs.ext4/xfs/minix/bfs, mkswap, losetup
+                 e2fsprogs xfsprogs util-linux)   # tests/replay: mkfs.ext4/xfs/minix/bfs/cramfs, mkswap, losetup
       ;;
     capture)
       packages+=(clang make bpftool libbpf-dev libelf-dev zlib1g-dev  # tools/hinttrace

@@ -56,12 +56,14 @@ TEST_CASE("libblkid finds the signatures mkfs tools leave in a file", "[replay][
   const ftlsim::test::TempDir tmp("signatures");
   struct Case {
     const char* tool;
-    const char* command;
+    std::string command;
     uint64_t bytes;
     const char* want;  // in the finding
   };
-  // minix and bfs were missed by the hand-written magic table this replaced.
+  fs::create_directories(tmp.file("cramfs-src"));
+  // minix, bfs and cramfs were missed by the hand-written magic table this replaced.
   const Case cases[] = {
+      {"mkfs.cramfs", "mkfs.cramfs " + tmp.file("cramfs-src"), 0, "cramfs file system signature"},
       {"mkfs.ext4", "mkfs.ext4 -q -F", 8u << 20, "ext4 file system signature (at byte 1080)"},
       {"mkfs.xfs", "mkfs.xfs -q -f", 320u << 20, "xfs file system signature (at byte 0)"},
       {"mkfs.minix", "mkfs.minix", 8u << 20, "minix file system signature"},

@@ -4,7 +4,8 @@
 # possible it prints the one command an administrator has to run.
 #
 #   tools/install_deps.sh [build] [capture] ...
-#     build    compiler, CMake, fmt, CLI11, Catch2, liburing, libnvme (default)
+#     build    compiler, CMake, fmt, CLI11, Catch2, liburing, libnvme, libblkid, and
+#              the mkfs tools of the replay safety tests (default)
 #     capture  tools/capture_blktrace.sh: the hint tracer's build (clang,
 #              bpftool, libbpf, libelf, zlib), the blktrace route, and the
 #              capture test's file-system tools
@@ -31,7 +32,9 @@ for g in "${groups[@]}"; do
     build)
       packages+=(build-essential cmake ninja-build pkg-config git
                  libfmt-dev libcli11-dev catch2   # core build and tests
-                 liburing-dev libnvme-dev)        # src/replay (live replay)
+                 liburing-dev libnvme-dev         # src/replay (live replay)
+                 libblkid-dev                     # src/replay: file-system signatures of a target
+                 e2fsprogs xfsprogs util-linux)   # tests/replay: mkfs.ext4/xfs/minix/bfs/cramfs, mkswap, losetup
       ;;
     capture)
       packages+=(clang make bpftool libbpf-dev libelf-dev zlib1g-dev  # tools/hinttrace

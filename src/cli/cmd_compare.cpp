@@ -14,6 +14,8 @@
 #include "cli/sim_options.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/io_identity.h"
+#include "core/output_dir.h"
 #include "core/units.h"
 #include "sim/report.h"
 #include "sim/sweep.h"
@@ -188,14 +190,17 @@ void run_compare(const CompareArgs& c) {
   std::vector<sim::SweepJob> jobs(2);
   jobs[0].run = side_run(c, "--a", c.a);
   jobs[1].run = side_run(c, "--b", c.b);
+  // --out is checked now and written as one set (a/, b/, compare.csv) at the end.
+  RunInputs inputs;
+  inputs.add("--trace", c.trace);
+  std::optional<OutputDir> out_dir;
+  if (!c.out.empty()) out_dir.emplace("--out", c.out, std::vector<std::string>{"a", "b", "compare.csv"}, inputs);
   const trace::FtrReader reader(c.trace);
   for (auto& j : jobs) j.run.pid_names = reader.meta().pid_names;
-  const std::array<std::string, 2> dirs = {c.out + "/a", c.out + "/b"};
+  std::array<std::string, 2> dirs;
   sim::SweepCallbacks callbacks;
-  if (!c.out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(c.out, ec);
-    if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", c.out, ec.message()));
+  if (out_dir) {
+    dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
     callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
       if (!o.result) return;
       sim::RunDescription run = jobs[i].run;
@@ -241,7 +246,8 @@ void run_compare(const CompareArgs& c) {
       csv += fmt::format("{},{},{},{}\n", sim::csv_field(l.metric), sim::csv_field(l.csv_a),
                          sim::csv_field(l.csv_b), l.csv_change);
     }
-    write_file_atomically(c.out + "/compare.csv", csv);
+    write_file_atomically(out_dir->staging() + "/compare.csv", csv);
+    out_dir->publish();
     fmt::print("wrote      {}/a/, {}/b/, {}/compare.csv\n", c.out, c.out, c.out);
   }
 }

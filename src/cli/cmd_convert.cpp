@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/io_identity.h"
 #include "trace/import.h"
 #include "trace/text_scan.h"
 
@@ -205,17 +205,17 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
 void run_convert(const ConvertRequest& req, CLI::App& app) {
   const Importer& importer = find_importer(req.from);
   const trace::ImportOptions options = import_options(req, importer, app);
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(req.out, ec)) throw InputError(fmt::format("{}: is a directory", req.out));
-  if (fs::exists(req.out, ec)) {
-    if (fs::equivalent(req.in, req.out, ec)) {
-      throw InputError(fmt::format("{}: output would overwrite the input", req.out));
-    }
-    if (!req.force) throw InputError(fmt::format("{}: already exists (use --force to overwrite)", req.out));
-  }
+  // No output may be an input (by device and inode), or anything but a
+  // regular file; published without replacing unless --force.
+  RunInputs inputs;
+  inputs.add("input", req.in);
+  inputs.add("--pid-map", req.pid_map);
+  inputs.add("--hints", req.hints);
+  inputs.add("--markers", req.markers);
+  check_output_file("-o", req.out, req.force, inputs);
 
-  const trace::ImportSummary r = trace::import_text_trace(req.in, req.out, options);
+  const trace::ImportSummary r =
+      trace::import_text_trace(req.in, req.out, options, req.force ? Existing::kReplace : Existing::kRefuse);
   const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
   std::string line = fmt::format(
       "ftlsim convert: {} -> {}: {} records written ({} writes, {} reads, {} trims, {} flushes), "
@@ -312,7 +312,8 @@ Command add_convert_command(CLI::App& root) {
       ->take_all();
   app->add_option("--meta", req->meta,
                   "Add KEY=VALUE to the trace header's metadata (repeatable; e.g. capture details)");
-  app->add_flag("--force", req->force, "Overwrite the output file if it exists");
+  app->add_flag("--force", req->force,
+                "Replace the output file if it exists (a regular file only; never an input, a device, FIFO or symlink)");
   return Command{app, [req, app] {
                    req->options_text = options_text(*app);
                    run_convert(*req, *app);

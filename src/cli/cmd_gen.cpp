@@ -3,13 +3,13 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/io_identity.h"
 #include "core/units.h"
 #include "workload/synth.h"
 
@@ -180,15 +180,9 @@ workload::SynthSpec build_spec(const GenOptions& o) {
 
 void run_gen(const GenOptions& o) {
   const workload::SynthSpec spec = build_spec(o);
-  std::error_code ec;
-  const auto status = std::filesystem::symlink_status(o.out, ec);
-  if (!ec && std::filesystem::is_directory(status)) {
-    throw InputError(fmt::format("{}: is a directory", o.out));
-  }
-  if (!ec && std::filesystem::exists(status) && !o.force) {
-    throw InputError(fmt::format("{}: already exists (use --force to overwrite)", o.out));
-  }
-  const workload::GenerateStats s = workload::write_ftr(spec, o.out);
+  check_output_file("-o", o.out, o.force, RunInputs{});  // a regular file or absent; --force to replace
+  const workload::GenerateStats s =
+      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse);
   fmt::print("wrote {} records to {} ({} fill, {} writes, {} reads, {} trims, {} markers)\n", s.total(),
              o.out, s.fill, s.writes, s.reads, s.trims, s.markers);
 }
@@ -236,7 +230,8 @@ Command add_gen_command(CLI::App& root) {
   o->streams_opt = app->add_option("--streams", o->streams, "streams: W:S,W:S,... write share : space share")
                        ->type_name("LIST");
   app->add_option("-o,--out", o->out, "Output .ftr file")->required()->type_name("FILE");
-  app->add_flag("--force", o->force, "Overwrite an existing output file");
+  app->add_flag("--force", o->force,
+                "Replace an existing output file (a regular file only; never a device, FIFO or symlink)");
 
   return {app, [o] { run_gen(*o); }};
 }

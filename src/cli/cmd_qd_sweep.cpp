@@ -11,6 +11,7 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "cli/commands.h"
@@ -18,6 +19,8 @@
 #include "cli/timing_options.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/io_identity.h"
+#include "core/output_dir.h"
 #include "sim/simulate.h"
 #include "sim/sweep.h"
 #include "timing/qd_sweep.h"
@@ -64,6 +67,13 @@ void run_qd_sweep(const QdSweepArgs& a) {
   timing::TimingConfig base = build_latencies(a.timing);
   base.mode = timing::HostMode::kClosed;
   base.ops = ops;
+  // --out is checked now and written as one set at the end.
+  RunInputs inputs;
+  inputs.add("--trace", a.trace);
+  std::optional<OutputDir> out;
+  if (!a.out.empty()) {
+    out.emplace("--out", a.out, std::vector<std::string>{"qd_sweep.csv", "qd_sweep.json"}, inputs);
+  }
   const trace::FtrReader reader(a.trace);
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   if (ops != timing::OpFilter::kAll) {
@@ -115,12 +125,10 @@ void run_qd_sweep(const QdSweepArgs& a) {
     throw InputError(fmt::format("{}: no {} requests to time (the trace has none, or all were of unmapped LBAs)",
                                  a.trace, timing::op_filter_name(ops)));
   }
-  if (!a.out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.out, ec);
-    if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", a.out, ec.message()));
-    write_file_atomically(a.out + "/qd_sweep.csv", timing::qd_sweep_csv(rows));
-    write_file_atomically(a.out + "/qd_sweep.json", timing::qd_sweep_json(rows));
+  if (out) {
+    write_file_atomically(out->staging() + "/qd_sweep.csv", timing::qd_sweep_csv(rows));
+    write_file_atomically(out->staging() + "/qd_sweep.json", timing::qd_sweep_json(rows));
+    out->publish();
   }
   fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", a.trace, reader.size(),
              timing::op_filter_name(ops));

@@ -9,11 +9,14 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
 #include "core/error.h"
+#include "core/io_identity.h"
+#include "core/output_dir.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
 #include "replay/nvme_device.h"
@@ -36,10 +39,13 @@ constexpr const char* kFooter = R"(The target is a regular file or a block devic
 NVMe generic character device /dev/ngXnY). Every I/O is O_DIRECT, aligned
 to the target's block size (trace ranges are widened to whole blocks), and
 stays inside the target: requests beyond its end are refused unless --wrap.
-A file is created only with --create SIZE (sparse). A block device that is
-mounted, held by a device-mapper/md stack, partitioned, or carries a
-partition table or file-system signature is refused unless --force; every
-finding is printed.
+A file is created only with --create SIZE (sparse), after every check
+passed, and removed again if the run ends before its first I/O. The target
+is never the trace (any name). A block device that is mounted, held by a
+device-mapper/md stack, partitioned, or carries a partition-table,
+file-system or RAID signature (libblkid), and a file that backs a loop
+device, is an active swap file or carries such a signature, is refused
+unless --force; every finding is printed.
 
 An I/O waits while an earlier overlapping I/O is in flight (reads may
 overlap reads), and a flush waits for all earlier I/Os, so the target ends
@@ -209,8 +215,17 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
   }
 }
 
+// Every check comes first (options, the target is no input, the target's
+// safety findings, --out, the trace's range against the target's size,
+// trims, placement, --predict); only then is a --create file created or
+// resized and written. A file --create made is kept only when the replay
+// ran and did at least one record; otherwise (refused, interrupted before
+// the first record, the engine throwing) ~Target removes it again.
 void run_replay(const ReplayArgs& a) {
   const replay::ReplayConfig cfg = build_config(a);
+  RunInputs inputs;
+  inputs.add("--trace", a.trace);
+  inputs.check_not_input("--target", a.target);
   const trace::FtrReader reader(a.trace);
 
   replay::TargetRequest req;
@@ -219,8 +234,15 @@ void run_replay(const ReplayArgs& a) {
   req.force = a.force;
   req.placement = cfg.placement;
   if (!a.create.empty() && req.create_bytes == 0) throw InputError("--create 0: give the size of the file to create");
-  replay::Target target(req);
+  replay::Target target(req, replay::Target::Deferred{});  // checks only: nothing created or resized yet
   const replay::TargetInfo& info = target.info();
+  // --out may hold neither the trace nor the target (it is replaced as a set).
+  std::optional<OutputDir> out;
+  if (!a.out.empty()) {
+    RunInputs around = inputs;
+    around.add("--target", a.target);
+    out.emplace("--out", a.out, replay::kOutputNames, around);
+  }
   if (cfg.placement == PlacementMode::kStream) replay::check_write_streams(info);
 
   replay::StreamGeometry geo;
@@ -290,8 +312,7 @@ void run_replay(const ReplayArgs& a) {
   }
   if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader);
 
-  // From here on the target is written.
-  target.keep();
+  // Every check passed: from here on the target is created or resized, and written.
   const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
   replay::EngineHooks hooks;
   hooks.stop = &g_stop;
@@ -306,8 +327,12 @@ void run_replay(const ReplayArgs& a) {
   }
   {
     const StopSignals signals;
+    target.materialize();
+    report.target = target.info();
     report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);
   }
+  // A file --create made stays once the replay wrote to it.
+  if (report.result.records_done > 0) target.keep();
   if (progress) std::fprintf(stderr, "\r\033[K");
   if (report.device_fdp && !report.result.io_error) {
     replay::DeviceFdpReport& d = *report.device_fdp;
@@ -337,7 +362,10 @@ void run_replay(const ReplayArgs& a) {
   }
   if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
 
-  if (!a.out.empty()) replay::write_outputs(a.out, report);
+  if (out) {
+    replay::write_outputs(out->staging(), report);
+    out->publish();
+  }
   fmt::print("{}", replay::summary_text(report));
   if (!a.out.empty()) fmt::print("wrote      {}/summary.json, {}/events.csv{}\n", a.out, a.out,
                                  report.result.partial ? " (marked partial)" : "");
@@ -375,8 +403,8 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--create", a->create, "Create the target file (sparse) with this SIZE if it does not exist");
   app->add_flag("--wrap", a->wrap, "Fold requests beyond the target's end into it (offset modulo its size)");
   app->add_flag("--force", a->force,
-                "Write to a block device even if mounted, stacked, partitioned or holding a signature; resize a "
-                "file to --create SIZE");
+                "Write to a block device even if mounted, stacked, partitioned or holding a signature, or to a file "
+                "that backs a loop device or holds a signature; resize a file to --create SIZE");
   app->add_option("--max-io", a->max_io, "Split reads and writes into I/Os of at most SIZE (default 1M)");
   app->add_option("--interval", a->interval,
                   "An events.csv row each time SIZE more bytes completed (default: 1% of the replay's bytes)");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "cli/commands.h"
@@ -18,6 +19,8 @@
 #include "cli/timing_options.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/io_identity.h"
+#include "core/output_dir.h"
 #include "core/units.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -31,6 +34,7 @@ struct SimulateArgs {
   std::string trace;
   std::string out;
   bool no_progress = false;
+  bool force = false;  // a sweep replaces an earlier, different sweep in --out
   unsigned jobs = 1;  // set to the core count when registering
   ModelArgs model;
   TimingArgs timing;
@@ -41,13 +45,21 @@ bool stderr_progress(const SimulateArgs& a) { return !a.no_progress && ::isatty(
 void run_single(const SimulateArgs& a, const Point& point) {
   sim::RunDescription run = build_run(a.model, point, a.trace);
   run.options.timing = build_timing(a.timing);
+  // --out is checked before the work and written as one set at the end.
+  RunInputs inputs;
+  inputs.add("--trace", a.trace);
+  std::optional<OutputDir> out;
+  if (!a.out.empty()) out.emplace("--out", a.out, sim::output_names(), inputs);
   const trace::FtrReader reader(a.trace);
   run.options.progress = stderr_progress(a);
   run.pid_names = reader.meta().pid_names;
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   const sim::SimResult result = sim::simulate(run.config, view, run.options, run.placement);
   run.interval_bytes = result.interval_bytes;
-  if (!a.out.empty()) sim::write_outputs(a.out, run, result);
+  if (out) {
+    sim::write_outputs(out->staging(), run, result);
+    out->publish();
+  }
   fmt::print("{}", sim::summary_text(run, result));
   if (!a.out.empty()) {
     fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", a.out,
@@ -113,6 +125,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     throw InputError(fmt::format(
         "this sweep has {} configurations and needs --out DIR for sweep.csv and their results", n));
   }
+  RunInputs inputs;
+  inputs.add("--trace", a.trace);
+  check_output_folder("--out", a.out, inputs);
   const trace::FtrReader reader(a.trace);
   const std::optional<timing::TimingConfig> timing = build_timing(a.timing);
   std::vector<size_t> sizes(kSettingCount);
@@ -154,6 +169,13 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   sim::make_unique(table.ids);
 
+  // The folder belongs to one sweep: the same one resumes, another is
+  // refused (or, with --force, its files are removed), all before anything
+  // is written.
+  const std::string csv_path = a.out + "/sweep.csv";
+  if (sim::claim_sweep_folder(a.out, table, a.force) == sim::SweepFolder::kReplaced) {
+    fmt::print("replaced   the earlier sweep in {} (--force)\n", a.out);
+  }
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
   if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", a.out, ec.message()));
@@ -162,7 +184,6 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // the rest run. sweep.csv is rewritten (atomically) now, at most once a
   // second as configurations finish, and at the end: an interrupted sweep
   // leaves its complete rows and marks the others missing (sim/sweep.h).
-  const std::string csv_path = a.out + "/sweep.csv";
   std::vector<sim::SweepOutcome> outcomes(n);
   const size_t carried = sim::carry_over(sim::read_sweep_rows(csv_path), table, a.out, outcomes);
   std::vector<size_t> todo;
@@ -175,7 +196,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   std::vector<sim::SweepOutcome> snapshot = outcomes;  // light copies: cells, no SimResult
   std::mutex snapshot_mutex;
   auto last_write = std::chrono::steady_clock::now();
-  write_file_atomically(csv_path, sim::sweep_csv(table, snapshot));
+  write_file_atomically(csv_path, sim::sweep_csv(table, snapshot), Existing::kReplace);
 
   const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max(a.jobs, 1U), std::max<size_t>(todo.size(), 1)));
   fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, a.trace, reader.size(),
@@ -189,9 +210,12 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   callbacks.on_done = [&](size_t j, const sim::SweepOutcome& o) {
     const size_t i = todo[j];
     if (o.result) {
+      // Each configuration's folder appears complete or not at all.
       sim::RunDescription run = todo_jobs[j].run;
       run.interval_bytes = o.result->interval_bytes;
-      sim::write_outputs(a.out + "/" + table.ids[i], run, *o.result);
+      OutputDir folder("--out", a.out + "/" + table.ids[i], sim::output_names(), inputs);
+      sim::write_outputs(folder.staging(), run, *o.result);
+      folder.publish();
     }
     const std::lock_guard lock(snapshot_mutex);
     snapshot[i].status = o.status;
@@ -199,7 +223,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     snapshot[i].carried = sim::sweep_row_cells(o);
     const auto now = std::chrono::steady_clock::now();
     if (now - last_write >= std::chrono::seconds(1)) {
-      write_file_atomically(csv_path, sim::sweep_csv(table, snapshot));
+      write_file_atomically(csv_path, sim::sweep_csv(table, snapshot), Existing::kReplace);
       last_write = now;
     }
   };
@@ -211,7 +235,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   if (progress) std::fprintf(stderr, "\r%60s\r", "");
   for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
 
-  write_file_atomically(csv_path, sim::sweep_csv(table, outcomes));
+  write_file_atomically(csv_path, sim::sweep_csv(table, outcomes), Existing::kReplace);
   fmt::print("{}", sweep_table(table, outcomes));
   const auto count = [&](sim::SweepStatus s) {
     return static_cast<size_t>(
@@ -265,6 +289,9 @@ Command add_simulate_options(CLI::App& root) {
   add_model_options(root, a->model);
   add_timing_options(root, a->timing, true);
   root.add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)")
+      ->group("Output");
+  root.add_flag("--force", a->force,
+                "A sweep: replace an earlier, different sweep in --out (its sweep.csv and configuration folders)")
       ->group("Output");
   root.footer(sweep_help());
   return Command{&root, [a] { run_simulate(*a); }};

@@ -1,22 +1,87 @@
 #include "core/atomic_file.h"
 
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc 2.28+)
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include "core/error.h"
+#include "core/io_identity.h"
 
 namespace ftlsim {
+namespace {
 
-AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
-  file_ = std::fopen(temp_path_.c_str(), "wb");
-  if (file_ == nullptr) throw system_error_from_errno("cannot create " + temp_path_);
+std::string folder_of(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+// Throws InputError when `path` exists and is not a regular file, or exists
+// at all when `existing` is kRefuse.
+void check_name(const std::string& path, Existing existing) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return;
+  if (!S_ISREG(st.st_mode)) {
+    throw InputError(fmt::format("{} is {}; outputs are regular files, and ftlsim never replaces anything else",
+                                 path, file_type_name(st.st_mode)));
+  }
+  if (existing == Existing::kRefuse) throw InputError(fmt::format("{}: already exists (use --force to overwrite)", path));
+}
+
+}  // namespace
+
+AtomicFile::AtomicFile(std::string path, Existing existing) : path_(std::move(path)), existing_(existing) {
+  check_name(path_, existing_);
+  const std::string folder = folder_of(path_);
+  int fd = -1;
+  if (existing_ == Existing::kRefuse) {
+    fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+    // Without O_TMPFILE support (or /proc to link it by), use a named temporary.
+    if (fd >= 0 && ::access("/proc/self/fd", X_OK) != 0) {
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  if (fd >= 0) {
+    unnamed_ = true;
+    temp_path_ = path_ + " (temporary)";
+    file_ = ::fdopen(fd, "w+b");
+    if (file_ == nullptr) {
+      ::close(fd);
+      throw system_error_from_errno("cannot open a temporary file for " + path_);
+    }
+    return;
+  }
+  open_named_temp(folder);
+}
+
+void AtomicFile::open_named_temp(const std::string& folder) {
+  const std::string base = std::filesystem::path(path_).filename().string();
+  std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", folder, base);
+  // mkostemp: O_CREAT|O_EXCL with a random suffix, so an existing name (a
+  // planted symbolic link included) is never opened.
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) throw system_error_from_errno(fmt::format("cannot create a temporary file in {} for {}", folder, path_));
+  temp_path_ = name;
+  ::fchmod(fd, 0666 & ~process_umask());
+  file_ = ::fdopen(fd, "w+b");
+  if (file_ == nullptr) {
+    const SystemError e = system_error_from_errno("cannot open " + temp_path_);
+    ::close(fd);
+    ::unlink(temp_path_.c_str());
+    throw e;
+  }
 }
 
 AtomicFile::~AtomicFile() {
   if (file_ != nullptr) std::fclose(file_);
-  if (!committed_) std::remove(temp_path_.c_str());
+  if (!committed_ && !unnamed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
 }
 
 void AtomicFile::write(std::string_view bytes) {
@@ -26,19 +91,43 @@ void AtomicFile::write(std::string_view bytes) {
   }
 }
 
-void AtomicFile::commit() {
-  if (std::fflush(file_) != 0) throw system_error_from_errno("cannot write " + temp_path_);
-  const int rc = std::fclose(file_);
-  file_ = nullptr;
-  if (rc != 0) throw system_error_from_errno("cannot close " + temp_path_);
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    throw system_error_from_errno("cannot rename " + temp_path_ + " to " + path_);
-  }
-  committed_ = true;
+void AtomicFile::link_unnamed() {
+  const std::string proc = fmt::format("/proc/self/fd/{}", ::fileno(file_));
+  if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW) == 0) return;
+  if (errno == EEXIST) check_name(path_, Existing::kRefuse);  // throws the "already exists" refusal
+  throw system_error_from_errno(fmt::format("cannot link the finished file to {}", path_));
 }
 
-void write_file_atomically(const std::string& path, std::string_view contents) {
-  AtomicFile f(path);
+void AtomicFile::commit() {
+  if (std::fflush(file_) != 0) throw system_error_from_errno("cannot write " + temp_path_);
+  if (::fsync(::fileno(file_)) != 0) throw system_error_from_errno("cannot write " + temp_path_);
+  if (unnamed_) {
+    link_unnamed();
+  } else if (existing_ == Existing::kRefuse) {
+    if (::renameat2(AT_FDCWD, temp_path_.c_str(), AT_FDCWD, path_.c_str(), RENAME_NOREPLACE) != 0) {
+      if (errno == EEXIST) check_name(path_, Existing::kRefuse);
+      if (errno != EINVAL) throw system_error_from_errno(fmt::format("cannot rename {} to {}", temp_path_, path_));
+      // No RENAME_NOREPLACE here: link() fails on an existing name just as well.
+      if (::link(temp_path_.c_str(), path_.c_str()) != 0) {
+        if (errno == EEXIST) check_name(path_, Existing::kRefuse);
+        throw system_error_from_errno(fmt::format("cannot link {} to {}", temp_path_, path_));
+      }
+      ::unlink(temp_path_.c_str());
+    }
+  } else {
+    check_name(path_, Existing::kReplace);  // it may have changed since the constructor
+    if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+      throw system_error_from_errno(fmt::format("cannot rename {} to {}", temp_path_, path_));
+    }
+  }
+  committed_ = true;
+  const int rc = std::fclose(file_);
+  file_ = nullptr;
+  if (rc != 0) throw system_error_from_errno("cannot close " + path_);
+}
+
+void write_file_atomically(const std::string& path, std::string_view contents, Existing existing) {
+  AtomicFile f(path, existing);
   f.write(contents);
   f.commit();
 }

@@ -1,6 +1,10 @@
 #include "replay/device_safety.h"
 
+#include <blkid/blkid.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -9,79 +13,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <cerrno>
 #include <sstream>
+#include <unistd.h>
 
 namespace ftlsim::replay {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Magic {
-  const char* name;
-  size_t offset;
-  std::string_view bytes;
-};
-
-using namespace std::string_view_literals;
-
-// Magic numbers and where the on-disk formats put them:
-//  ext2/3/4  superblock at 1024, s_magic 0xEF53 (LE) at +0x38 (Linux
-//            Documentation/filesystems/ext4/super.rst)
-//  XFS       "XFSB" at 0 (XFS_SB_MAGIC, fs/xfs/libxfs/xfs_format.h)
-//  btrfs     superblock at 64 KiB, magic "_BHRfS_M" at +0x40 (btrfs on-disk format)
-//  F2FS      superblock at 1024, magic 0xF2F52010 (LE) first (F2FS_SUPER_MAGIC)
-//  LUKS      "LUKS\xba\xbe" at 0 (LUKS1 and LUKS2 on-disk format specifications)
-//  LVM2      label "LABELONE" at the start of one of sectors 0-3 (LVM2 label header)
-//  md        superblock 1.1 at 0, 1.2 at 4096, magic 0xA92B4EFC (LE) (MD_SB_MAGIC,
-//            include/uapi/linux/raid/md_p.h); 0.90 and 1.0 sit at the end, not probed
-//  swap      "SWAPSPACE2" / "SWAP-SPACE" in the last 10 bytes of the first page
-//            (union swap_header, include/linux/swap.h), pages of 4-64 KiB
-//  squashfs  "hsqs" at 0
-//  ISO 9660  "CD001" at 32769 (ECMA-119: descriptor at sector 16 of 2048 bytes)
-//  FAT       BS_FilSysType "FAT12   " / "FAT16   " at 54, "FAT32   " at 82
-//  NTFS, exFAT  OEM name "NTFS    " / "EXFAT   " at 3
-//  GPT       header signature "EFI PART" in LBA 1: byte 512 or 4096 (UEFI spec)
-//  MBR       boot signature 0x55 0xAA at 510 (DOS partition table or boot sector)
-const Magic kMagics[] = {
-    {"ext2/3/4 file system", 1080, "\x53\xEF"sv},
-    {"XFS file system", 0, "XFSB"sv},
-    {"btrfs file system", 65536 + 64, "_BHRfS_M"sv},
-    {"F2FS file system", 1024, "\x10\x20\xF5\xF2"sv},
-    {"LUKS encrypted volume", 0, "LUKS\xBA\xBE"sv},
-    {"LVM2 physical volume", 0, "LABELONE"sv},
-    {"LVM2 physical volume", 512, "LABELONE"sv},
-    {"LVM2 physical volume", 1024, "LABELONE"sv},
-    {"LVM2 physical volume", 1536, "LABELONE"sv},
-    {"md RAID member (superblock 1.1)", 0, "\xFC\x4E\x2B\xA9"sv},
-    {"md RAID member (superblock 1.2)", 4096, "\xFC\x4E\x2B\xA9"sv},
-    {"Linux swap", 4096 - 10, "SWAPSPACE2"sv},
-    {"Linux swap", 4096 - 10, "SWAP-SPACE"sv},
-    {"Linux swap", 8192 - 10, "SWAPSPACE2"sv},
-    {"Linux swap", 16384 - 10, "SWAPSPACE2"sv},
-    {"Linux swap", 65536 - 10, "SWAPSPACE2"sv},
-    {"squashfs file system", 0, "hsqs"sv},
-    {"ISO 9660 file system", 32769, "CD001"sv},
-    {"FAT file system", 54, "FAT12   "sv},
-    {"FAT file system", 54, "FAT16   "sv},
-    {"FAT32 file system", 82, "FAT32   "sv},
-    {"NTFS file system", 3, "NTFS    "sv},
-    {"exFAT file system", 3, "EXFAT   "sv},
-    {"GPT partition table", 512, "EFI PART"sv},
-    {"GPT partition table", 4096, "EFI PART"sv},
-    {"DOS/MBR partition table or boot sector", 510, "\x55\xAA"sv},
-};
-
-// "\"XFSB\"" for printable magic, else the bytes in hex: "53 EF".
-std::string show(std::string_view bytes) {
-  const bool printable = std::all_of(bytes.begin(), bytes.end(), [](char c) {
-    const auto b = static_cast<unsigned char>(c);
-    return b >= 0x20 && b < 0x7f;
-  });
-  if (printable) return fmt::format("\"{}\"", bytes);
-  std::string s;
-  for (const char c : bytes) s += fmt::format("{}{:02X}", s.empty() ? "" : " ", static_cast<unsigned char>(c));
-  return s;
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -123,14 +62,43 @@ std::vector<std::string> list_dir(const fs::path& dir) {
 
 }  // namespace
 
-std::vector<std::string> find_signatures(std::span<const uint8_t> head) {
+std::vector<std::string> probe_signatures(const std::string& path) {
+  blkid_probe pr = blkid_new_probe_from_filename(path.c_str());
+  if (pr == nullptr) {
+    return {fmt::format("{} could not be probed for signatures ({})", path, std::strerror(errno))};
+  }
+  blkid_probe_enable_superblocks(pr, 1);
+  blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_MAGIC |
+                                            BLKID_SUBLKS_BADCSUM);
+  blkid_probe_enable_partitions(pr, 1);
+  blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+  const auto value = [pr](const char* name) -> std::string {
+    const char* v = nullptr;
+    size_t len = 0;
+    if (blkid_probe_lookup_value(pr, name, &v, &len) != 0 || v == nullptr) return {};
+    return std::string(v, strnlen(v, len));
+  };
   std::vector<std::string> found;
-  for (const Magic& m : kMagics) {
-    if (m.offset + m.bytes.size() > head.size()) continue;
-    if (std::memcmp(head.data() + m.offset, m.bytes.data(), m.bytes.size()) != 0) continue;
-    std::string line = fmt::format("{} signature ({} at byte {})", m.name, show(m.bytes), m.offset);
+  // Each call reports one prober's hit; looping visits them all (wipefs does the same).
+  for (int n = 0; n < 64 && blkid_do_probe(pr) == 0; ++n) {
+    std::string line;
+    if (const std::string type = value("TYPE"); !type.empty()) {
+      const std::string usage = value("USAGE");
+      const char* what = usage == "filesystem" ? "file system"
+                         : usage == "raid"     ? "RAID member"
+                         : usage == "crypto"   ? "encrypted volume"
+                                               : "";
+      line = fmt::format("{}{}{} signature", type, *what != 0 ? " " : "", what);
+      if (const std::string off = value("SBMAGIC_OFFSET"); !off.empty()) line += fmt::format(" (at byte {})", off);
+    } else if (const std::string pttype = value("PTTYPE"); !pttype.empty()) {
+      line = fmt::format("{} partition table signature", pttype);
+      if (const std::string off = value("PTMAGIC_OFFSET"); !off.empty()) line += fmt::format(" (at byte {})", off);
+    } else {
+      continue;
+    }
     if (std::find(found.begin(), found.end(), line) == found.end()) found.push_back(std::move(line));
   }
+  blkid_free_probe(pr);
   return found;
 }
 
@@ -172,7 +140,8 @@ std::vector<std::string> swap_paths(std::string_view swaps) {
 }
 
 std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, std::string_view path,
-                                              std::span<const uint8_t> head, const SafetyPaths& paths) {
+                                              const std::vector<std::string>& signatures,
+                                              const SafetyPaths& paths) {
   std::vector<std::string> findings;
   const fs::path dir = fs::path(paths.sysfs) / "dev" / "block" / fmt::format("{}:{}", major, minor);
 
@@ -216,7 +185,50 @@ std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, st
                                      fmt::join(holders, ", ")));
     }
   }
-  for (std::string& s : find_signatures(head)) findings.push_back(std::move(s));
+  findings.insert(findings.end(), signatures.begin(), signatures.end());
+  return findings;
+}
+
+std::vector<std::string> inspect_regular_file(const std::string& path, const SafetyPaths& paths) {
+  std::vector<std::string> findings;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return findings;
+  const auto same_file = [&st](const std::string& p) {
+    struct stat o {};
+    return ::stat(p.c_str(), &o) == 0 && o.st_dev == st.st_dev && o.st_ino == st.st_ino;
+  };
+  // Loop devices: sysfs names the backing file by path (renames followed,
+  // " (deleted)" appended when unlinked); LOOP_GET_STATUS64 gives its device
+  // and inode, which also holds when the name no longer leads to it.
+  const fs::path block = fs::path(paths.sysfs) / "block";
+  for (const std::string& name : list_dir(block)) {
+    if (name.rfind("loop", 0) != 0) continue;
+    std::string backing = trim(slurp((block / name / "loop" / "backing_file").string()));
+    if (backing.empty()) continue;  // not attached
+    bool backs = same_file(backing);
+    if (!backs && paths.sysfs == "/sys") {
+      const int fd = ::open(("/dev/" + name).c_str(), O_RDONLY | O_CLOEXEC);
+      struct loop_info64 li {};
+      if (fd >= 0 && ::ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {
+        // lo_device is the kernel's huge_encode_dev() of the backing file's device.
+        const auto d = li.lo_device;
+        const unsigned maj = static_cast<unsigned>((d & 0xfff00) >> 8);
+        const unsigned min = static_cast<unsigned>((d & 0xff) | ((d >> 12) & 0xfff00));
+        backs = li.lo_inode == st.st_ino && maj == ::major(st.st_dev) && min == ::minor(st.st_dev);
+      }
+      if (fd >= 0) ::close(fd);
+    }
+    if (!backs) continue;
+    findings.push_back(fmt::format("{} backs loop device /dev/{}", path, name));
+    unsigned maj = 0, min = 0;
+    if (parse_dev(trim(slurp((block / name / "dev").string())), maj, min)) {
+      for (std::string& f : inspect_block_device(maj, min, "/dev/" + name, {}, paths)) findings.push_back(std::move(f));
+    }
+  }
+  for (const std::string& s : swap_paths(slurp(paths.swaps))) {
+    if (same_file(s)) findings.push_back(fmt::format("{} is an active swap file ({})", path, s));
+  }
+  for (std::string& s : probe_signatures(path)) findings.push_back(std::move(s));
   return findings;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
-// What makes a block device unsafe to overwrite: it (or one of its
+// What makes a block device or file unsafe to overwrite: it (or one of its
 // partitions) is mounted or an active swap, another device is stacked on it
-// (device-mapper, md, bcache: sysfs "holders"), it has partitions, or its
-// first bytes carry a partition table or file-system signature. A replay
-// refuses such a device unless --force, and prints every finding.
+// (device-mapper, md, bcache: sysfs "holders"), it has partitions, a file
+// backs a loop device, or it carries a partition-table, file-system, RAID
+// or other signature libblkid knows. A replay refuses such a target unless
+// --force, and prints every finding.
 //
 // The probes read sysfs, /proc/self/mountinfo and /proc/swaps from paths in
 // SafetyPaths so that tests can point them at fixtures.
@@ -15,14 +16,13 @@
 
 namespace ftlsim::replay {
 
-// Bytes from the start of the device that find_signatures() looks at: enough
-// for the btrfs superblock magic at 64 KiB + 64.
-inline constexpr size_t kSignatureProbeBytes = 68 * 1024;
-
-// Partition-table and file-system signatures found in `head` (the device's
-// first bytes; signatures beyond head.size() are not looked for), one line
-// each, e.g. "ext2/3/4 file system (magic 0xEF53 at byte 1080)".
-[[nodiscard]] std::vector<std::string> find_signatures(std::span<const uint8_t> head);
+// Partition-table, file-system, RAID, crypto and swap signatures in the
+// file or device `path`, one line each, as libblkid (the library behind
+// blkid and wipefs) finds them, e.g. "ext4 file system signature (at byte
+// 1080)". Every superblock and partition-table prober of the system's
+// libblkid runs, checksum failures included (as wipefs does). A path that
+// cannot be probed gives one finding saying so, so that it is refused too.
+[[nodiscard]] std::vector<std::string> probe_signatures(const std::string& path);
 
 // Mount points of the device major:minor in a /proc/self/mountinfo text
 // (field 3 is major:minor, field 5 the mount point; octal escapes kept).
@@ -38,12 +38,19 @@ struct SafetyPaths {
 };
 
 // Every finding for the block device major:minor (`path` names it in the
-// messages; `head` is its first bytes): mounts and swap of the device and of
-// its partitions, holders of the device and of its partitions, the
-// partitions themselves, and find_signatures(head). Empty when it looks
-// unused. Unreadable sysfs or proc files count as no finding.
+// messages; `signatures` are probe_signatures(path)): mounts and swap of the
+// device and of its partitions, holders of the device and of its
+// partitions, the partitions themselves, and the signatures. Empty when it
+// looks unused. Unreadable sysfs or proc files count as no finding.
 [[nodiscard]] std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, std::string_view path,
-                                                            std::span<const uint8_t> head,
+                                                            const std::vector<std::string>& signatures,
                                                             const SafetyPaths& paths = {});
+
+// Every finding for the regular file `path`: the loop devices it backs
+// (sysfs block/loop*/loop/backing_file, and LOOP_GET_STATUS64 on /dev/loopN,
+// compared by device and inode) with their own findings (mounts, holders),
+// an active swap file, and probe_signatures(path). Empty when it looks
+// unused.
+[[nodiscard]] std::vector<std::string> inspect_regular_file(const std::string& path, const SafetyPaths& paths = {});
 
 }  // namespace ftlsim::replay

@@ -104,8 +104,12 @@ struct HandleCheck {
 [[nodiscard]] std::string summary_json(const ReplayReport& r);
 [[nodiscard]] std::string events_csv(const ReplayReport& r);
 
-// Creates `dir` if needed and writes summary.json and events.csv, each under
-// a temporary name renamed when complete. Throws SystemError.
+// The names write_outputs() writes (an OutputDir's own entries).
+inline const std::vector<std::string> kOutputNames = {"summary.json", "events.csv"};
+
+// Creates `dir` if needed and writes summary.json and events.csv into it,
+// each new (an existing name is refused): `dir` is meant to be an
+// OutputDir's staging folder, published as one set. Throws SystemError.
 void write_outputs(const std::string& dir, const ReplayReport& r);
 
 }  // namespace ftlsim::replay

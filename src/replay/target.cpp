@@ -30,23 +30,6 @@ std::optional<uint64_t> read_sysfs_number(const fs::path& p) {
   return std::nullopt;
 }
 
-// The first kSignatureProbeBytes of a device (fewer if it is smaller).
-std::vector<uint8_t> read_head(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw system_error_from_errno(fmt::format("{}: cannot open for reading", path));
-  std::vector<uint8_t> head(kSignatureProbeBytes);
-  size_t got = 0;
-  while (got < head.size()) {
-    const ssize_t n = ::pread(fd, head.data() + got, head.size() - got, static_cast<off_t>(got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  head.resize(got);
-  return head;
-}
-
 std::string refusal(const std::string& path, const std::vector<std::string>& findings) {
   return fmt::format("refusing to write to {}: {} (--force writes anyway; every finding is printed)", path,
                      fmt::join(findings, "; "));
@@ -63,7 +46,9 @@ const char* target_kind_name(TargetKind k) {
   return "unknown";
 }
 
-Target::Target(const TargetRequest& r) {
+Target::Target(const TargetRequest& r) : Target(r, Deferred{}) { materialize(); }
+
+Target::Target(const TargetRequest& r, Deferred) {
   info_.path = r.path;
   if (r.placement == PlacementMode::kNvme) {
     if (r.create_bytes != 0) throw InputError("--create does not apply to --placement nvme");
@@ -96,67 +81,138 @@ Target::~Target() {
   if (made_file_ && !kept_) ::unlink(info_.path.c_str());
 }
 
+namespace {
+
+// Direct-I/O alignment of the open file `fd` as its file system reports it
+// (Linux 6.1+), else a conservative 4 KiB.
+void read_dio_alignment(int fd, const std::string& path, TargetInfo& info) {
+  struct statx sx {};
+  info.block_bytes = 4096;
+  if (::statx(fd, "", AT_EMPTY_PATH, STATX_SIZE | STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
+    if (sx.stx_dio_offset_align == 0) {
+      throw InputError(fmt::format("--target {}: its file system does not support O_DIRECT", path));
+    }
+    info.block_bytes = std::max<uint32_t>(sx.stx_dio_offset_align, 512);
+    info.mem_align = std::max<uint32_t>(sx.stx_dio_mem_align, 512);
+  }
+}
+
+InputError no_direct_io(const std::string& path) {
+  return InputError(fmt::format("--target {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
+                                "file on ext4 or XFS, or to a block device",
+                                path));
+}
+
+}  // namespace
+
+void Target::probe_new_file_alignment(const TargetRequest& r) {
+  const fs::path parent = fs::path(r.path).parent_path();
+  const std::string folder = parent.empty() ? "." : parent.string();
+  struct stat st {};
+  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw InputError(fmt::format("--target {}: its folder {} does not exist", r.path, folder));
+  }
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    throw InputError(fmt::format("--target {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
+  }
+  // An unnamed file in the same folder: the alignment the new file will
+  // have, and whether O_DIRECT works there, without creating anything.
+  int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+  if (fd < 0 && errno == EINVAL) {
+    const int plain = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (plain >= 0) {
+      ::close(plain);
+      throw no_direct_io(r.path);
+    }
+  }
+  if (fd < 0) {
+    info_.block_bytes = 4096;  // no O_TMPFILE here: materialize() finds out
+    return;
+  }
+  read_dio_alignment(fd, r.path, info_);
+  ::close(fd);
+}
+
 void Target::open_file(const TargetRequest& r) {
   info_.kind = TargetKind::kFile;
+  info_.discard = true;  // FALLOC_FL_PUNCH_HOLE
   struct stat st {};
   const bool exists = ::stat(r.path.c_str(), &st) == 0;
   if (r.create_bytes != 0 && r.create_bytes % 4096 != 0) {
     throw InputError(fmt::format("--create {}: the size must be a multiple of 4 KiB", r.create_bytes));
   }
+  uint64_t bytes = 0;
   if (!exists) {
     if (r.create_bytes == 0) {
       throw InputError(fmt::format("--target {} does not exist; add --create SIZE to create it (sparse)", r.path));
     }
-    fd_ = ::open(r.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot create", r.path));
-    if (::ftruncate(fd_, static_cast<off_t>(r.create_bytes)) != 0) {
-      const SystemError e = system_error_from_errno(fmt::format("{}: cannot size to {} bytes", r.path, r.create_bytes));
-      ::unlink(r.path.c_str());
-      throw e;
+    probe_new_file_alignment(r);
+    pending_create_ = true;
+    pending_bytes_ = r.create_bytes;
+    bytes = r.create_bytes;
+  } else {
+    // A file in use (backing a loop device, an active swap file) or holding a
+    // file system, RAID member or partition table is refused like a device.
+    std::vector<std::string> findings = inspect_regular_file(r.path);
+    if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+    info_.findings = std::move(findings);
+    if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
+      if (!r.force) {
+        throw InputError(fmt::format("--target {} exists with {} bytes; --create {} would resize it (remove the file, "
+                                     "give its size, or add --force to resize)",
+                                     r.path, st.st_size, r.create_bytes));
+      }
+      pending_bytes_ = r.create_bytes;
+      bytes = r.create_bytes;
+    } else {
+      bytes = static_cast<uint64_t>(st.st_size);
     }
-    ::close(fd_);
-    fd_ = -1;
-    info_.created = true;
-    made_file_ = true;
-  } else if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
-    if (!r.force) {
-      throw InputError(fmt::format("--target {} exists with {} bytes; --create {} would resize it (remove the file, "
-                                   "give its size, or add --force to resize)",
-                                   r.path, st.st_size, r.create_bytes));
+    fd_ = ::open(r.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+    if (fd_ < 0) {
+      if (errno == EINVAL) throw no_direct_io(r.path);
+      throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
     }
-    if (::truncate(r.path.c_str(), static_cast<off_t>(r.create_bytes)) != 0) {
-      throw system_error_from_errno(fmt::format("{}: cannot resize to {} bytes", r.path, r.create_bytes));
-    }
-    info_.created = true;
+    read_dio_alignment(fd_, r.path, info_);
   }
-  fd_ = ::open(r.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
-  if (fd_ < 0) {
-    if (errno == EINVAL) {
-      throw InputError(fmt::format("--target {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
-                                   "file on ext4 or XFS, or to a block device",
-                                   r.path));
-    }
-    throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
-  }
-  // Direct-I/O alignment as the file system reports it (Linux 6.1+), else a
-  // conservative 4 KiB.
-  struct statx sx {};
-  info_.block_bytes = 4096;
-  if (::statx(fd_, "", AT_EMPTY_PATH, STATX_SIZE | STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
-    if (sx.stx_dio_offset_align == 0) {
-      throw InputError(fmt::format("--target {}: its file system does not support O_DIRECT", r.path));
-    }
-    info_.block_bytes = std::max<uint32_t>(sx.stx_dio_offset_align, 512);
-    info_.mem_align = std::max<uint32_t>(sx.stx_dio_mem_align, 512);
-  }
-  if (::fstat(fd_, &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
-  info_.bytes = static_cast<uint64_t>(st.st_size) / info_.block_bytes * info_.block_bytes;
+  info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
   if (info_.bytes == 0) {
     throw InputError(fmt::format("--target {} is empty (or smaller than one {}-byte block); give --create SIZE "
                                  "and --force to size it",
                                  r.path, info_.block_bytes));
   }
-  info_.discard = true;  // FALLOC_FL_PUNCH_HOLE
+}
+
+void Target::materialize() {
+  if (pending_create_) {
+    pending_create_ = false;
+    const int fd = ::open(info_.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) throw system_error_from_errno(fmt::format("{}: cannot create", info_.path));
+    made_file_ = true;
+    info_.created = true;
+    if (::ftruncate(fd, static_cast<off_t>(pending_bytes_)) != 0) {
+      const SystemError e = system_error_from_errno(fmt::format("{}: cannot size to {} bytes", info_.path, pending_bytes_));
+      ::close(fd);
+      throw e;  // the destructor removes the file
+    }
+    ::close(fd);
+    fd_ = ::open(info_.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+    if (fd_ < 0) {
+      if (errno == EINVAL) throw no_direct_io(info_.path);
+      throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", info_.path));
+    }
+    const uint32_t planned = info_.block_bytes;
+    read_dio_alignment(fd_, info_.path, info_);
+    if (info_.block_bytes != planned) {
+      throw SystemError(fmt::format("--target {}: direct-I/O alignment {} differs from the probed {}", info_.path,
+                                    info_.block_bytes, planned));
+    }
+  } else if (pending_bytes_ != 0) {
+    if (::ftruncate(fd_, static_cast<off_t>(pending_bytes_)) != 0) {
+      throw system_error_from_errno(fmt::format("{}: cannot resize to {} bytes", info_.path, pending_bytes_));
+    }
+    info_.created = true;
+  }
+  pending_bytes_ = 0;
 }
 
 void Target::open_block_device(const TargetRequest& r) {
@@ -164,8 +220,7 @@ void Target::open_block_device(const TargetRequest& r) {
   struct stat st {};
   if (::stat(r.path.c_str(), &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
   const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
-  const std::vector<uint8_t> head = read_head(r.path);
-  std::vector<std::string> findings = inspect_block_device(maj, min, r.path, head);
+  std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(r.path));
   if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
   info_.findings = std::move(findings);
 
@@ -210,7 +265,7 @@ void Target::open_nvme(const TargetRequest& r) {
     struct stat st {};
     if (::stat(block_path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
       std::vector<std::string> findings =
-          inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path, read_head(block_path));
+          inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path, probe_signatures(block_path));
       if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
       info_.findings = std::move(findings);
     }

@@ -2,10 +2,15 @@
 // The file or device a replay writes to, opened for O_DIRECT I/O after the
 // safety checks:
 //  - a regular file: used as it is; created (sparse) only with --create SIZE,
-//    and never resized unless --create SIZE and --force say so;
+//    and never resized unless --create SIZE and --force say so; refused when
+//    device_safety.h finds it backing a loop device, an active swap file or
+//    holding a signature (unless --force);
 //  - a block device: refused when device_safety.h finds it in use or holding
 //    data (unless --force), opened with O_EXCL unless --force;
 //  - an NVMe generic character device /dev/ngXnY (--placement nvme only).
+// Two phases, so that every refusal comes before any change: the Deferred
+// constructor only checks (info() then holds the size and alignment the
+// target will have); materialize() then creates or resizes a file.
 // Writes never reach beyond info().bytes: the request stream keeps every I/O
 // inside it.
 #include <cstdint>
@@ -45,9 +50,18 @@ struct TargetRequest {
 
 class Target {
  public:
-  // Opens and checks the target. Throws InputError for refusals (with every
-  // safety finding in the message) and SystemError for failed syscalls.
+  // Checks and opens the target, ready for I/O (the Deferred constructor,
+  // then materialize()). Throws InputError for refusals (with every safety
+  // finding in the message) and SystemError for failed syscalls.
   explicit Target(const TargetRequest& request);
+  // Checks only: nothing is created, resized or written. A file to be
+  // created or resized is probed for its direct-I/O alignment through an
+  // unnamed O_TMPFILE in its folder. Throws like the constructor above.
+  struct Deferred {};
+  Target(const TargetRequest& request, Deferred);
+  // Creates or resizes a file as --create asks, and opens it for direct
+  // I/O. Nothing to do for devices and files used as they are.
+  void materialize();
   Target(const Target&) = delete;
   Target& operator=(const Target&) = delete;
   ~Target();
@@ -66,6 +80,7 @@ class Target {
 
  private:
   void open_file(const TargetRequest& r);
+  void probe_new_file_alignment(const TargetRequest& r);
   void open_block_device(const TargetRequest& r);
   void open_nvme(const TargetRequest& r);
 
@@ -74,6 +89,8 @@ class Target {
   TargetInfo info_;
   bool made_file_ = false;
   bool kept_ = false;
+  uint64_t pending_bytes_ = 0;  // materialize(): create or resize the file to this size
+  bool pending_create_ = false; // ... by creating it
 };
 
 }  // namespace ftlsim::replay

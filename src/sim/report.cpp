@@ -309,6 +309,11 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
   return out;
 }
 
+const std::vector<std::string>& output_names() {
+  static const std::vector<std::string> names = {"summary.json", "timeseries.csv", "events.csv", "latency_cdf.csv"};
+  return names;
+}
+
 void write_outputs(const std::string& dir, const RunDescription& run, const SimResult& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -4,6 +4,7 @@
 // (no wall-clock values), so equal runs give byte-identical files.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ftl/ftl_config.h"
 #include "sim/sim_result.h"
@@ -26,9 +27,14 @@ struct RunDescription {
 [[nodiscard]] std::string timeseries_csv(const SimResult& r);
 [[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r);
 
+// The names write_outputs() may write: an output folder holding anything
+// else is not replaced (core/output_dir.h).
+[[nodiscard]] const std::vector<std::string>& output_names();
+
 // Creates `dir` if needed and writes summary.json and timeseries.csv into it
-// (timed runs also events.csv and latency_cdf.csv), each under a temporary
-// name renamed when complete. Throws SystemError.
+// (timed runs also events.csv and latency_cdf.csv), each new (an existing
+// name is refused). `dir` is meant to be an OutputDir's staging folder,
+// published as one set when the run is complete. Throws SystemError.
 void write_outputs(const std::string& dir, const RunDescription& run, const SimResult& r);
 
 }  // namespace ftlsim::sim

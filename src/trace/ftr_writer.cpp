@@ -90,8 +90,8 @@ std::string encode_header(const TraceMeta& meta, uint64_t record_count) {
 
 }  // namespace
 
-FtrWriter::FtrWriter(const std::string& path, TraceMeta meta)
-    : path_(path), meta_(checked(path, std::move(meta))), file_(path) {
+FtrWriter::FtrWriter(const std::string& path, TraceMeta meta, Existing existing)
+    : path_(path), meta_(checked(path, std::move(meta))), file_(path, existing) {
   const std::string header = encode_header(meta_, 0);
   header_bytes_ = header.size();
   file_.write(header);

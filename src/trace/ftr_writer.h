@@ -15,8 +15,9 @@ namespace ftlsim::trace {
 class FtrWriter {
  public:
   // Throws SystemError when the file cannot be created, InputError when the
-  // metadata cannot be encoded (key or name too long).
-  FtrWriter(const std::string& path, TraceMeta meta);
+  // metadata cannot be encoded (key or name too long) or `path` exists and
+  // is not a regular file (or exists at all, with Existing::kRefuse).
+  FtrWriter(const std::string& path, TraceMeta meta, Existing existing = Existing::kReplace);
   FtrWriter(const FtrWriter&) = delete;
   FtrWriter& operator=(const FtrWriter&) = delete;
   ~FtrWriter();

@@ -224,7 +224,8 @@ ParsedTrace parse_text_trace(std::string_view text, const std::string& source_na
   return parse_with(text, source_name, options, p);
 }
 
-ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options) {
+ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
+                                Existing existing) {
   (void)parse_device_option(options);  // option errors before any file is touched
   Placement p;
   setup_placement(options, p);
@@ -233,13 +234,13 @@ ImportSummary import_text_trace(const std::string& in, const std::string& out, c
     // The match counts go into the header, which is sized before the first
     // record is written: parse first, then write.
     const ParsedTrace parsed = parse_with(input.text(), in, options, p);
-    FtrWriter writer(out, parsed.meta);
+    FtrWriter writer(out, parsed.meta, existing);
     for (const Record& r : parsed.records) writer.append(r);
     writer.finish();
     return parsed.summary;
   }
   ImportSummary summary;
-  FtrWriter writer(out, make_meta(options, in, p));
+  FtrWriter writer(out, make_meta(options, in, p), existing);
   detail::RecordSink sink(&append_to_writer, &writer);
   run(options, input.text(), in, p, sink, summary);
   writer.finish();

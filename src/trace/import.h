@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
 
@@ -148,8 +149,10 @@ struct ParsedTrace {
                                            const ImportOptions& options);
 
 // Converts the file `in` into the .ftr file `out`, written atomically
-// (replaced if it exists; refusing is the caller's choice). On any throw
-// `out` is left as it was and no temporary file remains.
-ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options);
+// (an existing regular file is replaced unless `existing` is kRefuse; see
+// core/atomic_file.h). On any throw `out` is left as it was and no
+// temporary file remains.
+ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
+                                Existing existing = Existing::kReplace);
 
 }  // namespace ftlsim::trace

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
 #include "core/rng.h"
@@ -139,7 +140,7 @@ GenerateStats generate(const SynthSpec& spec, Sink& sink);
 // generate() into a new .ftr file at `path` with make_trace_meta(spec); the
 // file appears only when complete. Throws InputError / SystemError.
 // (Defined in synth_ftr.cpp so that in-memory users need no FtrWriter.)
-GenerateStats write_ftr(const SynthSpec& spec, const std::string& path);
+GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing = Existing::kReplace);
 
 // ---------------------------------------------------------------------------
 // Implementation.

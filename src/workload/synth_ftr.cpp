@@ -5,9 +5,9 @@
 
 namespace ftlsim::workload {
 
-GenerateStats write_ftr(const SynthSpec& spec, const std::string& path) {
+GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing) {
   spec.validate();  // before creating any file
-  trace::FtrWriter writer(path, make_trace_meta(spec));
+  trace::FtrWriter writer(path, make_trace_meta(spec), existing);
   const GenerateStats stats = generate(spec, writer);
   writer.finish();
   return stats;

@@ -3,7 +3,8 @@
 // folder) and the others marked missing; rerunning the same command carries
 // the complete rows over and ends with files identical to an uninterrupted
 // run. A second signal stops at once and still leaves a consistent
-// sweep.csv; a changed option or trace carries nothing over.
+// sweep.csv; a changed option or trace is another sweep: refused in the
+// folder, or with --force run afresh, carrying nothing over.
 #include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <signal.h>
@@ -226,8 +227,14 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
   CHECK(slurp(out + "/sweep.csv") == csv);
   CHECK(std::filesystem::exists(out + "/gc-thres=80_placement=fdp/summary.json"));
 
-  // Another value of an option that is not swept: new keys, nothing carried.
-  const test::RunResult changed = run_ftlsim(args + " --gc-thres-high 96");
+  // Another value of an option that is not swept: another sweep, refused
+  // in this folder (#14 item 9) with sweep.csv untouched; with --force it
+  // replaces the earlier one: new keys, nothing carried.
+  const test::RunResult refused = run_ftlsim(args + " --gc-thres-high 96");
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.output, Catch::Contains("holds another sweep"));
+  CHECK(slurp(out + "/sweep.csv") == csv);
+  const test::RunResult changed = run_ftlsim(args + " --gc-thres-high 96 --force");
   CHECK(changed.exit_code == 0);
   CHECK_THAT(changed.output, !Catch::Contains("resumed"));
   const std::vector<Row> before = rows_of(csv);
@@ -237,7 +244,8 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
 
   // Another trace under the same name: nothing carried either.
   write_trace(tr, 12);
-  const test::RunResult other = run_ftlsim(args + " --gc-thres-high 96");
+  CHECK(run_ftlsim(args + " --gc-thres-high 96").exit_code == 2);
+  const test::RunResult other = run_ftlsim(args + " --gc-thres-high 96 --force");
   CHECK(other.exit_code == 0);
   CHECK_THAT(other.output, !Catch::Contains("resumed"));
 }

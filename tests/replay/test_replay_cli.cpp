@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "cli/cli_run.h"
@@ -146,8 +147,13 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
   CHECK_FALSE(fs::exists(img));
   expect_refusal("replay --trace " + trace + " --target /dev/ng-ftlsim-missing --placement nvme",
                  "--placement nvme: /dev/ng-ftlsim-missing: No such file or directory");
-  expect_refusal("replay --trace " + trace + " --target " + trace + " --placement nvme",
+  const std::string plain = tmp.file("plain.bin");
+  std::ofstream(plain) << "not a device";
+  expect_refusal("replay --trace " + trace + " --target " + plain + " --placement nvme",
                  "is not a character device");
+  // The trace itself is never a target (#14 item 1), whatever the placement.
+  expect_refusal("replay --trace " + trace + " --target " + trace + " --placement nvme",
+                 "is the input --trace");
   expect_refusal("replay --trace " + trace + " --target /dev/null --placement nvme",
                  "/dev/null is not an NVMe namespace");
   expect_refusal("replay --trace " + trace + " --target /dev/null", "is a character device");

@@ -116,7 +116,7 @@ if command -v mkfs.ext4 >/dev/null; then
   settle
   for _ in 1 2 3 4 5; do mkfs.ext4 -q -F "$loop" 2>/dev/null && break; sleep 1; done
   blkid -p "$loop" 2>/dev/null | grep -q ext4 || fail "mkfs.ext4 $loop failed"
-  expect_refusal "ext4 signature" "refusing to write to $loop: .*ext2/3/4 file system signature" \
+  expect_refusal "ext4 signature" "refusing to write to $loop: .*ext4 file system signature" \
     "$ftlsim" replay --trace "$tmp/mixed.ftr" --target "$loop" --no-progress
   mkdir -p "$mnt"
   mount "$loop" "$mnt"
@@ -126,7 +126,7 @@ if command -v mkfs.ext4 >/dev/null; then
   settle
   "$ftlsim" replay --trace "$tmp/mixed.ftr" --target "$loop" --ops write --force --no-progress >"$tmp/forced.txt" ||
     fail "--force did not override the signature"
-  grep -q "^warning    --force: ext2/3/4 file system signature" "$tmp/forced.txt" || fail "--force did not print the finding"
+  grep -q "^warning    --force: ext4 file system signature" "$tmp/forced.txt" || fail "--force did not print the finding"
   pass "--force overrides a signature and prints it"
 else
   echo "note: mkfs.ext4 missing; signature and mount refusals untested"
@@ -143,13 +143,13 @@ mbr[510:512] = b"\x55\xaa"
 with open(sys.argv[1], "r+b", buffering=0) as f:
     f.write(mbr)
 EOF2
-expect_refusal "partition table" "DOS/MBR partition table" \
+expect_refusal "partition table" "dos partition table signature" \
   "$ftlsim" replay --trace "$tmp/mixed.ftr" --target "$loop" --no-progress
 # With the partition known to the kernel (partx adds it via BLKPG), sysfs
 # lists it too.
 if command -v partx >/dev/null && partx -a "$loop" 2>/dev/null; then
   settle
-  expect_refusal "partitions" "has 1 partition\\(s\\): $(basename "$loop")p1;.*DOS/MBR" \
+  expect_refusal "partitions" "has 1 partition\\(s\\): $(basename "$loop")p1;.*dos partition table" \
     "$ftlsim" replay --trace "$tmp/mixed.ftr" --target "$loop" --no-progress
   partx -d "$loop" 2>/dev/null || true
   settle

@@ -1,0 +1,70 @@
+#pragma once
+// What a run reads and where it may write, compared by device and inode
+// (so hard links, symlinks and relative paths name the same file): no
+// output or replay target may be one of the run's inputs, no output folder
+// may hold an input, and an output file is a regular file or absent, never
+// a device node, FIFO, socket, directory or symbolic link. Every command
+// that writes checks its outputs here before it starts its work.
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ftlsim {
+
+struct FileIdentity {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  friend bool operator==(const FileIdentity&, const FileIdentity&) = default;
+};
+
+// The identity of the file `path` names, following symbolic links; nullopt
+// when it does not exist (or cannot be stat'ed).
+[[nodiscard]] std::optional<FileIdentity> identity_of(const std::string& path);
+
+// "a character device", "a FIFO", ... for the type bits of st_mode.
+[[nodiscard]] std::string_view file_type_name(mode_t mode);
+
+// The process's umask (from /proc/self/status, without changing it; 022
+// when that cannot be read), for files and folders created 0600/0700 and
+// then opened up the way open() would have.
+[[nodiscard]] mode_t process_umask();
+
+// The inputs of one run, each with the option that named it.
+class RunInputs {
+ public:
+  // Records `path` (given with `option`, e.g. "--trace") when it exists.
+  void add(std::string option, const std::string& path);
+
+  // Throws InputError when `path` is one of the inputs (same device and
+  // inode), naming both options.
+  void check_not_input(std::string_view option, const std::string& path) const;
+
+  // Throws InputError when the folder `dir` is, or holds at any depth, one
+  // of the inputs (its contents may be replaced as a whole).
+  void check_not_inside(std::string_view option, const std::string& dir) const;
+
+ private:
+  struct Input {
+    std::string option;
+    std::string path;
+    FileIdentity id;
+  };
+  std::vector<Input> inputs_;
+};
+
+// The checks on an output file before any work: `path` is absent or a
+// regular file (never replaced when it is anything else, --force or not);
+// an existing file only with `force`; not an input; its folder exists and
+// is writable. Throws InputError naming `option` and `path`.
+void check_output_file(std::string_view option, const std::string& path, bool force, const RunInputs& inputs);
+
+// The checks on an output folder before any work: `dir` is absent or a
+// real folder (not a symbolic link, not a file), holds no input, and it
+// (or, when absent, its nearest existing parent) is a writable folder.
+// Throws InputError naming `option` and `dir`.
+void check_output_folder(std::string_view option, const std::string& dir, const RunInputs& inputs);
+
+}  // namespace ftlsim

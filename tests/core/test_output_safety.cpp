@@ -1,0 +1,160 @@
+// Output files and folders (issue #14, items 4, 5, 7, 8, 10): AtomicFile
+// never writes through a name planted beside its target, publishes without
+// replacing unless asked, and never replaces anything but a regular file;
+// RunInputs compares by device and inode; OutputDir swaps in one complete
+// set and leaves the old one when the run fails.
+#include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "cli/cli_run.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/io_identity.h"
+#include "core/output_dir.h"
+
+namespace fs = std::filesystem;
+using Catch::Contains;
+using ftlsim::Existing;
+using ftlsim::test::slurp;
+
+namespace {
+
+void put(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::set<std::string> names_in(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("a symbolic link planted at the old temporary name is never written through", "[core][unit]") {
+  const ftlsim::test::TempDir tmp("atomic-symlink");
+  const std::string victim = tmp.file("victim.txt");
+  put(victim, "precious");
+  const std::string out = tmp.file("out.csv");
+  // The name the old code wrote to: "<path>.tmp.<pid>", opened with fopen("wb").
+  fs::create_symlink(victim, out + ".tmp." + std::to_string(::getpid()));
+  ftlsim::write_file_atomically(out, "result\n");
+  CHECK(slurp(victim) == "precious");
+  CHECK(slurp(out) == "result\n");
+  // Nothing else left beside it: the planted link, the victim, the output.
+  CHECK(names_in(tmp.file("")).size() == 3);
+}
+
+TEST_CASE("publishing without replace is atomic: of two writers one wins, the other is refused", "[core][unit]") {
+  const ftlsim::test::TempDir tmp("atomic-race");
+  const std::string out = tmp.file("same.ftr");
+  // Both pass the constructor's exists check before either commits (the
+  // window two concurrent `convert -o same.ftr` had).
+  ftlsim::AtomicFile first(out);
+  ftlsim::AtomicFile second(out);
+  first.write("first");
+  second.write("second");
+  first.commit();
+  CHECK_THROWS_WITH(second.commit(), Contains(out + ": already exists"));
+  CHECK(slurp(out) == "first");
+  CHECK(names_in(tmp.file("")) == std::set<std::string>{"same.ftr"});
+  // With replace, the finished file goes over the old one.
+  ftlsim::write_file_atomically(out, "third", Existing::kReplace);
+  CHECK(slurp(out) == "third");
+}
+
+TEST_CASE("an output is a regular file or absent: nothing else is replaced, --force or not", "[core][unit]") {
+  const ftlsim::test::TempDir tmp("atomic-types");
+  const std::string fifo = tmp.file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  const std::string target = tmp.file("target.txt");
+  put(target, "kept");
+  const std::string link = tmp.file("link");
+  fs::create_symlink(target, link);
+  const std::string dir = tmp.file("dir");
+  fs::create_directory(dir);
+  for (const auto& [path, kind] : {std::pair{fifo, "a FIFO"}, {link, "a symbolic link"}, {dir, "a folder"},
+                                   {std::string("/dev/null"), "a character device"}}) {
+    INFO(path);
+    CHECK_THROWS_WITH(ftlsim::write_file_atomically(path, "x", Existing::kReplace), Contains(kind));
+    CHECK_THROWS_WITH(ftlsim::check_output_file("-o", path, true, {}), Contains("-o " + path + " is " + kind));
+  }
+  CHECK(fs::is_fifo(fifo));
+  CHECK(fs::is_symlink(link));
+  CHECK(slurp(target) == "kept");
+  struct stat st {};
+  REQUIRE(::stat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  CHECK_THROWS_WITH(ftlsim::check_output_file("-o", target, false, {}), Contains("already exists (use --force"));
+  ftlsim::check_output_file("-o", target, true, {});  // a regular file with --force: fine
+  CHECK_THROWS_WITH(ftlsim::check_output_file("-o", tmp.file("none/x.ftr"), false, {}), Contains("does not exist"));
+}
+
+TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
+  const ftlsim::test::TempDir tmp("inputs");
+  const std::string trace = tmp.file("t.ftr");
+  put(trace, "trace");
+  fs::create_hard_link(trace, tmp.file("hard.ftr"));
+  fs::create_symlink(trace, tmp.file("soft.ftr"));
+  fs::create_directories(tmp.file("sub"));
+  ftlsim::RunInputs inputs;
+  inputs.add("--trace", tmp.file("soft.ftr"));
+  inputs.add("--pid-map", tmp.file("missing.txt"));  // absent: nothing to protect
+  for (const std::string& name : {trace, tmp.file("hard.ftr"), tmp.file("sub/../t.ftr")}) {
+    CHECK_THROWS_WITH(inputs.check_not_input("-o", name), Contains("is the input --trace"));
+  }
+  inputs.check_not_input("-o", tmp.file("other.ftr"));
+  CHECK_THROWS_WITH(ftlsim::check_output_file("-o", tmp.file("hard.ftr"), true, inputs), Contains("is the input"));
+  // A folder holding an input, at any depth.
+  CHECK_THROWS_WITH(inputs.check_not_inside("--out", tmp.file("")), Contains("holds the input --trace"));
+  CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", tmp.file("sub/.."), inputs), Contains("holds the input"));
+  ftlsim::check_output_folder("--out", tmp.file("sub"), inputs);
+  ftlsim::check_output_folder("--out", tmp.file("new/deeper"), inputs);  // absent: its parents may be created
+  CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", trace, inputs), Contains("not a folder"));
+  CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", tmp.file("soft.ftr"), inputs), Contains("symbolic link"));
+}
+
+TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][unit]") {
+  const ftlsim::test::TempDir tmp("outdir");
+  const std::string out = tmp.file("run");
+  const std::vector<std::string> own = {"summary.json", "timeseries.csv", "events.csv"};
+  {
+    ftlsim::OutputDir d("--out", out, own, {});
+    CHECK_FALSE(fs::exists(out));
+    put(d.staging() + "/summary.json", "old summary");
+    put(d.staging() + "/timeseries.csv", "old series");
+    put(d.staging() + "/events.csv", "old events");
+    d.publish();
+  }
+  REQUIRE(names_in(out) == std::set<std::string>{"summary.json", "timeseries.csv", "events.csv"});
+
+  // A run that fails half-way leaves the old set, and no staging folder.
+  {
+    ftlsim::OutputDir d("--out", out, own, {});
+    put(d.staging() + "/summary.json", "new summary");
+  }
+  CHECK(slurp(out + "/summary.json") == "old summary");
+  CHECK(names_in(tmp.file("")) == std::set<std::string>{"run"});
+
+  // A complete run without events.csv: the old events.csv does not survive.
+  {
+    ftlsim::OutputDir d("--out", out + "/", own, {});
+    put(d.staging() + "/summary.json", "new summary");
+    put(d.staging() + "/timeseries.csv", "new series");
+    d.publish();
+  }
+  CHECK(names_in(out) == std::set<std::string>{"summary.json", "timeseries.csv"});
+  CHECK(slurp(out + "/summary.json") == "new summary");
+  CHECK(names_in(tmp.file("")) == std::set<std::string>{"run"});
+
+  // Anything this kind of run does not write makes the folder someone else's.
+  put(out + "/notes.txt", "mine");
+  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", out, own, {}), Contains("holds 1 entry this run does not write (notes.txt)"));
+  CHECK(slurp(out + "/notes.txt") == "mine");
+  // Swapping out the current folder would leave the shell in a removed one.
+  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", ".", own, {}), Contains("is (or holds) the current folder"));
+}

@@ -35,7 +35,7 @@ func generate(t *testing.T, c Config) (genesisJSON []byte, rlpBytes []byte, st S
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	st, err = g.Run(rawdb.NewMemoryDatabase(), &buf, nil)
+	st, err = g.Run(rawdb.NewMemoryDatabase(), WriterSink(&buf), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

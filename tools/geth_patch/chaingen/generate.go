@@ -402,10 +402,18 @@ func (g *Generator) block(b *core.BlockGen) {
 	}
 }
 
-// Run writes cfg.Blocks blocks after genesis to w as RLP. db holds the
+// BlockSink receives each block's RLP encoding, in block order.
+type BlockSink func(number uint64, enc []byte) error
+
+// WriterSink writes every block to w (one RLP stream, as geth import reads).
+func WriterSink(w io.Writer) BlockSink {
+	return func(_ uint64, enc []byte) error { _, err := w.Write(enc); return err }
+}
+
+// Run gives cfg.Blocks blocks after genesis to sink as RLP. db holds the
 // generator's state (hash scheme, every block's trie is kept: use a disk
 // database for long chains). progress (may be nil) is called after each chunk.
-func (g *Generator) Run(db ethdb.Database, w io.Writer, progress func(Stats)) (st Stats, err error) {
+func (g *Generator) Run(db ethdb.Database, sink BlockSink, progress func(Stats)) (st Stats, err error) {
 	start := time.Now()
 	// The chain maker panics on an invalid transaction or state error; the
 	// generator only makes valid ones, so a panic is a bug: report it.
@@ -431,7 +439,7 @@ func (g *Generator) Run(db ethdb.Database, w io.Writer, progress func(Stats)) (s
 			if err != nil {
 				return g.stats, err
 			}
-			if _, err := w.Write(enc); err != nil {
+			if err := sink(bl.NumberU64(), enc); err != nil {
 				return g.stats, fmt.Errorf("write blocks: %w", err)
 			}
 			g.stats.RLPBytes += uint64(len(enc))

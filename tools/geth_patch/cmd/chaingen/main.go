@@ -4,8 +4,9 @@
 //
 //	chaingen --out DIR --blocks N [--seed S] [mix flags]
 //
-// DIR gets genesis.json, blocks.rlp and chaingen.json (configuration,
-// counts, rates). DIR must not exist yet (nothing is ever overwritten); the
+// DIR gets genesis.json, blocks.rlp (or, with --file-blocks M, blocks-0001.rlp,
+// blocks-0002.rlp, ... of M blocks each, for imports in several geth runs)
+// and chaingen.json (configuration, counts, rates). DIR must not exist yet (nothing is ever overwritten); the
 // files are written under DIR.partial and renamed at the end, so a DIR that
 // exists is complete.
 package main
@@ -37,6 +38,7 @@ func run() error {
 	out := flag.String("out", "", "output directory (must not exist)")
 	genDB := flag.String("gen-db", "", "directory for the generator's own state database (Pebble, removed at the end); default: in memory (fine up to a few thousand blocks)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
+	fileBlocks := flag.Uint64("file-blocks", 0, "start a new blocks-NNNN.rlp every this many blocks (0: one blocks.rlp)")
 	flag.Uint64Var(&c.Blocks, "blocks", c.Blocks, "blocks after genesis")
 	flag.Uint64Var(&c.Seed, "seed", c.Seed, "seed")
 	flag.IntVar(&c.GenesisAccounts, "genesis-accounts", c.GenesisAccounts, "funded accounts at genesis")
@@ -107,13 +109,42 @@ func run() error {
 	if err := os.WriteFile(filepath.Join(partial, "genesis.json"), gj, 0o644); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(partial, "blocks.rlp"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
+	var (
+		f *os.File
+		w *bufio.Writer
+	)
+	closeFile := func() error {
+		if f == nil {
+			return nil
+		}
+		err := w.Flush()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		f = nil
 		return err
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
+	defer closeFile()
+	sink := func(number uint64, enc []byte) error {
+		if f == nil || *fileBlocks > 0 && (number-1)%*fileBlocks == 0 {
+			if err := closeFile(); err != nil {
+				return err
+			}
+			name := "blocks.rlp"
+			if *fileBlocks > 0 {
+				name = fmt.Sprintf("blocks-%04d.rlp", 1 + (number-1) / *fileBlocks)
+			}
+			var err error
+			if f, err = os.OpenFile(filepath.Join(partial, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err != nil {
+				return err
+			}
+			w = bufio.NewWriterSize(f, 1<<20)
+		}
+		_, err := w.Write(enc)
+		return err
+	}
 	last := time.Now()
-	st, err := g.Run(db, w, func(s chaingen.Stats) {
+	st, err := g.Run(db, sink, func(s chaingen.Stats) {
 		if *quiet || time.Since(last) < 10*time.Second && s.Blocks < c.Blocks {
 			return
 		}
@@ -121,13 +152,8 @@ func run() error {
 		fmt.Fprintf(os.Stderr, "chaingen: block %d/%d, %d txs, %.1f blocks/s, %d accounts, %d new slots, %.1f MB RLP\n",
 			s.Blocks, c.Blocks, s.Txs, float64(s.Blocks)/s.Elapsed.Seconds(), s.Accounts, s.NewSlots, float64(s.RLPBytes)/1e6)
 	})
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = f.Close()
-	} else {
-		f.Close()
+	if cerr := closeFile(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return err

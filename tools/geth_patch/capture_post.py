@@ -119,7 +119,7 @@ def sum_stats(args):
             fail(f"{path}: not a version-1 fdpvfs stats file")
         if total is None:
             total = {"version": 1, "processes": [], "map": s["map"], "mode": s["mode"], "fdp": s["fdp"],
-                     "tiers": {t["tier"]: {"tier": t["tier"], "id": t["id"], "bytes": 0, "files": 0,
+                     "tiers": {t["tier"]: {"tier": t["tier"], "id": t["id"], "bytes": 0, "page_bytes": 0, "files": 0,
                                            "method": t["method"]} for t in s["tiers"]},
                      "unmatched_tables": 0, "hint_errors": 0, "total_bytes": 0}
         if s["map"] != total["map"]:
@@ -128,6 +128,7 @@ def sum_stats(args):
                                    "total_bytes": s["total_bytes"]})
         for t in s["tiers"]:
             total["tiers"][t["tier"]]["bytes"] += t["bytes"]
+            total["tiers"][t["tier"]]["page_bytes"] += t.get("page_bytes", 0)
             total["tiers"][t["tier"]]["files"] += t["files"]
         for k in ("unmatched_tables", "hint_errors", "total_bytes"):
             total[k] += s.get(k, 0)
@@ -138,8 +139,9 @@ def sum_stats(args):
                 t["id"] = args.ancient_id
     ids = {}
     for t in tiers:
-        e = ids.setdefault(t["id"], {"id": t["id"], "bytes": 0, "tiers": []})
+        e = ids.setdefault(t["id"], {"id": t["id"], "bytes": 0, "page_bytes": 0, "tiers": []})
         e["bytes"] += t["bytes"]
+        e["page_bytes"] += t["page_bytes"]
         e["tiers"].append(t["tier"])
     total["tiers"] = tiers
     total["ids"] = [ids[k] for k in sorted(ids)]

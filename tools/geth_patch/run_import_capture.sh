@@ -16,9 +16,12 @@
 #   --seed S             chaingen seed (default 1)
 #   --chaingen "ARGS"    extra chaingen flags (e.g. "--txs 300 --new-slot-rate 0.5")
 #   --scale D            scale divisor of the study's sizes (default 128: the
-#                        femu-eth-512m device; Pebble memtable 16 MB/D, file and
-#                        level sizes /D, geth --cache 2048/D, freezer threshold
-#                        90000/D blocks)
+#                        femu-eth-512m device; Pebble file and level sizes /D,
+#                        geth --cache 2048/D, freezer threshold 90000/D blocks)
+#   --memtable-kb K      Pebble memtable (default max(16 MB/D, 512 KiB): geth's
+#                        write batches do not scale, see docs/geth_study.md)
+#   --min-file-kb K      no Pebble target file size below K (default 64: the
+#                        4 KiB page does not scale)
 #   --device-size SIZE   loop device size (default 512M = 64 GiB/128)
 #   --fs ext4            file system (ext4 here; f2fs needs a kernel with F2FS)
 #   --compact            let each `geth import` compact the whole database at its
@@ -75,6 +78,7 @@ fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
 out="" version=v1.14.8 blocks=300 chunks=2 seed=1 cg_args="" scale=128 devsize=512M fs=ext4 compact=0
+memtable_kb="" min_file_kb=64
 work="${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import" force=0 skip_missing=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -85,6 +89,8 @@ while [ $# -gt 0 ]; do
     --seed) seed="${2:?}"; shift 2 ;;
     --chaingen) cg_args="${2?}"; shift 2 ;;
     --scale) scale="${2:?}"; shift 2 ;;
+    --memtable-kb) memtable_kb="${2:?}"; shift 2 ;;
+    --min-file-kb) min_file_kb="${2:?}"; shift 2 ;;
     --device-size) devsize="${2:?}"; shift 2 ;;
     --fs) fs="${2:?}"; shift 2 ;;
     --compact) compact=1; shift ;;
@@ -100,6 +106,8 @@ done
   die "--blocks and --chunks must be positive integers, chunks <= blocks"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a non-negative integer"
 [[ "$scale" =~ ^[1-9][0-9]*$ && "$scale" -le 2048 ]] || die "--scale must be 1..2048"
+[[ -z "$memtable_kb" || "$memtable_kb" =~ ^[1-9][0-9]*$ && "$memtable_kb" -ge 64 ]] || die "--memtable-kb must be an integer >= 64"
+[[ "$min_file_kb" =~ ^[1-9][0-9]*$ && "$min_file_kb" -ge 4 ]] || die "--min-file-kb must be an integer >= 4"
 [[ "$version" =~ ^v1\.[0-9]+\.[0-9]+$ ]] || die "--geth wants a version like v1.14.8"
 case "$fs" in
   ext4) mkfs=(mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0) ;;
@@ -131,7 +139,7 @@ for f in "${side_files[@]}"; do
 done
 
 # The study's settings, divided by the scale (docs/geth_study.md).
-memtable_kb=$((16 * 1024 / scale)); [ "$memtable_kb" -ge 64 ] || memtable_kb=64
+if [ -z "$memtable_kb" ]; then memtable_kb=$((16 * 1024 / scale)); [ "$memtable_kb" -ge 512 ] || memtable_kb=512; fi
 cache_mb=$((2048 / scale)); [ "$cache_mb" -ge 1 ] || cache_mb=1
 immutability=$((90000 / scale)); [ "$immutability" -ge 1 ] || immutability=1
 
@@ -195,7 +203,7 @@ EOF
 chmod +x "$tmp/ancient_hints.sh"
 
 export GETH_FDP=1 GETH_FDP_MODE=hints,log GETH_FDP_MAP="$TIER_MAP" GETH_FDP_MARKERS="$side/markers.txt"
-export GETH_PEBBLE_NO_COMPRESSION=1 GETH_PEBBLE_MEMTABLE_KB="$memtable_kb" GETH_PEBBLE_SCALE="$scale"
+export GETH_PEBBLE_NO_COMPRESSION=1 GETH_PEBBLE_MEMTABLE_KB="$memtable_kb" GETH_PEBBLE_SCALE="$scale" GETH_PEBBLE_MIN_FILE_KB="$min_file_kb"
 pid_names=()
 for p in "${PID_NAMES[@]}"; do pid_names+=(--pid-name "$p"); done
 force_opt=()
@@ -225,7 +233,7 @@ run = {
   "chunks": ${#rlps[@]}, "seed": $seed, "chaingen_args": "$cg_args", "scale": $scale, "device_size": "$devsize",
   "filesystem": "$fs", "mount_options": "discard", "compact_after_import": bool($compact),
   "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
-  "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale"},
+  "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
   "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,
   "elapsed_s": $elapsed, "fs_used_kib_at_end": $used_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
   "chaingen": cg,

@@ -19,11 +19,12 @@ const (
 	EnvMemtableMB    = "GETH_PEBBLE_MEMTABLE_MB"    // memtable size in MB (the study: 16)
 	EnvMemtableKB    = "GETH_PEBBLE_MEMTABLE_KB"    // memtable size in KiB (for scale models)
 	EnvScale         = "GETH_PEBBLE_SCALE"          // N: divide every level's target file size and LBaseMaxBytes by N
+	EnvMinFileKB     = "GETH_PEBBLE_MIN_FILE_KB"    // with GETH_PEBBLE_SCALE: no target file size below this (default 4)
 )
 
 // TuneEnvSet reports whether any GETH_PEBBLE_* variable is set.
 func TuneEnvSet(getenv func(string) string) bool {
-	for _, k := range []string{EnvNoCompression, EnvMemtableMB, EnvMemtableKB, EnvScale} {
+	for _, k := range []string{EnvNoCompression, EnvMemtableMB, EnvMemtableKB, EnvScale, EnvMinFileKB} {
 		if getenv(k) != "" {
 			return true
 		}
@@ -62,6 +63,12 @@ func TuneFromEnv(getenv func(string) string, opt *pebble.Options) (string, error
 	mb, hasMB := parse(EnvMemtableMB, 1, 4095)
 	kb, hasKB := parse(EnvMemtableKB, 64, 4095*1024)
 	scale, hasScale := parse(EnvScale, 1, 4096)
+	minFileKB, hasMin := parse(EnvMinFileKB, 4, 1<<20)
+	if !hasMin {
+		minFileKB = 4
+	} else if !hasScale {
+		errs = append(errs, fmt.Errorf("fdpvfs: %s needs %s", EnvMinFileKB, EnvScale))
+	}
 	if hasMB && hasKB {
 		errs = append(errs, fmt.Errorf("fdpvfs: set %s or %s, not both", EnvMemtableMB, EnvMemtableKB))
 	}
@@ -94,7 +101,7 @@ func TuneFromEnv(getenv func(string) string, opt *pebble.Options) (string, error
 			if t <= 0 {
 				t = 2 << 20 // Pebble's default for L0
 			}
-			opt.Levels[i].TargetFileSize = max(t/int64(scale), 4<<10)
+			opt.Levels[i].TargetFileSize = max(t/int64(scale), int64(minFileKB)<<10)
 			sizes[i] = strconv.FormatInt(opt.Levels[i].TargetFileSize>>10, 10)
 		}
 		parts = append(parts, fmt.Sprintf("scale=1/%d lbase=%dKiB files=[%s]KiB", scale, opt.LBaseMaxBytes>>10, strings.Join(sizes, ",")))

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# End to end through a real `geth import`: tools/geth_patch/run_import_capture.sh
+# (chaingen chain -> patched geth v1.14.8 init + import in 3 processes, the
+# study's Pebble settings at 1/128 scale, ext4 with discard on a loop device,
+# capture_blktrace.sh --hints --markers). Checks:
+#   1. bytes per placement ID in the .ftr equal the wrapper's own per-ID
+#      counts within 1%, and every tier carries bytes: WAL 1, flush 2,
+#      L0 compaction 3, mid-level compaction 4, deep 5, freezer 6;
+#   2. one marker per imported block, 1..BLOCKS, in order and in time order
+#      among the requests;
+#   3. the capture metadata names the file system (ext4, discard).
+# The first run builds patched geth (minutes; cached in
+# ~/.cache/ftlsim/geth_import, or GETH_IMPORT_WORK).
+#
+# usage: test_geth_import_capture.sh FTLSIM_BINARY
+# Exit 77 (ctest SKIP_RETURN_CODE) without root, loop devices, Go or the BPF
+# build tools (run_import_capture.sh --skip-missing says which).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+ftlsim="${1:?usage: test_geth_import_capture.sh FTLSIM_BINARY}"
+# 1200 light blocks in 3 imports: the freezer (threshold 90000/128 = 703
+# blocks) moves blocks to ancient files when the third geth process starts.
+blocks=1200
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+
+. "$here/../common/scratch_loop.sh"
+scratch_setup geth-import
+work_opt=()
+[ -n "${GETH_IMPORT_WORK:-}" ] && work_opt=(--work "$GETH_IMPORT_WORK")
+set +e
+FTLSIM="$ftlsim" "$repo/tools/geth_patch/run_import_capture.sh" --skip-missing "${work_opt[@]}" \
+  --out "$tmp/import.ftr" --blocks "$blocks" --chunks 3 --seed 1 \
+  --chaingen "--txs 10 --genesis-accounts 2000" >"$tmp/run.out" 2>"$tmp/run.err"
+rc=$?
+set -e
+if [ "$rc" = 77 ]; then cat "$tmp/run.out"; exit 77; fi
+[ "$rc" = 0 ] || { tail -30 "$tmp/run.err"; fail "run_import_capture.sh exited $rc"; }
+grep -q 'hinttrace: [0-9]* records, 0 lost' "$tmp/run.err" || { tail -30 "$tmp/run.err"; fail "hint records lost"; }
+pass "captured geth import of $blocks blocks"
+
+"$ftlsim" info --json "$tmp/import.ftr" >"$tmp/info.json"
+checks="$here/geth_trace_checks.py"
+python3 "$checks" ids "$tmp/import.fdp_stats.json" "$tmp/info.json" --pages --require 1,2,3,4,5,6 ||
+  fail "trace does not match the wrapper's counts, or a tier is missing"
+pass "every tier present; bytes per placement ID within 1% of the wrapper's counts"
+python3 "$checks" markers "$tmp/import.ftr" "$tmp/info.json" 1 "$blocks" || fail "markers"
+pass "one marker per imported block, in order"
+
+python3 - "$tmp/import.capture.json" <<'PY' || fail "capture metadata"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["filesystem"] == "ext4" and "discard" in m["mount_options"].split(","), m
+PY
+pass "metadata names the file system"
+echo "geth import capture test: all checks passed"

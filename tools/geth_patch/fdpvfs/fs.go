@@ -516,6 +516,11 @@ type File struct {
 	pos     int64          // Write's offset (handles start at offset 0)
 	pages   map[int64]bool // 4 KiB pages written through this handle, for non-sequential writes
 	seqEnd  int64          // end of the prefix written sequentially from 0
+	// A full sync writes a partly filled last page; writing into that page
+	// again writes it to the device again. syncedTail is that page + 1 (0:
+	// none), rewrites the bytes of such second writes.
+	syncedTail int64
+	rewrites   uint64
 }
 
 func (f *File) setTier(t Tier) {
@@ -557,6 +562,10 @@ func (f *File) touch(off int64, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	end := off + int64(n)
+	if t := f.syncedTail - 1; t >= 0 && off < (t+1)*pageSize && end > t*pageSize {
+		f.rewrites += pageSize
+		f.syncedTail = 0
+	}
 	if off <= f.seqEnd {
 		f.seqEnd = max(f.seqEnd, end)
 		return
@@ -569,7 +578,8 @@ func (f *File) touch(off int64, n int) {
 	}
 }
 
-// pageBytes is the size of the distinct 4 KiB pages written.
+// pageBytes is the size of the distinct 4 KiB pages written, plus a page for
+// each rewrite of a partial last page after a full sync.
 func (f *File) pageBytes() uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -580,7 +590,34 @@ func (f *File) pageBytes() uint64 {
 			n++
 		}
 	}
-	return uint64(n * pageSize)
+	return uint64(n*pageSize) + f.rewrites
+}
+
+// synced notes a full sync: a partly written last page reached the device.
+func (f *File) synced() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seqEnd%pageSize != 0 {
+		f.syncedTail = f.seqEnd/pageSize + 1
+	}
+}
+
+// Sync syncs the file (and notes a partial last page, see synced).
+func (f *File) Sync() error {
+	err := f.File.Sync()
+	if err == nil {
+		f.synced()
+	}
+	return err
+}
+
+// SyncData syncs the file's data (and notes a partial last page).
+func (f *File) SyncData() error {
+	err := f.File.SyncData()
+	if err == nil {
+		f.synced()
+	}
+	return err
 }
 
 // Write writes p and counts the bytes written.

@@ -609,13 +609,20 @@ func TestPageBytes(t *testing.T) {
 	if _, err := wf.WriteAt(make([]byte, 4097), 4096*30-1); err != nil { // [122879, 126976): pages 29, 30
 		t.Fatal(err)
 	}
+	// A sync with a partial last page (the sequential prefix ends at 8000, in page 1),
+	// then a write into that page: page 1 is written again.
+	if err := wf.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	write(t, wal, 10) // [8000, 8010): page 1 again
+	write(t, wal, 10) // the same page, not synced in between: no extra
 	wal.Close()
 	man, _ := fs.Create("/db/MANIFEST-000001")
 	write(t, man, 1) // page 0
 	man.Close()
 	s := fs.Stats()
 	for _, ts := range s.Tiers {
-		want := map[string]uint64{"wal": 5 * 4096, "meta": 4096}[ts.Tier]
+		want := map[string]uint64{"wal": 6 * 4096, "meta": 4096}[ts.Tier]
 		if ts.PageBytes != want {
 			t.Errorf("%s: page_bytes %d, want %d", ts.Tier, ts.PageBytes, want)
 		}

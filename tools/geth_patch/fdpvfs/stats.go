@@ -45,9 +45,11 @@ type TierStats struct {
 	ID    uint8  `json:"id"`
 	Bytes uint64 `json:"bytes"`
 	// PageBytes is the size of the 4 KiB pages the writes touched, each
-	// counted once per file handle (for ancient files: the pages between
-	// the size first seen and the last size). A block trace sees at least
-	// this: a file's partial last page reaches the device as a whole page.
+	// counted once per file handle, plus one page each time a partly filled
+	// last page that a full sync (Sync, SyncData) wrote is written into
+	// again (for ancient files: the pages between the size first seen and
+	// the last size). This is what a block trace should see when the kernel
+	// writes pages back only at syncs and once at the end.
 	PageBytes uint64 `json:"page_bytes"`
 	Files     uint64 `json:"files"`
 	Method    string `json:"method"` // "write" or "size_delta"

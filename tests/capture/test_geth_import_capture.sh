@@ -3,9 +3,12 @@
 # (chaingen chain -> patched geth v1.14.8 init + import in 3 processes, the
 # study's Pebble settings at 1/128 scale, ext4 with discard on a loop device,
 # capture_blktrace.sh --hints --markers). Checks:
-#   1. bytes per placement ID in the .ftr equal the wrapper's own per-ID
-#      counts within 1%, and every tier carries bytes: WAL 1, flush 2,
-#      L0 compaction 3, mid-level compaction 4, deep 5, freezer 6;
+#   1. every tier carries bytes: WAL 1, flush 2, L0 compaction 3, mid-level
+#      compaction 4, deep 5, freezer 6; for 1-5 the bytes per placement ID
+#      in the .ftr equal the wrapper's own count of the 4 KiB pages written
+#      (page_bytes) within 1%; the freezer (written and synced by geth
+#      itself, each sync rewriting a partial page) carries at least its
+#      growth;
 #   2. one marker per imported block, 1..BLOCKS, in order and in time order
 #      among the requests;
 #   3. the capture metadata names the file system (ext4, discard).
@@ -43,7 +46,7 @@ pass "captured geth import of $blocks blocks"
 
 "$ftlsim" info --json "$tmp/import.ftr" >"$tmp/info.json"
 checks="$here/geth_trace_checks.py"
-python3 "$checks" ids "$tmp/import.fdp_stats.json" "$tmp/info.json" --pages --require 1,2,3,4,5,6 ||
+python3 "$checks" ids "$tmp/import.fdp_stats.json" "$tmp/info.json" --pages --at-least 6 --require 1,2,3,4,5,6 ||
   fail "trace does not match the wrapper's counts, or a tier is missing"
 pass "every tier present; bytes per placement ID within 1% of the wrapper's counts"
 python3 "$checks" markers "$tmp/import.ftr" "$tmp/info.json" 1 "$blocks" || fail "markers"

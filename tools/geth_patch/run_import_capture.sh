@@ -26,6 +26,11 @@
 #   --fs ext4            file system (ext4 here; f2fs needs a kernel with F2FS)
 #   --compact            let each `geth import` compact the whole database at its
 #                        end (geth's default; off by default here, see docs)
+#   --chain DIR          import this chaingen output (blocks-NNNN.rlp files)
+#                        instead of generating one; --blocks/--chunks/--seed/
+#                        --chaingen are then ignored
+#   --import-files N     import only the first N blocks-*.rlp files of the chain
+#   --keep-raw           keep OUT.raw.txt and OUT.hints.csv
 #   --work DIR           cache of binaries and chains (default
 #                        ${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import)
 #   --force              overwrite OUT.ftr and its side files
@@ -78,7 +83,7 @@ fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
 out="" version=v1.14.8 blocks=300 chunks=2 seed=1 cg_args="" scale=128 devsize=512M fs=ext4 compact=0
-memtable_kb="" min_file_kb=64
+memtable_kb="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=()
 work="${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import" force=0 skip_missing=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -95,6 +100,9 @@ while [ $# -gt 0 ]; do
     --fs) fs="${2:?}"; shift 2 ;;
     --compact) compact=1; shift ;;
     --work) work="${2:?}"; shift 2 ;;
+    --chain) chain_dir="${2:?}"; shift 2 ;;
+    --import-files) import_files="${2:?}"; shift 2 ;;
+    --keep-raw) keep_raw=(--keep-raw); shift ;;
     --force) force=1; shift ;;
     --skip-missing) skip_missing=1; shift ;;
     -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -105,6 +113,11 @@ done
 [[ "$blocks" =~ ^[1-9][0-9]*$ && "$chunks" =~ ^[1-9][0-9]*$ && "$chunks" -le "$blocks" ]] ||
   die "--blocks and --chunks must be positive integers, chunks <= blocks"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a non-negative integer"
+[[ "$import_files" =~ ^[0-9]+$ ]] || die "--import-files must be a non-negative integer"
+if [ -n "$chain_dir" ]; then
+  [ -f "$chain_dir/genesis.json" ] && [ -f "$chain_dir/chaingen.json" ] || die "--chain $chain_dir is not a chaingen output directory"
+  chain_dir="$(cd "$chain_dir" && pwd)"
+fi
 [[ "$scale" =~ ^[1-9][0-9]*$ && "$scale" -le 2048 ]] || die "--scale must be 1..2048"
 [[ -z "$memtable_kb" || "$memtable_kb" =~ ^[1-9][0-9]*$ && "$memtable_kb" -ge 64 ]] || die "--memtable-kb must be an integer >= 64"
 [[ "$min_file_kb" =~ ^[1-9][0-9]*$ && "$min_file_kb" -ge 4 ]] || die "--min-file-kb must be an integer >= 4"
@@ -163,6 +176,9 @@ if [ ! -x "$geth" ] || [ "$(cat "$geth.stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 
 # ------------------------------------------------------------------ chain
+if [ -n "$chain_dir" ]; then
+  chain="$chain_dir"
+else
 file_blocks=$(((blocks + chunks - 1) / chunks))
 chain_key="$(echo "$seed $blocks $file_blocks $cg_args $(sha256sum "$work/bin/chaingen" | cut -c1-16)" | sha256sum | cut -c1-16)"
 chain="$work/chains/$chain_key"
@@ -173,8 +189,19 @@ if [ ! -d "$chain" ]; then
   "$work/bin/chaingen" --out "$chain" --blocks "$blocks" --seed "$seed" --file-blocks "$file_blocks" \
     --gen-db "$work/gendb-$$" $cg_args || fail "chaingen failed"
 fi
+fi
 rlps=("$chain"/blocks-*.rlp)
-[ -e "${rlps[0]}" ] || fail "no blocks-*.rlp in $chain"
+[ -e "${rlps[0]}" ] || fail "no blocks-*.rlp in $chain (chaingen --file-blocks)"
+if [ "$import_files" -gt 0 ]; then
+  [ "$import_files" -le "${#rlps[@]}" ] || die "--import-files $import_files: the chain has only ${#rlps[@]} files"
+  rlps=("${rlps[@]:0:$import_files}")
+fi
+# The block range: the last block of the last file imported.
+blocks="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Blocks"])' "$chain/chaingen.json")"
+nfiles="$(ls "$chain"/blocks-*.rlp | wc -l)"
+per_file=$(((blocks + nfiles - 1) / nfiles))
+last_block=$(( ${#rlps[@]} * per_file )); [ "$last_block" -le "$blocks" ] || last_block="$blocks"
+seed="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Seed"])' "$chain/chaingen.json")"
 
 # --------------------------------------------------------------- scratch
 tmp="$(mktemp -d "$work/run.XXXXXX")"
@@ -208,9 +235,13 @@ pid_names=()
 for p in "${PID_NAMES[@]}"; do pid_names+=(--pid-name "$p"); done
 force_opt=()
 [ "$force" = 1 ] && force_opt=(--force)
-say "capturing: geth $version init + import of $blocks blocks in ${#rlps[@]} chunks on $fs ($devsize, $loop)"
+say "capturing: geth $version init + import of blocks 1..$last_block in ${#rlps[@]} chunks on $fs ($devsize, $loop)"
 start=$SECONDS
-FTLSIM="${FTLSIM:-}" "$repo/tools/capture_blktrace.sh" -d "$loop" -o "$out" --hints "${force_opt[@]}" \
+# Action Q (bios as queued, before the block layer merges them): with files
+# of a few pages, ext4 places different tiers' files next to each other and a
+# dispatched request (D) can merge the bios of two files, which then get one
+# placement ID between them (about 1% of a tier's bytes at 64 KiB files).
+FTLSIM="${FTLSIM:-}" "$repo/tools/capture_blktrace.sh" -d "$loop" -o "$out" --hints --action Q "${force_opt[@]}" "${keep_raw[@]}" \
   --hints-rewrite "$tmp/ancient_hints.sh" --markers "$side/markers.txt" "${pid_names[@]}" -- \
   "$here/run_import_capture.sh" --inner "$geth" "$mnt/geth" "$chain/genesis.json" "$side" "$cache_mb" "$compact" "${rlps[@]}" ||
   { cp "$side/geth.log" "$base.geth.log" 2>/dev/null; fail "capture failed (geth log: $base.geth.log)"; }
@@ -229,9 +260,9 @@ python3 - "$base.run.json" "$chain/chaingen.json" <<EOF
 import json, sys
 cg = json.load(open(sys.argv[2]))
 run = {
-  "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "blocks": $blocks, "first_block": 1, "last_block": $blocks,
+  "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "first_block": 1, "last_block": $last_block, "chain_dir": "$chain",
   "chunks": ${#rlps[@]}, "seed": $seed, "chaingen_args": "$cg_args", "scale": $scale, "device_size": "$devsize",
-  "filesystem": "$fs", "mount_options": "discard", "compact_after_import": bool($compact),
+  "filesystem": "$fs", "mount_options": "discard", "block_trace_action": "Q", "compact_after_import": bool($compact),
   "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
   "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
   "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,

@@ -41,7 +41,19 @@ rc=$?
 set -e
 if [ "$rc" = 77 ]; then cat "$tmp/run.out"; exit 77; fi
 [ "$rc" = 0 ] || { tail -30 "$tmp/run.err"; fail "run_import_capture.sh exited $rc"; }
+# On failure, keep the run's files for a look (FTLSIM_KEEP_FAILED=DIR).
+passed=0
+keep_failed() {
+  if [ "$passed" = 0 ] && [ -n "${FTLSIM_KEEP_FAILED:-}" ] && mkdir -p "$FTLSIM_KEEP_FAILED"; then
+    cp "$tmp"/import.* "$tmp"/run.* "$FTLSIM_KEEP_FAILED"/ 2>/dev/null
+    echo "kept the failed run's files in $FTLSIM_KEEP_FAILED" >&2
+  fi
+  return 0
+}
+trap 'keep_failed; scratch_cleanup' EXIT
 grep -q 'hinttrace: [0-9]* records, 0 lost' "$tmp/run.err" || { tail -30 "$tmp/run.err"; fail "hint records lost"; }
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(m["lost_block_events"] != 0)' "$tmp/import.capture.json" ||
+  fail "block-trace events were lost (trace buffer overrun; $(grep -o '"lost_block_events": [0-9]*' "$tmp/import.capture.json"))"
 pass "captured geth import of $blocks blocks"
 
 "$ftlsim" info --json "$tmp/import.ftr" >"$tmp/info.json"
@@ -58,4 +70,5 @@ m = json.load(open(sys.argv[1]))
 assert m["filesystem"] == "ext4" and "discard" in m["mount_options"].split(","), m
 PY
 pass "metadata names the file system"
+passed=1
 echo "geth import capture test: all checks passed"

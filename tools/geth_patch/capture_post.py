@@ -7,9 +7,10 @@
       logs (GETH_FDP_MODE=...,log) name each freezer file's inode when the
       watcher first sees it ("ev": "ancient"); hinttrace logs each bio's inode.
       This rewrites, in place, the hint of every bio of a freezer inode to
-      --id (default 6), from 2 s before the file was first seen (the watcher
-      rescans every second) on, so the trace gets a placement ID of its own
-      for the freezer. Prints how many rows it changed.
+      --id (default 6) while the inode is a freezer file (see
+      ancient_inodes: ext4 reuses inode numbers), so the trace gets a
+      placement ID of its own for the freezer. Prints how many rows it
+      changed.
 
   capture_post.py sum-stats OUT.json STATS.json [STATS.json ...]
       Sums the wrapper's per-process stats files (one per geth process:
@@ -32,8 +33,16 @@ def fail(msg):
 
 
 def ancient_inodes(paths):
-    """inode -> earliest first-sight time (ns) over the event logs."""
-    first = {}
+    """inode -> list of (start_ns, end_ns) windows when it was a freezer file.
+
+    ext4 reuses inode numbers at once: an inode that was a freezer file may
+    have been a Pebble table just before (and become one again after). A
+    window starts 2 s before the watcher first saw the freezer file (it
+    rescans every second), but not before the inode's last event as a
+    Pebble file, and ends at the inode's next event as a Pebble file.
+    """
+    first = {}   # ino -> first-sight times as a freezer file
+    other = {}   # ino -> times of events as a Pebble file
     for path in paths:
         try:
             f = open(path, encoding="utf-8")
@@ -48,17 +57,32 @@ def ancient_inodes(paths):
                     ev = json.loads(line)
                 except json.JSONDecodeError as e:
                     fail(f"{path}: line {n}: not JSON ({e.msg})")
-                if ev.get("ev") == "ancient" and ev.get("ino"):
-                    ino, t = int(ev["ino"]), int(ev["t_ns"])
-                    first[ino] = min(t, first.get(ino, t))
-    return first
+                ino = int(ev.get("ino") or 0)
+                if not ino:
+                    continue
+                t = int(ev["t_ns"])
+                if ev.get("ev") in ("ancient", "ancient_end"):
+                    if ev["ev"] == "ancient":
+                        first.setdefault(ino, []).append(t)
+                else:
+                    other.setdefault(ino, []).append(t)
+    margin = 2_000_000_000
+    windows = {}
+    for ino, seen in first.items():
+        t0 = min(seen)
+        times = sorted(other.get(ino, []))
+        before = [t for t in times if t < t0]
+        after = [t for t in times if t >= t0]
+        start = max(t0 - margin, before[-1] + 1 if before else t0 - margin)
+        end = after[0] if after else None
+        windows[ino] = (start, end)
+    return windows
 
 
 def ancient_hints(args):
     inodes = ancient_inodes(args.events)
     if not inodes:
         fail(f"no freezer files in {', '.join(args.events)} (need GETH_FDP_MODE with log)")
-    margin = 2_000_000_000
     path = args.hints_csv
     try:
         src = open(path, newline="", encoding="utf-8")
@@ -92,8 +116,8 @@ def ancient_hints(args):
                     ino, t = int(f[ci]), int(f[ct])
                 except ValueError:
                     fail(f"{path}: line {n}: bad time_ns or ino")
-                t0 = inodes.get(ino)
-                if t0 is not None and t >= t0 - margin:
+                w = inodes.get(ino)
+                if w is not None and t >= w[0] and (w[1] is None or t < w[1]):
                     f[ch] = str(args.id)
                     changed += 1
                     line = ",".join(f) + "\n"

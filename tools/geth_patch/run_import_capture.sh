@@ -242,7 +242,8 @@ start=$SECONDS
 # of a few pages, ext4 places different tiers' files next to each other and a
 # dispatched request (D) can merge the bios of two files, which then get one
 # placement ID between them (about 1% of a tier's bytes at 64 KiB files).
-FTLSIM="${FTLSIM:-}" "$repo/tools/capture_blktrace.sh" -d "$loop" -o "$out" --hints --action Q "${force_opt[@]}" "${keep_raw[@]}" \
+FTLSIM="${FTLSIM:-}" # Q sees every bio: a larger per-CPU trace buffer than the default 16 MiB.
+"$repo/tools/capture_blktrace.sh" -d "$loop" -o "$out" --hints --action Q --buffer-kb 65536 "${force_opt[@]}" "${keep_raw[@]}" \
   --hints-rewrite "$tmp/ancient_hints.sh" --markers "$side/markers.txt" "${pid_names[@]}" -- \
   "$here/run_import_capture.sh" --inner "$geth" "$mnt/geth" "$chain/genesis.json" "$side" "$cache_mb" "$compact" "${rlps[@]}" ||
   { cp "$side/geth.log" "$base.geth.log" 2>/dev/null; fail "capture failed (geth log: $base.geth.log)"; }

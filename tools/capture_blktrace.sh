@@ -66,7 +66,9 @@ to OUT.ftr with \`ftlsim convert\` and prints \`ftlsim info OUT.ftr\`.
 
 Files next to OUT.ftr: OUT.raw.txt (block trace text), OUT.hints.csv (with
 --hints; format in tools/hinttrace/README.md), OUT.capture.json (capture
-metadata). The raw files are removed after a successful conversion unless
+metadata, with the file system on DEVICE and its mount options, which also
+go into OUT.ftr's header as capture.filesystem and capture.mount_options).
+The raw files are removed after a successful conversion unless
 --keep-raw; they are always kept when conversion fails.
 Environment: FTLSIM=path to the ftlsim binary; HINTTRACE_OUT=build dir for
 hinttrace (default \${XDG_CACHE_HOME:-\$HOME/.cache}/ftlsim/hinttrace/\$(uname -r)).

@@ -65,7 +65,10 @@ if [ "${1:-}" = --inner ]; then
   # --nocompaction is a global flag in v1.14 and an import flag in v1.16.
   before=() after=()
   if [ "$compact" != 1 ]; then
-    if "$geth" import --help 2>&1 | grep -q -- --nocompaction; then after=(--nocompaction); else before=(--nocompaction); fi
+    # (help text first: grep -q would close the pipe early, and pipefail
+    # would then count geth's SIGPIPE as a failure)
+    import_help="$("$geth" import --help 2>&1 || true)"
+    if grep -q -- --nocompaction <<<"$import_help"; then after=(--nocompaction); else before=(--nocompaction); fi
   fi
   i=0
   for f in "$@"; do

@@ -13,7 +13,8 @@
 #      among the requests;
 #   3. the capture metadata names the file system (ext4, discard).
 # The first run builds patched geth (minutes; cached in
-# ~/.cache/ftlsim/geth_import, or GETH_IMPORT_WORK).
+# ~/.cache/ftlsim/geth_import, or GETH_IMPORT_WORK). GETH_IMPORT_VERSION picks
+# the geth version (default v1.14.8, the study's; v1.16.9 passes too).
 #
 # usage: test_geth_import_capture.sh FTLSIM_BINARY
 # Exit 77 (ctest SKIP_RETURN_CODE) without root, loop devices, Go or the BPF
@@ -35,7 +36,7 @@ work_opt=()
 [ -n "${GETH_IMPORT_WORK:-}" ] && work_opt=(--work "$GETH_IMPORT_WORK")
 set +e
 FTLSIM="$ftlsim" "$repo/tools/geth_patch/run_import_capture.sh" --skip-missing "${work_opt[@]}" \
-  --out "$tmp/import.ftr" --blocks "$blocks" --chunks 3 --seed 1 \
+  --geth "${GETH_IMPORT_VERSION:-v1.14.8}" --out "$tmp/import.ftr" --blocks "$blocks" --chunks 3 --seed 1 \
   --chaingen "--txs 10 --genesis-accounts 2000" >"$tmp/run.out" 2>"$tmp/run.err"
 rc=$?
 set -e

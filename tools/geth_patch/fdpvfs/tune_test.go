@@ -7,7 +7,6 @@ import (
 	"github.com/cockroachdb/pebble"
 )
 
-
 // geth v1.16's levels: 2 MB doubling to 128 MB.
 func gethOptions() *pebble.Options {
 	o := &pebble.Options{MemTableSize: 256 << 20}

@@ -27,14 +27,15 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "chaingen: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(args []string) error {
 	c := chaingen.Defaults()
+	flag := flag.NewFlagSet("chaingen", flag.ContinueOnError)
 	out := flag.String("out", "", "output directory (must not exist)")
 	genDB := flag.String("gen-db", "", "directory for the generator's own state database (Pebble, removed at the end); default: in memory (fine up to a few thousand blocks)")
 	quiet := flag.Bool("quiet", false, "no progress lines")
@@ -65,7 +66,9 @@ func run() error {
 	flag.Uint64Var(&c.BlockTime, "block-time", c.BlockTime, "seconds between blocks")
 	flag.Uint64Var(&c.ChainID, "chain-id", c.ChainID, "chain ID")
 	flag.IntVar(&c.ChunkBlocks, "chunk", c.ChunkBlocks, "blocks per core.GenerateChain call")
-	flag.Parse()
+	if err := flag.Parse(args); err != nil {
+		return err
+	}
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", flag.Arg(0))
 	}

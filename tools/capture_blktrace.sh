@@ -42,6 +42,10 @@ to OUT.ftr with \`ftlsim convert\` and prints \`ftlsim info OUT.ftr\`.
                        to \`ftlsim convert --pid-map\`
       --pid-name ID=NAME  name a placement ID in OUT.ftr (repeatable; passed
                        to \`ftlsim convert --pid-name\`), e.g. 1=wal
+      --hints-rewrite PROG  with --hints: run PROG OUT.hints.csv after tracing
+                       and before conversion; PROG may rewrite the hint log in
+                       place (e.g. tools/geth_patch/capture_post.py's, which
+                       gives geth's freezer files their own ID by inode)
       --markers FILE   a marker sidecar COMMAND writes ("<t_ns> <value>" per
                        line, CLOCK_MONOTONIC; e.g. ethstate's
                        block_markers.txt), merged into OUT.ftr as markers
@@ -62,7 +66,9 @@ to OUT.ftr with \`ftlsim convert\` and prints \`ftlsim info OUT.ftr\`.
 
 Files next to OUT.ftr: OUT.raw.txt (block trace text), OUT.hints.csv (with
 --hints; format in tools/hinttrace/README.md), OUT.capture.json (capture
-metadata). The raw files are removed after a successful conversion unless
+metadata, with the file system on DEVICE and its mount options, which also
+go into OUT.ftr's header as capture.filesystem and capture.mount_options).
+The raw files are removed after a successful conversion unless
 --keep-raw; they are always kept when conversion fails.
 Environment: FTLSIM=path to the ftlsim binary; HINTTRACE_OUT=build dir for
 hinttrace (default \${XDG_CACHE_HOME:-\$HOME/.cache}/ftlsim/hinttrace/\$(uname -r));
@@ -78,7 +84,7 @@ say() { echo "$prog: $*" >&2; }
 # ---------------------------------------------------------------- arguments
 device="" out="" hints=0 pid_map="" markers="" route=auto action=D buffer_kb=16384 hint_buf_mib=16
 do_sync=1 settle=1 keep_raw=0 force=0 dry_run=0
-cmd=() pid_names=()
+cmd=() pid_names=() hints_rewrite=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -d|--device) [ $# -ge 2 ] || die "$1 needs a value"; device="$2"; shift 2 ;;
@@ -86,6 +92,7 @@ while [ $# -gt 0 ]; do
     --hints) hints=1; shift ;;
     --pid-map) [ $# -ge 2 ] || die "$1 needs a value"; pid_map="$2"; shift 2 ;;
     --markers) [ $# -ge 2 ] || die "$1 needs a value"; markers="$2"; shift 2 ;;
+    --hints-rewrite) [ $# -ge 2 ] || die "$1 needs a value"; hints_rewrite="$2"; shift 2 ;;
     --pid-name) [ $# -ge 2 ] || die "$1 needs a value"; [[ "$2" =~ ^[0-9]+=.+ ]] || die "--pid-name wants ID=NAME, not '$2'"
                 pid_names+=(--pid-name "$2"); shift 2 ;;
     --route) [ $# -ge 2 ] || die "$1 needs a value"; route="$2"; shift 2 ;;
@@ -115,6 +122,10 @@ case "$action" in Q|D|C) ;; *) die "--action must be Q, D or C, not '$action'" ;
   [ $((hint_buf_mib & (hint_buf_mib - 1))) -eq 0 ] || die "--hint-buffer-mib wants a power of two from 1 to 1024, not '$hint_buf_mib'"
 [[ "$settle" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--settle wants seconds, not '$settle'"
 if [ -n "$pid_map" ] && [ ! -r "$pid_map" ]; then die "pid map '$pid_map' is not a readable file"; fi
+if [ -n "$hints_rewrite" ]; then
+  [ "$hints" -eq 1 ] || die "--hints-rewrite needs --hints"
+  [ -x "$hints_rewrite" ] && [ ! -d "$hints_rewrite" ] || die "--hints-rewrite '$hints_rewrite' is not an executable file"
+fi
 
 # ------------------------------------------------------------ preconditions
 [ "$(id -u)" -eq 0 ] || die "must run as root: block tracing and BPF need CAP_SYS_ADMIN (try: sudo $0 ...)"
@@ -527,12 +538,21 @@ start_wall="$(date -u +%Y-%m-%dT%H:%M:%S.%NZ)"
 if [ "$chosen" = ftrace ]; then start_ftrace; else start_blktrace; fi
 say "tracing $device ($devnum) via $chosen$([ -n "$hinttrace" ] && echo " with write hints"); running: $cmd_str"
 
+# The file system on DEVICE (type and mount options; discard decides whether
+# its frees reach the device as trims), recorded in the metadata. Looked up
+# before COMMAND runs, and again after it when COMMAND mounts DEVICE itself.
+mounted_fs() { findmnt -n -S "$dev_real" -o FSTYPE,OPTIONS 2>/dev/null | head -1 | tr -s ' ' || true; }
+fs_info="$(mounted_fs)"
 phase=run
 set +e
 "${cmd[@]}"
 cmd_rc=$?
 set -e
 phase=stop
+[ -n "$fs_info" ] || fs_info="$(mounted_fs)"
+fs_type="${fs_info%% *}" fs_opts=""
+[[ "$fs_info" == *" "* ]] && fs_opts="${fs_info#* }"
+[ -n "$fs_type" ] || fs_type="none"
 if [ -n "$interrupted" ] && [ "$cmd_rc" -eq 0 ]; then
   # COMMAND caught the signal and exited 0; report the interruption anyway.
   [ "$interrupted" = INT ] && cmd_rc=130 || cmd_rc=143
@@ -556,6 +576,11 @@ trap - INT TERM
 [ "$lost_hints" = 0 ] || [ -z "$hinttrace" ] || warn "$lost_hints hint records were lost (their writes get placement ID 0); rerun with a larger --hint-buffer-mib"
 [ -s "$raw" ] || warn "the block trace is empty: did COMMAND write to $device?"
 
+if [ -n "$hints_rewrite" ] && [ -n "$hinttrace" ]; then
+  say "rewriting the hint log: $hints_rewrite $hints_csv"
+  "$hints_rewrite" "$hints_csv" || fail "--hints-rewrite '$hints_rewrite' failed; raw capture kept: $raw, $hints_csv"
+fi
+
 # ----------------------------------------------------------------- metadata
 kernel="$(uname -r)"
 {
@@ -565,6 +590,8 @@ kernel="$(uname -r)"
   echo "  \"command_status\": $cmd_rc,"
   echo "  \"device\": $(json_str "$device"),"
   echo "  \"device_number\": \"$devnum\","
+  echo "  \"filesystem\": $(json_str "$fs_type"),"
+  echo "  \"mount_options\": $(json_str "$fs_opts"),"
   echo "  \"kernel\": $(json_str "$kernel"),"
   echo "  \"route\": \"$chosen\","
   echo "  \"action\": \"$action\","
@@ -602,6 +629,7 @@ fi
 if [ "$has_meta" -eq 1 ]; then
   conv+=(--meta "capture.tool=tools/capture_blktrace.sh" --meta "capture.command=$cmd_str"
          --meta "capture.device=$device" --meta "capture.device_number=$devnum"
+         --meta "capture.filesystem=$fs_type" --meta "capture.mount_options=$fs_opts"
          --meta "capture.kernel=$kernel" --meta "capture.route=$chosen"
          --meta "capture.action=$action" --meta "capture.start=$start_wall"
          --meta "capture.end=$end_wall" --meta "capture.lost_block_events=$lost_block")

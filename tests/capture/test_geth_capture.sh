@@ -53,45 +53,10 @@ grep -q 'hinttrace: [0-9]* records, 0 lost' "$tmp/capture.err" || { cat "$tmp/ca
 pass "captured $(grep -c . "$tmp/markers.txt") sidecar lines"
 
 "$ftlsim" info --json "$tmp/geth.ftr" >"$tmp/info.json"
-python3 - "$tmp/stats.json" "$tmp/info.json" "$blocks" <<'PY' || fail "trace does not match the wrapper's counts"
-import json, sys
-stats = json.load(open(sys.argv[1]))
-info = json.load(open(sys.argv[2]))
-blocks = int(sys.argv[3])
-trace = {p["pid"]: p["write_bytes"] for p in info["pids"]}
-checked = 0
-for entry in stats["ids"]:
-    pid, want = entry["id"], entry["bytes"]
-    if pid == 0 or want == 0:
-        continue
-    got = trace.get(pid, 0)
-    print(f"  ID {pid} ({'+'.join(entry['tiers'])}): wrapper {want} B, trace {got} B, {100.0 * (got - want) / want:+.3f}%")
-    assert abs(got - want) <= 0.01 * want, f"ID {pid} differs by more than 1%"
-    checked += 1
-assert checked >= 3, f"only {checked} tagged IDs carried data (want wal, flush and compaction output)"
-m = info["markers"]
-assert m["count"] == blocks + 1 and m["first"] == 0 and m["last"] == blocks, f"markers {m}, want 0..{blocks}"
-print(f"  markers: {m['count']} ({m['first']}..{m['last']})")
-PY
-pass "bytes per placement ID within 1% of the wrapper's counts; one marker per block"
-
-# Markers are in time order among the requests: read the records (.ftr layout
-# in docs/trace_format.md) and check that every marker's time lies between
-# its neighbours' and that block numbers count up.
-python3 - "$tmp/geth.ftr" <<'PY' || fail "marker order"
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-header_bytes, record_bytes = struct.unpack_from("<II", data, 16)
-count = struct.unpack_from("<Q", data, 32)[0]
-recs = [struct.unpack_from("<QQIHBB", data, header_bytes + i * record_bytes) for i in range(count)]
-markers = [i for i, r in enumerate(recs) if r[4] == 4]
-assert [recs[i][1] for i in markers] == list(range(len(markers))), "marker values do not count up in file order"
-for i in markers:
-    if i > 0: assert recs[i - 1][0] <= recs[i][0], f"record {i}: marker earlier than the request before it"
-    if i + 1 < count: assert recs[i][0] <= recs[i + 1][0], f"record {i}: marker later than the request after it"
-print(f"  {len(markers)} markers in order among {count} records")
-PY
-pass "markers in time order among the requests"
+checks="$here/geth_trace_checks.py"
+python3 "$checks" ids "$tmp/stats.json" "$tmp/info.json" --min-ids 3 || fail "trace does not match the wrapper's counts"
+python3 "$checks" markers "$tmp/geth.ftr" "$tmp/info.json" 0 "$blocks" || fail "markers"
+pass "bytes per placement ID within 1% of the wrapper's counts; one marker per block, in time order among the requests"
 
 # The trace replays.
 for placement in single fdp; do

@@ -7,7 +7,10 @@
 #                                 Go module proxy, apply.sh, go vet ./ethdb/pebble/...,
 #                                 go build ./cmd/geth (minutes each; one at a time), and a
 #                                 short `geth --dev` run with GETH_FDP=1 that must leave a
-#                                 stats file with WAL bytes and hinted ancient files.
+#                                 stats file with WAL bytes and hinted ancient files, and
+#                                 `geth init` + `geth import` of a 20-block chaingen chain
+#                                 with GETH_FDP_MARKERS and GETH_PEBBLE_* set: 20 markers,
+#                                 1..20, and the Pebble settings logged.
 #
 # GETH_PATCH_WORK: where the patched trees and binaries go (default: a temp dir,
 # removed at the end unless GETH_PATCH_KEEP=1).
@@ -31,6 +34,9 @@ if [[ -z "$work" ]]; then
 fi
 mkdir -p "$work"
 go build -o "$work/gethcheck" ./cmd/gethcheck
+go build -o "$work/chaingen" ./cmd/chaingen
+rm -rf "$work/chain"
+"$work/chaingen" --out "$work/chain" --blocks 20 --quiet --genesis-accounts 300 --token-holders 100 --txs 30
 
 for v in ${GETH_VERSIONS:-v1.14.8 v1.16.9}; do
   src="$work/go-ethereum-$v"
@@ -56,5 +62,23 @@ for v in ${GETH_VERSIONS:-v1.14.8 v1.16.9}; do
   grep -q "FDP placement wrapper installed" "$work/geth-$v.log" ||
     { tail -20 "$work/geth-$v.log"; echo "test.sh: geth $v did not install the wrapper" >&2; exit 1; }
   "$work/gethcheck" -stats "$data/geth/chaindata/fdp_stats.json" -ancient "$data/geth/chaindata/ancient"
+
+  echo "== $v: geth init + import of 20 chaingen blocks with GETH_FDP_MARKERS"
+  imp="$work/import-$v"
+  rm -rf "$imp" && mkdir -p "$imp"
+  for step in init import; do
+    arg="$work/chain/genesis.json"
+    [ "$step" = import ] && arg="$work/chain/blocks.rlp"
+    GETH_FDP=1 GETH_FDP_MARKERS="$imp/markers.txt" GETH_FDP_STATS="$imp/stats-$step.json" \
+      GETH_PEBBLE_NO_COMPRESSION=1 GETH_PEBBLE_MEMTABLE_MB=16 \
+      "$work/geth-$v" --datadir "$imp/data" --state.scheme hash --snapshot=false "$step" "$arg" >>"$imp/geth.log" 2>&1 ||
+      { tail -20 "$imp/geth.log"; echo "test.sh: geth $v $step failed" >&2; exit 1; }
+  done
+  grep -q 'Pebble settings from GETH_PEBBLE_\*.*compression=none memtable=16384KiB' "$imp/geth.log" ||
+    { echo "test.sh: geth $v did not log the GETH_PEBBLE_* settings" >&2; exit 1; }
+  got="$(grep -v '^#' "$imp/markers.txt" | awk '{print $2}' | tr '\n' ' ')"
+  [ "$got" = "$(seq 1 20 | tr '\n' ' ')" ] ||
+    { echo "test.sh: geth $v import markers '$got', want 1..20" >&2; exit 1; }
+  echo "   20 markers, 1..20"
 done
 echo "test.sh: full geth patch checks passed for ${GETH_VERSIONS:-v1.14.8 v1.16.9}"

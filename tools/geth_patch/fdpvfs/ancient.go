@@ -35,6 +35,8 @@ type ancientWatcher struct {
 	files    map[[2]uint64]*ancientFile // by (dev, ino)
 	initial  bool
 	reported uint64 // growth already added to the tier's counter
+	// reportedPages: the same for the 4 KiB pages the growth touches.
+	reportedPages uint64
 
 	quit chan struct{}
 	done chan struct{}
@@ -185,12 +187,19 @@ func (w *ancientWatcher) scan() {
 			return nil
 		})
 	}
-	var total uint64
+	var total, pages uint64
 	for _, f := range w.files {
 		if f.size > f.base {
 			total += uint64(f.size - f.base)
+			pages += pageSpan(f.base, f.size)
 		}
 	}
+	if pages >= w.reportedPages {
+		w.fs.c.pageBytes[TierAncient].Add(pages - w.reportedPages)
+	} else {
+		w.fs.c.pageBytes[TierAncient].Add(^(w.reportedPages - pages - 1))
+	}
+	w.reportedPages = pages
 	// Report the change since the last scan: the counters may be shared
 	// with earlier opens of the database (see countersFor).
 	if total >= w.reported {

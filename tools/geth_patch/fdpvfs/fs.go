@@ -410,6 +410,7 @@ func (l *lockCloser) Close() error {
 // ethstate's markers); newFile also counts one file.
 func (fs *FS) AddBytes(t Tier, n uint64, newFile bool) {
 	fs.c.bytes[t].Add(n)
+	fs.c.pageBytes[t].Add((n + pageSize - 1) / pageSize * pageSize)
 	if newFile {
 		fs.c.files[t].Add(1)
 	}
@@ -486,6 +487,17 @@ func (fs *FS) Close() error {
 	return errors.Join(errs...)
 }
 
+// pageSize is the page the file system writes back (and a block trace sees).
+const pageSize = 4096
+
+// pageSpan is the size of the 4 KiB pages that growth from base to size touches.
+func pageSpan(base, size int64) uint64 {
+	if size <= base {
+		return 0
+	}
+	return uint64(((size+pageSize-1)/pageSize - base/pageSize) * pageSize)
+}
+
 // File is a file opened for writing through FS. It counts the bytes written
 // through it under its tier (under "pending" until a table is classified).
 type File struct {
@@ -501,6 +513,14 @@ type File struct {
 	mu      sync.Mutex
 	pending uint64 // bytes written before classification
 	closed  bool
+	pos     int64          // Write's offset (handles start at offset 0)
+	pages   map[int64]bool // 4 KiB pages written through this handle, for non-sequential writes
+	seqEnd  int64          // end of the prefix written sequentially from 0
+	// A full sync writes a partly filled last page; writing into that page
+	// again writes it to the device again. syncedTail is that page + 1 (0:
+	// none), rewrites the bytes of such second writes.
+	syncedTail int64
+	rewrites   uint64
 }
 
 func (f *File) setTier(t Tier) {
@@ -533,9 +553,81 @@ func (f *File) account(n int) {
 	f.fs.c.bytes[f.tier.Load()].Add(uint64(n))
 }
 
+// touch records that [off, off+n) was written, for the page count: a
+// prefix written sequentially from 0 is one number, anything else a page set.
+func (f *File) touch(off int64, n int) {
+	if n <= 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	end := off + int64(n)
+	if t := f.syncedTail - 1; t >= 0 && off < (t+1)*pageSize && end > t*pageSize {
+		f.rewrites += pageSize
+		f.syncedTail = 0
+	}
+	if off <= f.seqEnd {
+		f.seqEnd = max(f.seqEnd, end)
+		return
+	}
+	if f.pages == nil {
+		f.pages = map[int64]bool{}
+	}
+	for p := off / pageSize; p*pageSize < end; p++ {
+		f.pages[p] = true
+	}
+}
+
+// pageBytes is the size of the distinct 4 KiB pages written, plus a page for
+// each rewrite of a partial last page after a full sync.
+func (f *File) pageBytes() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	seqPages := (f.seqEnd + pageSize - 1) / pageSize
+	n := seqPages
+	for p := range f.pages {
+		if p >= seqPages {
+			n++
+		}
+	}
+	return uint64(n*pageSize) + f.rewrites
+}
+
+// synced notes a full sync: a partly written last page reached the device.
+func (f *File) synced() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seqEnd%pageSize != 0 {
+		f.syncedTail = f.seqEnd/pageSize + 1
+	}
+}
+
+// Sync syncs the file (and notes a partial last page, see synced).
+func (f *File) Sync() error {
+	err := f.File.Sync()
+	if err == nil {
+		f.synced()
+	}
+	return err
+}
+
+// SyncData syncs the file's data (and notes a partial last page).
+func (f *File) SyncData() error {
+	err := f.File.SyncData()
+	if err == nil {
+		f.synced()
+	}
+	return err
+}
+
 // Write writes p and counts the bytes written.
 func (f *File) Write(p []byte) (int, error) {
 	n, err := f.File.Write(p)
+	f.mu.Lock()
+	off := f.pos
+	f.pos += int64(max(n, 0))
+	f.mu.Unlock()
+	f.touch(off, n)
 	f.account(n)
 	return n, err
 }
@@ -543,6 +635,7 @@ func (f *File) Write(p []byte) (int, error) {
 // WriteAt writes p at off and counts the bytes written.
 func (f *File) WriteAt(p []byte, off int64) (int, error) {
 	n, err := f.File.WriteAt(p, off)
+	f.touch(off, n)
 	f.account(n)
 	return n, err
 }
@@ -563,6 +656,7 @@ func (f *File) Close() error {
 		f.fs.c.unmatchedTables.Add(1)
 		f.fs.classify(f, TierDeep, "unmatched", 0)
 	}
+	f.fs.c.pageBytes[f.tier.Load()].Add(f.pageBytes())
 	err := f.File.Close()
 	if f.fs.log != nil {
 		t := Tier(f.tier.Load())

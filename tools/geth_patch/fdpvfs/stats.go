@@ -41,24 +41,33 @@ type Stats struct {
 
 // TierStats is one tier's line in Stats.
 type TierStats struct {
-	Tier   string `json:"tier"`
-	ID     uint8  `json:"id"`
-	Bytes  uint64 `json:"bytes"`
-	Files  uint64 `json:"files"`
-	Method string `json:"method"` // "write" or "size_delta"
+	Tier  string `json:"tier"`
+	ID    uint8  `json:"id"`
+	Bytes uint64 `json:"bytes"`
+	// PageBytes is the size of the 4 KiB pages the writes touched, each
+	// counted once per file handle, plus one page each time a partly filled
+	// last page that a full sync (Sync, SyncData) wrote is written into
+	// again (for ancient files: the pages between the size first seen and
+	// the last size). This is what a block trace should see when the kernel
+	// writes pages back only at syncs and once at the end.
+	PageBytes uint64 `json:"page_bytes"`
+	Files     uint64 `json:"files"`
+	Method    string `json:"method"` // "write" or "size_delta"
 }
 
 // IDStats sums the tiers that share a placement ID.
 type IDStats struct {
-	ID    uint8    `json:"id"`
-	Bytes uint64   `json:"bytes"`
-	Tiers []string `json:"tiers"`
+	ID        uint8    `json:"id"`
+	Bytes     uint64   `json:"bytes"`
+	PageBytes uint64   `json:"page_bytes"`
+	Tiers     []string `json:"tiers"`
 }
 
 // counters are the live, lock-free per-tier counters.
 type counters struct {
 	start           int64
 	bytes           [NumTiers]atomic.Uint64
+	pageBytes       [NumTiers]atomic.Uint64
 	files           [NumTiers]atomic.Uint64
 	unmatchedTables atomic.Uint64
 	hintErrors      atomic.Uint64
@@ -113,7 +122,7 @@ func (c *counters) snapshot(o *Options, dir string, end int64) Stats {
 	}
 	byID := map[uint8]*IDStats{}
 	for t := Tier(0); t < NumTiers; t++ {
-		ts := TierStats{Tier: t.String(), ID: o.ID(t), Bytes: c.bytes[t].Load(), Files: c.files[t].Load(), Method: "write"}
+		ts := TierStats{Tier: t.String(), ID: o.ID(t), Bytes: c.bytes[t].Load(), PageBytes: c.pageBytes[t].Load(), Files: c.files[t].Load(), Method: "write"}
 		if t == TierAncient {
 			ts.Method = "size_delta"
 		}
@@ -125,6 +134,7 @@ func (c *counters) snapshot(o *Options, dir string, end int64) Stats {
 			byID[ts.ID] = is
 		}
 		is.Bytes += ts.Bytes
+		is.PageBytes += ts.PageBytes
 		is.Tiers = append(is.Tiers, ts.Tier)
 	}
 	for _, is := range byID {

@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# run_import_capture.sh: the Ethereum FDP study's pipeline, end to end and at
+# scale (docs/geth_study.md): build patched geth and chaingen, generate a
+# mainnet-like chain, then `geth init` + `geth import` (in chunks, one geth
+# process per chunk, as the study did) on a fresh file system on a loop
+# device, under tools/capture_blktrace.sh --hints --markers. Output: a .ftr
+# with one placement ID per Pebble tier and one for geth's freezer, a marker
+# per imported block, and the wrapper's own per-tier byte counts.
+#
+#   sudo tools/geth_patch/run_import_capture.sh --out OUT.ftr [options]
+#
+#   --geth VERSION       go-ethereum version to patch and build (default v1.14.8,
+#                        the study's; v1.16.9 works too)
+#   --blocks N           blocks to generate and import (default 300)
+#   --chunks K           import in K geth processes of N/K blocks (default 2)
+#   --seed S             chaingen seed (default 1)
+#   --chaingen "ARGS"    extra chaingen flags (e.g. "--txs 300 --new-slot-rate 0.5")
+#   --scale D            scale divisor of the study's sizes (default 128: the
+#                        femu-eth-512m device; Pebble file and level sizes /D,
+#                        geth --cache 2048/D, freezer threshold 90000/D blocks)
+#   --memtable-kb K      Pebble memtable (default max(16 MB/D, 512 KiB): geth's
+#                        write batches do not scale, see docs/geth_study.md)
+#   --min-file-kb K      no Pebble target file size below K (default 64: the
+#                        4 KiB page does not scale)
+#   --device-size SIZE   loop device size (default 512M = 64 GiB/128)
+#   --fs ext4            file system (ext4 here; f2fs needs a kernel with F2FS)
+#   --compact            let each `geth import` compact the whole database at its
+#                        end (geth's default; off by default here, see docs)
+#   --chain DIR          import this chaingen output (blocks-NNNN.rlp files)
+#                        instead of generating one; --blocks/--chunks/--seed/
+#                        --chaingen are then ignored
+#   --import-files N     import only the first N blocks-*.rlp files of the chain
+#   --keep-raw           keep OUT.raw.txt and OUT.hints.csv
+#   --work DIR           cache of binaries and chains (default
+#                        ${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import)
+#   --force              overwrite OUT.ftr and its side files
+#
+# Files next to OUT.ftr: OUT.capture.json (capture metadata, file system
+# included), OUT.fdp_stats.json (the wrapper's bytes per tier and per ID,
+# summed over the geth processes), OUT.markers.txt (the block marker
+# sidecar), OUT.run.json (the settings of this run), OUT.geth.log.
+# Exit: 0 done; 1 a step failed; 2 usage or preconditions; 77 (with
+# --skip-missing) a needed tool is missing.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+prog=run_import_capture
+
+# Placement IDs: hints 1..5 for Pebble's tiers; the freezer gets 6 from its
+# inodes (capture_post.py ancient-hints); 0 is untagged (file-system
+# metadata and journal, Pebble's MANIFEST/OPTIONS).
+TIER_MAP="wal=1,flush=2,l0cmp=3,midcmp=4,deep=5,meta=0,ancient=5,marker=0"
+ANCIENT_ID=6
+PID_NAMES=(0=fs_meta 1=wal 2=flush 3=l0_compaction 4=mid_compaction 5=deep 6=ancient)
+
+# ------------------------------------------------------------- inner mode
+# The command the capture wraps: geth init, then one geth import per chunk.
+if [ "${1:-}" = --inner ]; then
+  shift
+  geth="$1" datadir="$2" genesis="$3" side="$4" cache="$5" compact="$6"; shift 6
+  common=(--datadir "$datadir" --state.scheme hash --cache "$cache" --snapshot=false)
+  GETH_FDP_STATS="$side/fdp_stats.init.json" GETH_FDP_LOG="$side/fdp_events.init.jsonl" \
+    "$geth" "${common[@]}" init "$genesis" >>"$side/geth.log" 2>&1 ||
+    { echo "$prog: geth init failed (see $side/geth.log)" >&2; exit 1; }
+  # --nocompaction is a global flag in v1.14 and an import flag in v1.16.
+  before=() after=()
+  if [ "$compact" != 1 ]; then
+    # (help text first: grep -q would close the pipe early, and pipefail
+    # would then count geth's SIGPIPE as a failure)
+    import_help="$("$geth" import --help 2>&1 || true)"
+    if grep -q -- --nocompaction <<<"$import_help"; then after=(--nocompaction); else before=(--nocompaction); fi
+  fi
+  i=0
+  for f in "$@"; do
+    i=$((i + 1))
+    echo "$prog: geth import $(basename "$f") ($i/$#)" >&2
+    GETH_FDP_STATS="$side/fdp_stats.import$i.json" GETH_FDP_LOG="$side/fdp_events.import$i.jsonl" \
+      "$geth" "${common[@]}" "${before[@]}" import "${after[@]}" "$f" >>"$side/geth.log" 2>&1 ||
+      { echo "$prog: geth import $f failed (see $side/geth.log)" >&2; tail -5 "$side/geth.log" >&2; exit 1; }
+  done
+  exit 0
+fi
+
+die() { echo "$prog: error: $*" >&2; exit 2; }
+fail() { echo "$prog: error: $*" >&2; exit 1; }
+say() { echo "$prog: $*" >&2; }
+
+out="" version=v1.14.8 blocks=300 chunks=2 seed=1 cg_args="" scale=128 devsize=512M fs=ext4 compact=0
+memtable_kb="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=()
+work="${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import" force=0 skip_missing=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) out="${2:?}"; shift 2 ;;
+    --geth) version="${2:?}"; shift 2 ;;
+    --blocks) blocks="${2:?}"; shift 2 ;;
+    --chunks) chunks="${2:?}"; shift 2 ;;
+    --seed) seed="${2:?}"; shift 2 ;;
+    --chaingen) cg_args="${2?}"; shift 2 ;;
+    --scale) scale="${2:?}"; shift 2 ;;
+    --memtable-kb) memtable_kb="${2:?}"; shift 2 ;;
+    --min-file-kb) min_file_kb="${2:?}"; shift 2 ;;
+    --device-size) devsize="${2:?}"; shift 2 ;;
+    --fs) fs="${2:?}"; shift 2 ;;
+    --compact) compact=1; shift ;;
+    --work) work="${2:?}"; shift 2 ;;
+    --chain) chain_dir="${2:?}"; shift 2 ;;
+    --import-files) import_files="${2:?}"; shift 2 ;;
+    --keep-raw) keep_raw=(--keep-raw); shift ;;
+    --force) force=1; shift ;;
+    --skip-missing) skip_missing=1; shift ;;
+    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[ -n "$out" ] || die "--out OUT.ftr is required"
+[[ "$blocks" =~ ^[1-9][0-9]*$ && "$chunks" =~ ^[1-9][0-9]*$ && "$chunks" -le "$blocks" ]] ||
+  die "--blocks and --chunks must be positive integers, chunks <= blocks"
+[[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a non-negative integer"
+[[ "$import_files" =~ ^[0-9]+$ ]] || die "--import-files must be a non-negative integer"
+if [ -n "$chain_dir" ]; then
+  [ -f "$chain_dir/genesis.json" ] && [ -f "$chain_dir/chaingen.json" ] || die "--chain $chain_dir is not a chaingen output directory"
+  chain_dir="$(cd "$chain_dir" && pwd)"
+fi
+[[ "$scale" =~ ^[1-9][0-9]*$ && "$scale" -le 2048 ]] || die "--scale must be 1..2048"
+[[ -z "$memtable_kb" || "$memtable_kb" =~ ^[1-9][0-9]*$ && "$memtable_kb" -ge 64 ]] || die "--memtable-kb must be an integer >= 64"
+[[ "$min_file_kb" =~ ^[1-9][0-9]*$ && "$min_file_kb" -ge 4 ]] || die "--min-file-kb must be an integer >= 4"
+[[ "$version" =~ ^v1\.[0-9]+\.[0-9]+$ ]] || die "--geth wants a version like v1.14.8"
+case "$fs" in
+  ext4) mkfs=(mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0) ;;
+  f2fs) mkfs=(mkfs.f2fs -q) ;;
+  *) die "--fs must be ext4 or f2fs" ;;
+esac
+
+missing() { if [ "$skip_missing" = 1 ]; then echo "SKIP: $*"; exit 77; fi; die "$*"; }
+[ "$(id -u)" -eq 0 ] || missing "needs root (loop devices, block tracing, BPF)"
+command -v go >/dev/null || missing "needs go (tools/install_deps.sh go)"
+for t in losetup findmnt python3 "${mkfs[0]}"; do command -v "$t" >/dev/null || missing "needs $t"; done
+[ -e /dev/loop-control ] || missing "no loop device support"
+grep -qw "$fs" /proc/filesystems || modprobe "$fs" 2>/dev/null || grep -qw "$fs" /proc/filesystems ||
+  missing "this kernel has no $fs (run it in the project's VM)"
+for t in clang bpftool; do
+  command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || missing "needs $t (tools/install_deps.sh capture)"
+done
+[ -r /sys/kernel/btf/vmlinux ] || missing "kernel has no BTF (needed by --hints)"
+
+case "$out" in *.ftr) base="${out%.ftr}" ;; *) die "--out must end in .ftr" ;; esac
+out_dir="$(dirname "$out")"
+[ -d "$out_dir" ] && [ -w "$out_dir" ] || die "output directory '$out_dir' does not exist or is not writable"
+side_files=("$out" "$base.capture.json" "$base.fdp_stats.json" "$base.markers.txt" "$base.run.json" "$base.geth.log")
+for f in "${side_files[@]}"; do
+  if [ -e "$f" ] || [ -L "$f" ]; then
+    [ "$force" = 1 ] || die "'$f' exists; remove it or pass --force"
+    [ -f "$f" ] && [ ! -L "$f" ] || die "'$f' is not a regular file; not overwriting it"
+  fi
+done
+
+# The study's settings, divided by the scale (docs/geth_study.md).
+if [ -z "$memtable_kb" ]; then memtable_kb=$((16 * 1024 / scale)); [ "$memtable_kb" -ge 512 ] || memtable_kb=512; fi
+cache_mb=$((2048 / scale)); [ "$cache_mb" -ge 1 ] || cache_mb=1
+immutability=$((90000 / scale)); [ "$immutability" -ge 1 ] || immutability=1
+
+# ------------------------------------------------------------------ build
+mkdir -p "$work/bin" "$work/src" "$work/chains"
+say "building chaingen"
+(cd "$here" && go build -o "$work/bin/chaingen" ./cmd/chaingen) || fail "go build ./cmd/chaingen failed"
+geth="$work/bin/geth-$version-imm$immutability"
+# A binary is reused only when it was built from this patch: its stamp is
+# the hash of the patch's sources.
+stamp="$(for f in "$here/apply.sh" "$here"/geth/*.go.in "$here"/fdpvfs/*.go; do
+  case "$f" in *_test.go) ;; *) cat "$f" ;; esac; done | sha256sum | cut -c1-16)"
+if [ ! -x "$geth" ] || [ "$(cat "$geth.stamp" 2>/dev/null)" != "$stamp" ]; then
+  src="$work/src/go-ethereum-$version-imm$immutability"
+  rm -rf "$src"
+  say "patching and building geth $version (a few minutes)"
+  "$here/apply.sh" --immutability "$immutability" --fetch "$version" "$src" >"$work/apply-$version.log" 2>&1 ||
+    { tail -5 "$work/apply-$version.log" >&2; fail "apply.sh failed (log: $work/apply-$version.log)"; }
+  (cd "$src" && go build -o "$geth.new" ./cmd/geth) || fail "go build ./cmd/geth ($version) failed"
+  mv "$geth.new" "$geth"
+  echo "$stamp" >"$geth.stamp"
+fi
+
+# ------------------------------------------------------------------ chain
+if [ -n "$chain_dir" ]; then
+  chain="$chain_dir"
+else
+file_blocks=$(((blocks + chunks - 1) / chunks))
+chain_key="$(echo "$seed $blocks $file_blocks $cg_args $(sha256sum "$work/bin/chaingen" | cut -c1-16)" | sha256sum | cut -c1-16)"
+chain="$work/chains/$chain_key"
+if [ ! -d "$chain" ]; then
+  say "generating $blocks blocks (seed $seed) into $chain"
+  rm -rf "$chain.partial" "$work/gendb-$$"
+  # shellcheck disable=SC2086 # --chaingen is a list of flags
+  "$work/bin/chaingen" --out "$chain" --blocks "$blocks" --seed "$seed" --file-blocks "$file_blocks" \
+    --gen-db "$work/gendb-$$" $cg_args || fail "chaingen failed"
+fi
+fi
+rlps=("$chain"/blocks-*.rlp)
+[ -e "${rlps[0]}" ] || fail "no blocks-*.rlp in $chain (chaingen --file-blocks)"
+if [ "$import_files" -gt 0 ]; then
+  [ "$import_files" -le "${#rlps[@]}" ] || die "--import-files $import_files: the chain has only ${#rlps[@]} files"
+  rlps=("${rlps[@]:0:$import_files}")
+fi
+# The block range: the last block of the last file imported.
+blocks="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Blocks"])' "$chain/chaingen.json")"
+nfiles="$(ls "$chain"/blocks-*.rlp | wc -l)"
+per_file=$(((blocks + nfiles - 1) / nfiles))
+last_block=$(( ${#rlps[@]} * per_file )); [ "$last_block" -le "$blocks" ] || last_block="$blocks"
+seed="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Seed"])' "$chain/chaingen.json")"
+
+# --------------------------------------------------------------- scratch
+tmp="$(mktemp -d "$work/run.XXXXXX")"
+loop="" mnt="$tmp/mnt" side="$tmp/side"
+cleanup() {
+  set +e
+  mountpoint -q "$mnt" && umount "$mnt"
+  [ -n "$loop" ] && losetup -d "$loop"
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+mkdir -p "$mnt" "$side"
+truncate -s "$devsize" "$tmp/disk.img"
+loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free loop device?)"
+"${mkfs[@]}" "$loop" >/dev/null
+# discard: the file system's frees reach the device as trims (the study's
+# F2FS discards too), so the trace carries them.
+mount -o discard "$loop" "$mnt"
+
+# The rewrite hook the capture runs on the hint log: the freezer's own ID.
+cat >"$tmp/ancient_hints.sh" <<EOF
+#!/bin/sh
+exec python3 "$here/capture_post.py" ancient-hints --id $ANCIENT_ID \
+  \$(for f in "$side"/fdp_events.*.jsonl; do printf -- '--events %s ' "\$f"; done) "\$1"
+EOF
+chmod +x "$tmp/ancient_hints.sh"
+
+export GETH_FDP=1 GETH_FDP_MODE=hints,log GETH_FDP_MAP="$TIER_MAP" GETH_FDP_MARKERS="$side/markers.txt"
+export GETH_PEBBLE_NO_COMPRESSION=1 GETH_PEBBLE_MEMTABLE_KB="$memtable_kb" GETH_PEBBLE_SCALE="$scale" GETH_PEBBLE_MIN_FILE_KB="$min_file_kb"
+pid_names=()
+for p in "${PID_NAMES[@]}"; do pid_names+=(--pid-name "$p"); done
+force_opt=()
+[ "$force" = 1 ] && force_opt=(--force)
+say "capturing: geth $version init + import of blocks 1..$last_block in ${#rlps[@]} chunks on $fs ($devsize, $loop)"
+start=$SECONDS
+# Action Q (bios as queued, before the block layer merges them): with files
+# of a few pages, ext4 places different tiers' files next to each other and a
+# dispatched request (D) can merge the bios of two files, which then get one
+# placement ID between them (about 1% of a tier's bytes at 64 KiB files).
+FTLSIM="${FTLSIM:-}" # Q sees every bio: a larger per-CPU trace buffer than the default 16 MiB.
+"$repo/tools/capture_blktrace.sh" -d "$loop" -o "$out" --hints --action Q --buffer-kb 65536 "${force_opt[@]}" "${keep_raw[@]}" \
+  --hints-rewrite "$tmp/ancient_hints.sh" --markers "$side/markers.txt" "${pid_names[@]}" -- \
+  "$here/run_import_capture.sh" --inner "$geth" "$mnt/geth" "$chain/genesis.json" "$side" "$cache_mb" "$compact" "${rlps[@]}" ||
+  { cp "$side/geth.log" "$base.geth.log" 2>/dev/null; fail "capture failed (geth log: $base.geth.log)"; }
+elapsed=$((SECONDS - start))
+
+# ------------------------------------------------------------ side files
+for f in "${side_files[@]:2}"; do rm -f "$f"; done
+python3 "$here/capture_post.py" sum-stats --ancient-id "$ANCIENT_ID" "$base.fdp_stats.json" \
+  "$side/fdp_stats.init.json" "$side"/fdp_stats.import*.json || fail "summing the wrapper's stats failed"
+cp "$side/markers.txt" "$base.markers.txt"
+cp "$side/geth.log" "$base.geth.log"
+used_kb="$(df -k --output=used "$mnt" | tail -1 | tr -d ' ')"
+chaindata_kb="$(du -sk "$mnt/geth/geth/chaindata" | cut -f1)"
+ancient_kb="$(du -sk "$mnt/geth/geth/chaindata/ancient" | cut -f1)"
+python3 - "$base.run.json" "$chain/chaingen.json" <<EOF
+import json, sys
+cg = json.load(open(sys.argv[2]))
+run = {
+  "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "first_block": 1, "last_block": $last_block, "chain_dir": "$chain",
+  "chunks": ${#rlps[@]}, "seed": $seed, "chaingen_args": "$cg_args", "scale": $scale, "device_size": "$devsize",
+  "filesystem": "$fs", "mount_options": "discard", "block_trace_action": "Q", "compact_after_import": bool($compact),
+  "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
+  "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
+  "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,
+  "elapsed_s": $elapsed, "fs_used_kib_at_end": $used_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
+  "chaingen": cg,
+}
+with open(sys.argv[1], "x") as f:
+    json.dump(run, f, indent=2); f.write("\n")
+EOF
+say "done in $elapsed s: $out; chaindata ${chaindata_kb} KiB (ancient ${ancient_kb} KiB), file system ${used_kb} KiB used"

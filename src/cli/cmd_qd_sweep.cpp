@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/uint_option.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
 #include "core/atomic_file.h"
@@ -147,9 +148,9 @@ Command add_qd_sweep_command(CLI::App& root) {
       ->type_name("all|read|write")
       ->default_str(a->ops);
   sub->add_option("--out", a->out, "Write qd_sweep.csv and qd_sweep.json into DIR")->type_name("DIR");
-  sub->add_option("-j,--jobs", a->jobs, fmt::format("Queue depths run in parallel (default: all cores, {} here)", a->jobs))
-      ->type_name("N")
-      ->check(CLI::PositiveNumber);
+  add_uint_option(*sub, "-j,--jobs", a->jobs, 1, kMaxJobs,
+                  fmt::format("Queue depths run in parallel, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))
+      ->type_name("N");
   add_model_options(*sub, a->model);
   add_timing_options(*sub, a->timing, false);
   sub->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)");

@@ -218,7 +218,7 @@ uint64_t check_output_room(const workload::SynthSpec& spec, const std::string& o
     const double measured = records - static_cast<double>(workload::fill_request_count(spec));
     throw InputError(fmt::format(
         "gen: the trace would hold about {:.4g} records ({} fill requests and about {:.4g} measured requests and "
-        "markers for {} writes), about {}, but the file system of {} has {} free; nothing was written. --writes "
+        "markers for {} writes), about {}, but the file system that would hold {} has {} free; nothing was written. --writes "
         "counts write requests (1M = 10^6 records, not bytes; --bytes gives a volume), --read-ratio/--trim-ratio "
         "near 1 multiply them, and --fill adds --logical / --fill-io requests",
         records, workload::fill_request_count(spec), measured, spec.writes,

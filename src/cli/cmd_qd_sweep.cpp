@@ -14,9 +14,9 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "cli/uint_option.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
+#include "cli/uint_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "sim/simulate.h"

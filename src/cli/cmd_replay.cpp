@@ -11,8 +11,8 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "cli/uint_option.h"
 #include "cli/sim_options.h"
+#include "cli/uint_option.h"
 #include "core/error.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"

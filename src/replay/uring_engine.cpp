@@ -17,8 +17,8 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "replay/data_pattern.h"
-#include "timing/time_scale.h"
 #include "replay/nvme_cmd.h"
+#include "timing/time_scale.h"
 
 namespace ftlsim::replay {
 namespace {

@@ -3,8 +3,8 @@
 
 Generates a blkparse text trace and a write-hint log (the capture tool's CSV:
 time_ns,dev,sector,sectors,hint,stream,ino,pid,comm) with one hint row per
-write, then times `ftlsim convert --from blkparse TRACE --hints LOG` (wall
-seconds; the machine is shared, so expect tens of percent of noise). Shapes:
+write, then times `ftlsim convert --from blkparse TRACE --hints LOG` (CPU
+seconds of the process from wait4, and wall seconds). Shapes:
 
   capture   random 4 KiB writes over 4 GiB, 10 us apart, each hint 0.5 us
             after its write: what a capture looks like
@@ -14,8 +14,9 @@ seconds; the machine is shared, so expect tens of percent of noise). Shapes:
             it, 2 us apart (no hint matches): quadratic in the old join
 
 With --baseline OLD_BINARY the same runs are made with the old binary too
-(skipped for a shape once a run exceeds --baseline-limit seconds; the rows
-show it). Both binaries' outputs are compared byte for byte.
+(killed after --baseline-limit wall seconds, and then skipped for the larger
+row counts of that shape; the rows say so). Both binaries' outputs are
+compared byte for byte.
 
 Usage: bench/bench_hints.py [--rows 1000000,4000000] [--shapes capture,sametime,disjoint]
                             [--binary PATH] [--baseline OLD] [--workdir DIR]
@@ -29,6 +30,8 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,22 +58,28 @@ def generate(shape, rows, prefix):
 
 
 def timed_convert(binary, prefix, out, limit):
-    """Wall seconds of one convert, and its hint report; None when over `limit` s."""
+    """CPU seconds (user + system, from wait4: the machine is shared, so wall
+    time says more about the other users) and wall seconds of one convert,
+    and its hint report; (None, None, why) when killed after `limit` s."""
     cmd = [binary, "convert", "--from", "blkparse", prefix + ".blk", "--hints", prefix + ".hints.csv", "-o", out,
            "--force"]
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        _, err = proc.communicate(timeout=limit)
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate()
-        return None, f"over {limit:.0f} s (killed)"
-    wall = time.monotonic() - start
+    with tempfile.TemporaryFile(mode="w+") as err:
+        start = time.monotonic()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        timer = threading.Timer(limit, proc.kill)
+        timer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - start
+        err.seek(0)
+        text = err.read()
+    if proc.returncode == -signal.SIGKILL:
+        return None, None, f"over {limit:.0f} s (killed)"
     if proc.returncode != 0:
-        sys.exit(f"bench_hints: {' '.join(cmd)} failed: {err.strip()}")
-    m = re.search(r"hints: (\d+) writes matched, (\d+) unmatched", err)
-    return wall, (m.group(0) if m else err.strip())
+        sys.exit(f"bench_hints: {' '.join(cmd)} failed: {text.strip()}")
+    m = re.search(r"hints: (\d+) writes matched, (\d+) unmatched", text)
+    return usage.ru_utime + usage.ru_stime, wall, (m.group(0) if m else text.strip())
 
 
 def main():
@@ -83,25 +92,26 @@ def main():
     ap.add_argument("--workdir", default=os.path.join(ROOT, "build", "bench-hints"))
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
-    print("| shape | rows | ftlsim (s) | rows/s | baseline (s) | join result |")
+    print("| shape | rows | ftlsim CPU s (wall) | rows per CPU s | baseline CPU s (wall) | join result |")
     print("|---|---|---|---|---|---|")
     for shape in a.shapes.split(","):
         baseline_over = False
         for rows in (int(r) for r in a.rows.split(",")):
             prefix = os.path.join(a.workdir, f"{shape}-{rows}")
             generate(shape, rows, prefix)
-            wall, line = timed_convert(a.binary, prefix, prefix + ".ftr", 3600)
+            cpu, wall, line = timed_convert(a.binary, prefix, prefix + ".ftr", 3600)
             base = "-"
             if a.baseline and not baseline_over:
-                bwall, bline = timed_convert(a.baseline, prefix, prefix + ".old.ftr", a.baseline_limit)
-                if bwall is None:
+                bcpu, bwall, bline = timed_convert(a.baseline, prefix, prefix + ".old.ftr", a.baseline_limit)
+                if bcpu is None:
                     base, baseline_over = bline, True
                 else:
                     same = filecmp.cmp(prefix + ".ftr", prefix + ".old.ftr", shallow=False)
-                    base = f"{bwall:.2f}" + ("" if same else " (OUTPUT DIFFERS)")
+                    base = f"{bcpu:.2f} ({bwall:.2f})" + ("; same output" if same else "; OUTPUT DIFFERS")
             elif baseline_over:
                 base = "not run (smaller run was over the limit)"
-            print(f"| {shape} | {rows:,} | {wall:.2f} | {rows / wall / 1e6:.2f} M | {base} | {line} |", flush=True)
+            print(f"| {shape} | {rows:,} | {cpu:.2f} ({wall:.2f}) | {rows / cpu / 1e6:.2f} M | {base} | {line} |",
+                  flush=True)
             for suffix in (".blk", ".hints.csv", ".ftr", ".old.ftr"):
                 if os.path.exists(prefix + suffix):
                     os.remove(prefix + suffix)

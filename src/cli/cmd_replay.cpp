@@ -316,7 +316,9 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--target", a->target, "File, block device, or /dev/ngXnY (--placement nvme) to write to")
       ->required();
   app->add_option("--out", a->out, "Also write summary.json and events.csv into this directory");
-  add_uint_option(*app, "--qd", a->qd, 1, 4096, "I/Os in flight at most, 1..4096 (default 32)");
+  // Parsed as any 32-bit count; the range is checked with the other settings
+  // (ReplayConfig::problems), so that every problem is reported at once.
+  add_uint_option(*app, "--qd", a->qd, 0, UINT32_MAX, "I/Os in flight at most, 1..4096 (default 32)");
   app->add_option("--mode", a->mode,
                   "afap: keep the queue full (default); timed: submit each record at its trace time / --speed");
   app->add_option("--speed", a->speed, "Timed mode: replay this many times faster than recorded (default 1)");

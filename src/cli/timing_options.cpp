@@ -88,7 +88,8 @@ std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
   }
   if (!a.qd.empty()) {
     c.mode = timing::HostMode::kClosed;
-    c.qd = static_cast<uint32_t>(parse_uint_option(a.qd, "--qd", 1, timing::kMaxQd));
+    // Range checked by TimingConfig::problems with the other settings.
+    c.qd = static_cast<uint32_t>(parse_uint_option(a.qd, "--qd", 0, UINT32_MAX));
   }
   if (!a.speed.empty()) {
     double v = 0;

@@ -331,12 +331,14 @@ void HintIndex::build() {
   }
   size_t capacity = 16;
   while (capacity < 2 * slot_groups.size()) capacity *= 2;
-  slots_.assign(capacity, Slot{0, 0, 0, 0});
+  slots_.assign(capacity, Slot{0, 0, 0, 0, 0});
   for (const auto& [gb, ge] : slot_groups) {
     const Key& k = keys[groups_[gb].begin];
+    uint64_t longest = 0;
+    for (size_t g = gb; g < ge; ++g) longest = std::max(longest, groups_[g].end - groups_[g].sector);
     size_t h = slot_hash(k.dev, k.bucket) & (capacity - 1);
     while (slots_[h].end != 0) h = (h + 1) & (capacity - 1);
-    slots_[h] = Slot{k.bucket, k.dev, static_cast<uint32_t>(gb), static_cast<uint32_t>(ge)};
+    slots_[h] = Slot{k.bucket, longest, k.dev, static_cast<uint32_t>(gb), static_cast<uint32_t>(ge)};
   }
 }
 
@@ -371,6 +373,10 @@ std::optional<uint16_t> HintIndex::lookup(uint32_t dev, uint64_t lba, uint32_t s
   const auto search_group = [&](const Group& g) {
     const Entry* first = entries_.data() + g.begin;
     const Entry* last = entries_.data() + g.stop;
+    if (last - first == 1) {  // the common case: one row per extent
+      consider(*first);
+      return;
+    }
     const Entry* p = std::lower_bound(first, last, time_ns, by_time);
     if (p != last) consider(*p);
     if (p != first) consider(*std::lower_bound(first, p, std::prev(p)->time_ns, by_time));
@@ -379,9 +385,11 @@ std::optional<uint16_t> HintIndex::lookup(uint32_t dev, uint64_t lba, uint32_t s
     if (slot == nullptr) return;
     const Group* gfirst = groups_.data() + slot->begin;
     const Group* glast = groups_.data() + slot->end;
-    // Groups starting at or after the request's end cannot overlap it.
-    const Group* gstop = std::partition_point(gfirst, glast, [&](const Group& g) { return g.sector < end; });
-    for (const Group* g = gfirst; g != gstop; ++g) {
+    // A group overlaps [lba, end) only if it starts before `end` and, being
+    // at most `longest` long, after lba - longest.
+    const uint64_t from = lba >= slot->longest ? lba - slot->longest + 1 : 0;
+    const Group* g = std::partition_point(gfirst, glast, [&](const Group& x) { return x.sector < from; });
+    for (; g != glast && g->sector < end; ++g) {
       if (g->end > lba) search_group(*g);
     }
   };

@@ -109,7 +109,7 @@ class HintIndex {
     uint32_t row;
     uint16_t value;
   };
-  // Rows of one (dev, bucket) with the same extent: entries_[begin, end),
+  // Rows of one (dev, bucket) with the same extent: entries_[begin, stop),
   // sorted by (time_ns, row).
   struct Group {
     uint64_t sector;
@@ -118,9 +118,11 @@ class HintIndex {
     uint32_t stop;
   };
   // One (dev, bucket) and its groups_[begin, end), sorted by (sector, end);
-  // end == 0 is an empty slot.
+  // end == 0 is an empty slot. longest: the longest extent among them, so
+  // that a lookup can skip the groups that end before the request starts.
   struct Slot {
     uint64_t bucket;
+    uint64_t longest;
     uint32_t dev;
     uint32_t begin;
     uint32_t end;

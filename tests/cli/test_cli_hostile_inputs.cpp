@@ -169,8 +169,10 @@ TEST_CASE("integer options: signs, exponents and overflow are refused", "[cli][h
   expect_error(j, "--jobs: 0 is too small; give a whole number from 1 to 4096");
   CHECK(j.output.size() < 200);
   expect_error(run_ftlsim("qd-sweep --trace " + trace + " -j 0"), "--jobs: 0 is too small");
+  expect_error(run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") + " --qd -1"),
+               "--qd: '-1' is negative; give a whole number from 0 to 4294967295");
   expect_error(run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") + " --qd 0"),
-               "--qd: 0 is too small; give a whole number from 1 to 4096");
+               "--qd 0 is outside 1..4096");
   expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing --qd -3"), "--qd: '-3' is negative");
 
   // --op 1e12: what is wrong and the valid range.

@@ -110,7 +110,7 @@ def main():
                     base = f"{bcpu:.2f} ({bwall:.2f})" + ("; same output" if same else "; OUTPUT DIFFERS")
             elif baseline_over:
                 base = "not run (smaller run was over the limit)"
-            print(f"| {shape} | {rows:,} | {cpu:.2f} ({wall:.2f}) | {rows / cpu / 1e6:.2f} M | {base} | {line} |",
+            print(f"| {shape} | {rows:,} | {cpu:.2f} ({wall:.2f}) | {rows / max(cpu, 1e-6) / 1e6:.2f} M | {base} | {line} |",
                   flush=True)
             for suffix in (".blk", ".hints.csv", ".ftr", ".old.ftr"):
                 if os.path.exists(prefix + suffix):

@@ -19,6 +19,7 @@
 #include "cli/uint_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "sim/simulate.h"
 #include "sim/sweep.h"
 #include "timing/qd_sweep.h"
@@ -123,7 +124,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
     write_file_atomically(a.out + "/qd_sweep.csv", timing::qd_sweep_csv(rows));
     write_file_atomically(a.out + "/qd_sweep.json", timing::qd_sweep_json(rows));
   }
-  fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", a.trace, reader.size(),
+  fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", escape_for_terminal(a.trace), reader.size(),
              timing::op_filter_name(ops));
   fmt::print("{}", timing::qd_sweep_text(rows));
   if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", a.out);

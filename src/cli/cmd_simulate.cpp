@@ -19,6 +19,7 @@
 #include "cli/uint_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/units.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -188,7 +189,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   write_file_atomically(csv_path, sim::sweep_csv(table, snapshot));
 
   const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max(a.jobs, 1U), std::max<size_t>(todo.size(), 1)));
-  fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, a.trace, reader.size(),
+  fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace), reader.size(),
              threads, threads == 1 ? "" : "s");
   if (carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", carried, n, csv_path);
   std::fflush(stdout);

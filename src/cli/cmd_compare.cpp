@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
@@ -152,7 +153,8 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimRes
   };
   for (const uint16_t pid : pids) {
     const auto it = ra.pid_names.find(pid);
-    const std::string name = it == ra.pid_names.end() || it->second.empty() ? "" : " (" + it->second + ")";
+    const std::string name =
+        it == ra.pid_names.end() || it->second.empty() ? "" : " (" + escape_for_terminal(it->second) + ")";
     lines.push_back(number_line(fmt::format("host writes PID {}{}", pid, name), fmt::format("host_bytes_pid_{}", pid),
                                 pid_bytes(a, pid), pid_bytes(b, pid), bytes, integer));
   }

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/uint_option.h"
+#include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
 #include "trace/import.h"
@@ -227,7 +229,10 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
     line += fmt::format(", {} events of other actions and {} without data skipped", r.other_actions, r.no_data);
   }
   if (r.summary_lines > 0) line += fmt::format(", {} summary lines skipped", r.summary_lines);
-  if (r.lost_events > 0) line += fmt::format(", WARNING: the kernel lost {} events", r.lost_events);
+  if (r.lost_events > 0) {
+    line += r.lost_events == UINT64_MAX ? std::string(", WARNING: the kernel lost at least 2^64-1 events")
+                                        : fmt::format(", WARNING: the kernel lost {} events", r.lost_events);
+  }
   if (r.skipped_ops > 0) line += fmt::format(", {} requests of skipped ops", r.skipped_ops);
   if (r.unaligned > 0) line += fmt::format(", {} unaligned requests widened to whole sectors", r.unaligned);
   if (r.before_first > 0) line += fmt::format(", {} records before the first set to time 0", r.before_first);
@@ -244,7 +249,7 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
     line += r.hint_bad_lines > 0 ? fmt::format(", {} bad hint lines skipped)", r.hint_bad_lines) : ")";
   }
   if (r.bad_lines > 0) line += fmt::format(" (first bad line {}: {})", r.first_bad_line, r.first_bad_reason);
-  fmt::print(stderr, "{}\n", line);
+  fmt::print(stderr, "{}\n", escape_for_terminal(line));
 }
 
 // The options as given (not input, output or --force), for the header.
@@ -285,16 +290,16 @@ Command add_convert_command(CLI::App& root) {
   app->add_option("--device", req->device,
                   "Keep only this device: MAJ,MIN (blkparse, ftrace-blk) or a number (disksim, alibaba, "
                   "tencent volume, csv device column)");
-  app->add_option("--disk", req->disk, "msr: keep only this DiskNumber");
-  app->add_option("--skip-bad", req->skip_bad, "Tolerate and skip up to N malformed lines (default 0)");
+  add_uint_option(*app, "--disk", req->disk, 0, UINT32_MAX, "msr: keep only this DiskNumber");
+  add_uint_option(*app, "--skip-bad", req->skip_bad, 0, UINT64_MAX,
+                  "Tolerate and skip up to N malformed lines (default 0)");
   app->add_option("--action", req->action, "blkparse, ftrace-blk: import Q, D or C events (default D)");
   app->add_option("--blk-format", req->blk_format, "blkparse: the -f format the text was printed with");
   app->add_option("--columns", req->columns, "csv: FIELD=COLUMN[:UNIT],... (time, lba, length, op, pid, device)");
   app->add_option("--op-map", req->op_map, "csv: VALUE=OP,... with OP write|read|trim|flush|skip");
   app->add_option("--sep", req->sep, "csv: field separator (default ',', 'tab' for tabs)");
   app->add_flag("--no-header", req->no_header, "csv: the first line is data (columns as #N)");
-  app->add_option("--pid", req->pid, "Placement ID given to every request (default 0)")
-      ->check(CLI::Range(0, 65535));
+  add_uint_option(*app, "--pid", req->pid, 0, 65535, "Placement ID given to every request (default 0)");
   app->add_option("--pid-map", req->pid_map, "Placement IDs by process name, pid or LBA range (file)");
   app->add_option("--hints", req->hints, "Placement IDs from a write-hint log (CSV from the capture tool)");
   app->add_option("--hint-map", req->hint_map, "Hint value to placement ID, e.g. 2=1,3=2 (others unchanged)");

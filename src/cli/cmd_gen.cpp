@@ -4,13 +4,19 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <sys/statvfs.h>
+
 #include "cli/commands.h"
+#include "cli/uint_option.h"
+#include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
 #include "core/units.h"
+#include "trace/record.h"
 #include "workload/synth.h"
 
 namespace ftlsim::cli {
@@ -59,7 +65,12 @@ whole, aligned page):
            and its own region of share Si of the space (in order from LBA 0),
            written uniformly; tagged pid i, named "s<i>"
 Reads and trims (--read-ratio, --trim-ratio) follow the same address
-distribution and tags as the writes; --writes counts writes only.
+distribution and tags as the writes; --writes counts writes only, so the
+trace holds about writes / (1 - read-ratio - trim-ratio) measured records.
+Each record takes 24 bytes: --writes 2G is 2*10^9 records, 48 GB. A trace
+that would not fit in the output's free space is refused before anything is
+written (and writing stops, leaving no file, if random reads or trims run
+past the estimate).
 Sizes take binary suffixes (4K = 4096, 1G = 2^30). Counts (--writes,
 --markers) take decimal suffixes: 100K = 10^5, 1M = 10^6, 2G = 2*10^9.
 Durations: ns, us, ms, s (bare number = ns).
@@ -178,13 +189,53 @@ workload::SynthSpec build_spec(const GenOptions& o) {
   return spec;
 }
 
+// Bytes free to an unprivileged writer on the file system that will hold
+// `out` (its directory), or nullopt when that cannot be found out.
+std::optional<uint64_t> free_bytes_for(const std::string& out) {
+  std::filesystem::path dir = std::filesystem::path(out).parent_path();
+  if (dir.empty()) dir = ".";
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) != 0) return std::nullopt;
+  const long double bytes = static_cast<long double>(vfs.f_bavail) * static_cast<long double>(vfs.f_frsize);
+  return bytes >= 0x1p64L ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
+// Refuses, before anything is written, a trace larger than the output's
+// free space: --writes counts write requests (2G = 2*10^9 records of 24
+// bytes, 48 GB), a read ratio near 1 multiplies them (0.999999 -> 10^6 reads
+// per write), and --fill over --logical 4P is 2^32 requests of 1 MiB. Returns
+// the most records the space holds, which write_ftr enforces while writing.
+uint64_t check_output_room(const workload::SynthSpec& spec, const std::string& out) {
+  constexpr double kRecordBytes = sizeof(trace::Record);
+  constexpr uint64_t kHeaderAllowance = 64 * 1024;  // generous: the gen header is about 1 KiB
+  const double records = workload::expected_record_count(spec);
+  const double bytes = records * kRecordBytes + kHeaderAllowance;
+  const std::optional<uint64_t> free = free_bytes_for(out);
+  if (!free) return UINT64_MAX;
+  const auto fits = static_cast<uint64_t>(std::max<double>(static_cast<double>(*free) - kHeaderAllowance, 0.0) /
+                                          kRecordBytes);
+  if (bytes > static_cast<double>(*free)) {
+    const double measured = records - static_cast<double>(workload::fill_request_count(spec));
+    throw InputError(fmt::format(
+        "gen: the trace would hold about {:.4g} records ({} fill requests and about {:.4g} measured requests and "
+        "markers for {} writes), about {}, but the file system that would hold {} has {} free; nothing was written. --writes "
+        "counts write requests (1M = 10^6 records, not bytes; --bytes gives a volume), --read-ratio/--trim-ratio "
+        "near 1 multiply them, and --fill adds --logical / --fill-io requests",
+        records, workload::fill_request_count(spec), measured, spec.writes,
+        bytes >= 0x1p64 ? std::string("more than 16 EiB") : format_bytes(static_cast<uint64_t>(bytes)), out,
+        format_bytes(*free)));
+  }
+  return fits;
+}
+
 void run_gen(const GenOptions& o) {
   const workload::SynthSpec spec = build_spec(o);
   check_output_file("-o", o.out, o.force, RunInputs{});  // a regular file or absent; --force to replace
+  const uint64_t max_records = check_output_room(spec, o.out);
   const workload::GenerateStats s =
-      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse);
+      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse, max_records);
   fmt::print("wrote {} records to {} ({} fill, {} writes, {} reads, {} trims, {} markers)\n", s.total(),
-             o.out, s.fill, s.writes, s.reads, s.trims, s.markers);
+             escape_for_terminal(o.out), s.fill, s.writes, s.reads, s.trims, s.markers);
 }
 
 }  // namespace
@@ -199,7 +250,9 @@ Command add_gen_command(CLI::App& root) {
       ->required()
       ->check(CLI::IsMember({"seq", "uniform", "zipf", "hotcold", "streams"}));
   app->add_option("--logical", o->logical, "Logical space, e.g. 1G")->required()->type_name("SIZE");
-  auto* writes = app->add_option("--writes", o->writes, "Measured writes (requests), e.g. 1M = 10^6")
+  auto* writes = app->add_option("--writes", o->writes,
+                                 "Measured write requests (a count, not bytes: 1M = 10^6 records of --io-size; "
+                                 "--bytes gives a volume)")
                     ->type_name("N");
   auto* bytes = app->add_option("--bytes", o->bytes, "Measured writes as a byte volume, e.g. 64G")
                    ->type_name("SIZE");
@@ -221,7 +274,7 @@ Command add_gen_command(CLI::App& root) {
   app->add_option("--markers", o->markers, "Marker (value = writes so far) every N writes; 0 = none")
       ->type_name("N")
       ->capture_default_str();
-  app->add_option("--seed", o->seed, "RNG seed")->capture_default_str();
+  add_uint_option(*app, "--seed", o->seed, 0, UINT64_MAX, "RNG seed, 0 to 2^64-1")->default_str("1");
   o->theta_opt = app->add_option("--theta", o->theta, "zipf: skew, > 0")->capture_default_str();
   o->hot_space_opt =
       app->add_option("--hot-space", o->hot_space, "hotcold: hot fraction of the space")->capture_default_str();

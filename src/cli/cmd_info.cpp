@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "cli/commands.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "trace/ftr_reader.h"
@@ -97,8 +98,9 @@ std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s) 
 std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s) {
   const trace::TraceMeta& meta = reader.meta();
   std::string out;
+  // Header text is whatever bytes the trace holds: shown escaped.
   auto row = [&out](std::string_view label, const std::string& text) {
-    out += fmt::format("{:<12}{}\n", label, text);
+    out += fmt::format("{:<12}{}\n", label, escape_for_terminal(text));
   };
   row("trace", reader.path());
   row("format", fmt::format(".ftr {}.{}, {}-byte sectors, {}-byte header", reader.version(),
@@ -138,7 +140,7 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
   }
   out += fmt::format("\n{:<6}{:<16}{:>12}{:>14}{:>14}{:>14}\n", "pid", "name", "records", "write", "read", "trim");
   for (const trace::PidStats& p : s.pids) {
-    const std::string name = pid_name(meta, p.pid);
+    const std::string name = escape_for_terminal(pid_name(meta, p.pid));
     out += fmt::format("{:<6}{:<16}{:>12}{:>14}{:>14}{:>14}\n", p.pid, name.empty() ? "-" : name, p.records,
                        format_bytes(p.write_bytes), format_bytes(p.read_bytes), format_bytes(p.trim_bytes));
   }

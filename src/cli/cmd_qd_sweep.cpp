@@ -17,8 +17,10 @@
 #include "cli/commands.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
+#include "cli/uint_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 #include "sim/simulate.h"
@@ -130,7 +132,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
     write_file_atomically(out->staging() + "/qd_sweep.json", timing::qd_sweep_json(rows));
     out->publish();
   }
-  fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", a.trace, reader.size(),
+  fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", escape_for_terminal(a.trace), reader.size(),
              timing::op_filter_name(ops));
   fmt::print("{}", timing::qd_sweep_text(rows));
   if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", a.out);
@@ -155,9 +157,9 @@ Command add_qd_sweep_command(CLI::App& root) {
       ->type_name("all|read|write")
       ->default_str(a->ops);
   sub->add_option("--out", a->out, "Write qd_sweep.csv and qd_sweep.json into DIR")->type_name("DIR");
-  sub->add_option("-j,--jobs", a->jobs, fmt::format("Queue depths run in parallel (default: all cores, {} here)", a->jobs))
-      ->type_name("N")
-      ->check(CLI::PositiveNumber);
+  add_uint_option(*sub, "-j,--jobs", a->jobs, 1, kMaxJobs,
+                  fmt::format("Queue depths run in parallel, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))
+      ->type_name("N");
   add_model_options(*sub, a->model);
   add_timing_options(*sub, a->timing, false);
   sub->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)");

@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "cli/uint_option.h"
 #include "core/error.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
@@ -28,6 +29,7 @@
 #include "replay/uring_engine.h"
 #include "replay/verify.h"
 #include "sim/simulate.h"
+#include "timing/time_scale.h"
 #include "trace/ftr_reader.h"
 
 namespace ftlsim::cli {
@@ -227,6 +229,7 @@ void run_replay(const ReplayArgs& a) {
   inputs.add("--trace", a.trace);
   inputs.check_not_input("--target", a.target);
   const trace::FtrReader reader(a.trace);
+  if (cfg.mode == replay::ReplayMode::kTimed) timing::check_issue_span(reader.records(), cfg.speed, a.trace);
 
   replay::TargetRequest req;
   req.path = a.target;
@@ -334,6 +337,17 @@ void run_replay(const ReplayArgs& a) {
   // A file --create made stays once the replay wrote to it.
   if (report.result.records_done > 0) target.keep();
   if (progress) std::fprintf(stderr, "\r\033[K");
+  if (!reader.intact()) {
+    // The trace shrank or changed under the replay: what was sent after that
+    // is not the trace. The report is written, marked partial, and says so.
+    try {
+      reader.check_intact();
+    } catch (const InputError& e) {
+      report.result.partial = true;
+      report.result.input_error = true;
+      report.result.stop_reason = e.what();
+    }
+  }
   if (report.device_fdp && !report.result.io_error) {
     replay::DeviceFdpReport& d = *report.device_fdp;
     d.after = replay::read_fdp_statistics(target.fd(), info.path, info.nvme.endurance_group);
@@ -370,6 +384,7 @@ void run_replay(const ReplayArgs& a) {
   if (!a.out.empty()) fmt::print("wrote      {}/summary.json, {}/events.csv{}\n", a.out, a.out,
                                  report.result.partial ? " (marked partial)" : "");
   std::fflush(stdout);
+  if (report.result.input_error) throw InputError(fmt::format("replay stopped: {}", report.result.stop_reason));
   if (report.result.partial) {
     throw SystemError(report.result.interrupted && !report.result.io_error
                           ? "replay interrupted; the report above is partial"
@@ -392,14 +407,16 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--target", a->target, "File, block device, or /dev/ngXnY (--placement nvme) to write to")
       ->required();
   app->add_option("--out", a->out, "Also write summary.json and events.csv into this directory");
-  app->add_option("--qd", a->qd, "I/Os in flight at most, 1..4096 (default 32)");
+  // Parsed as any 32-bit count; the range is checked with the other settings
+  // (ReplayConfig::problems), so that every problem is reported at once.
+  add_uint_option(*app, "--qd", a->qd, 0, UINT32_MAX, "I/Os in flight at most, 1..4096 (default 32)");
   app->add_option("--mode", a->mode,
                   "afap: keep the queue full (default); timed: submit each record at its trace time / --speed");
   app->add_option("--speed", a->speed, "Timed mode: replay this many times faster than recorded (default 1)");
   app->add_option("--ops", a->ops, "Ops to send, comma-separated: write, read, trim, flush (default write,read,trim)");
   app->add_option("--placement", a->placement,
                   "none (default), stream (Linux 6.16+ write streams), nvme (passthrough on /dev/ngXnY, DTYPE=2)");
-  app->add_option("--rg", a->rg, "--placement nvme: the reclaim group placement identifiers name (default 0)");
+  add_uint_option(*app, "--rg", a->rg, 0, 65535, "--placement nvme: the reclaim group placement identifiers name (default 0)");
   app->add_option("--create", a->create, "Create the target file (sparse) with this SIZE if it does not exist");
   app->add_flag("--wrap", a->wrap, "Fold requests beyond the target's end into it (offset modulo its size)");
   app->add_flag("--force", a->force,

@@ -17,14 +17,17 @@
 #include "cli/commands.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
+#include "cli/uint_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 #include "core/units.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
 #include "sim/sweep.h"
+#include "timing/time_scale.h"
 #include "trace/ftr_reader.h"
 
 namespace ftlsim::cli {
@@ -51,10 +54,14 @@ void run_single(const SimulateArgs& a, const Point& point) {
   std::optional<OutputDir> out;
   if (!a.out.empty()) out.emplace("--out", a.out, sim::output_names(), inputs);
   const trace::FtrReader reader(a.trace);
+  if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
+    timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);
+  }
   run.options.progress = stderr_progress(a);
   run.pid_names = reader.meta().pid_names;
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   const sim::SimResult result = sim::simulate(run.config, view, run.options, run.placement);
+  reader.check_intact();  // no results from a trace that changed under the run
   run.interval_bytes = result.interval_bytes;
   if (out) {
     sim::write_outputs(out->staging(), run, result);
@@ -89,8 +96,11 @@ std::string sweep_table(const sim::SweepTable& t, std::span<const sim::SweepOutc
       row.push_back(onset_text(*o.result));
     } else if (o.status == sim::SweepStatus::kDone) {  // carried over from an earlier run
       const auto cell = [&](const char* c) { return o.carried.count(c) != 0 ? o.carried.at(c) : std::string(); };
+      // Printed as an uninterrupted run prints it: rounded to 4 decimals.
       const std::string waf = cell("waf");
-      row.push_back(waf.size() > 2 ? waf.substr(0, waf.size() - 2) : waf);  // 6 decimals -> 4
+      double v = 0;
+      const auto [wend, wec] = std::from_chars(waf.data(), waf.data() + waf.size(), v);
+      row.push_back(wec == std::errc() && wend == waf.data() + waf.size() ? fmt::format("{:.4f}", v) : waf);
       const std::string onset = cell("gc_onset_host_bytes");
       uint64_t bytes = 0;
       const auto [end, ec] = std::from_chars(onset.data(), onset.data() + onset.size(), bytes);
@@ -130,6 +140,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   check_output_folder("--out", a.out, inputs);
   const trace::FtrReader reader(a.trace);
   const std::optional<timing::TimingConfig> timing = build_timing(a.timing);
+  if (timing && timing->mode == timing::HostMode::kOpen) timing::check_issue_span(reader.records(), timing->speed, a.trace);
   std::vector<size_t> sizes(kSettingCount);
   std::vector<size_t> axes;  // settings with more than one value
   for (size_t i = 0; i < kSettingCount; ++i) {
@@ -199,7 +210,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   write_file_atomically(csv_path, sim::sweep_csv(table, snapshot), Existing::kReplace);
 
   const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max(a.jobs, 1U), std::max<size_t>(todo.size(), 1)));
-  fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, a.trace, reader.size(),
+  fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace), reader.size(),
              threads, threads == 1 ? "" : "s");
   if (carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", carried, n, csv_path);
   std::fflush(stdout);
@@ -282,10 +293,9 @@ Command add_simulate_options(CLI::App& root) {
                   "Write summary.json and timeseries.csv into DIR (created if missing); a sweep writes "
                   "DIR/sweep.csv and one folder per configuration")
       ->type_name("DIR");
-  root.add_option("-j,--jobs", a->jobs,
-                  fmt::format("Worker threads for a sweep (default: all cores, {} here)", a->jobs))
-      ->type_name("N")
-      ->check(CLI::PositiveNumber);
+  add_uint_option(root, "-j,--jobs", a->jobs, 1, kMaxJobs,
+                  fmt::format("Worker threads for a sweep, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))
+      ->type_name("N");
   add_model_options(root, a->model);
   add_timing_options(root, a->timing, true);
   root.add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)")

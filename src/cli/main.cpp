@@ -9,6 +9,8 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/escape.h"
+#include "core/mapping_guard.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -47,29 +49,38 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --version
-    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", e.what());
+    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(e.what()));
     return 2;
   }
+  // Every error is one line: file names and header text in messages are
+  // escaped (core/escape.h). When a mapped input shrank during the run, that
+  // is the error, whatever the zero-filled records then caused
+  // (core/mapping_guard.h).
+  const auto fail = [](std::string_view prefix, const std::string& what, int code) {
+    const std::string fault = ftlsim::mapped_input_fault();
+    if (!fault.empty()) {
+      fmt::print(stderr, "ftlsim: error: {}\n", ftlsim::escape_for_terminal(fault));
+      return 2;
+    }
+    fmt::print(stderr, "ftlsim: {}: {}\n", prefix, ftlsim::escape_for_terminal(what));
+    return code;
+  };
   try {
     for (const auto& cmd : subcommands) {
       if (cmd.app != nullptr && cmd.app->parsed()) {
         cmd.run();
-        return 0;
+        return ftlsim::mapped_input_fault().empty() ? 0 : fail("error", "", 2);
       }
     }
     simulate.run();
-    return 0;
+    return ftlsim::mapped_input_fault().empty() ? 0 : fail("error", "", 2);
   } catch (const ftlsim::InputError& e) {
-    fmt::print(stderr, "ftlsim: error: {}\n", e.what());
-    return 2;
+    return fail("error", e.what(), 2);
   } catch (const ftlsim::SystemError& e) {
-    fmt::print(stderr, "ftlsim: error: {}\n", e.what());
-    return 1;
+    return fail("error", e.what(), 1);
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "ftlsim: error: out of memory\n");
-    return 1;
+    return fail("error", "out of memory", 1);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "ftlsim: internal error: {}\n", e.what());
-    return 1;
+    return fail("internal error", e.what(), 1);
   }
 }

@@ -56,21 +56,10 @@ constexpr size_t idx(Setting s) { return static_cast<size_t>(s); }
 
 std::string option_name(Setting s) { return fmt::format("--{}", setting_info(s).name); }
 
-uint64_t to_u64(Setting s, std::string_view text) {
-  uint64_t v = 0;
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || text.empty()) {
-    throw InputError(fmt::format("{}: '{}' is not a whole number", option_name(s), text));
-  }
-  return v;
-}
+uint64_t to_u64(Setting s, std::string_view text) { return parse_uint_option(text, option_name(s)); }
 
 uint32_t to_u32(Setting s, std::string_view text) {
-  const uint64_t v = to_u64(s, text);
-  if (v > std::numeric_limits<uint32_t>::max()) {
-    throw InputError(fmt::format("{}: '{}' is too large", option_name(s), text));
-  }
-  return static_cast<uint32_t>(v);
+  return static_cast<uint32_t>(parse_uint_option(text, option_name(s), 0, std::numeric_limits<uint32_t>::max()));
 }
 
 double to_real(Setting s, std::string_view text) {
@@ -148,7 +137,9 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   const bool has_op = given(Setting::kOp);
   const double op_value = has_op ? to_real(Setting::kOp, val(Setting::kOp)) : -1.0;
   if (has_op && !(op_value > 0.0 && op_value < 100.0)) {
-    throw InputError(fmt::format("--op {} must be a fraction above 0 (0.25 = 25% spare)", op_value));
+    throw InputError(fmt::format("--op {} is out of range: give a fraction above 0 and below 100 (0.25 = 25% spare "
+                                 "area, physical = 1.25 x logical)",
+                                 val(Setting::kOp)));
   }
   const double op = has_op ? op_value : preset_op;
   if (given(Setting::kLogical) && sim::parse_fit(val(Setting::kLogical))) {

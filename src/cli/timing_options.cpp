@@ -87,13 +87,9 @@ std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
     throw InputError("--qd (closed loop) and --speed (open loop) exclude each other");
   }
   if (!a.qd.empty()) {
-    uint32_t qd = 0;
-    const auto [p, ec] = std::from_chars(a.qd.data(), a.qd.data() + a.qd.size(), qd);
-    if (ec != std::errc() || p != a.qd.data() + a.qd.size()) {
-      throw InputError(fmt::format("--qd: '{}' is not a whole number", a.qd));
-    }
     c.mode = timing::HostMode::kClosed;
-    c.qd = qd;
+    // Range checked by TimingConfig::problems with the other settings.
+    c.qd = static_cast<uint32_t>(parse_uint_option(a.qd, "--qd", 0, UINT32_MAX));
   }
   if (!a.speed.empty()) {
     double v = 0;

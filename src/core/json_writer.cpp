@@ -5,25 +5,38 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/escape.h"
+
 namespace ftlsim {
 
 std::string json_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          out += fmt::format("\\u{:04x}", c);
-        } else {
-          out += ch;
-        }
+      case '"': out += "\\\""; ++i; continue;
+      case '\\': out += "\\\\"; ++i; continue;
+      case '\n': out += "\\n"; ++i; continue;
+      case '\r': out += "\\r"; ++i; continue;
+      case '\t': out += "\\t"; ++i; continue;
+      default: break;
+    }
+    if (c < 0x20) {
+      out += fmt::format("\\u{:04x}", c);
+      ++i;
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+    } else if (const size_t n = utf8_sequence_length(s, i); n != 0) {
+      out.append(s.substr(i, n));
+      i += n;
+    } else {
+      // JSON text is UTF-8 (RFC 8259, section 8.1): a byte that is not part
+      // of a valid sequence (a placement-ID name or metadata value in some
+      // other encoding) becomes U+FFFD, the replacement character.
+      out += "\\ufffd";
+      ++i;
     }
   }
   return out;

@@ -45,6 +45,9 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+// `s` as the inside of a JSON string: quotes, backslashes and controls
+// escaped; bytes that are not valid UTF-8 become \ufffd (U+FFFD), so the
+// document is valid JSON whatever bytes a trace header holds.
 [[nodiscard]] std::string json_escape(std::string_view s);
 
 }  // namespace ftlsim

@@ -51,6 +51,27 @@ uint64_t parse_size_or_throw(std::string_view text, std::string_view what) {
   return *v;
 }
 
+uint64_t parse_uint_option(std::string_view text, std::string_view what, uint64_t min, uint64_t max) {
+  const auto range = [&] { return fmt::format("a whole number from {} to {}", min, max); };
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!digits) {
+    const bool negative = text.size() > 1 && text[0] == '-' &&
+                          text.find_first_not_of("0123456789.", 1) == std::string_view::npos;
+    throw InputError(fmt::format("{}: '{}' is {}; give {}", what, text, negative ? "negative" : "not a whole number",
+                                 range()));
+  }
+  uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc::result_out_of_range || (ec == std::errc() && v > max)) {
+    throw InputError(fmt::format("{}: {} is too large; give {}", what, text, range()));
+  }
+  if (ec != std::errc() || ptr != text.data() + text.size()) {
+    throw InputError(fmt::format("{}: '{}' is not a whole number; give {}", what, text, range()));
+  }
+  if (v < min) throw InputError(fmt::format("{}: {} is too small; give {}", what, text, range()));
+  return v;
+}
+
 std::string format_bytes(uint64_t bytes) {
   static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   double v = static_cast<double>(bytes);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "timing/time_scale.h"
 
 namespace ftlsim::replay {
 
@@ -70,7 +71,7 @@ std::vector<std::string> ReplayConfig::problems() const {
   if (queue_depth < 1 || queue_depth > 4096) {
     p.push_back(fmt::format("--qd {} is outside 1..4096", queue_depth));
   }
-  if (!(speed > 0) || !std::isfinite(speed)) p.push_back(fmt::format("--speed {} must be a number above 0", speed));
+  if (!timing::speed_in_range(speed)) p.push_back(timing::speed_problem(speed));
   if (mode == ReplayMode::kAfap && speed != 1.0) p.emplace_back("--speed applies only to --mode timed");
   if (max_io_bytes < 4096 || max_io_bytes > (64u << 20) || max_io_bytes % 4096 != 0) {
     p.push_back(fmt::format("--max-io {} must be a multiple of 4 KiB from 4 KiB to 64 MiB", max_io_bytes));

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_writer.h"
@@ -188,8 +189,8 @@ std::string summary_text(const ReplayReport& r) {
   const TargetInfo& t = r.target;
   std::string out;
   auto row = [&out](std::string_view label, const std::string& text) { out += fmt::format("{:<11}{}\n", label, text); };
-  row("trace", fmt::format("{} ({} records)", r.trace_path, r.trace_records));
-  row("target", fmt::format("{}: {}, {}, {}-byte blocks{}", t.path, target_kind_name(t.kind), format_bytes(t.bytes),
+  row("trace", fmt::format("{} ({} records)", escape_for_terminal(r.trace_path), r.trace_records));
+  row("target", fmt::format("{}: {}, {}, {}-byte blocks{}", escape_for_terminal(t.path), target_kind_name(t.kind), format_bytes(t.bytes),
                             t.block_bytes, t.created ? " (created by --create)" : ""));
   std::string mode = std::string(mode_name(r.config.mode));
   if (r.config.mode == ReplayMode::kTimed) mode += fmt::format(" x{}", r.config.speed);
@@ -244,7 +245,7 @@ std::string summary_text(const ReplayReport& r) {
     const PidBytes& b = e.bytes_by_pid[p];
     if (b.write == 0 && b.read == 0 && b.trim == 0) continue;
     const auto pid = static_cast<trace::PlacementId>(p);
-    const std::string name = pid_name(r, pid);
+    const std::string name = escape_for_terminal(pid_name(r, pid));
     std::string where;
     if (r.plan.mode == PlacementMode::kStream && p < r.plan.stream_by_pid.size() && b.write > 0) {
       where = fmt::format("  {}", r.plan.stream_by_pid[p]);

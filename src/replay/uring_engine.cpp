@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "replay/data_pattern.h"
 #include "replay/nvme_cmd.h"
+#include "timing/time_scale.h"
 
 namespace ftlsim::replay {
 namespace {
@@ -223,7 +224,8 @@ bool Engine::conflicts(const IoRequest& r) const {
 uint64_t Engine::due_ns(uint32_t record) const {
   const uint64_t t = records_[record].time_ns;
   if (t <= t0_) return start_ns_;
-  return start_ns_ + static_cast<uint64_t>(static_cast<double>(t - t0_) / cfg_.speed);
+  // Saturating: run_replay's caller refused spans beyond 2^62 ns (time_scale.h).
+  return start_ns_ + timing::scaled_issue_ns(t - t0_, cfg_.speed);
 }
 
 void Engine::prepare(uint32_t s, const IoRequest& r) {
@@ -429,7 +431,18 @@ EngineResult Engine::run() {
     wait_until = 0;
     while (!stopping_ && !free_.empty()) {
       if (!have_pending_) {
-        if (!stream_.next(pending_)) {
+        bool more = false;
+        try {
+          more = stream_.next(pending_);
+        } catch (const InputError& e) {
+          // The pre-flight scan accepted every record, so the trace changed
+          // since: stop submitting and let the report say why.
+          result_.input_error = true;
+          result_.stop_reason = e.what();
+          stopping_ = true;
+          break;
+        }
+        if (!more) {
           eof_ = true;
           break;
         }
@@ -503,8 +516,8 @@ EngineResult Engine::run() {
   if (!same) row(now);
   result_.elapsed_ns = now - start_ns_;
   result_.records_done = records_done();
-  result_.partial = result_.io_error || (result_.interrupted && result_.records_done < records_.size());
-  if (!result_.partial && !result_.io_error) {
+  result_.partial = result_.io_error || result_.input_error || (result_.interrupted && result_.records_done < records_.size());
+  if (!result_.partial && !result_.io_error && !result_.input_error) {
     result_.stop_reason.clear();
     result_.interrupted = false;
   }

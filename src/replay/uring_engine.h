@@ -80,6 +80,7 @@ struct EngineResult {
   std::string stop_reason;    // "" when complete
   bool interrupted = false;   // the stop flag ended it
   bool io_error = false;      // an I/O failed
+  bool input_error = false;   // the trace turned bad mid-run (it shrank or changed while mapped)
   // Timed mode: how late submissions were against their trace time.
   LatencyHistogram lag_ns;
   uint64_t late_ios = 0;  // submitted more than 1 ms late
@@ -105,7 +106,9 @@ struct EngineHooks {
 // Replays the stream's I/Os onto `target`. `scan` is scan_stream() of the
 // same records and geometry (it sizes the buffers and the interval).
 // Throws SystemError when the ring cannot be set up; I/O errors end the run
-// with EngineResult::io_error instead.
+// with EngineResult::io_error instead, and a record that turns out bad
+// mid-run (the trace file shrank under its mapping: zeros) with
+// EngineResult::input_error; both drain what is in flight and end partial.
 [[nodiscard]] EngineResult run_replay(const Target& target, std::span<const trace::Record> records,
                                       const StreamGeometry& geo, const StreamScan& scan, const ReplayConfig& cfg,
                                       const PlacementPlan& plan, const EngineHooks& hooks);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/json_writer.h"
@@ -218,7 +219,7 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
   const ftl::GcConfig& gc = run.config.gc;
   const ftl::FtlStats& s = r.ftl;
   std::string out;
-  out += fmt::format("trace      {} ({} records)\n", run.trace_path, r.records);
+  out += fmt::format("trace      {} ({} records)\n", escape_for_terminal(run.trace_path), r.records);
   out += fmt::format("device     {}: {} raw, {} logical (OP {:.1f}%), {} lines of {}\n",
                      run.preset.empty() ? "custom" : run.preset, format_bytes(g.physical_bytes()),
                      format_bytes(g.logical_bytes), 100.0 * g.over_provisioning(), g.lines(),

@@ -74,6 +74,10 @@ const char* kind_noun(ValueKind kind) {
 
 // One number or size item, checked; returns it as given.
 void check_scalar(std::string_view option, ValueKind kind, std::string_view item) {
+  if (kind == ValueKind::kInteger) {
+    (void)parse_uint_option(item, option);  // the one integer parser: its message names the range
+    return;
+  }
   const bool ok = kind == ValueKind::kInteger ? parse_whole(item).has_value()
                   : kind == ValueKind::kReal  ? parse_real(item).has_value()
                                               : parse_size(item).has_value();

@@ -12,6 +12,7 @@
 #include <span>
 
 #include "timing/event_queue.h"
+#include "timing/time_scale.h"
 #include "timing/timed_device.h"
 #include "timing/timing_result.h"
 #include "trace/record.h"
@@ -104,16 +105,14 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
   } else if (n != 0) {
     // Time 0 is the first record's time stamp; a time stamp below the
     // previous one is issued at the previous time.
+    // Issue times beyond 2^62 ns are refused (time_scale.h; the commands
+    // check first, naming the file), so none is clamped and latencies stay exact.
+    check_issue_span(records, cfg.speed, "the trace");
     const uint64_t t0 = records[0].time_ns;
     uint64_t last = 0;
     auto arrival = [&](size_t i) {
       const uint64_t ts = records[i].time_ns;
-      uint64_t t = 0;
-      if (ts >= t0) {
-        const uint64_t d = ts - t0;
-        const double scaled = std::min(static_cast<double>(d) / cfg.speed, 0x1.0p62);
-        t = cfg.speed == 1.0 ? d : static_cast<uint64_t>(std::llround(scaled));
-      }
+      const uint64_t t = ts >= t0 ? scaled_issue_ns(ts - t0, cfg.speed) : 0;
       if (i > 0 && ts < records[i - 1].time_ns) ++out.backwards_timestamps;
       last = std::max(last, t);
       Event e;

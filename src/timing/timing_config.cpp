@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "timing/time_scale.h"
 
 namespace ftlsim::timing {
 
@@ -41,9 +42,7 @@ std::vector<std::string> TimingConfig::problems(const ftl::Geometry& g) const {
   if (mode == HostMode::kClosed && (qd == 0 || qd > kMaxQd)) {
     p.push_back(fmt::format("--qd {} must be between 1 and {}", qd, kMaxQd));
   }
-  if (mode == HostMode::kOpen && !(std::isfinite(speed) && speed > 0)) {
-    p.push_back(fmt::format("--speed {} must be a number above 0", speed));
-  }
+  if (mode == HostMode::kOpen && !speed_in_range(speed)) p.push_back(speed_problem(speed));
   return p;
 }
 

@@ -148,6 +148,7 @@ ImportResult import_disksim(const std::string& in, const std::string& out, const
   FtrWriter writer(out, std::move(meta));
   Record r{};
   while (parser.next(r)) writer.append(r);
+  input.check_intact();  // before the output appears
   writer.finish();
   return ImportResult{parser.summary(), writer.count()};
 }

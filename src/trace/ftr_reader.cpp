@@ -13,25 +13,14 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/input_file.h"
+#include "core/mapping_guard.h"
 #include "trace/crc32.h"
 #include "trace/ftr_format.h"
 
 namespace ftlsim::trace {
 namespace {
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  [[nodiscard]] int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // Parses the variable part of the header, [kFixedHeaderBytes, header_bytes),
 // into `meta`. Never reads at or past `header_bytes`.
@@ -164,26 +153,18 @@ FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint6
 }
 
 FtrReader::FtrReader(const std::string& path) : path_(path) {
-  const Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) {
-      throw InputError(fmt::format("{}: no such file", path));
-    }
-    throw system_error_from_errno(path + ": cannot open");
-  }
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) throw system_error_from_errno(path + ": cannot stat");
-  if (!S_ISREG(st.st_mode)) throw InputError(fmt::format("{}: not a regular file", path));
-  if (st.st_size == 0) throw InputError(fmt::format("{}: empty file (0 bytes), not an ftlsim trace", path));
-  const auto size = static_cast<uint64_t>(st.st_size);
+  file_ = std::make_unique<InputFile>(path);  // regular files only; never blocks
+  const uint64_t size = file_->size();
+  if (size == 0) throw InputError(fmt::format("{}: empty file (0 bytes), not an ftlsim trace", path));
   if (size > std::numeric_limits<size_t>::max()) {
     throw InputError(fmt::format("{}: too large to map ({} bytes)", path, size));
   }
 
-  void* map = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd.get(), 0);
+  void* map = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, file_->fd(), 0);
   if (map == MAP_FAILED) throw system_error_from_errno(path + ": cannot mmap");
   map_ = map;
   map_bytes_ = static_cast<size_t>(size);
+  guard_ = std::make_unique<MappingGuard>(map_, map_bytes_, path_);
   try {
     const FtrLayout layout = parse_ftr_image(path_, static_cast<const unsigned char*>(map_), size, meta_);
     version_ = layout.version;
@@ -195,7 +176,9 @@ FtrReader::FtrReader(const std::string& path) : path_(path) {
     records_ = std::span<const Record>(
         reinterpret_cast<const Record*>(static_cast<const unsigned char*>(map_) + header_bytes_),
         static_cast<size_t>(count));
+    check_intact();  // it may have shrunk while the header was read
   } catch (...) {
+    guard_.reset();
     ::munmap(map_, map_bytes_);
     map_ = nullptr;
     throw;
@@ -203,7 +186,15 @@ FtrReader::FtrReader(const std::string& path) : path_(path) {
 }
 
 FtrReader::~FtrReader() {
+  guard_.reset();  // before the pages go: a fault is remembered for main()
   if (map_ != nullptr) ::munmap(map_, map_bytes_);
+}
+
+bool FtrReader::intact() const { return !(guard_ && guard_->faulted()) && file_->unchanged(); }
+
+void FtrReader::check_intact() const {
+  if (guard_ && guard_->faulted()) throw InputError(input_changed_message(path_, "it shrank while mapped"));
+  if (!file_->unchanged()) throw InputError(input_changed_message(path_, file_->change()));
 }
 
 std::string check_record(const Record& r) {

@@ -4,11 +4,17 @@
 // holds exactly `record_count` records; a truncated or corrupt file throws
 // InputError naming the file and, where it applies, the record index.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
 #include "trace/record.h"
 #include "trace/trace_meta.h"
+
+namespace ftlsim {
+class InputFile;
+class MappingGuard;
+}  // namespace ftlsim
 
 namespace ftlsim::trace {
 
@@ -28,6 +34,15 @@ class FtrReader {
   [[nodiscard]] std::span<const Record> records() const { return records_; }
   [[nodiscard]] uint64_t size() const { return records_.size(); }
 
+  // The file is as it was opened: no page of the mapping vanished (another
+  // program truncated it; those records now read as zeros, which no
+  // consumer accepts) and its size and modification time are unchanged.
+  // Runs that produce results check it before writing them.
+  [[nodiscard]] bool intact() const;
+  // Throws InputError "<path>: the file changed while ftlsim was reading
+  // it (...)" unless intact().
+  void check_intact() const;
+
  private:
   std::string path_;
   TraceMeta meta_;
@@ -37,6 +52,8 @@ class FtrReader {
   void* map_ = nullptr;
   size_t map_bytes_ = 0;
   std::span<const Record> records_;
+  std::unique_ptr<InputFile> file_;     // kept open to see later changes
+  std::unique_ptr<MappingGuard> guard_;  // SIGBUS on a vanished page -> zeros
 };
 
 // What FtrReader checks on opening, applied to `size` bytes of a .ftr file

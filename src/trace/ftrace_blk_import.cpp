@@ -180,7 +180,8 @@ class FtraceBlkParser {
     scan::Tokens tok(t.substr(at + 6));
     uint64_t n = 0;
     if (!parse_uint(tok.next(), "lost event count", n, why)) return LineKind::kBad;
-    s.lost_events += n;
+    // Saturates: a wrapped sum could reach 0 and hide the warning.
+    s.lost_events = n > UINT64_MAX - s.lost_events ? UINT64_MAX : s.lost_events + n;
     return LineKind::kSkip;
   }
 

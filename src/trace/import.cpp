@@ -234,6 +234,7 @@ ImportSummary import_text_trace(const std::string& in, const std::string& out, c
     // The match counts go into the header, which is sized before the first
     // record is written: parse first, then write.
     const ParsedTrace parsed = parse_with(input.text(), in, options, p);
+    input.check_intact();
     FtrWriter writer(out, parsed.meta, existing);
     for (const Record& r : parsed.records) writer.append(r);
     writer.finish();
@@ -243,6 +244,7 @@ ImportSummary import_text_trace(const std::string& in, const std::string& out, c
   FtrWriter writer(out, make_meta(options, in, p), existing);
   detail::RecordSink sink(&append_to_writer, &writer);
   run(options, input.text(), in, p, sink, summary);
+  input.check_intact();  // before the output appears
   writer.finish();
   return summary;
 }

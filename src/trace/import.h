@@ -119,7 +119,7 @@ struct ImportSummary {
   uint64_t no_data = 0;         // blk: RWBS N, passthrough, or zero length and not a flush
   uint64_t skipped_ops = 0;     // csv: values mapped to skip
   uint64_t summary_lines = 0;   // blkparse: lines of the trailing statistics block
-  uint64_t lost_events = 0;     // ftrace-blk: events the kernel reported lost
+  uint64_t lost_events = 0;     // ftrace-blk: events the kernel reported lost (saturates at 2^64-1)
   uint64_t unaligned = 0;       // byte formats: requests widened to whole 512-byte sectors
   uint64_t backwards_timestamps = 0;  // records whose source time is below the previous one's
   uint64_t before_first = 0;    // rebased formats: records earlier than the first (written at 0)

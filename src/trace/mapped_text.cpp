@@ -1,50 +1,39 @@
 #include "trace/mapped_text.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <cerrno>
+#include <limits>
 
 #include "core/error.h"
 
 namespace ftlsim::trace {
 
-MappedText::MappedText(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) throw InputError(fmt::format("{}: no such file", path));
-    throw system_error_from_errno(path + ": cannot open");
+MappedText::MappedText(const std::string& path) : file_(path) {
+  if (file_.size() > std::numeric_limits<size_t>::max()) {
+    throw InputError(fmt::format("{}: too large to map ({} bytes)", path, file_.size()));
   }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const SystemError e = system_error_from_errno(path + ": cannot stat");
-    ::close(fd);
-    throw e;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw InputError(fmt::format("{}: not a regular file", path));
-  }
-  size_ = static_cast<size_t>(st.st_size);
+  size_ = static_cast<size_t>(file_.size());
   if (size_ > 0) {
-    map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, file_.fd(), 0);
     if (map_ == MAP_FAILED) {
       map_ = nullptr;
-      const SystemError e = system_error_from_errno(path + ": cannot mmap");
-      ::close(fd);
-      throw e;
+      throw system_error_from_errno(path + ": cannot mmap");
     }
     (void)::madvise(map_, size_, MADV_SEQUENTIAL);
+    guard_ = std::make_unique<MappingGuard>(map_, size_, path);
   }
-  ::close(fd);
 }
 
 MappedText::~MappedText() {
+  guard_.reset();
   if (map_ != nullptr) ::munmap(map_, size_);
+}
+
+void MappedText::check_intact() const {
+  if (guard_ && guard_->faulted()) throw InputError(input_changed_message(file_.path(), "it shrank while mapped"));
+  if (!file_.unchanged()) throw InputError(input_changed_message(file_.path(), file_.change()));
 }
 
 }  // namespace ftlsim::trace

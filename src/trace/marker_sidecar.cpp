@@ -38,7 +38,9 @@ std::vector<MarkerPoint> parse_marker_sidecar(std::string_view text, const std::
 
 std::vector<MarkerPoint> load_marker_sidecar(const std::string& path) {
   const MappedText text(path);
-  return parse_marker_sidecar(text.text(), path);
+  std::vector<MarkerPoint> points = parse_marker_sidecar(text.text(), path);
+  text.check_intact();
+  return points;
 }
 
 }  // namespace ftlsim::trace

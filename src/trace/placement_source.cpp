@@ -64,7 +64,9 @@ bool parse_maj_min(std::string_view s, uint32_t& dev) {
 
 PidMap PidMap::load(const std::string& path) {
   const MappedText file(path);
-  return parse(file.text(), path);
+  PidMap map = parse(file.text(), path);
+  file.check_intact();
+  return map;
 }
 
 PidMap PidMap::parse(std::string_view text, const std::string& source) {
@@ -201,7 +203,9 @@ PlacementId PidMap::lookup(uint32_t proc, std::string_view comm, uint64_t lba, b
 
 HintIndex HintIndex::load(const std::string& path, const LoadOptions& options) {
   const MappedText file(path);
-  return parse(file.text(), path, options);
+  HintIndex index = parse(file.text(), path, options);
+  file.check_intact();
+  return index;
 }
 
 HintIndex HintIndex::parse(std::string_view text, const std::string& source, const LoadOptions& options) {
@@ -284,6 +288,8 @@ void HintIndex::build() {
     uint32_t dev;
     uint32_t row;
     uint64_t bucket;
+    uint64_t sector;
+    uint64_t end;
     uint64_t time_ns;
   };
   std::vector<Key> keys;
@@ -293,38 +299,46 @@ void HintIndex::build() {
     const uint32_t dev = match_device_ ? r.dev : 0;
     const uint64_t first = r.sector >> kBucketShift;
     const uint64_t last = (r.end - 1) >> kBucketShift;
+    const auto row = static_cast<uint32_t>(i);
     if (last - first >= kMaxRowBuckets) {
-      keys.push_back(Key{dev, static_cast<uint32_t>(i), kWideBucket, r.time_ns});
+      keys.push_back(Key{dev, row, kWideBucket, r.sector, r.end, r.time_ns});
       continue;
     }
-    for (uint64_t b = first; b <= last; ++b) keys.push_back(Key{dev, static_cast<uint32_t>(i), b, r.time_ns});
+    for (uint64_t b = first; b <= last; ++b) keys.push_back(Key{dev, row, b, r.sector, r.end, r.time_ns});
   }
   if (keys.size() >= std::numeric_limits<uint32_t>::max()) {
     throw InputError("write-hint log: more than 2^32 index entries");
   }
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    return std::tie(a.dev, a.bucket, a.time_ns, a.row) < std::tie(b.dev, b.bucket, b.time_ns, b.row);
+    return std::tie(a.dev, a.bucket, a.sector, a.end, a.time_ns, a.row) <
+           std::tie(b.dev, b.bucket, b.sector, b.end, b.time_ns, b.row);
   });
-  size_t distinct = 0;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    distinct += i == 0 || keys[i].dev != keys[i - 1].dev || keys[i].bucket != keys[i - 1].bucket;
-  }
-  size_t capacity = 16;
-  while (capacity < 2 * distinct) capacity *= 2;
-  slots_.assign(capacity, Slot{0, 0, 0, 0});
   entries_.clear();
   entries_.reserve(keys.size());
-  for (const Key& k : keys) {
-    const Row& r = rows_[k.row];
-    entries_.push_back(Entry{r.time_ns, r.sector, r.end, k.row, r.value});
+  groups_.clear();
+  std::vector<std::pair<size_t, size_t>> slot_groups;  // [first group, end) per (dev, bucket)
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const Key& k = keys[i];
+    const bool new_slot = i == 0 || k.dev != keys[i - 1].dev || k.bucket != keys[i - 1].bucket;
+    const bool new_group = new_slot || k.sector != keys[i - 1].sector || k.end != keys[i - 1].end;
+    if (new_slot) slot_groups.emplace_back(groups_.size(), groups_.size());
+    if (new_group) {
+      groups_.push_back(Group{k.sector, k.end, static_cast<uint32_t>(i), static_cast<uint32_t>(i)});
+      ++slot_groups.back().second;
+    }
+    ++groups_.back().stop;
+    entries_.push_back(Entry{k.time_ns, k.row, rows_[k.row].value});
   }
-  for (size_t i = 0; i < keys.size();) {
-    size_t j = i;
-    while (j < keys.size() && keys[j].dev == keys[i].dev && keys[j].bucket == keys[i].bucket) ++j;
-    size_t h = slot_hash(keys[i].dev, keys[i].bucket) & (capacity - 1);
+  size_t capacity = 16;
+  while (capacity < 2 * slot_groups.size()) capacity *= 2;
+  slots_.assign(capacity, Slot{0, 0, 0, 0, 0});
+  for (const auto& [gb, ge] : slot_groups) {
+    const Key& k = keys[groups_[gb].begin];
+    uint64_t longest = 0;
+    for (size_t g = gb; g < ge; ++g) longest = std::max(longest, groups_[g].end - groups_[g].sector);
+    size_t h = slot_hash(k.dev, k.bucket) & (capacity - 1);
     while (slots_[h].end != 0) h = (h + 1) & (capacity - 1);
-    slots_[h] = Slot{keys[i].bucket, keys[i].dev, static_cast<uint32_t>(i), static_cast<uint32_t>(j)};
-    i = j;
+    slots_[h] = Slot{k.bucket, longest, k.dev, static_cast<uint32_t>(gb), static_cast<uint32_t>(ge)};
   }
 }
 
@@ -342,31 +356,41 @@ std::optional<uint16_t> HintIndex::lookup(uint32_t dev, uint64_t lba, uint32_t s
   if (entries_.empty()) return std::nullopt;
   if (!match_device_) dev = 0;
   const uint64_t end = lba + std::max<uint32_t>(sectors, 1);
+  // The best is the least (|dt|, time_ns, row) with |dt| <= tolerance.
   const Entry* best = nullptr;
-  uint64_t best_dt = tolerance_ns;
-  const auto consider = [&](const Entry& e, uint64_t dt) {
-    if (e.sector >= end || e.end <= lba) return;  // no overlap
+  uint64_t best_dt = 0;
+  const auto consider = [&](const Entry& e) {
+    const uint64_t dt = e.time_ns >= time_ns ? e.time_ns - time_ns : time_ns - e.time_ns;
+    if (dt > tolerance_ns) return;
     if (best != nullptr && std::tie(dt, e.time_ns, e.row) >= std::tie(best_dt, best->time_ns, best->row)) return;
     best = &e;
     best_dt = dt;
   };
-  // Walks one slot's slice outwards in time from `time_ns`.
+  const auto by_time = [](const Entry& e, uint64_t t) { return e.time_ns < t; };
+  // In one group every row overlaps or none does. Its candidates are the
+  // first row at or after time_ns and the first row (least row index) of the
+  // latest time stamp before it; nothing else in the group can be nearer.
+  const auto search_group = [&](const Group& g) {
+    const Entry* first = entries_.data() + g.begin;
+    const Entry* last = entries_.data() + g.stop;
+    if (last - first == 1) {  // the common case: one row per extent
+      consider(*first);
+      return;
+    }
+    const Entry* p = std::lower_bound(first, last, time_ns, by_time);
+    if (p != last) consider(*p);
+    if (p != first) consider(*std::lower_bound(first, p, std::prev(p)->time_ns, by_time));
+  };
   const auto search = [&](const Slot* slot) {
     if (slot == nullptr) return;
-    const Entry* first = entries_.data() + slot->begin;
-    const Entry* last = entries_.data() + slot->end;
-    const Entry* p =
-        std::lower_bound(first, last, time_ns, [](const Entry& e, uint64_t t) { return e.time_ns < t; });
-    for (const Entry* e = p; e != last; ++e) {
-      const uint64_t dt = e->time_ns - time_ns;
-      if (dt > best_dt) break;
-      consider(*e, dt);
-    }
-    for (const Entry* e = p; e != first;) {
-      --e;
-      const uint64_t dt = time_ns - e->time_ns;
-      if (dt > best_dt) break;
-      consider(*e, dt);
+    const Group* gfirst = groups_.data() + slot->begin;
+    const Group* glast = groups_.data() + slot->end;
+    // A group overlaps [lba, end) only if it starts before `end` and, being
+    // at most `longest` long, after lba - longest.
+    const uint64_t from = lba >= slot->longest ? lba - slot->longest + 1 : 0;
+    const Group* g = std::partition_point(gfirst, glast, [&](const Group& x) { return x.sector < from; });
+    for (; g != glast && g->sector < end; ++g) {
+      if (g->end > lba) search_group(*g);
     }
   };
   const uint64_t first_bucket = lba >> kBucketShift;

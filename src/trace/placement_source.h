@@ -65,11 +65,14 @@ class PidMap {
 
 // A write-hint log (CSV with header time_ns,dev,sector,sectors,hint,stream,
 // ino,pid,comm; dev as MAJ:MIN), indexed for the join: rows are bucketed by
-// (device, 128 KiB of sectors) and sorted by time within a bucket; an
-// open-addressing hash finds a bucket's slice, so a lookup is a hash probe,
-// a binary search within the slice and a walk outwards in time that stops
-// as soon as nothing nearer can follow. Building is O(m log m) for m rows;
-// a lookup O(log k) for k rows in a bucket.
+// (device, 128 KiB of sectors); within a bucket, rows with the same extent
+// [sector, end) form a group, sorted by time. An open-addressing hash finds
+// a bucket's groups; a lookup skips the groups that do not overlap the
+// request and binary-searches the time of each one that does. Building is
+// O(m log m) for m rows; a lookup O(g log k) for g extents in the request's
+// buckets and k rows per extent, whatever the time stamps (a walk in time
+// order, as before, was quadratic when many rows of a bucket shared a time
+// stamp or did not overlap the request: bench/bench_hints.py).
 class HintIndex {
  public:
   struct LoadOptions {
@@ -100,17 +103,26 @@ class HintIndex {
     uint32_t dev;
     uint16_t value;
   };
-  // A row as seen from one bucket: what a lookup needs without touching rows_.
+  // A row as seen from its group: what a lookup needs without touching rows_.
   struct Entry {
     uint64_t time_ns;
-    uint64_t sector;
-    uint64_t end;
     uint32_t row;
     uint16_t value;
   };
-  // One (dev, bucket) and its slice [begin, end) of entries_; end == 0 is empty.
+  // Rows of one (dev, bucket) with the same extent: entries_[begin, stop),
+  // sorted by (time_ns, row).
+  struct Group {
+    uint64_t sector;
+    uint64_t end;  // exclusive
+    uint32_t begin;
+    uint32_t stop;
+  };
+  // One (dev, bucket) and its groups_[begin, end), sorted by (sector, end);
+  // end == 0 is an empty slot. longest: the longest extent among them, so
+  // that a lookup can skip the groups that end before the request starts.
   struct Slot {
     uint64_t bucket;
+    uint64_t longest;
     uint32_t dev;
     uint32_t begin;
     uint32_t end;
@@ -119,7 +131,8 @@ class HintIndex {
   [[nodiscard]] const Slot* find_slot(uint32_t dev, uint64_t bucket) const;
 
   std::vector<Row> rows_;
-  std::vector<Entry> entries_;  // by (dev, bucket), then (time_ns, row) within a slice
+  std::vector<Entry> entries_;  // by (dev, bucket, sector, end, time_ns, row)
+  std::vector<Group> groups_;   // by (dev, bucket, sector, end)
   std::vector<Slot> slots_;     // power-of-two size, linear probing
   bool match_device_ = true;
   uint64_t bad_lines_ = 0;

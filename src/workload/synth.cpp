@@ -287,6 +287,13 @@ uint64_t fill_request_count(const SynthSpec& spec) {
   return n;
 }
 
+double expected_record_count(const SynthSpec& spec) {
+  const double writes = static_cast<double>(spec.writes);
+  const double measured = writes / (1.0 - spec.read_ratio - spec.trim_ratio);
+  const double markers = spec.marker_every == 0 ? 0.0 : std::floor(writes / static_cast<double>(spec.marker_every));
+  return static_cast<double>(fill_request_count(spec)) + measured + markers;
+}
+
 std::string command_line(const SynthSpec& spec) {
   std::string out = fmt::format("ftlsim gen --pattern {} --logical {} --io-size {} --writes {} --iat {} --seed {}",
                                 pattern_name(spec.pattern), format_size_exact(spec.logical_bytes),

@@ -94,6 +94,12 @@ struct Region {
 // Number of requests the fill pass emits (0 without fill). REQUIRES: valid.
 [[nodiscard]] uint64_t fill_request_count(const SynthSpec& spec);
 
+// Expected number of records generate() emits: fill requests, then writes
+// / (1 - read_ratio - trim_ratio) measured requests (reads and trims are
+// drawn at random, so the count varies around this), plus markers.
+// REQUIRES: valid.
+[[nodiscard]] double expected_record_count(const SynthSpec& spec);
+
 // A canonical `ftlsim gen ...` command line that reproduces the spec (no -o).
 [[nodiscard]] std::string command_line(const SynthSpec& spec);
 
@@ -138,9 +144,13 @@ GenerateStats generate(const SynthSpec& spec, Sink& sink);
 [[nodiscard]] std::vector<trace::Record> generate_records(const SynthSpec& spec);
 
 // generate() into a new .ftr file at `path` with make_trace_meta(spec); the
-// file appears only when complete. Throws InputError / SystemError.
+// file appears only when complete. Throws InputError / SystemError, and
+// InputError (leaving no file) once more than `max_records` records would be
+// written: the caller's bound (the output's free space), which random reads
+// and trims could otherwise pass.
 // (Defined in synth_ftr.cpp so that in-memory users need no FtrWriter.)
-GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing = Existing::kReplace);
+GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing = Existing::kReplace,
+                        uint64_t max_records = UINT64_MAX);
 
 // ---------------------------------------------------------------------------
 // Implementation.

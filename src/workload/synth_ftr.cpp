@@ -1,14 +1,38 @@
 // The FtrWriter-backed use of generate(), kept apart from synth.cpp so that
 // code generating into memory links without the .ftr writer.
+#include <fmt/format.h>
+
+#include "core/error.h"
 #include "trace/ftr_writer.h"
 #include "workload/synth.h"
 
 namespace ftlsim::workload {
+namespace {
 
-GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing) {
+// An FtrWriter that refuses the record after the `left`-th.
+struct BoundedWriter {
+  trace::FtrWriter& writer;
+  uint64_t left;
+  uint64_t limit;
+  const std::string& path;
+  void append(const trace::Record& r) {
+    if (left == 0) {
+      throw InputError(fmt::format("{}: gen stopped after {} records, the most the output's free space allows "
+                                   "(random reads and trims ran past the estimate); nothing was written",
+                                   path, limit));
+    }
+    --left;
+    writer.append(r);
+  }
+};
+
+}  // namespace
+
+GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing, uint64_t max_records) {
   spec.validate();  // before creating any file
   trace::FtrWriter writer(path, make_trace_meta(spec), existing);
-  const GenerateStats stats = generate(spec, writer);
+  BoundedWriter sink{writer, max_records, max_records, path};
+  const GenerateStats stats = generate(spec, sink);
   writer.finish();
   return stats;
 }

@@ -2,7 +2,10 @@
 // than against earlier output of the generator.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -522,4 +525,29 @@ TEST_CASE("a counting sink sees the same stream as the vector sink", "[workload]
   CHECK(stats.total() == rs.size());
   CHECK(counter.lba_sum == lba_sum);
   CHECK(stats.markers == 20'000 / 333);
+}
+
+TEST_CASE("gen bounds: the expected record count and the writer's record limit", "[workload][unit]") {
+  SynthSpec s = spec_of(Pattern::kUniform, 1024, 1000);
+  s.fill = true;
+  s.fill_io_bytes = 64 * kPage;  // 16 fill requests
+  s.read_ratio = 0.5;
+  s.trim_ratio = 0.25;
+  s.marker_every = 100;
+  // 16 fill + 1000 / (1 - 0.75) measured + 10 markers.
+  CHECK(ftlsim::workload::expected_record_count(s) == Approx(16 + 4000 + 10));
+  s.read_ratio = 0.999999999999;
+  s.trim_ratio = 0;
+  s.writes = 10;
+  CHECK(ftlsim::workload::expected_record_count(s) == Approx(1e13).epsilon(1e-3));
+
+  // write_ftr stops at max_records and leaves no file.
+  const std::string path = std::string(FTLSIM_TEST_TMP) + "/bounded-" + std::to_string(::getpid()) + ".ftr";
+  std::filesystem::create_directories(FTLSIM_TEST_TMP);
+  const SynthSpec small = spec_of(Pattern::kUniform, 1024, 500);
+  CHECK_THROWS_WITH(ftlsim::workload::write_ftr(small, path, 499), Catch::Contains("gen stopped after 499 records"));
+  CHECK_FALSE(std::filesystem::exists(path));
+  CHECK(ftlsim::workload::write_ftr(small, path, 500).total() == 500);
+  CHECK(std::filesystem::exists(path));
+  std::filesystem::remove(path);
 }

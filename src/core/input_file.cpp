@@ -1,0 +1,86 @@
+#include "core/input_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace ftlsim {
+
+std::string file_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISREG(mode)) return "a regular file";
+  return "not a regular file";
+}
+
+InputFile::InputFile(const std::string& path) : path_(path) {
+  // A device is refused before it is opened: opening some has effects (a
+  // tape rewinds, a terminal becomes the controlling one).
+  struct stat before {};
+  if (::stat(path.c_str(), &before) == 0 && !S_ISREG(before.st_mode)) {
+    throw InputError(fmt::format("{}: not a regular file ({}); give a file", path, file_kind(before.st_mode)));
+  }
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+  // writer forever. It changes nothing for the regular files accepted.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd_ < 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) throw InputError(fmt::format("{}: no such file", path));
+    if (err == EACCES || err == EPERM || err == ELOOP || err == ENAMETOOLONG || err == ENXIO || err == ENODEV ||
+        err == EISDIR || err == EROFS || err == ETXTBSY) {
+      throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+    }
+    throw SystemError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+  }
+  if (::fstat(fd_, &st_) != 0) {
+    const SystemError e = system_error_from_errno(path + ": cannot stat");
+    ::close(fd_);
+    throw e;
+  }
+  if (!S_ISREG(st_.st_mode)) {
+    ::close(fd_);
+    throw InputError(fmt::format("{}: not a regular file ({}); give a file", path, file_kind(st_.st_mode)));
+  }
+  if (st_.st_size == 0) {
+    // /proc and /sys files say 0 bytes and yet have contents: reading them
+    // as empty would import nothing and report success.
+    char probe = 0;
+    const ssize_t n = ::pread(fd_, &probe, 1, 0);
+    if (n > 0) {
+      ::close(fd_);
+      throw InputError(fmt::format("{}: a special file that reports 0 bytes but has contents (as in /proc or /sys); "
+                                   "copy it to a regular file first",
+                                   path));
+    }
+  }
+}
+
+InputFile::~InputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool InputFile::unchanged() const {
+  struct stat now {};
+  if (::fstat(fd_, &now) != 0) return false;
+  return now.st_size == st_.st_size && now.st_mtim.tv_sec == st_.st_mtim.tv_sec &&
+         now.st_mtim.tv_nsec == st_.st_mtim.tv_nsec;
+}
+
+std::string InputFile::change() const {
+  struct stat now {};
+  if (::fstat(fd_, &now) != 0) return fmt::format("cannot stat it: {}", std::strerror(errno));
+  if (now.st_size != st_.st_size) return fmt::format("its size went from {} to {} bytes", st_.st_size, now.st_size);
+  return "it was modified";
+}
+
+}  // namespace ftlsim

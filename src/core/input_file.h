@@ -1,0 +1,44 @@
+#pragma once
+// Opening a file the user named as an input (a trace, --pid-map, --markers,
+// a hint log): never blocks (a FIFO given by mistake would hang open()),
+// accepts only regular files, and turns every reason it cannot be read
+// into one message naming the file.
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <string>
+
+namespace ftlsim {
+
+class InputFile {
+ public:
+  // Opens `path` read-only with O_NONBLOCK and checks it. Throws InputError
+  // (exit 2, the user can fix it) when it is missing, not permitted (with
+  // the system's message), not a regular file (naming what it is: FIFO,
+  // directory, block or character device, socket), or a special file that
+  // reports 0 bytes but has contents (/proc, /sys: its size is unknown, so
+  // it cannot be mapped); SystemError for other failures.
+  explicit InputFile(const std::string& path);
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile();
+
+  [[nodiscard]] int fd() const { return fd_; }
+  [[nodiscard]] uint64_t size() const { return static_cast<uint64_t>(st_.st_size); }
+  [[nodiscard]] const std::string& path() const { return path_; }
+  // False once the file's size or modification time differs from when it
+  // was opened (another program truncated or rewrote it).
+  [[nodiscard]] bool unchanged() const;
+  // "size 1048576 -> 4096 bytes" or "modified": what changed, for messages.
+  [[nodiscard]] std::string change() const;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  struct stat st_ {};
+};
+
+// "a FIFO", "a directory", ...: what a non-regular file is, for messages.
+[[nodiscard]] std::string file_kind(mode_t mode);
+
+}  // namespace ftlsim

@@ -545,9 +545,9 @@ TEST_CASE("gen bounds: the expected record count and the writer's record limit",
   const std::string path = std::string(FTLSIM_TEST_TMP) + "/bounded-" + std::to_string(::getpid()) + ".ftr";
   std::filesystem::create_directories(FTLSIM_TEST_TMP);
   const SynthSpec small = spec_of(Pattern::kUniform, 1024, 500);
-  CHECK_THROWS_WITH(ftlsim::workload::write_ftr(small, path, 499), Catch::Contains("gen stopped after 499 records"));
+  CHECK_THROWS_WITH(ftlsim::workload::write_ftr(small, path, ftlsim::Existing::kReplace, 499), Catch::Contains("gen stopped after 499 records"));
   CHECK_FALSE(std::filesystem::exists(path));
-  CHECK(ftlsim::workload::write_ftr(small, path, 500).total() == 500);
+  CHECK(ftlsim::workload::write_ftr(small, path, ftlsim::Existing::kReplace, 500).total() == 500);
   CHECK(std::filesystem::exists(path));
   std::filesystem::remove(path);
 }

@@ -250,7 +250,7 @@ void run_compare(const CompareArgs& c) {
     }
     write_file_atomically(out_dir->staging() + "/compare.csv", csv);
     out_dir->publish();
-    fmt::print("wrote      {}/a/, {}/b/, {}/compare.csv\n", c.out, c.out, c.out);
+    fmt::print("wrote      {0}/a/, {0}/b/, {0}/compare.csv\n", escape_for_terminal(c.out));
   }
 }
 

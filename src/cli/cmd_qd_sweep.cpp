@@ -135,7 +135,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
   fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", escape_for_terminal(a.trace), reader.size(),
              timing::op_filter_name(ops));
   fmt::print("{}", timing::qd_sweep_text(rows));
-  if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", a.out);
+  if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", escape_for_terminal(a.out));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "cli/sim_options.h"
 #include "cli/uint_option.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 #include "core/units.h"
@@ -381,7 +382,7 @@ void run_replay(const ReplayArgs& a) {
     out->publish();
   }
   fmt::print("{}", replay::summary_text(report));
-  if (!a.out.empty()) fmt::print("wrote      {}/summary.json, {}/events.csv{}\n", a.out, a.out,
+  if (!a.out.empty()) fmt::print("wrote      {0}/summary.json, {0}/events.csv{1}\n", escape_for_terminal(a.out),
                                  report.result.partial ? " (marked partial)" : "");
   std::fflush(stdout);
   if (report.result.input_error) throw InputError(fmt::format("replay stopped: {}", report.result.stop_reason));

@@ -69,8 +69,9 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
   fmt::print("{}", sim::summary_text(run, result));
   if (!a.out.empty()) {
-    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", a.out,
-               result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", a.out) : "");
+    const std::string out = escape_for_terminal(a.out);
+    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", out,
+               result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", out) : "");
   }
 }
 
@@ -254,7 +255,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   };
   const size_t failed = count(sim::SweepStatus::kError);
   const size_t missing = count(sim::SweepStatus::kMissing);
-  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", a.out, n - failed - missing);
+  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(a.out), n - failed - missing);
   std::fflush(stdout);
   if (missing != 0) {
     throw sim::SweepInterrupted(fmt::format(

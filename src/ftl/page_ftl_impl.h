@@ -208,12 +208,12 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   sink_.on_gc_begin(force);
 
   // Copy the live slots in FEMU's order (gather_live) to the destination
-  // stream's write pointer. A destination without a unit takes one only when
-  // there is something to copy (FEMU fdp_gc_frontier).
+  // stream's write pointer. A destination without a unit takes one first,
+  // whether or not the victim has anything to copy (FEMU's GC frontier).
   const StreamId owner = owner_[victim];
   const StreamId dest_stream = gc_dest_[owner];
   Stream& w = streams_[dest_stream];
-  if (w.open == kNoLine && table_.valid[victim] > 0) open_unit(dest_stream);
+  if (w.open == kNoLine) open_unit(dest_stream);
   const uint32_t n = gather_live(victim);
   constexpr uint32_t kAhead = 32;  // copies; hides DRAM latency of the l2p stores
   uint32_t* const l2p = l2p_.data();

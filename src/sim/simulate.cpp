@@ -90,7 +90,7 @@ class Driver {
       case static_cast<uint8_t>(Op::kFlush):
         if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
         ++r.requests.flushes;
-        return true;  // FEMU completes a flush without its FTL: no GC opportunity (docs/model.md rule 10)
+        break;
       case static_cast<uint8_t>(Op::kMarker):
         if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
         ++r.requests.markers;

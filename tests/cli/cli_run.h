@@ -19,8 +19,9 @@ struct RunResult {
   std::string output;  // stdout and stderr together
 };
 
-inline RunResult run_ftlsim(const std::string& args) {
-  const std::string cmd = std::string(FTLSIM_BINARY) + " " + args + " 2>&1 </dev/null";
+// Runs `command` through sh, stdout and stderr together, no stdin.
+inline RunResult run_shell(const std::string& command) {
+  const std::string cmd = command + " 2>&1 </dev/null";
   RunResult r;
   FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
@@ -31,6 +32,8 @@ inline RunResult run_ftlsim(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
+
+inline RunResult run_ftlsim(const std::string& args) { return run_shell(std::string(FTLSIM_BINARY) + " " + args); }
 
 // The small device most CLI tests use: 8 dies x 32 pages x 64 lines = 64 MiB
 // raw, 16384 slots, 25% over-provisioning -> 13107 logical slots.

@@ -30,6 +30,7 @@ using namespace ftlsim;
 using Catch::Contains;
 using test::kDevice;
 using test::run_ftlsim;
+using test::run_shell;
 using test::RunResult;
 using test::slurp;
 using test::TempDir;
@@ -47,18 +48,6 @@ namespace fs = std::filesystem;
 
 size_t lines_in(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 
-// Runs `command` through sh with stdout and stderr together.
-RunResult run_shell(const std::string& command) {
-  RunResult r;
-  FILE* p = ::popen((command + " 2>&1 </dev/null").c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
 
 // ftlsim with a 20 s bound: exit 124 when it would have hung.
 RunResult run_bounded(const std::string& args) {

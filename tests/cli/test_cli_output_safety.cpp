@@ -57,17 +57,8 @@ std::set<std::string> names_in(const std::string& dir) {
 // counts 512-byte blocks) and SIGXFSZ ignored: a write beyond it fails with
 // EFBIG, like a full disk.
 RunResult run_limited(const std::string& args, int kib) {
-  const std::string cmd = "sh -c 'trap \"\" XFSZ; ulimit -f " + std::to_string(kib * 2) + "; exec " +
-                          std::string(FTLSIM_BINARY) + " " + args + "' 2>&1 </dev/null";
-  RunResult r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
+  return ftlsim::test::run_shell("sh -c 'trap \"\" XFSZ; ulimit -f " + std::to_string(kib * 2) + "; exec " +
+                                 std::string(FTLSIM_BINARY) + " " + args + "'");
 }
 
 // CPU time (user + system) the process `pid` used so far, from /proc/PID/stat.

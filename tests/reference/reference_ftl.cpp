@@ -59,7 +59,7 @@ class Reference {
         case 0: write(q); break;
         case 1: read(q); break;
         case 2: trim(q); break;
-        case 3: continue;  // flush: no mapping change (rule 17), and no FTL request: no background pass (rule 10)
+        case 3: break;  // flush: no mapping change (rule 17)
         case 4: continue;  // marker: not a request, no background pass (rule 10)
         default: throw std::invalid_argument("reference: unknown op");
       }
@@ -356,13 +356,15 @@ class Reference {
     const uint32_t owner = units_[v].owner;
     const uint32_t g = units_[v].pool;
     const uint32_t dest = gc_destination(owner, g);
+    // Rules 6 and 7: the destination (a PI GC RU, a lazily opened host RU)
+    // is taken before anything is copied, whether or not the victim has a
+    // live slot, and before the victim is freed.
+    if (streams_[dest].unit == kNone) open(dest);
     for (uint32_t off = 0; off < spu_; ++off) {
       const uint32_t lpn = units_[v].lpn_at[off];
       if (lpn == kNone) continue;
       units_[v].lpn_at[off] = kNone;
       --units_[v].valid;
-      // The destination (a PI GC RU, a lazily opened host RU) is taken when
-      // the first live slot needs it: before the victim is freed.
       const uint32_t dest_owner = streams_[dest].handle;
       program(dest, lpn);
       ++r_.gc_slots;

@@ -8,7 +8,7 @@
 // write-pointer order, channel fastest), so host writes and GC copies fill
 // memory sequentially. GC takes a victim's live slots in FEMU's copy order
 // instead, block by block with channel outermost (docs/model.md, "Where slots
-// live"): gather_live() lists them, and exported slot numbers
+// live"): gc_pass() walks them column by column, and exported slot numbers
 // (exported_slot()) use that numbering. Units are grouped into pools
 // (reclaim groups) with their own free list, victim policy and thresholds.
 // GC moves the survivors of a unit to the stream layout.gc_dest names for the
@@ -254,9 +254,6 @@ class PageFtl {
   void open_unit(StreamId stream);
   void erase_unit(LineId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
-  // Lists the live slots of unit `victim` in FEMU's GC order into live_;
-  // returns how many.
-  uint32_t gather_live(LineId victim);
   void push_free(uint32_t pool, LineId l);
   LineId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {
@@ -283,8 +280,7 @@ class PageFtl {
   std::vector<uint16_t> unit_order_;
   uint32_t columns_ = 0;       // S: dies x planes of a unit
   uint32_t block_slots_ = 0;   // G: slots in one block
-  std::vector<uint32_t> live_;               // gather_live() output
-  std::vector<uint64_t> transposed_;         // gather_live() scratch (64 columns)
+  std::vector<uint64_t> transposed_;         // gc_pass() scratch: a row's columns as words (64 columns)
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
   HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data

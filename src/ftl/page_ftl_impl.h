@@ -30,7 +30,6 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
     for (uint32_t c = 0; c < columns_; ++c) cols[order[c] / block_slots_] = c;
     gc_columns_.push_back(std::move(cols));
   }
-  live_.resize(spu_);
   transposed_.resize(spu_ / 64 + 64);
   blocks_per_unit_ = layout.blocks_per_unit;
   div_ = FastDiv(spu_);
@@ -192,6 +191,21 @@ void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   }
 }
 
+namespace detail {
+// Transposes a 64 x 64 bit matrix in place: afterwards bit j of word i is
+// bit i of word j before (the recursive block swap of Hacker's Delight 7-3).
+inline void transpose64(uint64_t* a) {
+  uint64_t m = 0x00000000FFFFFFFFULL;
+  for (uint32_t j = 32; j != 0; j >>= 1, m ^= m << j) {
+    for (uint32_t k = 0; k < 64; k = (k + j + 1) & ~j) {
+      const uint64_t t = ((a[k] >> j) ^ a[k + j]) & m;
+      a[k] ^= t << j;
+      a[k + j] ^= t;
+    }
+  }
+}
+}  // namespace detail
+
 template <VictimSelector Victims, class Sink>
 bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
@@ -207,26 +221,27 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
   sink_.on_gc_begin(force);
 
-  // Copy the live slots in FEMU's order (gather_live) to the destination
+  // Copy the live slots in FEMU's order (below) to the destination
   // stream's write pointer. A destination without a unit takes one first,
   // whether or not the victim has anything to copy (FEMU's GC frontier).
   const StreamId owner = owner_[victim];
   const StreamId dest_stream = gc_dest_[owner];
   Stream& w = streams_[dest_stream];
   if (w.open == kNoLine) open_unit(dest_stream);
-  const uint32_t n = gather_live(victim);
-  constexpr uint32_t kAhead = 32;  // copies; hides DRAM latency of the l2p stores
+  constexpr uint32_t kAheadPages = 16;  // prefetch the l2p entry this many pages ahead in a column
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
-  const uint32_t* const live = live_.data();
   // The write pointer lives in locals (stores into the maps cannot alias them).
   uint32_t dest = w.base + w.off;
   uint32_t dest_end = w.base + spu_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) __builtin_prefetch(&l2p[p2l[live[i + kAhead]]], 1, 3);
-    const uint32_t src = live[i];
+  uint32_t n = 0;
+  const auto copy = [&](uint32_t src, uint32_t ahead) {
+    if (ahead != kUnmapped) {
+      const uint32_t later = p2l[ahead];
+      if (later != kUnmapped) __builtin_prefetch(&l2p[later], 1, 3);
+    }
     const uint32_t lpn = p2l[src];
     sink_.on_gc_copy(src, dest);
     l2p[lpn] = dest;
@@ -234,6 +249,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
     bits[dest >> 6] |= uint64_t{1} << (dest & 63);
     ++dest;
     ++dest_count;
+    ++n;
     if (dest == dest_end) [[unlikely]] {
       table_.valid[w.open] += dest_count;
       dest_count = 0;
@@ -241,6 +257,44 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       advance(dest_stream);
       dest = w.base;
       dest_end = w.base + spu_;
+    }
+  };
+  // Live slots in FEMU's order: column by column in gc_columns_ order (a
+  // column = one block: written slots page x S + c), pages ascending.
+  const uint32_t vbase = victim * spu_;
+  const std::vector<uint32_t>& cols = gc_columns_[unit_order_.empty() ? 0 : unit_order_[victim]];
+  const uint32_t pages = block_slots_;
+  for (uint32_t row = vbase; row < vbase + spu_; row += row_slots_) {
+    const uint32_t row_end = row + row_slots_;
+    if (columns_ == 64 && row % 64 == 0 && pages % 64 == 0) {
+      // One word per page holds that page of all 64 columns: transpose 64
+      // pages at a time so that each column's pages are one word.
+      const uint32_t chunks = pages / 64;
+      uint64_t* t = transposed_.data();  // t[c * chunks + k]: column c, pages 64k..64k+63
+      uint64_t block[64];
+      for (uint32_t k = 0; k < chunks; ++k) {
+        std::copy_n(bits + row / 64 + k * 64, 64, block);
+        detail::transpose64(block);
+        for (uint32_t c = 0; c < 64; ++c) t[c * chunks + k] = block[c];
+      }
+      for (const uint32_t c : cols) {
+        for (uint32_t k = 0; k < chunks; ++k) {
+          for (uint64_t word = t[c * chunks + k]; word != 0; word &= word - 1) {
+            const uint32_t src = row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c;
+            const uint32_t ahead = src + kAheadPages * 64;
+            copy(src, ahead < row_end ? ahead : kUnmapped);
+          }
+        }
+      }
+      continue;
+    }
+    for (const uint32_t c : cols) {
+      for (uint32_t src = row + c; src < row_end; src += columns_) {
+        if ((bits[src >> 6] >> (src & 63)) & 1) {
+          const uint32_t ahead = src + kAheadPages * columns_;
+          copy(src, ahead < row_end ? ahead : kUnmapped);
+        }
+      }
     }
   }
   const uint64_t copied = n;
@@ -258,60 +312,6 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   return true;
 }
 
-namespace detail {
-// Transposes a 64 x 64 bit matrix in place: afterwards bit j of word i is
-// bit i of word j before (the recursive block swap of Hacker's Delight 7-3).
-inline void transpose64(uint64_t* a) {
-  uint64_t m = 0x00000000FFFFFFFFULL;
-  for (uint32_t j = 32; j != 0; j >>= 1, m ^= m << j) {
-    for (uint32_t k = 0; k < 64; k = (k + j + 1) & ~j) {
-      const uint64_t t = ((a[k] >> j) ^ a[k + j]) & m;
-      a[k] ^= t << j;
-      a[k + j] ^= t;
-    }
-  }
-}
-}  // namespace detail
-
-template <VictimSelector Victims, class Sink>
-uint32_t PageFtl<Victims, Sink>::gather_live(LineId victim) {
-  // Written slot n of a row sits at n = page x S + column (S = columns_).
-  // FEMU copies column by column in gc_columns_ order, pages ascending.
-  uint32_t* out = live_.data();
-  const uint32_t base = victim * spu_;
-  const std::vector<uint32_t>& cols = gc_columns_[unit_order_.empty() ? 0 : unit_order_[victim]];
-  const uint64_t* bits = valid_bits_.data();
-  const uint32_t pages = block_slots_;
-  for (uint32_t row = base; row < base + spu_; row += row_slots_) {
-    if (columns_ == 64 && row % 64 == 0 && pages % 64 == 0) {
-      // One word per page holds the page of all 64 columns: transpose 64
-      // pages at a time so that each column's pages are one word.
-      const uint32_t chunks = pages / 64;
-      uint64_t* t = transposed_.data();  // t[c * chunks + k]: column c, pages 64k..64k+63
-      uint64_t block[64];
-      for (uint32_t k = 0; k < chunks; ++k) {
-        std::copy_n(bits + row / 64 + k * 64, 64, block);
-        detail::transpose64(block);
-        for (uint32_t c = 0; c < 64; ++c) t[c * chunks + k] = block[c];
-      }
-      for (const uint32_t c : cols) {
-        for (uint32_t k = 0; k < chunks; ++k) {
-          for (uint64_t word = t[c * chunks + k]; word != 0; word &= word - 1) {
-            *out++ = row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c;
-          }
-        }
-      }
-      continue;
-    }
-    for (const uint32_t c : cols) {
-      for (uint32_t s = row + c; s < row + row_slots_; s += columns_) {
-        *out = s;
-        out += (bits[s >> 6] >> (s & 63)) & 1;
-      }
-    }
-  }
-  return static_cast<uint32_t>(out - live_.data());
-}
 
 template <VictimSelector Victims, class Sink>
 uint32_t PageFtl<Victims, Sink>::exported_slot(uint32_t slot) const {

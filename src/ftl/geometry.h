@@ -48,7 +48,7 @@ struct Geometry {
 // (8x8 LUNs, 256 blocks/plane, 256 pages/block, 4 KiB pages = 16 GiB raw)
 // with the 12 GiB namespace of FEMU's femu-scripts/run-blackbox.sh
 // (ssd_size=12288): 25% of the raw capacity spare, physical/logical - 1 = 1/3.
-// femu-eth: the Ethereum FDP study's device (MODEL_REFERENCE.md section 1):
+// femu-eth: the Ethereum FDP study's device (docs/model.md, Terms):
 // 8x8 LUNs, 16 MiB blocks (4096 x 4 KiB pages), 98 lines = 98 GiB raw,
 // 64 GiB logical namespace, so 53% over-provisioning. femu-eth-512m:
 // femu-eth at 1/128 scale, 32-page (128 KiB) blocks and a 512 MiB namespace,

@@ -5,7 +5,7 @@
 // every field is unit-tested.
 //
 // Field positions (NVM Command Set Specification 1.0, Write command; FDP from
-// TP4146, NVMe 2.1; MODEL_REFERENCE.md section 2):
+// TP4146, NVMe 2.1; docs/fdp.md, Vocabulary):
 //   CDW10/11  starting LBA, low / high 32 bits
 //   CDW12     [15:0] NLB, 0's based; [23:20] DTYPE (2 = data placement)
 //   CDW13     [31:16] DSPEC (the placement identifier when DTYPE = 2)

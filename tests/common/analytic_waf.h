@@ -1,6 +1,6 @@
 #pragma once
 // Analytic write amplification of FIFO (least recently written) cleaning
-// under uniform random single-page overwrites (MODEL_REFERENCE.md section 3;
+// under uniform random single-page overwrites (Xiang & Kurkoski, arXiv 1110.4245;
 // Desnoyers, SYSTOR 2012):
 //   WA = alpha / (alpha + W0(-alpha * exp(-alpha)))
 // with alpha = physical / logical capacity of the space that holds data.

@@ -69,9 +69,9 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
   fmt::print("{}", sim::summary_text(run, result));
   if (!a.out.empty()) {
-    const std::string out = escape_for_terminal(a.out);
-    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", out,
-               result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", out) : "");
+    const std::string shown = escape_for_terminal(a.out);
+    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", shown,
+               result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", shown) : "");
   }
 }
 

@@ -177,13 +177,13 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   }
   for (uint32_t h = 0; h < h_count; ++h) {
     for (uint32_t rg = 0; rg < rgs; ++rg) {
-      const ftl::StreamId host = h * rgs + rg;
+      const ftl::StreamId host = host_stream(rgs, static_cast<RuhId>(h), rg);
       l.stream_used[host] = 1;
       ftl::StreamId dest = host;
       if (c.is_pi(h)) {
         if (c.pi_gc_ru) dest = hosts + host;
       } else if (c.ii_gc == IiGc::kLastRuh) {
-        dest = (h_count - 1) * rgs + rg;
+        dest = host_stream(rgs, static_cast<RuhId>(h_count - 1), rg);
       } else {
         dest = 2 * hosts + rg;
       }
@@ -210,8 +210,7 @@ bool is_host_stream(const FdpConfig& c, ftl::StreamId s) {
   return !c.isolated_gc || s < c.handles * c.reclaim_groups;
 }
 
-std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s) {
-  const uint32_t h = stream_handle(c, s);
+std::string handle_name(const FdpConfig& c, uint32_t h) {
   return h == c.handles ? std::string("gc") : fmt::format("ruh{}", h);
 }
 

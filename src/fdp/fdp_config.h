@@ -81,6 +81,11 @@ struct FdpConfig {
   }
   // Bits of a placement identifier that number the RG (TP4146 RGIF): 0 for one RG.
   [[nodiscard]] uint32_t rgif() const;
+  // Whether initially isolated handles share one GC RU per RG (--ii-gc gc-ru
+  // with at least one II handle): the extra "gc" handle of the reports.
+  [[nodiscard]] bool has_shared_gc_ru() const {
+    return isolated_gc && ii_gc == IiGc::kSharedGcRu && ruh_types != RuhTypes::kAllPi;
+  }
 };
 
 // The shape of a reclaim unit in NAND terms.
@@ -113,15 +118,17 @@ struct RuShape {
 [[nodiscard]] ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c);
 
 // Index of the host stream for handle h in reclaim group g.
-[[nodiscard]] inline ftl::StreamId host_stream(const FdpConfig& c, RuhId h, uint32_t g) {
-  return static_cast<ftl::StreamId>(h) * c.reclaim_groups + g;
+// (The driver passes the RG count it uses: 1 on the line path.)
+[[nodiscard]] inline ftl::StreamId host_stream(uint32_t reclaim_groups, RuhId h, uint32_t g) {
+  return static_cast<ftl::StreamId>(h) * reclaim_groups + g;
 }
 
 // The handle stream s belongs to (its host RU or its GC RU), or `handles`
 // for the shared GC stream of --ii-gc gc-ru.
 [[nodiscard]] uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s);
-// Name of the handle of stream s for reports: "ruh3", or "gc" for the shared GC stream.
-[[nodiscard]] std::string stream_handle_name(const FdpConfig& c, ftl::StreamId s);
+// Name of handle h for reports: "ruh3", or "gc" for h == handles, the
+// shared GC RU of --ii-gc gc-ru.
+[[nodiscard]] std::string handle_name(const FdpConfig& c, uint32_t h);
 // Whether stream s is a handle's host stream (not a GC stream).
 [[nodiscard]] bool is_host_stream(const FdpConfig& c, ftl::StreamId s);
 

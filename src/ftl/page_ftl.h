@@ -79,11 +79,6 @@ class PageFtl {
   // InputError otherwise). `victims` is copied per pool; `sink` hears about
   // every NAND operation (see NullSink).
   PageFtl(const FtlConfig& cfg, const FtlLayout& layout, Victims victims, Sink sink = Sink{});
-  // Streams point into the write orders: movable (the buffers move along), not copyable.
-  PageFtl(const PageFtl&) = delete;
-  PageFtl& operator=(const PageFtl&) = delete;
-  PageFtl(PageFtl&&) noexcept = default;
-  PageFtl& operator=(PageFtl&&) noexcept = default;
 
   // Forced GC at the start of a write request into `pool` (FEMU ssd_write /
   // ssd_stream_write): while the pool, or with FEMU's RG rule any pool, has
@@ -191,8 +186,6 @@ class PageFtl {
   [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
   [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
   [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
-  [[nodiscard]] uint32_t pool_of_stream(StreamId s) const { return streams_[s].pool; }
-  [[nodiscard]] const Victims& victims(uint32_t pool) const { return pools_[pool].victims; }
   [[nodiscard]] Sink& sink() { return sink_; }
 
   // Recounts everything from the maps; returns one message per violation
@@ -265,7 +258,6 @@ class PageFtl {
   FastDiv pool_div_;  // unit -> pool
   uint32_t spu_ = 0;  // slots per unit
   uint32_t row_slots_ = 0;
-  uint32_t blocks_per_unit_ = 0;
   uint32_t bg_min_invalid_ = 0;
   bool requeue_declined_ = false;
   bool per_slot_check_ = false;

@@ -31,7 +31,6 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
     gc_columns_.push_back(std::move(cols));
   }
   transposed_.resize(spu_ / 64 + 64);
-  blocks_per_unit_ = layout.blocks_per_unit;
   div_ = FastDiv(spu_);
   const uint32_t per_pool = layout.units_per_pool();
   pool_div_ = FastDiv(per_pool);
@@ -297,21 +296,17 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       }
     }
   }
-  const uint64_t copied = n;
   if (dest_count != 0) table_.valid[w.open] += dest_count;
   w.off = dest - w.base;
-  const uint32_t base = victim * spu_;
-  const uint32_t end = base + spu_;
-  stats_.gc_slots += copied;
-  stats_.programmed_slots += copied;
-  stream_stats_[owner].gc_out_slots += copied;
-  stream_stats_[dest_stream].gc_in_slots += copied;
-  clear_valid_bits(base, end);
+  stats_.gc_slots += n;
+  stats_.programmed_slots += n;
+  stream_stats_[owner].gc_out_slots += n;
+  stream_stats_[dest_stream].gc_in_slots += n;
+  clear_valid_bits(vbase, vbase + spu_);
   erase_unit(victim);
   maybe_check_invariants();
   return true;
 }
-
 
 template <VictimSelector Victims, class Sink>
 uint32_t PageFtl<Victims, Sink>::exported_slot(uint32_t slot) const {

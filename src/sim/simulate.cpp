@@ -44,7 +44,7 @@ class Driver {
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map != nullptr ? fit_map->data() : nullptr) {}
+        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {}
 
   void run(SimResult& r) {
     const auto records = t_.records;
@@ -54,15 +54,15 @@ class Driver {
       if (i + kPrefetchDistance < n) {
         const Record& ahead = records[i + kPrefetchDistance];
         if (ahead.op == static_cast<uint8_t>(Op::kWrite)) {
-          const uint64_t slot = ahead.lba * sector_ / kSlot;
-          if (slot < ftl_.logical_slots()) ftl_.prefetch(static_cast<uint32_t>(slot));
+          const uint32_t p = ahead_lpn(ahead.lba * sector_ / kSlot);
+          if (p != ftl::kUnmapped) ftl_.prefetch(p);
         }
       }
       if (i + kPrefetchNear < n) {
         const Record& near = records[i + kPrefetchNear];
         if (near.op == static_cast<uint8_t>(Op::kWrite)) {
-          const uint64_t slot = near.lba * sector_ / kSlot;
-          if (slot < ftl_.logical_slots()) ftl_.prefetch_mapped(static_cast<uint32_t>(slot));
+          const uint32_t p = ahead_lpn(near.lba * sector_ / kSlot);
+          if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
         }
       }
       if (step(i, r) && opts_.progress && (i & (progress_step - 1)) == 0 && i > 0) [[unlikely]] {
@@ -140,10 +140,17 @@ class Driver {
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
+  // For prefetching: the device slot a trace slot will be written to, or
+  // kUnmapped when it lies outside the device (the request is then refused
+  // or wrapped by step()).
+  uint32_t ahead_lpn(uint64_t slot) const {
+    if (fit_ != nullptr) [[unlikely]] return slot < fit_slots_ ? fit_[slot] : ftl::kUnmapped;
+    return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
+  }
+
   // Reclaim group of a slot: the request's (from its placement identifier),
   // or with --rg-of lba the slot's 1 MiB LBA stripe.
   uint32_t rg_of(uint32_t request_rg, uint32_t p) const { return rg_of_lba_ ? (p >> 8) % rgs_ : request_rg; }
-  ftl::StreamId stream(uint16_t handle, uint32_t rg) const { return static_cast<ftl::StreamId>(handle) * rgs_ + rg; }
 
   void do_write(const Record& rec, uint64_t index, RequestCounts& c) {
     ++c.writes;
@@ -157,7 +164,7 @@ class Driver {
         ++c.rmw_slots;
         if (ftl_.read(p)) ++c.rmw_read_slots;  // the old data is read first
       }
-      ftl_.write(p, stream(placement_.slot_handle(placed.handle, p), rg_of(placed.rg, p)));
+      ftl_.write(p, fdp::host_stream(rgs_, placement_.slot_handle(placed.handle, p), rg_of(placed.rg, p)));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
   }
@@ -220,6 +227,7 @@ class Driver {
   uint64_t sector_;
   uint64_t logical_sectors_;
   const uint32_t* fit_;
+  uint64_t fit_slots_;
   uint64_t time_ns_ = 0;
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;
@@ -267,10 +275,9 @@ AnyPlacement make_placement(const PlacementSetup& setup, const fdp::FdpConfig& f
 template <class Ftl>
 void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes, SimResult& r) {
   const auto& streams = ftl.stream_stats();
-  const bool shared_gc = fdp.isolated_gc && fdp.ruh_types != fdp::RuhTypes::kAllPi && fdp.ii_gc == fdp::IiGc::kSharedGcRu;
   const uint32_t n = fdp.isolated_gc ? fdp.handles + 1 : 1;
   std::vector<HandleStats> h(n);
-  for (uint32_t i = 0; i < n; ++i) h[i].name = i == fdp.handles ? "gc" : fmt::format("ruh{}", i);
+  for (uint32_t i = 0; i < n; ++i) h[i].name = fdp::handle_name(fdp, i);
   for (ftl::StreamId s = 0; s < streams.size(); ++s) {
     HandleStats& hs = h[fdp::stream_handle(fdp, s)];
     hs.host_bytes += streams[s].host_slots * kSlot;
@@ -288,8 +295,7 @@ void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_by
     hs.mbmw_bytes = hs.host_bytes + hs.gc_out_bytes;
     hs.waf_share = host == 0 ? 0.0 : static_cast<double>(hs.host_bytes + hs.gc_out_bytes) / host;
   }
-  // The shared GC handle only exists with --ii-gc gc-ru and II handles.
-  if (fdp.isolated_gc && !shared_gc) h.pop_back();
+  if (fdp.isolated_gc && !fdp.has_shared_gc_ru()) h.pop_back();
   r.handles = std::move(h);
 }
 

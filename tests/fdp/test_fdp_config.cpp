@@ -98,7 +98,9 @@ TEST_CASE("stream layout per handle type", "[fdp][unit]") {
   c.ii_gc = fdp::IiGc::kSharedGcRu;  // one shared GC stream per RG
   l = fdp::make_layout(g, c);
   for (ftl::StreamId s = 0; s < 8; ++s) CHECK(l.gc_dest[s] == 16 + s % 2);
-  CHECK(fdp::stream_handle_name(c, 17) == "gc");
+  CHECK(fdp::stream_handle(c, 17) == c.handles);
+  CHECK(fdp::handle_name(c, fdp::stream_handle(c, 17)) == "gc");
+  CHECK(c.has_shared_gc_ru());
   CHECK(used(l) == 10);
 
   c.ruh_types = fdp::RuhTypes::kAllPi;

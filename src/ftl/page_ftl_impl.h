@@ -209,10 +209,10 @@ template <VictimSelector Victims, class Sink>
 bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
   const GcAsk ask{force, bg_min_invalid_, requeue_declined_, stats_.host_slots};
-  const uint64_t queued_before = p.victims.queued();
   const LineId victim = p.victims.select(table_, ask);
   if (victim == kNoLine) {
-    if (!force && queued_before != 0) ++stats_.gc_background_declined;  // a victim was there but refused
+    // A failed select removes nothing: anything still queued was refused.
+    if (!force && p.victims.queued(table_) != 0) ++stats_.gc_background_declined;
     return false;
   }
   if (stats_.gc_passes == 0) stats_.gc_onset_host_slots = stats_.host_slots;

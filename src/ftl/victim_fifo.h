@@ -31,8 +31,15 @@ class FifoVictims {
   }
 
   void on_invalidate(const LineTable& /*t*/, LineId /*l*/) {}
-  // Closed units in the list; a fully valid one counts (select skips it).
-  [[nodiscard]] uint64_t queued() const { return head_ == kNoLine ? 0 : 1; }
+  // 1 when a closed unit with an invalid slot waits, else 0 (fully valid
+  // units in the list are no candidates). Walks the list: called only after
+  // a pass found no victim.
+  [[nodiscard]] uint64_t queued(const LineTable& t) const {
+    for (LineId l = head_; l != kNoLine; l = next_[l]) {
+      if (!t.full(l)) return 1;
+    }
+    return 0;
+  }
 
   LineId select(const LineTable& t, const GcAsk& ask) {
     LineId l = head_;

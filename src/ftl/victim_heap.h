@@ -53,7 +53,7 @@ class HeapVictims {
     return top;
   }
 
-  [[nodiscard]] uint64_t queued() const { return heap_.size() - 1; }
+  [[nodiscard]] uint64_t queued(const LineTable& /*t*/) const { return heap_.size() - 1; }
   // The heap's shape, for the invariant check and tests: index -> unit.
   [[nodiscard]] const std::vector<LineId>& order() const { return heap_; }
   [[nodiscard]] uint32_t position(LineId l) const { return pos_[l]; }

@@ -38,7 +38,7 @@ concept VictimSelector = std::copyable<V> && requires(V v, const LineTable& t, L
   v.on_close(t, l);        // l was closed (full or not)
   v.on_invalidate(t, l);   // closed l lost a valid slot (t.valid[l] already lowered)
   { v.select(t, ask) } -> std::same_as<LineId>;  // the victim, removed from the policy; kNoLine: none
-  { v.queued() } -> std::convertible_to<uint64_t>;  // candidates waiting (0: a pass finds none)
+  { v.queued(t) } -> std::convertible_to<uint64_t>;  // candidates waiting (0: a pass finds none)
 };
 
 }  // namespace ftlsim::ftl

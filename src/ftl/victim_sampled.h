@@ -59,7 +59,7 @@ class SampledVictimsBase {
     if (!t.full(l)) candidates_.insert(l);
   }
   void on_invalidate(const LineTable& /*t*/, LineId l) { candidates_.insert(l); }
-  [[nodiscard]] uint64_t queued() const { return candidates_.size(); }
+  [[nodiscard]] uint64_t queued(const LineTable& /*t*/) const { return candidates_.size(); }
 
  protected:
   LineId take_if(const LineTable& t, LineId l, const GcAsk& ask) {

@@ -4,6 +4,8 @@
 #include "fdp/fdp_config.h"
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_layout.h"
+#include "ftl/ftl_test_util.h"
+#include "ftl/any_ftl.h"
 
 using namespace ftlsim;
 
@@ -162,4 +164,35 @@ TEST_CASE("more handles than a reclaim group can keep open is refused", "[fdp][u
   const auto p = ftl::layout_problems(cfg, fdp::make_layout(cfg.geometry, c));
   REQUIRE_FALSE(p.empty());
   CHECK_THAT(p.front(), Catch::Contains("too few for 40 open units"));
+}
+
+// FEMU's per-stream GC path takes the GC RU when it picks its first victim,
+// even a victim with nothing valid to copy (bbssd/ftl.c: the GC write pointer
+// is set up before the copy loop). Hand-counted: 8 lines of 4 slots, one
+// handle, isolated GC; thres 37.5 % -> GC at <= 5 free lines. Writing lpn
+// 0..3 fills line 0 and opens line 1 (6 free); overwriting them fills line 1,
+// opens line 2 (5 free) and leaves line 0 with 0 valid. The background pass
+// takes line 0: the GC RU opens line 3 (4 free), erasing line 0 gives 5 free.
+// Had the GC RU been left unopened for an empty victim, 6 would be free.
+TEST_CASE("the GC RU opens at the first victim even when it holds nothing valid", "[fdp][unit]") {
+  const ftl::FtlConfig cfg = test::tiny_config(8, 4, 4, 37.5, 87.5);
+  fdp::FdpConfig c;
+  c.handles = 1;
+  c.reclaim_groups = 1;
+  c.isolated_gc = true;
+  const ftl::FtlLayout l = fdp::make_layout(cfg.geometry, c);
+  REQUIRE(l.gc_dest.at(0) == 1);  // host stream 0 -> GC stream 1
+  ftl::PageFtl<ftl::HeapVictims> f(cfg, l, ftl::HeapVictims{});
+  for (uint32_t lpn = 0; lpn < 4; ++lpn) f.write(lpn);
+  CHECK(f.free_lines() == 6);
+  for (uint32_t lpn = 0; lpn < 4; ++lpn) f.write(lpn);
+  CHECK(f.free_lines() == 5);
+  CHECK(f.lines().valid[0] == 0);
+  f.after_request();
+  CHECK(f.stats().gc_passes == 1);
+  CHECK(f.stats().gc_slots == 0);
+  CHECK(f.stats().line_erases == 1);
+  CHECK(f.free_lines() == 5);
+  CHECK(f.unit_owner()[3] == 1);  // the GC stream's RU
+  CHECK(f.check_invariants().empty());
 }

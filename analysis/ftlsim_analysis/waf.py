@@ -35,12 +35,16 @@ class MarkerAxis:
     the marker axis. A row's marker is the last marker seen, so rows can
     share one: several between two markers, and every row after the last.
 
-    A span is a run of consecutive rows with the same marker; its first row
-    sits at the marker. The span's later rows are placed by host bytes
-    between its first row and the next span's first row, on the marker scale
-    (linearly, only when the next marker is larger; else at the marker). The
-    last span has no next marker: its later rows go to a second panel,
-    AFTER, at their host bytes past the span's first row."""
+    A span is a run of consecutive rows with the same marker m; its first row
+    sits at m. Its later rows lie after marker m and before the next marker
+    record, whose value (markers are integers, here rising) is m + 1 or
+    more: they are spread over [m, m + 1) by host bytes, at m + f, f the
+    fraction of the host bytes from the span's first row to the next span's
+    first row (m + f (m' - m) if the next span's marker m' is closer than 1;
+    at m if markers do not rise). So a row never leaves the marker interval
+    it truly lies in. The last span has no next marker: its later rows go
+    to a second panel, AFTER, at their host bytes past the span's first
+    row."""
 
     def __init__(self, points):
         self.points = points
@@ -58,7 +62,7 @@ class MarkerAxis:
         if nxt["marker"] <= m or nxt["host_bytes"] <= h0:
             return MARKERS, m
         frac = min(1.0, (h - h0) / (nxt["host_bytes"] - h0))
-        return MARKERS, m + frac * (nxt["marker"] - m)
+        return MARKERS, m + frac * min(1, nxt["marker"] - m)
 
     def rows(self):
         """[(row, panel, x)] for every row with a marker, in order."""
@@ -89,7 +93,7 @@ def _onset_text(x, onset_x, panel, short=False):
     if panel == AFTER:
         return f"+{_fmt_bytes(onset_x)}" + ("" if short else " after the last marker's row")
     if x == "marker":
-        m = f"{int(onset_x)}" if float(onset_x).is_integer() else f"{onset_x:.1f}"
+        m = f"{int(onset_x)}" if float(onset_x).is_integer() else f"{onset_x:.2f}"
         return m if short else f"marker {m}"
     if x == "host_bytes":
         return _fmt_bytes(onset_x)
@@ -166,7 +170,7 @@ def draw_waf(runs, x="host_bytes", title=None):
     top, bottom = panel_axes[MARKERS]
     top.set_ylabel("cumulative WAF")
     bottom.set_ylabel("interval WAF")
-    bottom.set_xlabel("marker (e.g. block number); rows between two markers\nplaced by host writes"
+    bottom.set_xlabel("last marker seen m (e.g. block number); rows with the\nsame m spread over [m, m + 1) by host writes"
                       if interpolated else x_label)
     if after:
         at, ab = panel_axes[AFTER]

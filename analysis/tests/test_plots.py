@@ -47,11 +47,11 @@ def test_plot_waf_markers_leave_out_rows_without_one(tmp_path):
     assert csv_rows[0]["marker"] == "10"
     assert list(csv_rows[0]) == ["run", "kind", "marker", "waf", "interval_waf", "host_bytes", "panel", "x_drawn"]
     # One row per marker here: every row is drawn at its own marker, no second panel.
-    # a's onset (2.5 GiB, after marker 10) lies half way from the row of 10 (2 GiB)
-    # to the row of 20 (3 GiB): drawn at 15.
+    # a's onset (2.5 GiB, marker 10) lies half way from the row of 10 (2 GiB)
+    # to the row of 20 (3 GiB), and before marker 11 at the latest: 10.5.
     assert [(r["kind"], r["panel"], r["x_drawn"]) for r in csv_rows] == [
         ("point", "markers", "10"), ("point", "markers", "20"), ("point", "markers", "30"),
-        ("gc_onset", "markers", "15.0"), ("point", "markers", "20"), ("point", "markers", "30")]
+        ("gc_onset", "markers", "10.5"), ("point", "markers", "20"), ("point", "markers", "30")]
 
 
 def _onset_lines(fig):
@@ -98,18 +98,19 @@ def test_plot_waf_markers_rows_after_the_last_marker(tmp_path):
     rows = plot_waf(runs, str(tmp_path / "t.png"), x="marker")
     assert_png(tmp_path / "t.png")
     points = [(r[5] // GIB, r[6], r[7]) for r in rows if r[0] == "x" and r[1] == "point"]
-    # By hand: the 3 GiB row shares marker 10 with the 2 GiB row; it lies half
-    # way (in host bytes) to the first row of marker 20: 10 + 0.5 x 10 = 15.
+    # By hand: the 3 GiB row shares marker 10 with the 2 GiB row: it came after
+    # marker 10 and before the next marker record, 11 at the lowest. It lies
+    # half way (in host bytes) to the first row of marker 20: 10 + 0.5 = 10.5.
     # After the first row of the last marker (30, at 5 GiB), rows go to the
     # second panel at their host bytes past it: 1 GiB and 2 GiB.
-    assert points == [(2, "markers", 10), (3, "markers", 15.0), (4, "markers", 20), (5, "markers", 30),
+    assert points == [(2, "markers", 10), (3, "markers", 10.5), (4, "markers", 20), (5, "markers", 30),
                       (6, "after_last_marker", GIB), (7, "after_last_marker", 2 * GIB)]
     for run in "xyz":  # no two points of a run share a position
         drawn = [(r[6], r[7]) for r in rows if r[0] == run and r[1] == "point"]
         assert len(set(drawn)) == len(drawn) == 6
     onsets = {r[0]: (r[2], r[5], r[6], r[7]) for r in rows if r[1] == "gc_onset"}
-    # x: 10 + (3.5 - 2) / (4 - 2) x 10 = 17.5; y: 5.5 - 5 = 0.5 GiB past the last marker's row; z: at 25.
-    assert onsets == {"x": (10, int(3.5 * GIB), "markers", 17.5),
+    # x: 10 + (3.5 - 2) / (4 - 2) = 10.75; y: 5.5 - 5 = 0.5 GiB past the last marker's row; z: at 25.
+    assert onsets == {"x": (10, int(3.5 * GIB), "markers", 10.75),
                       "y": (30, int(5.5 * GIB), "after_last_marker", GIB // 2),
                       "z": (25, int(4.5 * GIB), "markers", 25)}
     csv_rows = read_csv(tmp_path / "t.csv")
@@ -121,7 +122,7 @@ def test_plot_waf_markers_tail_panel_draws_distinct_x():
     fig, _, _ = draw_waf([("x", series, None)], x="marker")
     try:
         main_top, tail_top = fig.axes[0], fig.axes[1]
-        assert list(main_top.get_lines()[0].get_xdata()) == [10, 15.0, 20, 30]
+        assert list(main_top.get_lines()[0].get_xdata()) == [10, 10.5, 20, 30]
         # The tail panel starts at the last marker's row (0) and goes on in GiB.
         assert list(tail_top.get_lines()[0].get_xdata()) == [0, 1, 2]
         assert "(GiB)" in fig.axes[3].get_xlabel()

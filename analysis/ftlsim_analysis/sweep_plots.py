@@ -135,7 +135,7 @@ def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=
     if group:
         ax.legend(title=f"--{group}", fontsize="small")
     fixed = ", ".join(f"{k}={v}" for k, v in where.items())
-    ax.set_title(title or f"{metric} against --{x}" + (f" ({fixed})" if fixed else ""))
+    ax.set_title(title or f"{metric_name(metric)} against --{x}" + (f" ({fixed})" if fixed else ""))
     save(fig, png_path, [x, group or "group", metric, "error"], out)
     return out
 

@@ -117,6 +117,22 @@ def test_plot_waf_markers_rows_after_the_last_marker(tmp_path):
     assert csv_rows[5]["panel"] == "after_last_marker" and csv_rows[5]["marker"] == "30"
 
 
+def test_marker_axis_markers_that_fall_and_a_step_of_one():
+    from ftlsim_analysis.waf import MarkerAxis
+
+    def row(gib, marker):
+        return {"host_bytes": gib * int(GIB), "marker": marker}
+    # 7, 7, then 5 (markers that fall: the second 7 stays at 7), 5 (next
+    # marker 6, one step: 5 + 0.5), 6 (the last marker's row), then two rows
+    # after it (1 and 2 GiB past it).
+    axis = MarkerAxis([row(1, 7), row(2, 7), row(3, 5), row(4, 5), row(5, 6), row(6, 6), row(7, 6)])
+    assert [(p, x) for _, p, x in axis.rows()] == [("markers", 7), ("markers", 7), ("markers", 5),
+                                                   ("markers", 5.5), ("markers", 6),
+                                                   ("after_last_marker", int(GIB)),
+                                                   ("after_last_marker", 2 * int(GIB))]
+    assert axis.place(int(1.5 * GIB), None) is None
+
+
 def test_plot_waf_markers_tail_panel_draws_distinct_x():
     series = _tail_series()
     fig, _, _ = draw_waf([("x", series, None)], x="marker")

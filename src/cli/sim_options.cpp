@@ -237,7 +237,8 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       "0.53 for femu-eth and femu-eth-512m)");
   add(Setting::kGcThres, "PCT", "GC",
       "Background GC threshold in percent (FEMU gc_thres_pcent): GC runs while free lines <= "
-      "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages");
+      "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages. Below 100 and at most "
+      "--gc-thres-high: 100 cannot switch background GC off");
   add(Setting::kGcThresHigh, "PCT", "GC",
       "Forced GC threshold in percent (FEMU gc_thres_pcent_high), in the write path");
   add(Setting::kVictim, "NAME", "GC", "Victim policy: " + ftl::victim_policy_help());

@@ -16,6 +16,7 @@
 #include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
+#include "core/progress_line.h"
 #include "core/units.h"
 #include "trace/record.h"
 #include "workload/synth.h"
@@ -42,6 +43,7 @@ struct GenOptions {
   std::string streams;
   std::string out;
   bool force = false;
+  bool no_progress = false;
 
   // Set while registering, to tell "given" from "defaulted".
   CLI::Option* theta_opt = nullptr;
@@ -255,8 +257,12 @@ void run_gen(const GenOptions& o) {
   const workload::SynthSpec spec = build_spec(o);
   check_output_file("-o", o.out, o.force, RunInputs{});  // a regular file or absent; --force to replace
   const uint64_t max_records = check_output_room(spec, o.out);
+  // The total is an estimate when reads or trims are drawn at random.
+  ProgressLine progress("gen", static_cast<uint64_t>(workload::expected_record_count(spec)),
+                        ProgressUnit::kRecords, progress_wanted(o.no_progress));
   const workload::GenerateStats s =
-      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse, max_records);
+      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse, max_records, &progress);
+  progress.finish();
   fmt::print("wrote {} records to {} ({} fill, {} writes, {} reads, {} trims, {} markers)\n", s.total(),
              escape_for_terminal(o.out), s.fill, s.writes, s.reads, s.trims, s.markers);
 }
@@ -308,6 +314,7 @@ Command add_gen_command(CLI::App& root) {
   app->add_option("-o,--out", o->out, "Output .ftr file")->required()->type_name("FILE");
   app->add_flag("--force", o->force,
                 "Replace an existing output file (a regular file only; never a device, FIFO or symlink)");
+  app->add_flag("--no-progress", o->no_progress, "No progress line on stderr (shown only on a terminal)");
 
   return {app, [o] { run_gen(*o); }};
 }

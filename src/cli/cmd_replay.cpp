@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
+#include "core/progress_line.h"
 #include "core/output_dir.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
@@ -317,27 +318,26 @@ void run_replay(const ReplayArgs& a) {
   if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader);
 
   // Every check passed: from here on the target is created or resized, and written.
-  const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
+  const bool progress = progress_wanted(a.no_progress);
   replay::EngineHooks hooks;
   hooks.stop = &g_stop;
-  if (progress) {
-    hooks.progress = [](const replay::Progress& p) {
-      const double pct = p.total_bytes == 0 ? 100.0 : 100.0 * static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
-      const double s = static_cast<double>(p.elapsed_ns) * 1e-9;
-      std::fprintf(stderr, "\rreplay %5.1f%%  %s  %.0f IOPS  %.1f MiB/s  %u in flight  %.0f s\033[K", pct,
-                   format_bytes(p.bytes).c_str(), static_cast<double>(p.ios) / s,
-                   static_cast<double>(p.bytes) / s / (1024.0 * 1024.0), p.inflight, s);
-    };
-  }
   {
     const StopSignals signals;
     target.materialize();
     report.target = target.info();
+    ProgressLine line("replay", scan.moved_bytes(), ProgressUnit::kBytes, progress);
+    if (progress) {
+      hooks.progress = [&line](const replay::Progress& p) {
+        const double s = static_cast<double>(p.elapsed_ns) * 1e-9;
+        line.set_note(fmt::format("{:.0f} IOPS, {} in flight", s > 0 ? static_cast<double>(p.ios) / s : 0.0,
+                                  p.inflight));
+        line.set(p.bytes);
+      };
+    }
     report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);
   }
   // A file --create made stays once the replay wrote to it.
   if (report.result.records_done > 0) target.keep();
-  if (progress) std::fprintf(stderr, "\r\033[K");
   if (!reader.intact()) {
     // The trace shrank or changed under the replay: what was sent after that
     // is not the trace. The report is written, marked partial, and says so.
@@ -375,7 +375,10 @@ void run_replay(const ReplayArgs& a) {
       }
     }
   }
-  if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
+  if (a.verify && !report.result.partial) {
+    ProgressLine line("verify", target.info().bytes, ProgressUnit::kBytes, progress);
+    report.verify = replay::verify_target(target, reader.records(), geo, &line);
+  }
 
   if (out) {
     replay::write_outputs(out->staging(), report);

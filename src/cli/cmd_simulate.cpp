@@ -23,6 +23,7 @@
 #include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
+#include "core/progress_line.h"
 #include "core/units.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -57,10 +58,12 @@ void run_single(const SimulateArgs& a, const Point& point) {
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
     timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);
   }
-  run.options.progress = stderr_progress(a);
+  ProgressLine progress("simulate", reader.size(), ProgressUnit::kRecords, stderr_progress(a));
+  run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   const sim::SimResult result = sim::simulate(run.config, view, run.options, run.placement);
+  progress.finish();
   reader.check_intact();  // no results from a trace that changed under the run
   run.interval_bytes = result.interval_bytes;
   if (out) {
@@ -215,7 +218,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
              threads, threads == 1 ? "" : "s");
   if (carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", carried, n, csv_path);
   std::fflush(stdout);
-  const bool progress = stderr_progress(a);
+  // Records of all configurations to run; the note counts configurations.
+  ProgressLine progress("sweep", reader.size() * todo.size(), ProgressUnit::kRecords, stderr_progress(a));
+  for (sim::SweepJob& job : todo_jobs) job.run.options.progress = &progress;
   const sim::InterruptScope interrupt;
   sim::SweepCallbacks callbacks;
   callbacks.cancel = interrupt.flag();
@@ -240,11 +245,11 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     }
   };
   callbacks.progress = [&](size_t done, size_t total) {
-    if (progress) std::fprintf(stderr, "\rftlsim: %zu/%zu configurations done", done, total);
+    if (progress.enabled()) progress.set_note(fmt::format("{}/{} configurations done", done, total));
   };
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   std::vector<sim::SweepOutcome> ran = sim::run_sweep(view, todo_jobs, threads, callbacks);
-  if (progress) std::fprintf(stderr, "\r%60s\r", "");
+  progress.finish();
   for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
 
   write_file_atomically(csv_path, sim::sweep_csv(table, outcomes), Existing::kReplace);

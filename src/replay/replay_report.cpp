@@ -307,7 +307,8 @@ std::string summary_text(const ReplayReport& r) {
                               v.unchecked_units > 0 ? fmt::format(" ({} trimmed units on a device not checked)",
                                                                   v.unchecked_units)
                                                     : std::string(),
-                              v.mismatches, v.first_mismatch.empty() ? "" : "; first at " + v.first_mismatch));
+                              v.mismatches, v.first_mismatch.empty() ? "" : "; first at " + v.first_mismatch) +
+                      fmt::format(" ({} read back in {:.2f} s)", format_bytes(v.read_bytes), v.seconds));
   }
   if (!e.registered_buffers && r.target.kind != TargetKind::kNvmeGeneric) {
     row("note", "buffers not registered with io_uring (RLIMIT_MEMLOCK too low?); plain reads and writes used");
@@ -505,6 +506,7 @@ std::string summary_json(const ReplayReport& r) {
     j.field("written_units", v.written_units).field("trimmed_units", v.trimmed_units);
     j.field("unchecked_units", v.unchecked_units).field("mismatches", v.mismatches);
     j.field("first_mismatch", v.first_mismatch);
+    j.field("read_bytes", v.read_bytes).field("seconds", v.seconds);
     j.end_object();
   } else {
     j.null();

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <variant>
 
 #include "core/error.h"
@@ -49,7 +48,8 @@ class Driver {
   void run(SimResult& r) {
     const auto records = t_.records;
     const size_t n = records.size();
-    const size_t progress_step = size_t{1} << 22;
+    ProgressLine* const progress = opts_.progress;
+    size_t reported = 0;
     for (size_t i = 0; i < n; ++i) {
       if (i + kPrefetchDistance < n) {
         const Record& ahead = records[i + kPrefetchDistance];
@@ -65,11 +65,13 @@ class Driver {
           if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
         }
       }
-      if (step(i, r) && opts_.progress && (i & (progress_step - 1)) == 0 && i > 0) [[unlikely]] {
-        std::fprintf(stderr, "\rftlsim: %5.1f%% of %zu records", 100.0 * static_cast<double>(i) / static_cast<double>(n), n);
+      (void)step(i, r);
+      if (progress != nullptr && ((i + 1) & (kProgressBatch - 1)) == 0) [[unlikely]] {
+        progress->add(i + 1 - reported);
+        reported = i + 1;
       }
     }
-    if (opts_.progress) std::fprintf(stderr, "\r%60s\r", "");
+    if (progress != nullptr) progress->add(n - reported);
     finish(r);
   }
 
@@ -398,8 +400,13 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
     run_on(any, [&](auto& driver) {
-      timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr,
-                            [&](size_t i) { driver.step(i, r); });
+      // The host loop applies every record once, in trace order.
+      ProgressLine* const progress = opts.progress;
+      timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
+        (void)driver.step(i, r);
+        if (progress != nullptr && ((i + 1) & (kProgressBatch - 1)) == 0) [[unlikely]] progress->add(kProgressBatch);
+      });
+      if (progress != nullptr) progress->add(trace.records.size() % kProgressBatch);
       driver.finish(r);
     });
   } else {

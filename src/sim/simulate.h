@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "core/progress_line.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
 #include "ftl/ftl_config.h"
@@ -22,8 +23,10 @@ struct SimOptions {
   // Fold requests beyond the logical capacity back into it (slot modulo
   // capacity) instead of failing.
   bool wrap = false;
-  // Print progress to stderr (the CLI sets it when stderr is a terminal).
-  bool progress = false;
+  // When set, the records applied are added to it every kProgressBatch
+  // records and at the end (core/progress_line.h; thread-safe, so a sweep's
+  // runs may share one). The CLI sets it when stderr is a terminal.
+  ProgressLine* progress = nullptr;
   // --logical fit:P%: the logical capacity is the trace's footprint / P, the
   // touched slots remapped densely in first-touch order (sim/fit.h); the
   // configuration's logical_bytes is then ignored.

@@ -286,10 +286,8 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
           out.error = job.error;
           out.status = SweepStatus::kError;
         } else {
-          SimOptions opts = job.run.options;
-          opts.progress = false;
           try {
-            out.result = simulate(job.run.config, trace, opts, job.run.placement);
+            out.result = simulate(job.run.config, trace, job.run.options, job.run.placement);
             out.status = SweepStatus::kDone;
           } catch (const InputError& e) {
             out.error = e.what();

@@ -80,8 +80,8 @@ void make_unique(std::vector<std::string>& names);
 // ---- Running --------------------------------------------------------------
 
 struct SweepJob {
-  // Configuration, placement and options; run.options.progress is ignored
-  // (a sweep reports progress per configuration instead).
+  // Configuration, placement and options; the jobs of a sweep may share
+  // one run.options.progress line (it is thread-safe).
   RunDescription run;
   // Set when the configuration was rejected before running (for example by
   // FtlConfig::validate): the job is not run and its outcome carries this.

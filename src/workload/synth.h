@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/atomic_file.h"
+#include "core/progress_line.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
 #include "core/rng.h"
@@ -156,10 +157,11 @@ GenerateStats generate(const SynthSpec& spec, Sink& sink);
 // file appears only when complete. Throws InputError / SystemError, and
 // InputError (leaving no file) once more than `max_records` records would be
 // written: the caller's bound (the output's free space), which random reads
-// and trims could otherwise pass.
+// and trims could otherwise pass. Records written are added to `progress`
+// (when set) every kProgressBatch records and at the end.
 // (Defined in synth_ftr.cpp so that in-memory users need no FtrWriter.)
 GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing = Existing::kReplace,
-                        uint64_t max_records = UINT64_MAX);
+                        uint64_t max_records = UINT64_MAX, ProgressLine* progress = nullptr);
 
 // ---------------------------------------------------------------------------
 // Implementation.

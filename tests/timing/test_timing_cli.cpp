@@ -98,15 +98,45 @@ TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("knee       qd "));
   const std::string csv = slurp(dir.file("q/qd_sweep.csv"));
-  CHECK(csv.rfind("qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n1,read,", 0) == 0);
+  CHECK(csv.rfind("placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\nsingle,1,read,", 0) == 0);
   CHECK(lines(csv) == 4);
-  CHECK_THAT(csv, Catch::Contains("\n4,read,") && Catch::Contains("\n16,read,"));
+  CHECK_THAT(csv, Catch::Contains("\nsingle,4,read,") && Catch::Contains("\nsingle,16,read,"));
   CHECK_THAT(slurp(dir.file("q/qd_sweep.json")), Catch::Contains("\"rows\": [") && Catch::Contains("\"knee_qd\": "));
   // -j does not change the result.
   const auto r1 = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4,16 --ops read -j 1 --out " +
                              dir.file("q1"));
   REQUIRE(r1.exit_code == 0);
   CHECK(slurp(dir.file("q1/qd_sweep.csv")) == csv);
+}
+
+TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of separate runs", "[cli]") {
+  // Issue #16: single and FDP latency across queue depths in one command.
+  test::TempDir dir("qdsweep-placements");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string base = "qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4 -j 2 --out ";
+  const auto both = run_ftlsim(base + dir.file("b") + " --placement \"single,map:0=0,1=1\"");
+  INFO(both.output);
+  REQUIRE(both.exit_code == 0);
+  CHECK_THAT(both.output, Catch::Contains("knee       single: qd ") && Catch::Contains("knee       map:0=0,1=1: qd "));
+  REQUIRE(run_ftlsim(base + dir.file("s") + " --placement single").exit_code == 0);
+  REQUIRE(run_ftlsim(base + dir.file("m") + " --placement map:0=0,1=1").exit_code == 0);
+  const std::string csv = slurp(dir.file("b/qd_sweep.csv"));
+  const std::string single = slurp(dir.file("s/qd_sweep.csv"));
+  const std::string map = slurp(dir.file("m/qd_sweep.csv"));
+  // Placement outermost, the map: spec quoted (it holds commas); each part
+  // equals the run of that placement alone (same header, same rows).
+  const size_t header = single.find('\n') + 1;
+  CHECK(lines(csv) == 5);
+  CHECK(csv == single + map.substr(header));
+  CHECK_THAT(csv, Catch::Contains("\n\"map:0=0,1=1\",1,all,"));
+  const std::string json = slurp(dir.file("b/qd_sweep.json"));
+  CHECK_THAT(json, Catch::Contains("\"knee_qd\": null") && Catch::Contains("\"knee_qd_by_placement\": {") &&
+                       Catch::Contains("\"placement\": \"map:0=0,1=1\""));
+  // Other model options still take one value.
+  const auto bad = run_ftlsim(base + dir.file("x") + " --gc-thres 60,70");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("qd-sweep takes a list for --placement and --qd only; --gc-thres has 2 values"));
 }
 
 TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {

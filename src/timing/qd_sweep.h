@@ -27,6 +27,11 @@ struct QdRow {
 // types together for "all").
 [[nodiscard]] QdRow qd_row(uint32_t qd, const TimingResult& t);
 
+// The row of any timed run, all host requests together (its op filter),
+// with its config.qd (meaningful in closed loop): what compare and sweep.csv
+// report.
+[[nodiscard]] inline QdRow timed_row(const TimingResult& t) { return qd_row(t.config.qd, t); }
+
 // Smallest qd whose qps is at least 90% of the largest qps in `rows`
 // (0 when rows is empty). Rows of one placement.
 [[nodiscard]] uint32_t knee_qd(std::span<const QdRow> rows);

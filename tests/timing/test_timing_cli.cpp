@@ -3,6 +3,8 @@
 // errors with exit code 2 for timing options that make no sense.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include <string>
 
 #include "cli/cli_run.h"
@@ -137,6 +139,65 @@ TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of s
   const auto bad = run_ftlsim(base + dir.file("x") + " --gc-thres 60,70");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Catch::Contains("qd-sweep takes a list for --placement and --qd only; --gc-thres has 2 values"));
+}
+
+namespace {
+
+// The cells of the row of `csv` whose first cell is `first`.
+std::vector<std::string> csv_row(const std::string& csv, const std::string& first) {
+  size_t at = csv.find("\n" + first + ",");
+  std::vector<std::string> cells;
+  if (at == std::string::npos) return cells;
+  const std::string line = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
+  size_t start = 0;
+  for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    cells.push_back(line.substr(start, comma - start));
+  }
+  cells.push_back(line.substr(start));
+  return cells;
+}
+
+}  // namespace
+
+TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures", "[cli]") {
+  // Issue #16: compare accepted no --timing. Its timed rows are the same
+  // closed-loop runs as qd-sweep's at that queue depth, an independent path.
+  test::TempDir dir("compare-timing");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const auto c = run_ftlsim("compare --trace " + tr + " " + test::kDevice +
+                            " --timing --qd 4 --a \"--placement single\" --b \"--placement map:0=0,1=1\" --out " +
+                            dir.file("c"));
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+  CHECK_THAT(c.output, Catch::Contains("\nIOPS ") && Catch::Contains("\nlatency p99.9 "));
+  const auto q = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice +
+                            " --qd 4 --placement \"single,map:0=0,1=1\" --out " + dir.file("q"));
+  REQUIRE(q.exit_code == 0);
+  const std::string cmp = slurp(dir.file("c/compare.csv"));
+  const std::string qd = slurp(dir.file("q/qd_sweep.csv"));
+  const auto single = csv_row(qd, "single");
+  const auto map = csv_row(qd, "\"map:0=0");  // the quoted map: cell splits at its commas
+  REQUIRE(single.size() == 11);
+  REQUIRE(map.size() == 12);
+  // qd_sweep.csv: placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+  CHECK(csv_row(cmp, "iops") == std::vector<std::string>{"iops", single[4], map[5], csv_row(cmp, "iops")[3]});
+  CHECK(csv_row(cmp, "lat_mean_ns")[1] == single[6]);
+  CHECK(csv_row(cmp, "lat_p50_ns")[1] == single[7]);
+  CHECK(csv_row(cmp, "lat_p99_ns")[1] == single[9]);
+  CHECK(csv_row(cmp, "lat_p99_9_ns")[1] == single[10]);
+  CHECK(csv_row(cmp, "lat_p99_9_ns")[2] == map[11]);
+
+  // Timing options in one side only: the other side's timed rows are empty.
+  const auto one = run_ftlsim("compare --trace " + tr + " " + test::kDevice +
+                              " --a \"--placement single\" --b \"--placement single --timing --qd 4\" --out " +
+                              dir.file("d"));
+  INFO(one.output);
+  REQUIRE(one.exit_code == 0);
+  const std::string cmp1 = slurp(dir.file("d/compare.csv"));
+  CHECK(csv_row(cmp1, "iops") == std::vector<std::string>{"iops", "", single[4], ""});
+  // Same WAF: timed mode makes the same FTL decisions.
+  CHECK(csv_row(cmp1, "waf")[1] == csv_row(cmp1, "waf")[2]);
 }
 
 TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "cli/commands.h"
@@ -134,6 +135,7 @@ std::string sweep_table(const sim::SweepTable& t, std::span<const sim::SweepOutc
   return out;
 }
 
+// `items`: the model settings' items, then the timing settings' (expand_timing).
 void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std::string>>& items, size_t n) {
   if (a.out.empty()) {
     throw InputError(fmt::format(
@@ -143,40 +145,49 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   inputs.add("--trace", a.trace);
   check_output_folder("--out", a.out, inputs);
   const trace::FtrReader reader(a.trace);
-  const std::optional<timing::TimingConfig> timing = build_timing(a.timing);
-  if (timing && timing->mode == timing::HostMode::kOpen) timing::check_issue_span(reader.records(), timing->speed, a.trace);
-  std::vector<size_t> sizes(kSettingCount);
+  const size_t settings = items.size();  // model, then timing
+  const auto name = [](size_t i) {
+    return i < kSettingCount ? setting_info(i).name : timing_setting_name(i - kSettingCount);
+  };
+  std::vector<size_t> sizes(settings);
   std::vector<size_t> axes;  // settings with more than one value
-  for (size_t i = 0; i < kSettingCount; ++i) {
+  for (size_t i = 0; i < settings; ++i) {
     sizes[i] = items[i].size();
     if (sizes[i] > 1) axes.push_back(i);
   }
   sim::SweepTable table;
-  for (const size_t i : axes) table.axes.emplace_back(setting_info(i).name);
+  for (const size_t i : axes) table.axes.emplace_back(name(i));
   // Resume identity of each row: the trace and every setting of its point.
   const uint64_t trace_id =
       sim::trace_fingerprint({a.trace, reader.records(), reader.meta().sector_bytes}, reader.meta().pid_names);
-  // Options outside the settings that change results.
-  const std::string common = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
   std::vector<sim::SweepJob> jobs(n);
   for (size_t k = 0; k < n; ++k) {
     const std::vector<size_t> at = sim::product_point(sizes, k);
+    std::vector<std::string> all(settings);  // this configuration's value of every setting
+    for (size_t i = 0; i < settings; ++i) all[i] = items[i][at[i]];
     Point point;
-    for (size_t i = 0; i < kSettingCount; ++i) point[i] = items[i][at[i]];
+    std::copy_n(all.begin(), kSettingCount, point.begin());
+    const TimingArgs timing_args = timing_point(a.timing, std::span(all).subspan(kSettingCount));
     std::vector<std::pair<std::string, std::string>> swept;
     std::vector<std::string> values;
     for (const size_t i : axes) {
-      swept.emplace_back(setting_info(i).name, point[i]);
-      values.push_back(point[i]);
+      swept.emplace_back(name(i), all[i]);
+      values.push_back(all[i]);
     }
     table.ids.push_back(sim::config_id(swept));
     table.values.push_back(std::move(values));
-    std::string description = common;
+    // Resume identity: the options outside the settings that change
+    // results, and every model setting.
+    std::string description = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(timing_args));
     for (size_t i = 0; i < kSettingCount; ++i) description += fmt::format("{}={}\n", setting_info(i).name, point[i]);
     table.keys.push_back(sim::config_key(trace_id, description));
     try {
       jobs[k].run = build_run(a.model, point, a.trace);
-      jobs[k].run.options.timing = timing;
+      jobs[k].run.options.timing = build_timing(timing_args);
+      const auto& timing = jobs[k].run.options.timing;
+      if (timing && timing->mode == timing::HostMode::kOpen) {
+        timing::check_issue_span(reader.records(), timing->speed, a.trace);
+      }
       jobs[k].run.pid_names = reader.meta().pid_names;
     } catch (const InputError& e) {
       jobs[k].error = e.what();
@@ -277,7 +288,8 @@ void run_simulate(const SimulateArgs& a) {
   if (a.trace.empty()) {
     throw InputError("--trace is required (ftlsim --trace FILE.ftr [options]; see ftlsim --help)");
   }
-  const std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  for (std::vector<std::string>& t : expand_timing(a.timing)) items.push_back(std::move(t));
   std::vector<size_t> sizes;
   for (const auto& v : items) sizes.push_back(v.size());
   const size_t n = sim::product_size(sizes);

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "cli/timing_options.h"
 #include "core/units.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
@@ -294,15 +295,17 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
 
 std::string sweep_help() {
   std::string order;
-  for (size_t i = 0; i < kSettingCount; ++i) {
+  for (size_t i = 0; i < kSettingCount + kTimingSettingCount; ++i) {
     if (i > 0) order += i % 8 == 0 ? ",\n  " : ", ";
-    order += kSettings[i].name;
+    order += i < kSettingCount ? kSettings[i].name : timing_setting_name(i - kSettingCount);
   }
   return fmt::format(
-      "Sweeps: every Device, GC, FDP and Output option above also takes a list or a range:\n"
+      "Sweeps: every Device, GC, FDP, Output and Timing option above (but the --timing flag) also takes\n"
+      "a list, and numbers and sizes a range:\n"
       "  --gc-thres 50,60,75     a list (items separated by ',')\n"
       "  --gc-thres 50:90:10     an inclusive range START:STOP:STEP (50,60,70,80,90);\n"
       "                          numbers and sizes only, and may be mixed with lists: 16M:64M:16M,1G\n"
+      "  --timing --qd 1,4,16    timing values are axes too (durations: lists only, 40us,80us)\n"
       "  --placement \"single,fdp;map:0=0,1=0,2=1;oracle\"\n"
       "                          a map: spec takes everything up to the next ';'\n"
       "With more than one value anywhere, ftlsim runs the Cartesian product of all values in one\n"

@@ -200,6 +200,46 @@ TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures
   CHECK(csv_row(cmp1, "waf")[1] == csv_row(cmp1, "waf")[2]);
 }
 
+TEST_CASE("timing options take lists in a sweep: axes in sweep.csv, results as separate runs", "[cli]") {
+  // Issue #16: every numeric option takes a list, the timing options too.
+  test::TempDir dir("timing-lists");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string base = "--trace " + tr + " " + test::kDevice + " --timing";
+  const auto r = run_ftlsim(base + " --qd 1,8 --read-time 40us,80us -j 2 --out " + dir.file("s"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = slurp(dir.file("s/sweep.csv"));
+  // The timing axes come after the model ones, the last varying fastest.
+  CHECK(csv.rfind("config_id,qd,read-time,waf,", 0) == 0);
+  CHECK(lines(csv) == 5);
+  const std::vector<std::string> ids = {"qd=1_read-time=40us", "qd=1_read-time=80us", "qd=8_read-time=40us",
+                                        "qd=8_read-time=80us"};
+  size_t at = 0;
+  for (const std::string& id : ids) {
+    at = csv.find("\n" + id + ",", at);
+    CHECK(at != std::string::npos);  // present, in this order
+  }
+  // Each configuration is the single run with those values.
+  const auto one = run_ftlsim(base + " --qd 8 --read-time 80us --out " + dir.file("one"));
+  REQUIRE(one.exit_code == 0);
+  const std::string cdf = slurp(dir.file("one/latency_cdf.csv"));
+  CHECK_FALSE(cdf.empty());
+  CHECK(slurp(dir.file("s/qd=8_read-time=80us/latency_cdf.csv")) == cdf);
+  CHECK(slurp(dir.file("s/qd=1_read-time=80us/latency_cdf.csv")) != cdf);
+  // A bad item names its option; lists still need --timing; one
+  // configuration per side in compare.
+  const auto bad = run_ftlsim(base + " --read-time 40us,fast --out " + dir.file("b"));
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--read-time: 'fast' is not a duration"));
+  const auto untimed = run_ftlsim("--trace " + tr + " " + test::kDevice + " --qd 1,8 --out " + dir.file("u"));
+  CHECK(untimed.exit_code == 2);
+  CHECK_THAT(untimed.output, Catch::Contains("add --timing"));
+  const auto cmp = run_ftlsim("compare --trace " + tr + " " + test::kDevice + " --timing --qd 1,8 --a \"--placement single\"");
+  CHECK(cmp.exit_code == 2);
+  CHECK_THAT(cmp.output, Catch::Contains("--qd 1,8: one value here"));
+}
+
 TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
   test::TempDir dir("timing-bad");
   const std::string tr = dir.file("t.ftr");

@@ -19,7 +19,8 @@
 #include "core/output_dir.h"
 #include "core/units.h"
 #include "sim/report.h"
-#include "sim/sweep.h"
+#include "sim/sweep_csv.h"
+#include "sim/sweep_pool.h"
 #include "trace/ftr_reader.h"
 
 namespace ftlsim::cli {

@@ -30,7 +30,7 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model);
 // any other timing option is an error). Throws InputError naming the option.
 [[nodiscard]] std::optional<timing::TimingConfig> build_timing(const TimingArgs& a);
 
-// Every timing option as text, for a sweep's resume key (sim/sweep.h,
+// Every timing option as text, for a sweep's resume key (sim/sweep_resume.h,
 // config_key): an option added to TimingArgs that changes results must
 // appear here, or a resumed sweep could mix rows of different settings.
 [[nodiscard]] std::string describe(const TimingArgs& a);

@@ -24,7 +24,7 @@
 #include "core/output_dir.h"
 #include "core/progress_line.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
+#include "sim/sweep_values.h"
 #include "timing/qd_sweep.h"
 #include "trace/ftr_reader.h"
 

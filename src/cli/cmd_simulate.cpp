@@ -28,7 +28,12 @@
 #include "core/units.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
+#include "sim/interrupt_scope.h"
+#include "sim/sweep_csv.h"
+#include "sim/sweep_folder.h"
+#include "sim/sweep_pool.h"
+#include "sim/sweep_product.h"
+#include "sim/sweep_resume.h"
 #include "timing/time_scale.h"
 #include "trace/ftr_reader.h"
 
@@ -209,7 +214,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // Rows complete in an earlier run of the same command are carried over;
   // the rest run. sweep.csv is rewritten (atomically) now, at most once a
   // second as configurations finish, and at the end: an interrupted sweep
-  // leaves its complete rows and marks the others missing (sim/sweep.h).
+  // leaves its complete rows and marks the others missing (sim/sweep_resume.h).
   std::vector<sim::SweepOutcome> outcomes(n);
   const size_t carried = sim::carry_over(sim::read_sweep_rows(csv_path), table, a.out, outcomes);
   std::vector<size_t> todo;

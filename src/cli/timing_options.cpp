@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "sim/sweep.h"
+#include "sim/sweep_values.h"
 
 namespace ftlsim::cli {
 namespace {

@@ -51,7 +51,7 @@ inline constexpr size_t kTimingSettingCount = 7;
 // default command).
 [[nodiscard]] std::optional<timing::TimingConfig> build_timing(const TimingArgs& a);
 
-// Every timing option as text, for a sweep's resume key (sim/sweep.h,
+// Every timing option as text, for a sweep's resume key (sim/sweep_resume.h,
 // config_key): an option added to TimingArgs that changes results must
 // appear here, or a resumed sweep could mix rows of different settings.
 [[nodiscard]] std::string describe(const TimingArgs& a);

@@ -79,4 +79,8 @@ struct SimResult {
   std::vector<uint32_t> l2p;  // SimOptions::keep_l2p: physical slot per logical slot (0xFFFFFFFF unmapped)
 };
 
+// Blocks erased in the run: unit erases x blocks per erase unit (RU or
+// line), the "erases" of summary.json and sweep.csv.
+[[nodiscard]] inline uint64_t erased_blocks(const SimResult& r) { return r.ftl.line_erases * r.blocks_per_unit; }
+
 }  // namespace ftlsim::sim

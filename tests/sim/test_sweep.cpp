@@ -13,7 +13,12 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
+#include "sim/sweep_csv.h"
+#include "sim/sweep_folder.h"
+#include "sim/sweep_pool.h"
+#include "sim/sweep_product.h"
+#include "sim/sweep_resume.h"
+#include "sim/sweep_values.h"
 #include "sim_test_util.h"
 
 using namespace ftlsim;

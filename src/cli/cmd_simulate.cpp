@@ -162,6 +162,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   sim::SweepTable table;
   for (const size_t i : axes) table.axes.emplace_back(name(i));
+  table.timed = a.timing.timing;
   // Resume identity of each row: the trace and every setting of its point.
   const uint64_t trace_id =
       sim::trace_fingerprint({a.trace, reader.records(), reader.meta().sector_bytes}, reader.meta().pid_names);

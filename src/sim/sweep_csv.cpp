@@ -6,9 +6,11 @@
 #include <array>
 #include <charconv>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "ftl/geometry.h"
+#include "timing/qd_sweep.h"
 
 namespace ftlsim::sim {
 
@@ -46,6 +48,9 @@ constexpr std::array<std::string_view, 8> kMetricColumns = {
     "waf",         "host_bytes",          "gc_bytes",
     "erases",      "gc_onset_host_bytes", "gc_onset_marker",
     "invalid_pid_requests", "ru_not_fully_written"};
+// Timed mode: requests per second and latencies in ns of all host requests.
+constexpr std::array<std::string_view, 5> kTimedColumns = {"iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
+                                                           "lat_p99_9_ns"};
 constexpr std::string_view kSharePrefix = "waf_share_";
 
 }  // namespace
@@ -66,6 +71,14 @@ std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o) {
     cells["invalid_pid_requests"] = fmt::format("{}", r.invalid_pid_requests);
     cells["ru_not_fully_written"] = fmt::format("{}", r.ftl.units_not_fully_written);
     for (const HandleStats& h : r.handles) cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
+    if (r.timing) {
+      const timing::QdRow t = timing::timed_row(*r.timing);
+      cells["iops"] = fmt::format("{:.1f}", t.qps);
+      cells["lat_mean_ns"] = fmt::format("{:.0f}", t.lat_mean_ns);
+      cells["lat_p50_ns"] = fmt::format("{}", t.p50_ns);
+      cells["lat_p99_ns"] = fmt::format("{}", t.p99_ns);
+      cells["lat_p99_9_ns"] = fmt::format("{}", t.p99_9_ns);
+    }
   }
   cells["error"] = o.error;
   cells["status"] = std::string(status_name(o.status));
@@ -91,7 +104,13 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
     out += ',';
     out += csv_field(axis);
   }
+  const std::span<const std::string_view> timed =
+      table.timed ? std::span<const std::string_view>(kTimedColumns) : std::span<const std::string_view>();
   for (const std::string_view column : kMetricColumns) {
+    out += ',';
+    out += column;
+  }
+  for (const std::string_view column : timed) {
     out += ',';
     out += column;
   }
@@ -113,6 +132,10 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
       out += csv_field(v);
     }
     for (const std::string_view column : kMetricColumns) {
+      out += ',';
+      out += cell(row, std::string(column));
+    }
+    for (const std::string_view column : timed) {
       out += ',';
       out += cell(row, std::string(column));
     }

@@ -40,6 +40,7 @@ struct SweepTable {
   std::vector<std::string> ids;                  // config_id per row
   std::vector<std::vector<std::string>> values;  // per row: one value per axis
   std::vector<std::string> keys;                 // config_key per row; empty: the column stays empty
+  bool timed = false;                            // timed mode (--timing): sweep.csv has the timed columns
 };
 
 }  // namespace ftlsim::sim

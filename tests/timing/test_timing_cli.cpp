@@ -240,6 +240,46 @@ TEST_CASE("timing options take lists in a sweep: axes in sweep.csv, results as s
   CHECK_THAT(cmp.output, Catch::Contains("--qd 1,8: one value here"));
 }
 
+TEST_CASE("a timed sweep's sweep.csv has IOPS and latency columns equal to qd-sweep's", "[cli]") {
+  // Issue #16: sweep.csv of a timed sweep had no IOPS or latency columns.
+  test::TempDir dir("timing-sweep-columns");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string model = tr + " " + test::kDevice + " --placement single,fdp";
+  const auto s = run_ftlsim("--trace " + model + " --timing --qd 1,8 -j 2 --out " + dir.file("s"));
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const auto q = run_ftlsim("qd-sweep --trace " + model + " --qd 1,8 -j 2 --out " + dir.file("q"));
+  REQUIRE(q.exit_code == 0);
+  const std::string csv = slurp(dir.file("s/sweep.csv"));
+  const std::string qd = slurp(dir.file("q/qd_sweep.csv"));
+  CHECK(csv.rfind("config_id,placement,qd,waf,host_bytes,gc_bytes,erases,gc_onset_host_bytes,gc_onset_marker,"
+                  "invalid_pid_requests,ru_not_fully_written,iops,lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+                  "waf_share_ruh0,",
+                  0) == 0);
+  for (const std::string placement : {"single", "fdp"}) {
+    for (const std::string depth : {"1", "8"}) {
+      const auto row = csv_row(csv, "placement=" + placement + "_qd=" + depth);
+      // qd_sweep.csv: placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+      std::vector<std::string> expect;
+      size_t at = qd.find("\n" + placement + "," + depth + ",");
+      REQUIRE(at != std::string::npos);
+      const auto q_row = csv_row(qd.substr(at), placement);
+      REQUIRE(row.size() > 15);
+      REQUIRE(q_row.size() == 11);
+      CHECK(row[11] == q_row[4]);   // iops = qps
+      CHECK(row[12] == q_row[6]);   // lat_mean_ns
+      CHECK(row[13] == q_row[7]);   // lat_p50_ns
+      CHECK(row[14] == q_row[9]);   // lat_p99_ns
+      CHECK(row[15] == q_row[10]);  // lat_p99_9_ns
+    }
+  }
+  // An untimed sweep keeps its columns.
+  const auto f = run_ftlsim("--trace " + model + " --out " + dir.file("f"));
+  REQUIRE(f.exit_code == 0);
+  CHECK_THAT(slurp(dir.file("f/sweep.csv")), !Catch::Contains("iops") && !Catch::Contains("lat_"));
+}
+
 TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
   test::TempDir dir("timing-bad");
   const std::string tr = dir.file("t.ftr");

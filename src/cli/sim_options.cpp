@@ -295,9 +295,13 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
 
 std::string sweep_help() {
   std::string order;
-  for (size_t i = 0; i < kSettingCount + kTimingSettingCount; ++i) {
+  for (size_t i = 0; i < kSettingCount; ++i) {
     if (i > 0) order += i % 8 == 0 ? ",\n  " : ", ";
-    order += i < kSettingCount ? kSettings[i].name : timing_setting_name(i - kSettingCount);
+    order += kSettings[i].name;
+  }
+  std::string timing_order;
+  for (size_t i = 0; i < kTimingSettingCount; ++i) {
+    timing_order += fmt::format("{}{}", i > 0 ? ", " : "", timing_setting_name(i));
   }
   return fmt::format(
       "Sweeps: every Device, GC, FDP, Output and Timing option above (but the --timing flag) also takes\n"
@@ -317,11 +321,13 @@ std::string sweep_help() {
       "DIR/<config_id>/summary.json + timeseries.csv, config_id naming the swept values\n"
       "(gc-thres=60_placement=fdp). Configurations are ordered like nested loops over\n"
       "  {}\n"
-      "with the last option varying fastest. Results do not depend on -j. A configuration that is\n"
+      "with the last option varying fastest; the timing options follow them (varying faster still):\n"
+      "  {}.\n"
+      "Results do not depend on -j. A configuration that is\n"
       "invalid (say, a threshold impossible for one --ru-size) gets its message in the error column;\n"
       "the others still run, and ftlsim exits with code 2 at the end.\n"
       "Compare two configurations side by side: ftlsim compare --help\n",
-      order);
+      order, timing_order);
 }
 
 std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {

@@ -4,6 +4,7 @@
 // opposite direction does not).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -96,4 +97,26 @@ TEST_CASE("hint: LBAs beyond the device say --wrap or a larger --logical", "[cli
   ok(sim(t, "--logical 512M --wrap"));
   ok(sim(t, "--logical 1G"));  // larger
   refused(sim(t, "--logical 256M"), "or a larger --logical");  // smaller: still refused
+}
+
+TEST_CASE("hint: an impossible --ru-size lists sizes that work, in a form the option takes", "[cli][hints]") {
+  const TempDir tmp("hints-ru");
+  const std::string t = hint_trace(tmp);
+  // femu-default: 64 dies, blocks of 256 x 4 KiB = 1 MiB, 256 blocks per plane.
+  const RunResult r = sim(t, "--placement fdp --ru-size 48M");
+  refused(r, "--ru-size 48M: a reclaim unit must be whole blocks");
+  std::smatch m;
+  REQUIRE(std::regex_search(r.output, m, std::regex("capacity still apply\\): ([^\\n]*)")));
+  CHECK(m[1].str() == "1M, 2M, 4M, 8M, 16M, 32M, 64M, 128M, 256M, 512M, 1G, 2G, 4G");
+  // Each listed size is taken as given (a list makes a sweep of all of
+  // them) and forms a reclaim unit; the largest leave too few units for the
+  // default thresholds and capacity, and say that instead.
+  std::string list = m[1].str();
+  list.erase(std::remove(list.begin(), list.end(), ' '), list.end());
+  const RunResult all = sim(t, "--placement fdp --ru-size " + list + " -j 2 --out " + tmp.file("ru"));
+  INFO(all.output);
+  CHECK(all.exit_code == 2);
+  CHECK_THAT(all.output, Contains("9 configuration folders"));  // 1M to 256M ran
+  CHECK_THAT(all.output, !Contains("a reclaim unit must be whole blocks"));
+  CHECK_THAT(all.output, Contains("512M     -       error: invalid configuration: logical capacity"));
 }

@@ -209,8 +209,8 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
     replay::Prediction p{text, res.ftl.waf(), 0, {}};
     for (const auto& [pid, bytes] : res.host_bytes_by_pid) p.host_bytes += bytes;
-    for (const sim::HandleStats& h : res.handles) {
-      p.handles.push_back({h.name, h.host_bytes, h.gc_out_bytes, h.waf_share});
+    for (const fdp::HandleStats& h : res.handles) {
+      p.handles.push_back({h.name, h.host_bytes, h.gc_out_bytes, h.waf_share, h.ruh});
     }
     return p;
   } catch (const InputError& e) {
@@ -304,7 +304,7 @@ void run_replay(const ReplayArgs& a) {
   // The host events already in the log, to tell the replay's own apart.
   // A device that cannot return the events log still replays; the report
   // then says why it has no event counts.
-  std::vector<replay::fdp::Event> events_before;
+  std::vector<replay::nvme_fdp::Event> events_before;
   bool events_ok = false;
   if (report.device_fdp) {
     try {
@@ -367,7 +367,7 @@ void run_replay(const ReplayArgs& a) {
     }
     if (events_ok) {
       try {
-        d.events = replay::fdp::new_events(
+        d.events = replay::nvme_fdp::new_events(
             events_before, replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true));
         d.events_read = true;
       } catch (const SystemError& e) {

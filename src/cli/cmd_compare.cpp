@@ -22,6 +22,7 @@
 #include "sim/report.h"
 #include "sim/sweep_csv.h"
 #include "sim/sweep_pool.h"
+#include "sim/sweep_run.h"
 #include "trace/ftr_reader.h"
 
 namespace ftlsim::cli {
@@ -201,10 +202,7 @@ void run_compare(const CompareArgs& c) {
   if (out_dir) {
     dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
     callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
-      if (!o.result) return;
-      sim::RunDescription run = jobs[i].run;
-      run.interval_bytes = o.result->interval_bytes;
-      sim::write_outputs(dirs[i], run, *o.result);
+      if (o.result) sim::write_job_outputs(dirs[i], jobs[i], *o.result);
     };
   }
   const bool progress = !c.no_progress && ::isatty(STDERR_FILENO) == 1;

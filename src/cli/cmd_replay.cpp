@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -14,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "cli/stop_signal.h"
 #include "cli/uint_option.h"
 #include "core/error.h"
 #include "core/escape.h"
@@ -101,35 +100,6 @@ struct ReplayArgs {
   bool no_progress = false;
   bool allow_unlisted_pids = false;
   bool ruh_update_at_end = false;
-};
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_stop_signal(int /*sig*/) { g_stop.store(true, std::memory_order_relaxed); }
-
-// SIGINT and SIGTERM set g_stop for the life of this object; each handler is
-// reset after its first delivery, so a second Ctrl-C ends the process.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;  // no SA_RESTART: waits return EINTR
-    ::sigaction(SIGINT, &sa, &old_int_);
-    ::sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
 };
 
 replay::ReplayConfig build_config(const ReplayArgs& a) {
@@ -319,7 +289,6 @@ void run_replay(const ReplayArgs& a) {
   // Every check passed: from here on the target is created or resized, and written.
   const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
   replay::EngineHooks hooks;
-  hooks.stop = &g_stop;
   if (progress) {
     hooks.progress = [](const replay::Progress& p) {
       const double pct = p.total_bytes == 0 ? 100.0 : 100.0 * static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
@@ -330,7 +299,9 @@ void run_replay(const ReplayArgs& a) {
     };
   }
   {
-    const StopSignals signals;
+    // Ctrl-C stops submitting; the I/Os in flight drain (cli/stop_signal.h).
+    const StopSignalScope signals("interrupted: draining the I/Os in flight");
+    hooks.stop = signals.flag();
     target.materialize();
     report.target = target.info();
     report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);

@@ -20,9 +20,11 @@
 #include "core/output_dir.h"
 #include "core/progress_line.h"
 #include "core/units.h"
+#include "fdp/handle_stats.h"
 #include "sim/report.h"
 #include "sim/sweep_csv.h"
 #include "sim/sweep_pool.h"
+#include "sim/sweep_run.h"
 #include "timing/qd_sweep.h"
 #include "timing/time_scale.h"
 #include "timing/timing_report.h"
@@ -176,18 +178,13 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimRes
   // WAF share per handle: ruh0, ruh1, ..., then the shared gc handle.
   std::vector<std::string> handles;
   for (const sim::SimResult* r : {&a, &b}) {
-    for (const sim::HandleStats& h : r->handles) {
+    for (const fdp::HandleStats& h : r->handles) {
       if (std::find(handles.begin(), handles.end(), h.name) == handles.end()) handles.push_back(h.name);
     }
   }
-  std::stable_sort(handles.begin(), handles.end(), [](const std::string& x, const std::string& y) {
-    const bool rx = x.rfind("ruh", 0) == 0, ry = y.rfind("ruh", 0) == 0;
-    if (rx != ry) return rx;
-    if (rx && x.size() != y.size()) return x.size() < y.size();
-    return x < y;
-  });
+  std::sort(handles.begin(), handles.end(), fdp::handle_name_before);
   const auto share = [](const sim::SimResult& r, const std::string& name) -> std::optional<double> {
-    for (const sim::HandleStats& h : r.handles) {
+    for (const fdp::HandleStats& h : r.handles) {
       if (h.name == name) return h.waf_share;
     }
     return std::nullopt;
@@ -249,10 +246,7 @@ void run_compare(const CompareArgs& c) {
   if (out_dir) {
     dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
     callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
-      if (!o.result) return;
-      sim::RunDescription run = jobs[i].run;
-      run.interval_bytes = o.result->interval_bytes;
-      sim::write_outputs(dirs[i], run, *o.result);
+      if (o.result) sim::write_job_outputs(dirs[i], jobs[i], *o.result);
     };
   }
   for (const sim::SweepJob& j : jobs) {

@@ -168,9 +168,9 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   return cfg;
 }
 
-sim::PlacementSetup build_placement(const Point& v) {
+fdp::PlacementSetup build_placement(const Point& v) {
   auto val = [&](Setting s) -> const std::string& { return v[idx(s)]; };
-  sim::PlacementSetup p;
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(val(Setting::kPlacement));
   p.fdp.reclaim_groups = to_u32(Setting::kRg, val(Setting::kRg));
   if (!val(Setting::kRuSize).empty()) {

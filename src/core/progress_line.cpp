@@ -114,7 +114,8 @@ void ProgressLine::maybe_draw(uint64_t done) {
   if (!next_draw_ns_.compare_exchange_strong(due, now + kProgressRedrawNs, std::memory_order_relaxed)) return;
   const std::unique_lock lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock() || finished_) return;
-  const ProgressSnapshot s{what_, done, total_, unit_, static_cast<double>(now - start_ns_) * 1e-9, note_};
+  const ProgressSnapshot s{what_, done, total_.load(std::memory_order_relaxed), unit_,
+                           static_cast<double>(now - start_ns_) * 1e-9, note_};
   const std::string text = format_progress(s);
   std::fprintf(out_, "\r%s\033[K", text.c_str());
   std::fflush(out_);

@@ -69,6 +69,8 @@ class ProgressLine {
 
   // Thread-safe: `n` more done / `done` in all (never goes back).
   void add(uint64_t n);
+  // Thread-safe: the total once it is known better (0: unknown).
+  void set_total(uint64_t total) { total_.store(total, std::memory_order_relaxed); }
   void set(uint64_t done);
   // Thread-safe: text shown after the numbers ("3/12 configurations done");
   // redraws when due.
@@ -85,7 +87,7 @@ class ProgressLine {
   void maybe_draw(uint64_t done);
 
   std::string what_;
-  uint64_t total_;
+  std::atomic<uint64_t> total_;
   ProgressUnit unit_;
   bool enabled_;
   std::FILE* out_;

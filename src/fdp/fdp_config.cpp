@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "fdp/stream_map.h"
 
 namespace ftlsim::fdp {
 namespace {
@@ -209,21 +210,6 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
     }
   }
   return l;
-}
-
-uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s) {
-  if (!c.isolated_gc) return 0;
-  const uint32_t hosts = c.handles * c.reclaim_groups;
-  if (s < 2 * hosts) return (s % hosts) / c.reclaim_groups;
-  return c.handles;
-}
-
-bool is_host_stream(const FdpConfig& c, ftl::StreamId s) {
-  return !c.isolated_gc || s < c.handles * c.reclaim_groups;
-}
-
-std::string handle_name(const FdpConfig& c, uint32_t h) {
-  return h == c.handles ? std::string("gc") : fmt::format("ruh{}", h);
 }
 
 }  // namespace ftlsim::fdp

@@ -8,7 +8,7 @@
 
 #include "core/progress_line.h"
 #include "fdp/fdp_config.h"
-#include "fdp/placement.h"
+#include "fdp/placement_setup.h"
 #include "ftl/ftl_config.h"
 #include "sim/sim_result.h"
 #include "timing/timing_config.h"
@@ -49,22 +49,11 @@ struct TraceView {
   uint32_t sector_bytes = 512;
 };
 
-// How writes are placed: the FDP device configuration and the policy that
-// picks a handle per write. The default is the non-FDP core model.
-struct PlacementSetup {
-  fdp::FdpConfig fdp;
-  fdp::PlacementSpec placement;
-};
-
-// The FDP configuration actually simulated: `single` placement turns
-// isolation off (one handle, GC sharing its write pointer).
-[[nodiscard]] fdp::FdpConfig effective_fdp(const PlacementSetup& setup);
-
 // Throws InputError "<path>: record <i>: <reason>" for a malformed record or
 // an LBA beyond the logical capacity (unless opts.wrap), and InputError for
 // an invalid configuration.
 [[nodiscard]] SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts,
-                                 const PlacementSetup& setup = {});
+                                 const fdp::PlacementSetup& setup = {});
 
 // Host bytes the trace writes (for the default interval).
 [[nodiscard]] uint64_t trace_write_bytes(const TraceView& trace);

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "fdp/handle_stats.h"
 #include "ftl/geometry.h"
 #include "timing/qd_sweep.h"
 
@@ -26,22 +27,6 @@ std::string csv_field(std::string_view s) {
 }
 
 namespace {
-
-// Handle names in report order: ruh0, ruh1, ... by number, then the rest
-// (the shared "gc" handle) by name.
-bool handle_before(const std::string& a, const std::string& b) {
-  auto number = [](const std::string& s) -> std::optional<uint64_t> {
-    if (s.size() <= 3 || s.compare(0, 3, "ruh") != 0) return std::nullopt;
-    uint64_t v = 0;
-    const auto [p, ec] = std::from_chars(s.data() + 3, s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
-    return v;
-  };
-  const auto na = number(a), nb = number(b);
-  if (na && nb) return *na < *nb;
-  if (na || nb) return na.has_value();
-  return a < b;
-}
 
 // The metric columns between the axes and the waf_share_* columns.
 constexpr std::array<std::string_view, 8> kMetricColumns = {
@@ -70,7 +55,7 @@ std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o) {
     }
     cells["invalid_pid_requests"] = fmt::format("{}", r.invalid_pid_requests);
     cells["ru_not_fully_written"] = fmt::format("{}", r.ftl.units_not_fully_written);
-    for (const HandleStats& h : r.handles) cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
+    for (const fdp::HandleStats& h : r.handles) cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
     if (r.timing) {
       const timing::QdRow t = timing::timed_row(*r.timing);
       cells["iops"] = fmt::format("{:.1f}", t.qps);
@@ -97,7 +82,7 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
       if (std::find(handles.begin(), handles.end(), name) == handles.end()) handles.push_back(name);
     }
   }
-  std::sort(handles.begin(), handles.end(), handle_before);
+  std::sort(handles.begin(), handles.end(), fdp::handle_name_before);
 
   std::string out = "config_id";
   for (const std::string& axis : table.axes) {

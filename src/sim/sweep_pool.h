@@ -53,7 +53,7 @@ struct SweepCallbacks {
   // Called after on_done, serialized, with the number of jobs done so far.
   std::function<void(size_t done, size_t total)> progress;
   // When set and true, workers take no new job (the ones running finish);
-  // the jobs never started keep status kMissing. See InterruptScope.
+  // the jobs never started keep status kMissing (cli/stop_signal.h sets it on Ctrl-C).
   const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -2,6 +2,8 @@
 
 #include "core/error.h"
 #include "fdp/fdp_config.h"
+#include "fdp/handle_stats.h"
+#include "fdp/stream_map.h"
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/ftl_test_util.h"

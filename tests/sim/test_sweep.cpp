@@ -143,8 +143,8 @@ std::vector<trace::Record> two_stream_trace(uint64_t logical_slots) {
   return recs;
 }
 
-sim::PlacementSetup placement(const char* policy) {
-  sim::PlacementSetup p;
+fdp::PlacementSetup placement(const char* policy) {
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(policy);
   p.fdp.handles = 2;
   return p;

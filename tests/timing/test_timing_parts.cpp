@@ -40,6 +40,27 @@ TEST_CASE("event queue pops by time, then in push order", "[timing]") {
   CHECK(q.empty());
 }
 
+TEST_CASE("event queue refuses an event in the past (FTLSIM_INVARIANTS builds)", "[timing]") {
+  if constexpr (!ftl::kCheckInvariants) {
+    WARN("skipped: a release build does not check event times (the debug and asan presets do)");
+    return;
+  }
+  EventQueue q;
+  Event e;
+  e.time = 100;
+  q.push(e);
+  e.time = 50;
+  q.push(e);  // before anything was popped: not in the past
+  CHECK(q.pop().time == 50);
+  e.time = 50;
+  q.push(e);  // at the queue's time: allowed
+  CHECK(q.pop().time == 50);
+  CHECK(q.pop().time == 100);
+  e.time = 99;
+  CHECK_THROWS_WITH(q.push(e), Catch::Contains("an event at 99 ns pushed after the queue reached 100 ns"));
+  CHECK(q.empty());  // the refused event was not added
+}
+
 namespace {
 
 // Every slot to (die, plane, block, page) by the rules nand_map.h documents,

@@ -86,22 +86,27 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   run.inputs.add("--trace", a.trace);
   check_output_folder("--out", a.out, run.inputs);
   const trace::FtrReader reader(a.trace);
-  // The model settings, then the timing settings (the last axes).
-  std::vector<sim::SweepSetting> settings(items.size());
-  for (size_t i = 0; i < items.size(); ++i) {
+  // The model settings, then, when one of them has a list, the timing
+  // settings (the last axes). Without timing lists the settings, and so the
+  // config_keys, are those of earlier versions: their sweeps still resume.
+  const bool timing_swept = std::any_of(items.begin() + kSettingCount, items.end(),
+                                        [](const std::vector<std::string>& v) { return v.size() > 1; });
+  std::vector<sim::SweepSetting> settings(timing_swept ? items.size() : kSettingCount);
+  for (size_t i = 0; i < settings.size(); ++i) {
     settings[i] = {std::string(i < kSettingCount ? setting_info(i).name : timing_setting_name(i - kSettingCount)),
                    items[i]};
   }
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   // Options outside the settings that change results.
-  const std::string fixed = fmt::format("wrap={}\ntiming={}\n", a.model.wrap, a.timing.timing);
+  const std::string fixed = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
   sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
                                         [&](std::span<const std::string> values) {
                                           Point point;
                                           std::copy_n(values.begin(), kSettingCount, point.begin());
                                           sim::RunDescription r = build_run(a.model, point, a.trace);
-                                          r.options.timing =
-                                              build_timing(timing_point(a.timing, values.subspan(kSettingCount)));
+                                          r.options.timing = build_timing(
+                                              timing_swept ? timing_point(a.timing, values.subspan(kSettingCount))
+                                                           : a.timing);
                                           const auto& t = r.options.timing;
                                           if (t && t->mode == timing::HostMode::kOpen) {
                                             timing::check_issue_span(reader.records(), t->speed, a.trace);

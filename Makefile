@@ -3,7 +3,7 @@
 JOBS ?= $(shell nproc)
 DEMO_TRACE ?= traces/geth-ethstate.ftr
 
-.PHONY: demo test deps test-deps release debug asan fuzz-smoke bench report clean
+.PHONY: demo test deps test-deps release debug asan sim-only sim-only-check fuzz-smoke bench report clean
 
 deps:
 	@tools/install_deps.sh build
@@ -35,14 +35,26 @@ demo: deps
 	./ftlsim compare --trace $(DEMO_TRACE) --preset femu-eth-512m --gc-thres 60 \
 	  --a "--placement single" --b "--placement fdp" --out build/demo-out
 
+# The simulator alone, without live replay and its libraries (liburing,
+# libnvme, libblkid): what a machine without them builds.
+sim-only:
+	@cmake --preset sim-only >/dev/null
+	@cmake --build --preset sim-only -j $(JOBS)
+
+# It links none of them, gives the full build's numbers and refuses `replay`.
+sim-only-check: sim-only release
+	tests/build/check_sim_only.sh build/sim-only/src/cli/ftlsim build/release/src/cli/ftlsim
+
 # Every test: the full suite on the release build (validation and the root-only
 # capture test, the Go tests of tools/geth_patch, the Python tests of
 # analysis/ and the VM tests of tests/vm included), then everything but the
 # slow, capture, Go, Python and VM tests again
-# under ASan+UBSan with FTL invariant checks on.
+# under ASan+UBSan with FTL invariant checks on, the simulator built without
+# live replay, and the fuzz smoke run.
 test: test-deps release asan
 	ctest --preset release -j $(JOBS)
 	ctest --preset asan -j $(JOBS) -LE "slow|capture|go|python|vm"
+	@$(MAKE) --no-print-directory sim-only-check
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 # libFuzzer smoke run (clang, ASan+UBSan): every target of tests/fuzz for

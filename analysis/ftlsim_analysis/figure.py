@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from .errors import InputError  # noqa: E402
 
 GIB = float(1 << 30)
+MIB = float(1 << 20)
 DPI = 100
 
 

@@ -81,18 +81,44 @@ def infer_interval_ns(rows):
     return min(gaps) if gaps else None
 
 
+def fmt_duration(ns):
+    """A duration in ns as text in the largest unit that keeps it >= 1: "1 ms", "32 ms", "1.024 s"."""
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.4g} {unit}"
+    return f"{ns} ns"
+
+
+def events_title(interval_ns):
+    """What plot_events draws, for its title: rates per second averaged over
+    each interval, or, the interval unknown, totals of the one interval."""
+    if interval_ns is None:
+        return "events, MB and latency of the one interval"
+    return f"events/s, MB/s and latency in {fmt_duration(interval_ns)} intervals"
+
+
 def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
+    """plot_events draws and writes the figure of draw_events (same
+    arguments); returns the CSV rows."""
+    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title)
+    save(fig, png_path, header, out)
+    return out
+
+
+def draw_events(rows, events=None, interval_ns=None, title=None):
     """Draws, per chosen event kind, events per second (top) and MB/s (middle)
-    in each interval, and the interval's p50 (dashed) and p99 (solid) latency
-    in microseconds (bottom, log scale) against simulated time, and writes
-    png_path and its CSV.
+    in each interval (its count and bytes over its length: events.csv holds
+    counts and bytes per interval), and the interval's p50 (dashed) and p99
+    (solid) latency in microseconds (bottom, log scale, at the interval's
+    middle), against simulated time. Returns (figure, CSV header,
+    CSV rows); the title (default events_title) says the interval length.
 
     rows: events.csv as read_events returns it. events: kinds to show (None:
     all present). interval_ns: the interval length; None infers it as the
     smallest gap between interval starts. An interval with no row for a kind
     had none of its events: its rate is drawn as 0 and its latency left out.
-    With a single interval and no interval_ns, the top panels show events and
-    MB per interval instead of per second.
+    With a single interval and no interval_ns, the top panels show the
+    interval's events and MB instead of rates per second.
     CSV columns: event, interval_start_ns, count, rate_per_s, mb_s,
     lat_p50_ns, lat_p99_ns (rate and MB/s empty when the interval is unknown;
     latencies empty where no events). Returns the CSV rows."""
@@ -129,12 +155,18 @@ def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
             p50.append(r["lat_p50_ns"] / 1e3 if r else np.nan)
             p99.append(r["lat_p99_ns"] / 1e3 if r else np.nan)
             out.append([ev, s, count, rate, mb_s, r["lat_p50_ns"] if r else None, r["lat_p99_ns"] if r else None])
+        # Latency at each interval's middle; the rate steps span the interval, the last one too.
+        mids = [t + (interval_ns or 0) / 2e9 for t in ts]
+        if interval_ns:
+            ts.append((starts[-1] + interval_ns) / 1e9)
+            rates.append(rates[-1])
+            mbs.append(mbs[-1])
         top.plot(ts, rates, drawstyle="steps-post", color=color, label=ev)
         middle.plot(ts, mbs, drawstyle="steps-post", color=color, label=ev)
-        bottom.plot(ts, p99, color=color, label=f"{ev} p99")
-        bottom.plot(ts, p50, color=color, linestyle="--", label=f"{ev} p50")
-    top.set_ylabel("events per second" if interval_ns else "events per interval")
-    middle.set_ylabel("MB/s" if interval_ns else "MB per interval")
+        bottom.plot(mids, p99, color=color, label=f"{ev} p99")
+        bottom.plot(mids, p50, color=color, linestyle="--", label=f"{ev} p50")
+    top.set_ylabel("events per second" if interval_ns else "events in the interval")
+    middle.set_ylabel("MB/s (10\u2076 bytes/s)" if interval_ns else "MB in the interval")
     bottom.set_ylabel("latency (us)")
     bottom.set_yscale("log")
     bottom.set_xlabel("simulated time (s)")
@@ -142,7 +174,5 @@ def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
         ax.grid(True, which="both", alpha=0.3)
     top.legend(fontsize="small")
     bottom.legend(fontsize="x-small", ncol=2)
-    top.set_title(title or "events per interval")
-    save(fig, png_path, ["event", "interval_start_ns", "count", "rate_per_s", "mb_s", "lat_p50_ns", "lat_p99_ns"],
-         out)
-    return out
+    top.set_title(title or events_title(interval_ns))
+    return fig, ["event", "interval_start_ns", "count", "rate_per_s", "mb_s", "lat_p50_ns", "lat_p99_ns"], out

@@ -1,9 +1,20 @@
 """plot_qd: QPS and latency percentiles against queue depth (from
-`ftlsim qd-sweep`'s qd_sweep.csv), with the saturation knee marked."""
+`ftlsim qd-sweep`'s qd_sweep.csv), with the saturation knee marked; one
+group of lines per run, placement (the CSV's placement column, when
+`qd-sweep --placement` was given several) and op filter."""
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, NullFormatter
+
 from .errors import InputError
 from .figure import check_unique_labels, colors, new_figure, save
 
-PERCENTILES = [("p50_ns", "p50", ":"), ("p95_ns", "p95", "-."), ("p99_ns", "p99", "--"), ("p99_9_ns", "p99.9", "-")]
+# (CSV column, name, line style, point marker); with one series each
+# percentile also gets a colour of its own (PERCENTILE_COLORS).
+PERCENTILES = [("p50_ns", "p50", ":", "v"), ("p95_ns", "p95", "-.", "s"), ("p99_ns", "p99", "--", "D"),
+               ("p99_9_ns", "p99.9", "-", "^")]
+PERCENTILE_COLORS = ["#2ca02c", "#1f77b4", "#ff7f0e", "#d62728"]  # green, blue, orange, red: low to high
+KNEE_DASHES = [(0, (5, 3)), (0, (2, 2)), (0, (8, 2, 1, 2)), (0, (1, 1.5))]
+CSV_HEADER = ["run", "placement", "ops", "qd", "qps", "mb_s", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns", "is_knee"]
 
 
 def knee_qd(rows):
@@ -15,61 +26,107 @@ def knee_qd(rows):
     return min(r["qd"] for r in rows if r["qps"] >= 0.9 * best)
 
 
-def plot_qd(runs, png_path, title=None):
-    """Draws QPS (left) and latency percentiles p50/p95/p99/p99.9 in
-    microseconds (right, log scale) against queue depth (log2 scale), one
-    series per run and op filter, the knee as a dashed line, and writes
-    png_path and its CSV.
-
-    runs: [(label, rows as read_qd_sweep returns them, knee_qd or None)];
-    labels distinct. The knee is the given knee_qd when the run has one op
-    filter and a knee, else knee_qd(rows) per op filter.
-    CSV columns: run, ops, qd, qps, mb_s, p50_ns, p95_ns, p99_ns, p99_9_ns,
-    is_knee (1 on the knee's row). Returns the CSV rows."""
-    if not runs:
-        raise InputError("no runs to plot")
+def _series(runs):
+    """[(run label, placement or None, ops, legend name, rows by qd, knee)]."""
     check_unique_labels([label for label, _, _ in runs])
-    series = []
+    out = []
     for label, rows, knee in runs:
-        ops_values = list(dict.fromkeys(r["ops"] for r in rows))
-        if not ops_values:
+        if not rows:
             raise InputError(f"run {label}: qd_sweep.csv has no rows")
-        for ops in ops_values:
-            sub = sorted((r for r in rows if r["ops"] == ops), key=lambda r: r["qd"])
+        placements = list(dict.fromkeys(r.get("placement") for r in rows))
+        if None in placements and len(placements) > 1:
+            raise InputError(f"run {label}: some rows have a placement and some not")
+        groups = [(p, ops) for p in placements for ops in dict.fromkeys(r["ops"] for r in rows
+                                                                         if r.get("placement") == p)]
+        several_ops = len({ops for _, ops in groups}) > 1
+        for p, ops in groups:
+            sub = sorted((r for r in rows if r.get("placement") == p and r["ops"] == ops), key=lambda r: r["qd"])
             qds = [r["qd"] for r in sub]
             if len(set(qds)) != len(qds):
-                raise InputError(f"run {label}: queue depth listed twice for ops {ops}")
-            k = knee if (knee is not None and len(ops_values) == 1) else knee_qd(sub)
-            name = label if len(ops_values) == 1 else f"{label} ({ops})"
-            series.append((label, ops, name, sub, k))
-    fig, axes = new_figure(1, 2, width=11, height=4.2)
+                raise InputError(f"run {label}: queue depth listed twice for "
+                                 + (f"placement {p}, " if p is not None else "") + f"ops {ops}")
+            k = knee if (knee is not None and len(groups) == 1) else knee_qd(sub)
+            parts = [label] if (len(runs) > 1 or p is None) else []
+            parts += [p] if p is not None else []
+            name = " ".join(parts) + (f" ({ops})" if several_ops else "")
+            out.append((label, p, ops, name, sub, k))
+    return out
+
+
+def draw_qd(runs, title=None):
+    """The figure of plot_qd: returns (figure, CSV header, CSV rows)."""
+    if not runs:
+        raise InputError("no runs to plot")
+    series = _series(runs)
+    fig, axes = new_figure(1, 2, width=12, height=4.6)
     left, right = axes[0]
     out = []
-    for (label, ops, name, sub, k), color in zip(series, colors(len(series))):
+    one = len(series) == 1
+    for i, ((label, placement, ops, name, sub, k), color) in enumerate(zip(series, colors(len(series)))):
         qds = [r["qd"] for r in sub]
         left.plot(qds, [r["qps"] for r in sub], marker="o", color=color, label=name)
         if k is not None:
-            left.axvline(k, color=color, linestyle="--", linewidth=1)
-            left.plot([], [], color=color, linestyle="--", linewidth=1, label=f"{name}: knee at QD {k}")
-        for col, pname, style in PERCENTILES:
-            right.plot(qds, [r[col] / 1e3 for r in sub], color=color, linestyle=style, marker=".",
-                       label=f"{name} {pname}")
+            knee_row = next(r for r in sub if r["qd"] == k)
+            dashes = KNEE_DASHES[i % len(KNEE_DASHES)]
+            left.axvline(k, color=color, linestyle=dashes, linewidth=1)
+            # A ring on the curve: knees of several series at one queue depth stay apart.
+            left.plot([k], [knee_row["qps"]], marker="o", markersize=13, markerfacecolor="none",
+                      markeredgecolor=color, markeredgewidth=1.5, linestyle=dashes,
+                      label=f"{name}: knee at QD {k}")
+        for j, (col, pname, style, mark) in enumerate(PERCENTILES):
+            right.plot(qds, [r[col] / 1e3 for r in sub], color=PERCENTILE_COLORS[j] if one else color,
+                       linestyle=style, marker=mark, markersize=4,
+                       label=pname if one else f"{name} {pname}")
         for r in sub:
-            out.append([label, ops, r["qd"], r["qps"], r["mb_s"], r["p50_ns"], r["p95_ns"], r["p99_ns"],
+            out.append([label, placement, ops, r["qd"], r["qps"], r["mb_s"], r["p50_ns"], r["p95_ns"], r["p99_ns"],
                         r["p99_9_ns"], 1 if r["qd"] == k else 0])
+    all_qds = sorted({r["qd"] for s in series for r in s[4]})
     for ax in (left, right):
         ax.set_xscale("log", base=2)
+        if len(all_qds) <= 12:  # the measured queue depths as plain numbers, not 2^k
+            ax.set_xticks(all_qds)
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("queue depth")
         ax.grid(True, which="both", alpha=0.3)
     left.set_ylabel("QPS (requests/s)")
     right.set_ylabel("latency (us)")
     right.set_yscale("log")
     left.legend(fontsize="small")
-    right.legend(fontsize="x-small", ncol=2)
+    if one:
+        right.legend(title=series[0][3], fontsize="small", title_fontsize="small")
+    else:
+        # Two keys instead of one entry per line: colour = series, style = percentile.
+        key_title = "placement" if len(runs) == 1 and all(s[1] is not None for s in series) else None
+        by_series = right.legend([Line2D([], [], color=c) for c in colors(len(series))], [s[3] for s in series],
+                                 fontsize="small", loc="upper left", title=key_title, title_fontsize="small")
+        right.add_artist(by_series)
+        right.legend([Line2D([], [], color="0.25", linestyle=st, marker=mk, markersize=4)
+                      for _, _, st, mk in PERCENTILES], [p for _, p, _, _ in PERCENTILES],
+                     fontsize="small", loc="lower right", title="percentile", title_fontsize="small")
     left.set_title("throughput", fontsize=10)
     right.set_title("latency percentiles", fontsize=10)
     if title:
         fig.suptitle(title)
-    save(fig, png_path, ["run", "ops", "qd", "qps", "mb_s", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns", "is_knee"],
-         out)
+    return fig, CSV_HEADER, out
+
+
+def plot_qd(runs, png_path, title=None):
+    """Draws QPS (left) and latency percentiles p50/p95/p99/p99.9 in
+    microseconds (right, log scale) against queue depth (log2 scale), one
+    series per run, placement and op filter, the knee as a ring on the QPS
+    curve and a vertical line, and writes png_path and its CSV. With one
+    series each percentile has its own colour, style and marker; with
+    several, the colour is the series and style and marker the percentile,
+    with a key for each.
+
+    runs: [(label, rows as read_qd_sweep returns them, knee_qd or None)];
+    labels distinct; rows may carry a "placement". The knee is the given
+    knee_qd when the run has one series and a knee, else knee_qd(rows) per
+    series.
+    CSV columns: run, placement (empty without a placement column), ops, qd,
+    qps, mb_s, p50_ns, p95_ns, p99_ns, p99_9_ns, is_knee (1 on the knee's
+    row). Returns the CSV rows."""
+    fig, header, out = draw_qd(runs, title=title)
+    save(fig, png_path, header, out)
     return out

@@ -25,7 +25,7 @@ import numpy
 from . import report_html as H
 from .errors import InputError
 from .handles import plot_handles
-from .latency import plot_events, plot_latency_cdf
+from .latency import events_title, fmt_duration, infer_interval_ns, plot_events, plot_latency_cdf
 from .results import read_compare, read_events, read_latency_cdf, read_summary, read_sweep, read_timeseries
 from .runner import REPO, Identity, RunCache, display, find_ftlsim, trace_info
 from .sweep_plots import ordered_values, plot_sweep_heatmap, plot_sweep_lines
@@ -251,9 +251,12 @@ class Report:
             events = read_events(os.path.join(run.out, "events.csv"))
             shown = [e for e in EVENTS_SHOWN if any(r["event"] == e for r in events)]
             png = os.path.join(self.fig_dir, "events.png")
-            plot_events(events, png, events=shown or None, title=f"{label}: events per interval")
-            figs.append((png, f"Side {side} ({label}) in timed mode: events per second and p50/p99 latency per "
-                              "interval (events.csv)."))
+            interval = infer_interval_ns(events)
+            plot_events(events, png, events=shown or None, title=f"{label}: {events_title(interval)}")
+            figs.append((png, f"Side {side} ({label}) in timed mode: events per second, MB/s and p50/p99 latency "
+                              f"in each {fmt_duration(interval)} interval (events.csv)." if interval else
+                              f"Side {side} ({label}) in timed mode: events, MB and latency of its one interval "
+                              "(events.csv)."))
         return figs
 
     def _grid_ru_size(self, grid):

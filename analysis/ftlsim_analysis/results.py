@@ -21,7 +21,8 @@ contract):
   events.csv        interval_start_ns,event,count,bytes,lat_mean_ns,
                     lat_p50_ns,lat_p99_ns,lat_max_ns
   latency_cdf.csv   op,latency_ns,cum_fraction
-  qd_sweep.csv      qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+  qd_sweep.csv      qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns,
+                    and from `qd-sweep --placement a,b` a placement column
   qd_sweep.json     {"rows": [...], "knee_qd": N}
 """
 import csv
@@ -224,18 +225,26 @@ def read_latency_cdf(path):
 
 def read_qd_sweep(path):
     """qd_sweep.csv as a list of dicts, plus knee_qd from qd_sweep.json beside
-    it (None if that file is absent): returns (rows, knee_qd)."""
+    it (None if that file is absent): returns (rows, knee_qd). A file with a
+    placement column (several placements in one run) gives each row a
+    "placement" and knee_qd None: the knee is one per placement, computed
+    from the rows (qd.knee_qd)."""
     t = CsvTable(path, QD_COLUMNS)
+    has_placement = "placement" in t.header
     rows = []
     for line, row in t.rows:
         r = {c: t.number(line, row, c) for c in QD_COLUMNS if c != "ops"}
         r["ops"] = row["ops"]
+        if has_placement:
+            if not row["placement"].strip():
+                raise InputError(f"{path}: line {line}: empty placement")
+            r["placement"] = row["placement"]
         if r["qd"] < 1:
             raise InputError(f"{path}: line {line}: qd {r['qd']} is below 1")
         rows.append(r)
     knee = None
     side = os.path.join(os.path.dirname(path), "qd_sweep.json")
-    if os.path.exists(side):
+    if os.path.exists(side) and not has_placement:
         j = read_json(side)
         knee = j.get("knee_qd") if isinstance(j, dict) else None
         if knee is not None and not isinstance(knee, int):

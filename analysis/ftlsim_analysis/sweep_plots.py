@@ -12,6 +12,30 @@ from .results import SWEEP_RESULT_COLUMNS
 
 _SIZE = re.compile(r"^([0-9]+)([kKmMgGtTpP]?)(i?[bB])?$")
 _SHIFT = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40, "p": 50}
+# What each sweep.csv result column measures, in which unit (axis and colour-bar labels).
+METRIC_LABELS = {
+    "waf": "WAF (NAND writes / host writes)",
+    "host_bytes": "host writes (bytes)",
+    "gc_bytes": "GC copying (bytes)",
+    "erases": "NAND block erases (count)",
+    "gc_onset_host_bytes": "GC onset: host writes before it (bytes)",
+    "gc_onset_marker": "GC onset: last marker seen",
+    "invalid_pid_requests": "writes with an invalid placement ID (count)",
+    "ru_not_fully_written": "RUs closed before fully written (count)",
+}
+CELL_FONTSIZE = 9  # heatmap cell text, points
+
+
+def metric_label(metric):
+    """The axis / colour-bar label of a sweep.csv column: what it measures and its unit."""
+    if metric.startswith("waf_share_"):
+        return f"WAF share of {metric[len('waf_share_'):]} (bytes / host bytes)"
+    return METRIC_LABELS.get(metric, metric)
+
+
+def metric_name(metric):
+    """metric_label without its unit, for titles: "WAF", "GC copying"."""
+    return metric_label(metric).split(" (")[0]
 
 
 def value_key(text):
@@ -106,12 +130,12 @@ def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=
     ax.set_xticks(range(len(xs)))
     ax.set_xticklabels(xs)
     ax.set_xlabel(f"--{x}")
-    ax.set_ylabel(metric)
+    ax.set_ylabel(metric_label(metric))
     ax.grid(True, alpha=0.3)
     if group:
         ax.legend(title=f"--{group}", fontsize="small")
     fixed = ", ".join(f"{k}={v}" for k, v in where.items())
-    ax.set_title(title or f"{metric} against --{x}" + (f" ({fixed})" if fixed else ""))
+    ax.set_title(title or f"{metric_name(metric)} against --{x}" + (f" ({fixed})" if fixed else ""))
     save(fig, png_path, [x, group or "group", metric, "error"], out)
     return out
 
@@ -128,15 +152,25 @@ def _cell_text(v, change):
 
 def plot_sweep_heatmap(sweep, x, y, png_path, metric="waf", facet="placement", change_vs=None, where=None,
                        title=None):
+    """Draws the figure of draw_sweep_heatmap (same arguments) and writes
+    png_path and its CSV; returns the CSV rows."""
+    fig, header, out = draw_sweep_heatmap(sweep, x, y, metric=metric, facet=facet, change_vs=change_vs,
+                                          where=where, title=title)
+    save(fig, png_path, header, out)
+    return out
+
+
+def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=None, where=None, title=None):
     """Draws `metric` over swept options x (columns) and y (rows) as a
     heatmap, one panel per value of swept option `facet` (one panel if facet
-    is None or not swept), all on one colour scale, and writes png_path and
-    its CSV. With change_vs (a value of facet), adds for every other facet
+    is None or not swept), all on one colour scale, cell values written in
+    CELL_FONTSIZE points, each colour bar labelled with the metric and its
+    unit (metric_label). With change_vs (a value of facet), adds for every other facet
     value a panel of the change against it in percent: 100 (v - ref) / ref.
     Cells whose configuration failed, or which are missing, are marked "err".
 
     CSV columns: panel ("<facet>=<value>" or "change <value> vs <ref> (%)"),
-    <y>, <x>, value, error. Returns the CSV rows."""
+    <y>, <x>, value, error. Returns (figure, CSV header, CSV rows)."""
     where = where or {}
     if facet is not None and facet not in sweep.axes:
         facet = None
@@ -170,7 +204,10 @@ def plot_sweep_heatmap(sweep, x, y, png_path, metric="waf", facet="placement", c
     absolute = np.concatenate([p[1].ravel() for p in panels if not p[2]])
     vmin = np.nanmin(absolute) if np.isfinite(absolute).any() else 0.0
     vmax = np.nanmax(absolute) if np.isfinite(absolute).any() else 1.0
-    fig, axes = new_figure(1, len(panels), width=3.8 * len(panels), height=3.8, layout="constrained")
+    # Room for CELL_FONTSIZE text such as "+195.0%" in every cell.
+    panel_w = max(4.6, 0.8 * len(xs) + 1.8)
+    panel_h = max(4.0, 0.45 * len(ys) + 1.8)
+    fig, axes = new_figure(1, len(panels), width=panel_w * len(panels), height=panel_h, layout="constrained")
     out = []
     for ax, (name, g, change, f) in zip(axes[0], panels):
         if change:
@@ -185,20 +222,20 @@ def plot_sweep_heatmap(sweep, x, y, png_path, metric="waf", facet="placement", c
                 # Dark cells (strong colours, the low end of viridis) get white text.
                 dark = v is not None and (abs(v) > 0.6 * span if change
                                           else vmax > vmin and (v - vmin) / (vmax - vmin) < 0.6)
-                ax.text(j, i, _cell_text(v, change), ha="center", va="center", fontsize=7,
+                ax.text(j, i, _cell_text(v, change), ha="center", va="center", fontsize=CELL_FONTSIZE,
                         color="white" if dark else "black")
                 sources = [cell.get((f, vy, vx))] + ([cell.get((change_vs, vy, vx))] if change else [])
                 error = "; ".join("missing" if r is None else r["error"] for r in sources
                                   if r is None or r["error"])
                 out.append([name, vy, vx, v, error])
         ax.set_xticks(range(len(xs)))
-        ax.set_xticklabels(xs, fontsize=8)
+        ax.set_xticklabels(xs, fontsize=9)
         ax.set_yticks(range(len(ys)))
-        ax.set_yticklabels(ys, fontsize=8)
+        ax.set_yticklabels(ys, fontsize=9)
         ax.set_xlabel(f"--{x}")
         ax.set_ylabel(f"--{y}")
-        ax.set_title(name, fontsize=9)
-        fig.colorbar(im, ax=ax, shrink=0.9)
-    fig.suptitle(title or f"{metric} over --{y} x --{x}", fontsize=10)
-    save(fig, png_path, ["panel", y, x, "value", "error"], out)
-    return out
+        ax.set_title(name, fontsize=10)
+        bar = fig.colorbar(im, ax=ax, shrink=0.9)
+        bar.set_label(f"change in {metric_name(metric)} vs {change_vs} (%)" if change else metric_label(metric))
+    fig.suptitle(title or f"{metric_name(metric)} over --{y} x --{x}", fontsize=11)
+    return fig, ["panel", y, x, "value", "error"], out

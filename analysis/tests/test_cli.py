@@ -44,6 +44,8 @@ def test_script_as_a_command(tmp_path):
     ("plot_latency.py", ["cdf", fixture("timed"), "--ops", "read"], 3),
     ("plot_latency.py", ["events", fixture("timed", "events.csv"), "--events", "gc_copy,erase"], 8),
     ("plot_qd.py", ["ssd=" + fixture("qd"), fixture("qd_noknee", "qd_sweep.csv")], 10),
+    ("plot_qd.py", [fixture("qd_placement")], 8),
+    ("plot_waf.py", [fixture("run_tail"), "--x", "marker"], 6),
 ])
 def test_entry_points(tmp_path, capsys, name, args, csv_rows):
     png = tmp_path / "fig.png"

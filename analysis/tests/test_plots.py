@@ -1,17 +1,20 @@
 """Each figure function on small hand-written fixtures: a non-empty PNG, and
 a CSV beside it holding exactly the numbers of the fixture (or numbers
 computed by hand from them)."""
+import matplotlib.pyplot as plt
 import pytest
 from conftest import assert_png, fixture, read_csv
 
 from ftlsim_analysis.errors import InputError
 from ftlsim_analysis.handles import plot_handles
-from ftlsim_analysis.latency import infer_interval_ns, plot_events, plot_latency_cdf
-from ftlsim_analysis.qd import knee_qd, plot_qd
+from ftlsim_analysis.figure import GIB
+from ftlsim_analysis.latency import draw_events, fmt_duration, infer_interval_ns, plot_events, plot_latency_cdf
+from ftlsim_analysis.qd import PERCENTILES, draw_qd, knee_qd, plot_qd
 from ftlsim_analysis.results import (read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep,
                                      read_timeseries)
-from ftlsim_analysis.sweep_plots import ordered_values, plot_sweep_heatmap, plot_sweep_lines
-from ftlsim_analysis.waf import plot_waf
+from ftlsim_analysis.sweep_plots import (CELL_FONTSIZE, draw_sweep_heatmap, ordered_values, plot_sweep_heatmap,
+                                         plot_sweep_lines)
+from ftlsim_analysis.waf import draw_waf, plot_waf
 
 
 def _waf_runs():
@@ -40,7 +43,108 @@ def test_plot_waf_markers_leave_out_rows_without_one(tmp_path):
     assert [(r[0], r[2]) for r in rows if r[1] == "point"] == [("a", 10), ("a", 20), ("a", 30), ("b", 20), ("b", 30)]
     # a's onset came after marker 10; b's onset had no marker before it: no line.
     assert [(r[0], r[2]) for r in rows if r[1] == "gc_onset"] == [("a", 10)]
-    assert read_csv(tmp_path / "m.csv")[0]["marker"] == "10"
+    csv_rows = read_csv(tmp_path / "m.csv")
+    assert csv_rows[0]["marker"] == "10"
+    assert list(csv_rows[0]) == ["run", "kind", "marker", "waf", "interval_waf", "host_bytes", "panel", "x_drawn"]
+    # One row per marker here: every row is drawn at its own marker, no second panel.
+    # a's onset (2.5 GiB, marker 10) lies half way from the row of 10 (2 GiB)
+    # to the row of 20 (3 GiB), and before marker 11 at the latest: 10.5.
+    assert [(r["kind"], r["panel"], r["x_drawn"]) for r in csv_rows] == [
+        ("point", "markers", "10"), ("point", "markers", "20"), ("point", "markers", "30"),
+        ("gc_onset", "markers", "10.5"), ("point", "markers", "20"), ("point", "markers", "30")]
+
+
+def _onset_lines(fig):
+    """{run: [onset Line2D, one per panel]} (plot_waf gives them the gid "gc_onset <run>")."""
+    out = {}
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            if (line.get_gid() or "").startswith("gc_onset "):
+                out.setdefault(line.get_gid()[len("gc_onset "):], []).append(line)
+    return out
+
+
+def test_plot_waf_overlapping_onsets_stay_apart():
+    # Two runs with GC onset at the same host bytes: the lines coincide, so
+    # they must differ in dash pattern, label position and legend text.
+    (la, sa, oa), (_, sb, _) = _waf_runs()
+    fig, _, _ = draw_waf([("a", sa, oa), ("b", sb, dict(oa))], x="host_bytes")
+    try:
+        lines = _onset_lines(fig)
+        assert sorted(lines) == ["a", "b"] and all(len(v) == 2 for v in lines.values())  # top and bottom
+        assert lines["a"][0].get_xdata()[0] == lines["b"][0].get_xdata()[0] == 2684354560 / GIB
+        # Line2D keeps the dash pattern given as linestyle here (get_linestyle says only "--").
+        assert lines["a"][0]._unscaled_dash_pattern != lines["b"][0]._unscaled_dash_pattern
+        labels = {t.get_text(): t for t in fig.axes[0].texts}
+        assert set(labels) == {"a: 2.5 GiB", "b: 2.5 GiB"}
+        assert labels["a: 2.5 GiB"].xyann != labels["b: 2.5 GiB"].xyann  # stacked, not on top of each other
+        legend = [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+        assert "a: GC onset at 2.5 GiB" in legend and "b: GC onset at 2.5 GiB" in legend
+    finally:
+        plt.close(fig)
+
+
+def _tail_series():
+    return read_timeseries(fixture("run_tail", "timeseries.csv"))
+
+
+def test_plot_waf_markers_rows_after_the_last_marker(tmp_path):
+    series = _tail_series()
+    # x: onset between the two rows of marker 10; y: onset after the last
+    # marker's first row; z: onset at a marker no row shows.
+    runs = [("x", series, {"host_bytes": int(3.5 * GIB), "trace_time_ns": 1, "marker": 10}),
+            ("y", series, {"host_bytes": int(5.5 * GIB), "trace_time_ns": 1, "marker": 30}),
+            ("z", series, {"host_bytes": int(4.5 * GIB), "trace_time_ns": 1, "marker": 25})]
+    rows = plot_waf(runs, str(tmp_path / "t.png"), x="marker")
+    assert_png(tmp_path / "t.png")
+    points = [(r[5] // GIB, r[6], r[7]) for r in rows if r[0] == "x" and r[1] == "point"]
+    # By hand: the 3 GiB row shares marker 10 with the 2 GiB row: it came after
+    # marker 10 and before the next marker record, 11 at the lowest. It lies
+    # half way (in host bytes) to the first row of marker 20: 10 + 0.5 = 10.5.
+    # After the first row of the last marker (30, at 5 GiB), rows go to the
+    # second panel at their host bytes past it: 1 GiB and 2 GiB.
+    assert points == [(2, "markers", 10), (3, "markers", 10.5), (4, "markers", 20), (5, "markers", 30),
+                      (6, "after_last_marker", GIB), (7, "after_last_marker", 2 * GIB)]
+    for run in "xyz":  # no two points of a run share a position
+        drawn = [(r[6], r[7]) for r in rows if r[0] == run and r[1] == "point"]
+        assert len(set(drawn)) == len(drawn) == 6
+    onsets = {r[0]: (r[2], r[5], r[6], r[7]) for r in rows if r[1] == "gc_onset"}
+    # x: 10 + (3.5 - 2) / (4 - 2) = 10.75; y: 5.5 - 5 = 0.5 GiB past the last marker's row; z: at 25.
+    assert onsets == {"x": (10, int(3.5 * GIB), "markers", 10.75),
+                      "y": (30, int(5.5 * GIB), "after_last_marker", GIB // 2),
+                      "z": (25, int(4.5 * GIB), "markers", 25)}
+    csv_rows = read_csv(tmp_path / "t.csv")
+    assert csv_rows[5]["panel"] == "after_last_marker" and csv_rows[5]["marker"] == "30"
+
+
+def test_marker_axis_markers_that_fall_and_a_step_of_one():
+    from ftlsim_analysis.waf import MarkerAxis
+
+    def row(gib, marker):
+        return {"host_bytes": gib * int(GIB), "marker": marker}
+    # 7, 7, then 5 (markers that fall: the second 7 stays at 7), 5 (next
+    # marker 6, one step: 5 + 0.5), 6 (the last marker's row), then two rows
+    # after it (1 and 2 GiB past it).
+    axis = MarkerAxis([row(1, 7), row(2, 7), row(3, 5), row(4, 5), row(5, 6), row(6, 6), row(7, 6)])
+    assert [(p, x) for _, p, x in axis.rows()] == [("markers", 7), ("markers", 7), ("markers", 5),
+                                                   ("markers", 5.5), ("markers", 6),
+                                                   ("after_last_marker", int(GIB)),
+                                                   ("after_last_marker", 2 * int(GIB))]
+    assert axis.place(int(1.5 * GIB), None) is None
+
+
+def test_plot_waf_markers_tail_panel_draws_distinct_x():
+    series = _tail_series()
+    fig, _, _ = draw_waf([("x", series, None)], x="marker")
+    try:
+        main_top, tail_top = fig.axes[0], fig.axes[1]
+        assert list(main_top.get_lines()[0].get_xdata()) == [10, 10.5, 20, 30]
+        # The tail panel starts at the last marker's row (0) and goes on in GiB.
+        assert list(tail_top.get_lines()[0].get_xdata()) == [0, 1, 2]
+        assert "(GiB)" in fig.axes[3].get_xlabel()
+        assert "host writes" in main_top.get_xlabel() or "host writes" in fig.axes[2].get_xlabel()
+    finally:
+        plt.close(fig)
 
 
 def test_plot_waf_rejects_bad_requests(tmp_path):
@@ -111,6 +215,23 @@ def test_plot_sweep_heatmap_with_change(tmp_path):
         plot_sweep_heatmap(s, "ru-size", "gc-thres", str(tmp_path / "h.png"), change_vs="oracle")
 
 
+def test_heatmap_text_size_and_colour_bar_labels():
+    s = read_sweep(fixture("sweep", "sweep.csv"))
+    for metric, label in (("waf", "WAF (NAND writes / host writes)"), ("gc_bytes", "GC copying (bytes)")):
+        fig, _, _ = draw_sweep_heatmap(s, "ru-size", "gc-thres", metric=metric, change_vs="single")
+        try:
+            panels = [ax for ax in fig.axes if ax.images]
+            bars = [ax for ax in fig.axes if not ax.images]
+            assert len(panels) == len(bars) == 3  # single, fdp, change; one colour bar each
+            assert [b.get_ylabel() for b in bars] == [label, label,
+                                                      f"change in {label.split(' (')[0]} vs single (%)"]
+            cells = [t for ax in panels for t in ax.texts]
+            assert len(cells) == 12 and {t.get_fontsize() for t in cells} == {CELL_FONTSIZE}
+            assert CELL_FONTSIZE >= 9
+        finally:
+            plt.close(fig)
+
+
 def test_plot_handles(tmp_path):
     runs = [(n, read_summary(fixture(f"run_{n}", "summary.json"))) for n in ("a", "b")]
     rows = plot_handles(runs, str(tmp_path / "h.png"))
@@ -171,6 +292,31 @@ def test_plot_events(tmp_path):
     assert [(r[0], r[2], r[3]) for r in rows] == [("host_write", 100, None), ("host_read", 50, None)]
 
 
+def test_events_title_and_axes_say_what_is_drawn():
+    events = read_events(fixture("timed", "events.csv"))
+    # events.csv holds counts and bytes per interval; the figure draws them
+    # divided by the interval: per second, and the title names the interval.
+    fig, _, rows = draw_events(events)
+    try:
+        top, middle = fig.axes[0], fig.axes[1]
+        assert top.get_ylabel() == "events per second" and middle.get_ylabel().startswith("MB/s")
+        assert top.get_title() == "events/s, MB/s and latency in 1 ms intervals"
+        # The top panel draws the CSV's rate_per_s, not its count; the last step ends with its interval (4 ms).
+        host_write = next(l for l in top.get_lines() if l.get_label() == "host_write")
+        assert list(host_write.get_ydata()[:-1]) == [r[3] for r in rows if r[0] == "host_write"]
+        assert host_write.get_xdata()[-1] == pytest.approx(0.004)
+    finally:
+        plt.close(fig)
+    fig, _, rows = draw_events([r for r in events if r["interval_start_ns"] == 0])
+    try:  # one interval, length unknown: totals, and nothing says per second
+        assert fig.axes[0].get_ylabel() == "events in the interval"
+        assert "/s" not in fig.axes[0].get_title() and "second" not in fig.axes[0].get_title()
+        assert list(fig.axes[0].get_lines()[0].get_ydata()) == [100]
+    finally:
+        plt.close(fig)
+    assert [fmt_duration(n) for n in (500, 1000000, 32000000, 1024000000)] == ["500 ns", "1 ms", "32 ms", "1.024 s"]
+
+
 def test_plot_qd(tmp_path):
     rows, knee = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
     assert knee == 8
@@ -181,7 +327,60 @@ def test_plot_qd(tmp_path):
     assert knee_qd(other) == 4  # 18,000 = exactly 90% of 20,000 counts as reaching it
     out = plot_qd([("dev", rows, knee), ("all", other, None)], str(tmp_path / "q.png"))
     assert_png(tmp_path / "q.png")
-    assert [(r[0], r[2]) for r in out if r[9] == 1] == [("dev", 8), ("all", 4)]
-    assert [(r[2], r[3], r[8]) for r in out if r[0] == "dev"][:2] == [(1, 10000, 103000), (2, 19000, 120000)]
+    assert [(r[0], r[3]) for r in out if r[10] == 1] == [("dev", 8), ("all", 4)]
+    assert [(r[3], r[4], r[9]) for r in out if r[0] == "dev"][:2] == [(1, 10000, 103000), (2, 19000, 120000)]
     csv_rows = read_csv(tmp_path / "q.csv")
     assert len(csv_rows) == 10 and csv_rows[3]["is_knee"] == "1" and csv_rows[3]["qd"] == "8"
+    assert csv_rows[0]["placement"] == ""  # the old CSV has no placement column
+
+
+def _latency_lines(fig):
+    return [l for l in fig.axes[1].get_lines() if not l.get_label().startswith("_")]
+
+
+def test_plot_qd_one_series_has_a_colour_per_percentile():
+    rows, knee = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
+    fig, _, _ = draw_qd([("dev", rows, knee)])
+    try:
+        lines = _latency_lines(fig)
+        assert [l.get_label() for l in lines] == [p for _, p, _, _ in PERCENTILES]
+        assert len({l.get_color() for l in lines}) == 4 and len({l.get_linestyle() for l in lines}) == 4
+        assert list(lines[3].get_ydata()) == [103.0, 120.0, 150.0, 200.0, 400.0, 800.0]  # p99.9 in us
+    finally:
+        plt.close(fig)
+
+
+def test_plot_qd_with_a_placement_column(tmp_path):
+    rows, knee = read_qd_sweep(fixture("qd_placement", "qd_sweep.csv"))
+    # qd_sweep.json beside it is not read for the knee: one per placement, from the rows.
+    assert knee is None and {r["placement"] for r in rows} == {"single", "fdp"}
+    # By hand: single's best 52,000 -> 90% 46,800, first reached at QD 4 (50,000);
+    # fdp's best 60,000 -> 54,000, first reached at QD 8 (47,000 at 4 is below).
+    out = plot_qd([("geth", rows, knee)], str(tmp_path / "p.png"))
+    assert_png(tmp_path / "p.png")
+    assert [(r[1], r[3]) for r in out if r[10] == 1] == [("single", 4), ("fdp", 8)]
+    assert [(r[1], r[3], r[4]) for r in out][:2] == [("single", 1, 10000), ("single", 2, 30000)]
+    csv_rows = read_csv(tmp_path / "p.csv")
+    assert list(csv_rows[0])[:3] == ["run", "placement", "ops"] and csv_rows[4]["placement"] == "fdp"
+    fig, _, _ = draw_qd([("geth", rows, knee)])
+    try:
+        lines = _latency_lines(fig)
+        # One line per placement x percentile; colour = placement, style = percentile.
+        assert len(lines) == 8
+        assert len({(l.get_color(), l.get_linestyle()) for l in lines}) == 8
+        by_placement = {}
+        for l in lines:
+            by_placement.setdefault(l.get_label().split()[0], set()).add(l.get_color())
+        assert set(by_placement) == {"single", "fdp"} and all(len(c) == 1 for c in by_placement.values())
+        assert by_placement["single"] != by_placement["fdp"]
+        fdp_p99 = next(l for l in lines if l.get_label() == "fdp p99")
+        assert list(fdp_p99.get_ydata()) == [110.0, 115.0, 140.0, 270.0]
+        qps = [l for l in fig.axes[0].get_lines() if l.get_label() in ("single", "fdp")]
+        assert len(qps) == 2
+        knees = [t.get_text() for t in fig.axes[0].get_legend().get_texts() if "knee" in t.get_text()]
+        assert knees == ["single: knee at QD 4", "fdp: knee at QD 8"]
+    finally:
+        plt.close(fig)
+    # Two runs with placements: the run label joins the name.
+    out = plot_qd([("a", rows, None), ("b", rows, None)], str(tmp_path / "two.png"))
+    assert len(out) == 16 and {(r[0], r[1]) for r in out} == {(a, p) for a in "ab" for p in ("single", "fdp")}

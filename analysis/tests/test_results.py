@@ -74,6 +74,10 @@ def test_timed_files_checked(tmp_path):
                                     "0,read,1,1,1,1,1,1,1,1\n")
     with pytest.raises(InputError, match="qd 0 is below 1"):
         read_qd_sweep(str(d / "qd_sweep.csv"))
+    (d / "qd_sweep.csv").write_text("qd,placement,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
+                                    "1,fdp,read,1,1,1,1,1,1,1,1\n2,,read,1,1,1,1,1,1,1,1\n")
+    with pytest.raises(InputError, match=r"qd_sweep\.csv: line 3: empty placement"):
+        read_qd_sweep(str(d / "qd_sweep.csv"))
 
 
 def test_compare_reader(tmp_path):

@@ -206,7 +206,7 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   }
   if (c.open_at_start) {
     for (uint32_t h = 0; h < h_count; ++h) {
-      for (uint32_t rg = 0; rg < rgs; ++rg) l.open_at_start.push_back(h * rgs + rg);
+      for (uint32_t rg = 0; rg < rgs; ++rg) l.open_at_start.push_back(host_stream(rgs, static_cast<RuhId>(h), rg));
     }
   }
   return l;

@@ -182,7 +182,7 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
                              {{0.5, 0.2}, {0.3, 0.3}, {0.2, 0.5}});
   for (auto type : {Kind::kPi, Kind::kIi}) {
     const auto r = run(c, recs, "fdp", 4, type);
-    uint64_t host = 0, gc_in = 0, gc_out = 0, units = 0;
+    uint64_t host = 0, gc_in = 0, gc_out = 0, units = 0, mbe = 0;
     double share = 0;
     for (const auto& h : r.handles) {
       host += h.host_bytes;
@@ -190,7 +190,10 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
       gc_out += h.gc_out_bytes;
       units += h.units_in_use;
       share += h.waf_share;
+      mbe += h.mbe_bytes;
+      CHECK(h.mbmw_bytes == h.host_bytes + h.gc_out_bytes);  // per handle: MBMW = HBMW + its GC writes
     }
+    REQUIRE(r.ftl.line_erases > 0);  // the MBE check below means something only with erases
     const uint64_t pid_bytes = std::accumulate(r.host_bytes_by_pid.begin(), r.host_bytes_by_pid.end(), uint64_t{0},
                                                [](uint64_t a, const auto& p) { return a + p.second; });
     CHECK(host == r.ftl.host_slots * 4096);  // HBMW
@@ -200,7 +203,8 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
     CHECK(host + gc_in == r.ftl.nand_slots() * 4096);  // MBMW = HBMW + GC
     CHECK(units == r.units - r.free_lines_end);
     CHECK(share == Approx(r.ftl.waf()).epsilon(1e-12));
-    CHECK(r.ru_bytes * r.ftl.line_erases == r.ftl.line_erases * 64 * 4096 * 8);  // MBE = erases x RU bytes
+    CHECK(r.ru_bytes == uint64_t{64} * 4096 * 8);  // one RU = one line of 8 dies x 64 slots
+    CHECK(mbe == r.ftl.line_erases * r.ru_bytes);  // MBE: the handles' erased RU bytes = RU erases x RU bytes
     CHECK(r.invalid_pid_requests == 0);
   }
   // Four stream IDs but two handles: IDs 2 and 3 are invalid and go to handle 0.

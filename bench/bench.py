@@ -47,14 +47,14 @@ PRESETS = {
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--writes", default="40M", help="random writes after the fill (decimal suffixes)")
+    ap.add_argument("--writes", default="40e6", help="random writes after the fill (a count: 40000000 or 40e6)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default="/tmp/ftlsim-bench")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))
     ap.add_argument("--convert-lines", type=int, default=5_000_000)
     ap.add_argument("--steps", default="core,convert,sweep",
                     help="comma-separated subset of: core (gen + simulate per preset), convert, sweep")
-    ap.add_argument("--sweep-writes", default="5M", help="writes after the fill in the sweep's 2-stream trace")
+    ap.add_argument("--sweep-writes", default="5e6", help="writes after the fill in the sweep's 2-stream trace")
     ap.add_argument("--sweep-repeat", type=int, default=3)
     args = ap.parse_args()
     steps = set(args.steps.split(","))

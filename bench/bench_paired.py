@@ -43,7 +43,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", required=True, help="the reference binary")
     ap.add_argument("--new", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))
-    ap.add_argument("--writes", default="20M", help="random writes after the fill (decimal suffixes)")
+    ap.add_argument("--writes", default="20e6", help="random writes after the fill (a count: 20000000 or 20e6)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default="/tmp/ftlsim-bench-paired")
     args = ap.parse_args()

@@ -59,7 +59,7 @@ def timed_case(ftlsim, trace, extra, repeat, workdir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--writes", default="10M", help="random writes after the fill")
+    ap.add_argument("--writes", default="10e6", help="random writes after the fill (a count: 10000000 or 10e6)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workdir", default="/tmp/ftlsim-bench-timing")
     ap.add_argument("--binary", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))

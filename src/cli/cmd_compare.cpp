@@ -12,14 +12,22 @@
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "cli/timing_options.h"
 #include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
+#include "core/progress_line.h"
 #include "core/units.h"
+#include "fdp/handle_stats.h"
 #include "sim/report.h"
-#include "sim/sweep.h"
+#include "sim/sweep_csv.h"
+#include "sim/sweep_pool.h"
+#include "sim/sweep_run.h"
+#include "timing/qd_sweep.h"
+#include "timing/time_scale.h"
+#include "timing/timing_report.h"
 #include "trace/ftr_reader.h"
 
 namespace ftlsim::cli {
@@ -32,13 +40,16 @@ configuration: no lists or ranges. Both run in parallel on 2 threads. The
 change column is (b - a) / a in percent. The table shows WAF, host writes,
 GC copies, erases (blocks), GC onset (host writes and the last marker before
 it), invalid placement ID events, host writes per placement ID and each
-handle's WAF share; compare.csv holds the same rows as raw numbers
-(metric,a,b,change_pct).
+handle's WAF share; with --timing (common, or in --a/--b) also IOPS and the
+mean, p50, p99 and p99.9 latency of all host requests (compare.csv: iops,
+lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_p99_9_ns). compare.csv holds the
+same rows as raw numbers (metric,a,b,change_pct).
 
 Examples:
   ftlsim compare --trace x.ftr --a "--placement single" --b "--placement fdp"
   ftlsim compare --trace x.ftr --preset femu-eth --gc-thres 60 \
-      --a "--placement fdp --ruh-type ii" --b "--placement fdp --ruh-type pi" --out cmp/)";
+      --a "--placement fdp --ruh-type ii" --b "--placement fdp --ruh-type pi" --out cmp/
+  ftlsim compare --trace x.ftr --timing --qd 16 --a "--placement single" --b "--placement fdp")";
 
 struct CompareArgs {
   std::string trace;
@@ -46,15 +57,18 @@ struct CompareArgs {
   std::string a, b;
   bool no_progress = false;
   ModelArgs model;
+  TimingArgs timing;
 };
 
-// The common options with `extra` (an option list such as "--placement fdp")
-// parsed on top, as one configuration.
+// The common options with `extra` (an option list such as "--placement fdp"
+// or "--qd 16") parsed on top, as one configuration.
 sim::RunDescription side_run(const CompareArgs& c, std::string_view side, const std::string& extra) {
   ModelArgs m = c.model;
+  TimingArgs t = c.timing;
   try {
     CLI::App overlay{"", std::string(side)};
     add_model_options(overlay, m);
+    add_timing_options(overlay, t, true);
     overlay.parse(extra, false);
   } catch (const CLI::ParseError& e) {
     throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
@@ -68,7 +82,9 @@ sim::RunDescription side_run(const CompareArgs& c, std::string_view side, const 
                                      setting_info(i).name, items[i].size()));
       }
     }
-    return build_run(m, first_point(items), c.trace);
+    sim::RunDescription run = build_run(m, first_point(items), c.trace);
+    run.options.timing = build_timing(t);
+    return run;
   } catch (const InputError& e) {
     throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
   }
@@ -162,24 +178,50 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimRes
   // WAF share per handle: ruh0, ruh1, ..., then the shared gc handle.
   std::vector<std::string> handles;
   for (const sim::SimResult* r : {&a, &b}) {
-    for (const sim::HandleStats& h : r->handles) {
+    for (const fdp::HandleStats& h : r->handles) {
       if (std::find(handles.begin(), handles.end(), h.name) == handles.end()) handles.push_back(h.name);
     }
   }
-  std::stable_sort(handles.begin(), handles.end(), [](const std::string& x, const std::string& y) {
-    const bool rx = x.rfind("ruh", 0) == 0, ry = y.rfind("ruh", 0) == 0;
-    if (rx != ry) return rx;
-    if (rx && x.size() != y.size()) return x.size() < y.size();
-    return x < y;
-  });
+  std::sort(handles.begin(), handles.end(), fdp::handle_name_before);
   const auto share = [](const sim::SimResult& r, const std::string& name) -> std::optional<double> {
-    for (const sim::HandleStats& h : r.handles) {
+    for (const fdp::HandleStats& h : r.handles) {
       if (h.name == name) return h.waf_share;
     }
     return std::nullopt;
   };
   for (const std::string& h : handles) {
     lines.push_back(optional_line("WAF share " + h, "waf_share_" + h, share(a, h), share(b, h), ratio4, ratio6));
+  }
+
+  // Timed mode (--timing on either side): all host requests together.
+  if (a.timing || b.timing) {
+    const auto row = [](const sim::SimResult& r) {
+      return r.timing ? std::optional<timing::QdRow>(timing::timed_row(*r.timing)) : std::nullopt;
+    };
+    const std::optional<timing::QdRow> ta = row(a), tb = row(b);
+    const auto pick = [](const std::optional<timing::QdRow>& t, auto field) {
+      return t ? std::optional<double>(field(*t)) : std::nullopt;
+    };
+    const auto iops_text = [](double v) { return fmt::format("{:.0f}", v); };
+    const auto iops_raw = [](double v) { return fmt::format("{:.1f}", v); };
+    const auto ns_text = [](double v) { return timing::format_ns(v); };
+    const auto ns_raw = [](double v) { return fmt::format("{:.0f}", v); };
+    lines.push_back(optional_line("IOPS", "iops", pick(ta, [](const timing::QdRow& t) { return t.qps; }),
+                                  pick(tb, [](const timing::QdRow& t) { return t.qps; }), iops_text, iops_raw));
+    struct Latency {
+      const char* label;
+      const char* metric;
+      double (*get)(const timing::QdRow&);
+    };
+    static constexpr Latency kLatencies[] = {
+        {"latency mean", "lat_mean_ns", [](const timing::QdRow& t) { return t.lat_mean_ns; }},
+        {"latency p50", "lat_p50_ns", [](const timing::QdRow& t) { return static_cast<double>(t.p50_ns); }},
+        {"latency p99", "lat_p99_ns", [](const timing::QdRow& t) { return static_cast<double>(t.p99_ns); }},
+        {"latency p99.9", "lat_p99_9_ns", [](const timing::QdRow& t) { return static_cast<double>(t.p99_9_ns); }},
+    };
+    for (const Latency& l : kLatencies) {
+      lines.push_back(optional_line(l.label, l.metric, pick(ta, l.get), pick(tb, l.get), ns_text, ns_raw));
+    }
   }
   return lines;
 }
@@ -204,19 +246,21 @@ void run_compare(const CompareArgs& c) {
   if (out_dir) {
     dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
     callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
-      if (!o.result) return;
-      sim::RunDescription run = jobs[i].run;
-      run.interval_bytes = o.result->interval_bytes;
-      sim::write_outputs(dirs[i], run, *o.result);
+      if (o.result) sim::write_job_outputs(dirs[i], jobs[i], *o.result);
     };
   }
-  const bool progress = !c.no_progress && ::isatty(STDERR_FILENO) == 1;
+  for (const sim::SweepJob& j : jobs) {
+    const auto& t = j.run.options.timing;
+    if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader.records(), t->speed, c.trace);
+  }
+  ProgressLine progress("compare", 2 * reader.size(), ProgressUnit::kRecords, progress_wanted(c.no_progress));
+  for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;
   callbacks.progress = [&](size_t done, size_t total) {
-    if (progress) std::fprintf(stderr, "\rftlsim: %zu/%zu configurations done", done, total);
+    if (progress.enabled()) progress.set_note(fmt::format("{}/{} configurations done", done, total));
   };
   const sim::TraceView view{c.trace, reader.records(), reader.meta().sector_bytes};
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
-  if (progress) std::fprintf(stderr, "\r%60s\r", "");
+  progress.finish();
   for (size_t i = 0; i < 2; ++i) {
     if (!outcomes[i].result) {
       throw InputError(fmt::format("{} \"{}\": {}", i == 0 ? "--a" : "--b", i == 0 ? c.a : c.b, outcomes[i].error));
@@ -271,6 +315,7 @@ Command add_compare_command(CLI::App& root) {
   app->add_option("--out", c->out, "Write DIR/a/ and DIR/b/ (summary.json, timeseries.csv) and DIR/compare.csv")
       ->type_name("DIR");
   add_model_options(*app, c->model);
+  add_timing_options(*app, c->timing, true);
   app->add_flag("--no-progress", c->no_progress, "No progress line on stderr (shown only on a terminal)")
       ->group("Output");
   app->footer(kFooter);

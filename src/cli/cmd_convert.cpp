@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
+#include "core/progress_line.h"
 #include "trace/import.h"
 #include "trace/text_scan.h"
 
@@ -77,6 +79,7 @@ struct ConvertRequest {
   std::string sep = ",";
   bool no_header = false;
   bool force = false;
+  bool no_progress = false;
   std::string options_text;  // the options as given, for the trace header
 };
 
@@ -216,8 +219,15 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   inputs.add("--markers", req.markers);
   check_output_file("-o", req.out, req.force, inputs);
 
+  std::error_code size_error;
+  const uint64_t input_bytes = std::filesystem::file_size(req.in, size_error);
+  ProgressLine progress("convert", size_error ? 0 : input_bytes, ProgressUnit::kBytes,
+                        progress_wanted(req.no_progress));
+  trace::ImportOptions with_progress = options;
+  with_progress.progress = &progress;
   const trace::ImportSummary r =
-      trace::import_text_trace(req.in, req.out, options, req.force ? Existing::kReplace : Existing::kRefuse);
+      trace::import_text_trace(req.in, req.out, with_progress, req.force ? Existing::kReplace : Existing::kRefuse);
+  progress.finish();
   const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
   std::string line = fmt::format(
       "ftlsim convert: {} -> {}: {} records written ({} writes, {} reads, {} trims, {} flushes), "
@@ -252,12 +262,12 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   fmt::print(stderr, "{}\n", escape_for_terminal(line));
 }
 
-// The options as given (not input, output or --force), for the header.
+// The options as given (not input, output, --force or --no-progress), for the header.
 std::string options_text(const CLI::App& app) {
   std::string out;
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->count() == 0 || opt->get_positional() || opt->check_name("--out") || opt->check_name("--force") ||
-        opt->check_name("--help")) {
+        opt->check_name("--no-progress") || opt->check_name("--help")) {
       continue;
     }
     const std::string name = opt->get_name(false, true);
@@ -319,6 +329,7 @@ Command add_convert_command(CLI::App& root) {
                   "Add KEY=VALUE to the trace header's metadata (repeatable; e.g. capture details)");
   app->add_flag("--force", req->force,
                 "Replace the output file if it exists (a regular file only; never an input, a device, FIFO or symlink)");
+  app->add_flag("--no-progress", req->no_progress, "No progress line on stderr (shown only on a terminal)");
   return Command{app, [req, app] {
                    req->options_text = options_text(*app);
                    run_convert(*req, *app);

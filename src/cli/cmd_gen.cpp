@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
+#include "core/progress_line.h"
 #include "core/units.h"
 #include "trace/record.h"
 #include "workload/synth.h"
@@ -41,6 +43,7 @@ struct GenOptions {
   std::string streams;
   std::string out;
   bool force = false;
+  bool no_progress = false;
 
   // Set while registering, to tell "given" from "defaulted".
   CLI::Option* theta_opt = nullptr;
@@ -67,12 +70,14 @@ whole, aligned page):
 Reads and trims (--read-ratio, --trim-ratio) follow the same address
 distribution and tags as the writes; --writes counts writes only, so the
 trace holds about writes / (1 - read-ratio - trim-ratio) measured records.
-Each record takes 24 bytes: --writes 2G is 2*10^9 records, 48 GB. A trace
+Each record takes 24 bytes: --writes 2e9 is 2*10^9 records, 48 GB. A trace
 that would not fit in the output's free space is refused before anything is
 written (and writing stops, leaving no file, if random reads or trims run
 past the estimate).
 Sizes take binary suffixes (4K = 4096, 1G = 2^30). Counts (--writes,
---markers) take decimal suffixes: 100K = 10^5, 1M = 10^6, 2G = 2*10^9.
+--markers) are plain numbers or scientific: 100000 = 1e5, 2e9 = 2*10^9. A
+count with a size suffix (--writes 2G) is refused as ambiguous: for a volume
+of writes give --bytes 2G.
 Durations: ns, us, ms, s (bare number = ns).
 --fill writes the whole space once first, sequentially, in --fill-io
 requests split at region boundaries and tagged with the owning region's pid.
@@ -82,10 +87,10 @@ parameter, region extents and pid names. Same options and seed give a
 byte-identical trace.
 
 Examples:
-  ftlsim gen --pattern uniform --logical 1G --fill --writes 1M -o u.ftr
+  ftlsim gen --pattern uniform --logical 1G --fill --writes 1e6 -o u.ftr
   ftlsim gen --pattern zipf --theta 1.2 --logical 16G --bytes 64G -o z.ftr
   ftlsim gen --pattern streams --streams 0.5:0.05,0.3:0.25,0.2:0.7 \
-      --logical 8G --fill --writes 10M --markers 100K -o s.ftr)";
+      --logical 8G --fill --writes 1e7 --markers 1e5 -o s.ftr)";
 
 workload::SynthSpec build_spec(const GenOptions& o) {
   std::vector<std::string> problems;
@@ -112,7 +117,27 @@ workload::SynthSpec build_spec(const GenOptions& o) {
       field = *v;
       return true;
     }
-    problems.push_back(fmt::format("{}: '{}' is not a count (examples: 250000, 100K, 1M, 2G)", name, text));
+    if (const auto c = workload::count_suffix(text)) {
+      // 2G is 2 GiB to every size option; as a count it would be 2*10^9.
+      const std::string sci = fmt::format("{}e{}", c->value, c->decimal_exponent);
+      if (std::string_view(name) == "--writes") {
+        const double trace_bytes =
+            static_cast<double>(c->value) * std::pow(10.0, c->decimal_exponent) * sizeof(trace::Record);
+        problems.push_back(fmt::format(
+            "--writes: '{0}' is ambiguous: as a size it is bytes, but --writes counts write requests, and "
+            "{1} requests ({2}*10^{3}) make a trace of {4}; give --bytes {0} for {0} of writes, or --writes {1} "
+            "for {2}*10^{3} requests",
+            text, sci, c->value, c->decimal_exponent,
+            trace_bytes >= 0x1p64 ? std::string("more than 16 EiB")
+                                  : format_bytes(static_cast<uint64_t>(trace_bytes))));
+      } else {
+        problems.push_back(fmt::format("{0}: '{1}' is a size, not a count; give a number, e.g. {0} {2}", name,
+                                       text, sci));
+      }
+      unparsed.push_back(name);
+      return false;
+    }
+    problems.push_back(fmt::format("{}: '{}' is not a count (examples: 250000, 1e5, 1e6, 2e9)", name, text));
     unparsed.push_back(name);
     return false;
   };
@@ -201,7 +226,7 @@ std::optional<uint64_t> free_bytes_for(const std::string& out) {
 }
 
 // Refuses, before anything is written, a trace larger than the output's
-// free space: --writes counts write requests (2G = 2*10^9 records of 24
+// free space: --writes counts write requests (2e9 = 2*10^9 records of 24
 // bytes, 48 GB), a read ratio near 1 multiplies them (0.999999 -> 10^6 reads
 // per write), and --fill over --logical 4P is 2^32 requests of 1 MiB. Returns
 // the most records the space holds, which write_ftr enforces while writing.
@@ -219,7 +244,7 @@ uint64_t check_output_room(const workload::SynthSpec& spec, const std::string& o
     throw InputError(fmt::format(
         "gen: the trace would hold about {:.4g} records ({} fill requests and about {:.4g} measured requests and "
         "markers for {} writes), about {}, but the file system that would hold {} has {} free; nothing was written. --writes "
-        "counts write requests (1M = 10^6 records, not bytes; --bytes gives a volume), --read-ratio/--trim-ratio "
+        "counts write requests (1e6 = 10^6 records, not bytes; --bytes gives a volume), --read-ratio/--trim-ratio "
         "near 1 multiply them, and --fill adds --logical / --fill-io requests",
         records, workload::fill_request_count(spec), measured, spec.writes,
         bytes >= 0x1p64 ? std::string("more than 16 EiB") : format_bytes(static_cast<uint64_t>(bytes)), out,
@@ -232,8 +257,12 @@ void run_gen(const GenOptions& o) {
   const workload::SynthSpec spec = build_spec(o);
   check_output_file("-o", o.out, o.force, RunInputs{});  // a regular file or absent; --force to replace
   const uint64_t max_records = check_output_room(spec, o.out);
+  // The total is an estimate when reads or trims are drawn at random.
+  ProgressLine progress("gen", static_cast<uint64_t>(workload::expected_record_count(spec)),
+                        ProgressUnit::kRecords, progress_wanted(o.no_progress));
   const workload::GenerateStats s =
-      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse, max_records);
+      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse, max_records, &progress);
+  progress.finish();
   fmt::print("wrote {} records to {} ({} fill, {} writes, {} reads, {} trims, {} markers)\n", s.total(),
              escape_for_terminal(o.out), s.fill, s.writes, s.reads, s.trims, s.markers);
 }
@@ -251,7 +280,7 @@ Command add_gen_command(CLI::App& root) {
       ->check(CLI::IsMember({"seq", "uniform", "zipf", "hotcold", "streams"}));
   app->add_option("--logical", o->logical, "Logical space, e.g. 1G")->required()->type_name("SIZE");
   auto* writes = app->add_option("--writes", o->writes,
-                                 "Measured write requests (a count, not bytes: 1M = 10^6 records of --io-size; "
+                                 "Measured write requests (a count, not bytes: 1e6 = 10^6 records of --io-size; "
                                  "--bytes gives a volume)")
                     ->type_name("N");
   auto* bytes = app->add_option("--bytes", o->bytes, "Measured writes as a byte volume, e.g. 64G")
@@ -285,6 +314,7 @@ Command add_gen_command(CLI::App& root) {
   app->add_option("-o,--out", o->out, "Output .ftr file")->required()->type_name("FILE");
   app->add_flag("--force", o->force,
                 "Replace an existing output file (a regular file only; never a device, FIFO or symlink)");
+  app->add_flag("--no-progress", o->no_progress, "No progress line on stderr (shown only on a terminal)");
 
   return {app, [o] { run_gen(*o); }};
 }

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <mutex>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -23,8 +22,9 @@
 #include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
+#include "core/progress_line.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
+#include "sim/sweep_values.h"
 #include "timing/qd_sweep.h"
 #include "trace/ftr_reader.h"
 
@@ -59,13 +59,21 @@ void run_qd_sweep(const QdSweepArgs& a) {
   const std::vector<uint32_t> qds = parse_qds(a.qd);
   const timing::OpFilter ops = timing::parse_op_filter(a.ops);
   const std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  const size_t placement_index = static_cast<size_t>(Setting::kPlacement);
   for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i].size() > 1) {
-      throw InputError(fmt::format("qd-sweep takes one value per model option; --{} has {}", setting_info(i).name,
-                                   items[i].size()));
+    if (items[i].size() > 1 && i != placement_index) {
+      throw InputError(fmt::format("qd-sweep takes a list for --placement and --qd only; --{} has {} values",
+                                   setting_info(i).name, items[i].size()));
     }
   }
-  sim::RunDescription run = build_run(a.model, first_point(items), a.trace);
+  // One run description per placement (checked before any work).
+  const std::vector<std::string>& placements = items[placement_index];
+  std::vector<sim::RunDescription> runs;
+  for (const std::string& p : placements) {
+    Point point = first_point(items);
+    point[placement_index] = p;
+    runs.push_back(build_run(a.model, point, a.trace));
+  }
   timing::TimingConfig base = build_latencies(a.timing);
   base.mode = timing::HostMode::kClosed;
   base.ops = ops;
@@ -87,38 +95,46 @@ void run_qd_sweep(const QdSweepArgs& a) {
     }
   }
 
-  // One run per queue depth on up to -j threads; results do not depend on -j.
-  std::vector<timing::QdRow> rows(qds.size());
-  std::vector<std::exception_ptr> errors(qds.size());
+  // One run per placement and queue depth (placement outermost) on up to -j
+  // threads; results do not depend on -j.
+  const size_t n = placements.size() * qds.size();
+  std::vector<timing::QdRow> rows(n);
+  std::vector<std::exception_ptr> errors(n);
   std::atomic<size_t> next{0};
-  const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
-  std::mutex progress_mutex;
-  size_t done = 0;
+  ProgressLine progress("qd-sweep", reader.size() * n, ProgressUnit::kRecords, progress_wanted(a.no_progress));
+  std::atomic<size_t> done{0};
   auto worker = [&] {
-    for (size_t i = next++; i < qds.size(); i = next++) {
+    for (size_t i = next++; i < n; i = next++) {
+      const sim::RunDescription& run = runs[i / qds.size()];
+      const uint32_t qd = qds[i % qds.size()];
       try {
         sim::SimOptions o = run.options;
         o.timing = base;
-        o.timing->qd = qds[i];
+        o.timing->qd = qd;
+        o.progress = &progress;
         const sim::SimResult r = sim::simulate(run.config, view, o, run.placement);
-        rows[i] = timing::qd_row(qds[i], *r.timing);
+        rows[i] = timing::qd_row(qd, *r.timing);
+        rows[i].placement = placements[i / qds.size()];
       } catch (...) {
         errors[i] = std::current_exception();
       }
-      if (progress) {
-        const std::lock_guard lock(progress_mutex);
-        std::fprintf(stderr, "\rftlsim: %zu/%zu queue depths done", ++done, qds.size());
-      }
+      if (progress.enabled()) progress.set_note(fmt::format("{}/{} runs done", ++done, n));
     }
   };
-  const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), qds.size());
+  const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), n);
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
-  if (progress) std::fprintf(stderr, "\r%60s\r", "");
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
+  progress.finish();
+  for (size_t i = 0; i < n; ++i) {
+    if (!errors[i]) continue;
+    try {
+      std::rethrow_exception(errors[i]);
+    } catch (const InputError& e) {
+      if (placements.size() == 1) throw;
+      throw InputError(fmt::format("--placement {}: {}", placements[i / qds.size()], e.what()));
+    }
   }
 
   if (ops != timing::OpFilter::kAll && std::all_of(rows.begin(), rows.end(), [](const timing::QdRow& r) {
@@ -132,8 +148,9 @@ void run_qd_sweep(const QdSweepArgs& a) {
     write_file_atomically(out->staging() + "/qd_sweep.json", timing::qd_sweep_json(rows));
     out->publish();
   }
-  fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed\n", escape_for_terminal(a.trace), reader.size(),
-             timing::op_filter_name(ops));
+  fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed{}\n", escape_for_terminal(a.trace),
+             reader.size(), timing::op_filter_name(ops),
+             placements.size() > 1 ? fmt::format(", {} placements", placements.size()) : std::string());
   fmt::print("{}", timing::qd_sweep_text(rows));
   if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", escape_for_terminal(a.out));
 }
@@ -145,8 +162,16 @@ Command add_qd_sweep_command(CLI::App& root) {
   a->jobs = std::max(1U, std::thread::hardware_concurrency());
   CLI::App* sub = root.add_subcommand(
       "qd-sweep",
-      "Replay a trace in timed mode, closed loop, at each queue depth: QPS, MB/s and latency percentiles per "
-      "queue depth, and the knee (the smallest queue depth reaching 90% of the best QPS)");
+      "Replay a trace in timed mode, closed loop, at each queue depth (and each --placement of a list): QPS, "
+      "MB/s and latency percentiles per queue depth, and the knee (the smallest queue depth reaching 90% of the "
+      "best QPS)");
+  sub->footer(
+      "--placement takes a list here (the other model options one value each): every placement runs at every\n"
+      "queue depth, and qd_sweep.csv has one row per placement and queue depth, placement first:\n"
+      "  placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
+      "qd_sweep.json holds the same rows, knee_qd (null with several placements) and knee_qd_by_placement.\n"
+      "Example: single and FDP latency across queue depths, in one CSV:\n"
+      "  ftlsim qd-sweep --trace traces/demo.ftr --placement single,fdp --qd 1,4,16 --out out/qd");
   sub->add_option("--trace", a->trace, "Trace to replay (.ftr)")->type_name("FILE")->required();
   sub->add_option("--qd", a->qd, "Queue depths: a list or a range START:STOP:STEP")
       ->type_name("LIST")

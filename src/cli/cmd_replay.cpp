@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -14,10 +12,12 @@
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "cli/stop_signal.h"
 #include "cli/uint_option.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
+#include "core/progress_line.h"
 #include "core/output_dir.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
@@ -103,35 +103,6 @@ struct ReplayArgs {
   bool ruh_update_at_end = false;
 };
 
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_stop_signal(int /*sig*/) { g_stop.store(true, std::memory_order_relaxed); }
-
-// SIGINT and SIGTERM set g_stop for the life of this object; each handler is
-// reset after its first delivery, so a second Ctrl-C ends the process.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;  // no SA_RESTART: waits return EINTR
-    ::sigaction(SIGINT, &sa, &old_int_);
-    ::sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~StopSignals() {
-    ::sigaction(SIGINT, &old_int_, nullptr);
-    ::sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
-
 replay::ReplayConfig build_config(const ReplayArgs& a) {
   std::vector<std::string> problems;
   replay::ReplayConfig c;
@@ -209,8 +180,8 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
     replay::Prediction p{text, res.ftl.waf(), 0, {}};
     for (const auto& [pid, bytes] : res.host_bytes_by_pid) p.host_bytes += bytes;
-    for (const sim::HandleStats& h : res.handles) {
-      p.handles.push_back({h.name, h.host_bytes, h.gc_out_bytes, h.waf_share});
+    for (const fdp::HandleStats& h : res.handles) {
+      p.handles.push_back({h.name, h.host_bytes, h.gc_out_bytes, h.waf_share, h.ruh});
     }
     return p;
   } catch (const InputError& e) {
@@ -304,7 +275,7 @@ void run_replay(const ReplayArgs& a) {
   // The host events already in the log, to tell the replay's own apart.
   // A device that cannot return the events log still replays; the report
   // then says why it has no event counts.
-  std::vector<replay::fdp::Event> events_before;
+  std::vector<replay::nvme_fdp::Event> events_before;
   bool events_ok = false;
   if (report.device_fdp) {
     try {
@@ -317,27 +288,27 @@ void run_replay(const ReplayArgs& a) {
   if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader);
 
   // Every check passed: from here on the target is created or resized, and written.
-  const bool progress = !a.no_progress && ::isatty(STDERR_FILENO) == 1;
+  const bool progress = progress_wanted(a.no_progress);
   replay::EngineHooks hooks;
-  hooks.stop = &g_stop;
-  if (progress) {
-    hooks.progress = [](const replay::Progress& p) {
-      const double pct = p.total_bytes == 0 ? 100.0 : 100.0 * static_cast<double>(p.bytes) / static_cast<double>(p.total_bytes);
-      const double s = static_cast<double>(p.elapsed_ns) * 1e-9;
-      std::fprintf(stderr, "\rreplay %5.1f%%  %s  %.0f IOPS  %.1f MiB/s  %u in flight  %.0f s\033[K", pct,
-                   format_bytes(p.bytes).c_str(), static_cast<double>(p.ios) / s,
-                   static_cast<double>(p.bytes) / s / (1024.0 * 1024.0), p.inflight, s);
-    };
-  }
   {
-    const StopSignals signals;
+    // Ctrl-C stops submitting; the I/Os in flight drain (cli/stop_signal.h).
+    const StopSignalScope signals("interrupted: draining the I/Os in flight");
+    hooks.stop = signals.flag();
     target.materialize();
     report.target = target.info();
+    ProgressLine line("replay", scan.moved_bytes(), ProgressUnit::kBytes, progress);
+    if (progress) {
+      hooks.progress = [&line](const replay::Progress& p) {
+        const double s = static_cast<double>(p.elapsed_ns) * 1e-9;
+        line.set_note(fmt::format("{:.0f} IOPS, {} in flight", s > 0 ? static_cast<double>(p.ios) / s : 0.0,
+                                  p.inflight));
+        line.set(p.bytes);
+      };
+    }
     report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);
   }
   // A file --create made stays once the replay wrote to it.
   if (report.result.records_done > 0) target.keep();
-  if (progress) std::fprintf(stderr, "\r\033[K");
   if (!reader.intact()) {
     // The trace shrank or changed under the replay: what was sent after that
     // is not the trace. The report is written, marked partial, and says so.
@@ -367,7 +338,7 @@ void run_replay(const ReplayArgs& a) {
     }
     if (events_ok) {
       try {
-        d.events = replay::fdp::new_events(
+        d.events = replay::nvme_fdp::new_events(
             events_before, replay::read_fdp_events(target.fd(), info.path, info.nvme.endurance_group, true));
         d.events_read = true;
       } catch (const SystemError& e) {
@@ -375,7 +346,10 @@ void run_replay(const ReplayArgs& a) {
       }
     }
   }
-  if (a.verify && !report.result.partial) report.verify = replay::verify_target(target, reader.records(), geo);
+  if (a.verify && !report.result.partial) {
+    ProgressLine line("verify", target.info().bytes, ProgressUnit::kBytes, progress);
+    report.verify = replay::verify_target(target, reader.records(), geo, &line);
+  }
 
   if (out) {
     replay::write_outputs(out->staging(), report);

@@ -5,28 +5,27 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "cli/commands.h"
 #include "cli/sim_options.h"
+#include "cli/stop_signal.h"
 #include "cli/timing_options.h"
 #include "cli/uint_option.h"
-#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
-#include "core/units.h"
+#include "core/progress_line.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
+#include "sim/sweep_product.h"
+#include "sim/sweep_resume.h"
+#include "sim/sweep_run.h"
 #include "timing/time_scale.h"
 #include "trace/ftr_reader.h"
 
@@ -57,10 +56,12 @@ void run_single(const SimulateArgs& a, const Point& point) {
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
     timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);
   }
-  run.options.progress = stderr_progress(a);
+  ProgressLine progress("simulate", reader.size(), ProgressUnit::kRecords, stderr_progress(a));
+  run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   const sim::SimResult result = sim::simulate(run.config, view, run.options, run.placement);
+  progress.finish();
   reader.check_intact();  // no results from a trace that changed under the run
   run.interval_bytes = result.interval_bytes;
   if (out) {
@@ -75,180 +76,72 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
 }
 
-std::string onset_text(const sim::SimResult& r) {
-  if (!r.gc_onset) return "never";
-  std::string s = "after " + format_bytes(r.gc_onset->host_bytes);
-  if (r.gc_onset->marker) s += fmt::format(", marker {}", *r.gc_onset->marker);
-  return s;
-}
-
-// One line per configuration: the swept values, WAF, GC onset (or the error).
-std::string sweep_table(const sim::SweepTable& t, std::span<const sim::SweepOutcome> outcomes) {
-  std::vector<std::vector<std::string>> cells;
-  std::vector<std::string> header = t.axes;
-  header.emplace_back("WAF");
-  header.emplace_back("GC onset");
-  cells.push_back(header);
-  for (size_t i = 0; i < outcomes.size(); ++i) {
-    std::vector<std::string> row = t.values[i];
-    const sim::SweepOutcome& o = outcomes[i];
-    if (o.result) {
-      row.push_back(fmt::format("{:.4f}", o.result->ftl.waf()));
-      row.push_back(onset_text(*o.result));
-    } else if (o.status == sim::SweepStatus::kDone) {  // carried over from an earlier run
-      const auto cell = [&](const char* c) { return o.carried.count(c) != 0 ? o.carried.at(c) : std::string(); };
-      // Printed as an uninterrupted run prints it: rounded to 4 decimals.
-      const std::string waf = cell("waf");
-      double v = 0;
-      const auto [wend, wec] = std::from_chars(waf.data(), waf.data() + waf.size(), v);
-      row.push_back(wec == std::errc() && wend == waf.data() + waf.size() ? fmt::format("{:.4f}", v) : waf);
-      const std::string onset = cell("gc_onset_host_bytes");
-      uint64_t bytes = 0;
-      const auto [end, ec] = std::from_chars(onset.data(), onset.data() + onset.size(), bytes);
-      std::string text = onset.empty() ? "never" : ec == std::errc() ? "after " + format_bytes(bytes) : onset;
-      if (!cell("gc_onset_marker").empty()) text += ", marker " + cell("gc_onset_marker");
-      row.push_back(std::move(text));
-    } else if (o.status == sim::SweepStatus::kError) {
-      row.emplace_back("-");
-      row.push_back("error: " + o.error);
-    } else {
-      row.emplace_back("-");
-      row.emplace_back("missing (not run: interrupted)");
-    }
-    cells.push_back(std::move(row));
-  }
-  std::vector<size_t> width(header.size(), 0);
-  for (const auto& row : cells) {
-    for (size_t c = 0; c + 1 < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  std::string out;
-  for (const auto& row : cells) {
-    for (size_t c = 0; c < row.size(); ++c) {
-      out += c + 1 < row.size() ? fmt::format("{:<{}}  ", row[c], width[c]) : row[c];
-    }
-    out += '\n';
-  }
-  return out;
-}
-
+// `items`: the model settings' items, then the timing settings' (expand_timing).
 void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std::string>>& items, size_t n) {
   if (a.out.empty()) {
     throw InputError(fmt::format(
         "this sweep has {} configurations and needs --out DIR for sweep.csv and their results", n));
   }
-  RunInputs inputs;
-  inputs.add("--trace", a.trace);
-  check_output_folder("--out", a.out, inputs);
+  sim::SweepFolderRun run;
+  run.inputs.add("--trace", a.trace);
+  check_output_folder("--out", a.out, run.inputs);
   const trace::FtrReader reader(a.trace);
-  const std::optional<timing::TimingConfig> timing = build_timing(a.timing);
-  if (timing && timing->mode == timing::HostMode::kOpen) timing::check_issue_span(reader.records(), timing->speed, a.trace);
-  std::vector<size_t> sizes(kSettingCount);
-  std::vector<size_t> axes;  // settings with more than one value
-  for (size_t i = 0; i < kSettingCount; ++i) {
-    sizes[i] = items[i].size();
-    if (sizes[i] > 1) axes.push_back(i);
+  // The model settings, then, when one of them has a list, the timing
+  // settings (the last axes). Without timing lists the settings, and so the
+  // config_keys, are those of earlier versions: their sweeps still resume.
+  const bool timing_swept = std::any_of(items.begin() + kSettingCount, items.end(),
+                                        [](const std::vector<std::string>& v) { return v.size() > 1; });
+  std::vector<sim::SweepSetting> settings(timing_swept ? items.size() : kSettingCount);
+  for (size_t i = 0; i < settings.size(); ++i) {
+    settings[i] = {std::string(i < kSettingCount ? setting_info(i).name : timing_setting_name(i - kSettingCount)),
+                   items[i]};
   }
-  sim::SweepTable table;
-  for (const size_t i : axes) table.axes.emplace_back(setting_info(i).name);
-  // Resume identity of each row: the trace and every setting of its point.
-  const uint64_t trace_id =
-      sim::trace_fingerprint({a.trace, reader.records(), reader.meta().sector_bytes}, reader.meta().pid_names);
-  // Options outside the settings that change results.
-  const std::string common = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
-  std::vector<sim::SweepJob> jobs(n);
-  for (size_t k = 0; k < n; ++k) {
-    const std::vector<size_t> at = sim::product_point(sizes, k);
-    Point point;
-    for (size_t i = 0; i < kSettingCount; ++i) point[i] = items[i][at[i]];
-    std::vector<std::pair<std::string, std::string>> swept;
-    std::vector<std::string> values;
-    for (const size_t i : axes) {
-      swept.emplace_back(setting_info(i).name, point[i]);
-      values.push_back(point[i]);
-    }
-    table.ids.push_back(sim::config_id(swept));
-    table.values.push_back(std::move(values));
-    std::string description = common;
-    for (size_t i = 0; i < kSettingCount; ++i) description += fmt::format("{}={}\n", setting_info(i).name, point[i]);
-    table.keys.push_back(sim::config_key(trace_id, description));
-    try {
-      jobs[k].run = build_run(a.model, point, a.trace);
-      jobs[k].run.options.timing = timing;
-      jobs[k].run.pid_names = reader.meta().pid_names;
-    } catch (const InputError& e) {
-      jobs[k].error = e.what();
-    }
-  }
-  sim::make_unique(table.ids);
-
-  // The folder belongs to one sweep: the same one resumes, another is
-  // refused (or, with --force, its files are removed), all before anything
-  // is written.
-  const std::string csv_path = a.out + "/sweep.csv";
-  if (sim::claim_sweep_folder(a.out, table, a.force) == sim::SweepFolder::kReplaced) {
-    fmt::print("replaced   the earlier sweep in {} (--force)\n", a.out);
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(a.out, ec);
-  if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", a.out, ec.message()));
-
-  // Rows complete in an earlier run of the same command are carried over;
-  // the rest run. sweep.csv is rewritten (atomically) now, at most once a
-  // second as configurations finish, and at the end: an interrupted sweep
-  // leaves its complete rows and marks the others missing (sim/sweep.h).
-  std::vector<sim::SweepOutcome> outcomes(n);
-  const size_t carried = sim::carry_over(sim::read_sweep_rows(csv_path), table, a.out, outcomes);
-  std::vector<size_t> todo;
-  std::vector<sim::SweepJob> todo_jobs;
-  for (size_t k = 0; k < n; ++k) {
-    if (outcomes[k].status != sim::SweepStatus::kMissing) continue;
-    todo.push_back(k);
-    todo_jobs.push_back(std::move(jobs[k]));
-  }
-  std::vector<sim::SweepOutcome> snapshot = outcomes;  // light copies: cells, no SimResult
-  std::mutex snapshot_mutex;
-  auto last_write = std::chrono::steady_clock::now();
-  write_file_atomically(csv_path, sim::sweep_csv(table, snapshot), Existing::kReplace);
-
-  const unsigned threads = static_cast<unsigned>(std::min<size_t>(std::max(a.jobs, 1U), std::max<size_t>(todo.size(), 1)));
-  fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace), reader.size(),
-             threads, threads == 1 ? "" : "s");
-  if (carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", carried, n, csv_path);
-  std::fflush(stdout);
-  const bool progress = stderr_progress(a);
-  const sim::InterruptScope interrupt;
-  sim::SweepCallbacks callbacks;
-  callbacks.cancel = interrupt.flag();
-  callbacks.on_done = [&](size_t j, const sim::SweepOutcome& o) {
-    const size_t i = todo[j];
-    if (o.result) {
-      // Each configuration's folder appears complete or not at all.
-      sim::RunDescription run = todo_jobs[j].run;
-      run.interval_bytes = o.result->interval_bytes;
-      OutputDir folder("--out", a.out + "/" + table.ids[i], sim::output_names(), inputs);
-      sim::write_outputs(folder.staging(), run, *o.result);
-      folder.publish();
-    }
-    const std::lock_guard lock(snapshot_mutex);
-    snapshot[i].status = o.status;
-    snapshot[i].error = o.error;
-    snapshot[i].carried = sim::sweep_row_cells(o);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_write >= std::chrono::seconds(1)) {
-      write_file_atomically(csv_path, sim::sweep_csv(table, snapshot), Existing::kReplace);
-      last_write = now;
-    }
-  };
-  callbacks.progress = [&](size_t done, size_t total) {
-    if (progress) std::fprintf(stderr, "\rftlsim: %zu/%zu configurations done", done, total);
-  };
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  std::vector<sim::SweepOutcome> ran = sim::run_sweep(view, todo_jobs, threads, callbacks);
-  if (progress) std::fprintf(stderr, "\r%60s\r", "");
-  for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
+  // Options outside the settings that change results.
+  const std::string fixed = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
+  sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
+                                        [&](std::span<const std::string> values) {
+                                          Point point;
+                                          std::copy_n(values.begin(), kSettingCount, point.begin());
+                                          sim::RunDescription r = build_run(a.model, point, a.trace);
+                                          r.options.timing = build_timing(
+                                              timing_swept ? timing_point(a.timing, values.subspan(kSettingCount))
+                                                           : a.timing);
+                                          const auto& t = r.options.timing;
+                                          if (t && t->mode == timing::HostMode::kOpen) {
+                                            timing::check_issue_span(reader.records(), t->speed, a.trace);
+                                          }
+                                          r.pid_names = reader.meta().pid_names;
+                                          return r;
+                                        });
+  plan.table.timed = a.timing.timing;
+  // Records of the configurations to run (set once the carried-over ones
+  // are known); the note counts configurations.
+  ProgressLine progress("sweep", reader.size() * n, ProgressUnit::kRecords, stderr_progress(a));
+  for (sim::SweepJob& job : plan.jobs) job.run.options.progress = &progress;
 
-  write_file_atomically(csv_path, sim::sweep_csv(table, outcomes), Existing::kReplace);
-  fmt::print("{}", sweep_table(table, outcomes));
+  const std::string csv_path = a.out + "/sweep.csv";
+  run.out_dir = a.out;
+  run.force = a.force;
+  run.threads = a.jobs;
+  run.on_start = [&](const sim::SweepStart& s) {
+    if (s.replaced) fmt::print("replaced   the earlier sweep in {} (--force)\n", a.out);
+    fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace),
+               reader.size(), s.threads, s.threads == 1 ? "" : "s");
+    if (s.carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, csv_path);
+    std::fflush(stdout);
+    progress.set_total(reader.size() * (s.configurations - s.carried));
+  };
+  run.progress = [&](size_t done, size_t total) {
+    if (progress.enabled()) progress.set_note(fmt::format("{}/{} configurations done", done, total));
+  };
+  // Ctrl-C: no new configuration starts; sweep.csv marks them missing.
+  const StopSignalScope signals("interrupted: finishing the configurations in progress");
+  run.stop = signals.flag();
+  const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep_in_folder(view, plan, run);
+  progress.finish();
+
+  fmt::print("{}", sim::sweep_text(plan.table, outcomes));
   const auto count = [&](sim::SweepStatus s) {
     return static_cast<size_t>(
         std::count_if(outcomes.begin(), outcomes.end(), [s](const sim::SweepOutcome& o) { return o.status == s; }));
@@ -272,7 +165,8 @@ void run_simulate(const SimulateArgs& a) {
   if (a.trace.empty()) {
     throw InputError("--trace is required (ftlsim --trace FILE.ftr [options]; see ftlsim --help)");
   }
-  const std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  for (std::vector<std::string>& t : expand_timing(a.timing)) items.push_back(std::move(t));
   std::vector<size_t> sizes;
   for (const auto& v : items) sizes.push_back(v.size());
   const size_t n = sim::product_size(sizes);

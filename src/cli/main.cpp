@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
       "  ftlsim --trace x.ftr --preset femu-eth --out results/\n"
       "  ftlsim --trace x.ftr --gc-thres 60,75,90 --placement single,fdp --out sweep/\n"
       "  ftlsim compare --trace x.ftr --a \"--placement single\" --b \"--placement fdp\"\n"
-      "  ftlsim gen --pattern uniform --logical 1G --fill --writes 1M -o u.ftr\n"
+      "  ftlsim gen --pattern uniform --logical 1G --fill --writes 1e6 -o u.ftr\n"
       "  ftlsim convert --from disksim in.trace -o in.ftr\n"
       "  ftlsim info x.ftr --json\n",
       "ftlsim"};

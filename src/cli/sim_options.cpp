@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "cli/timing_options.h"
 #include "core/units.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
@@ -167,9 +168,9 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   return cfg;
 }
 
-sim::PlacementSetup build_placement(const Point& v) {
+fdp::PlacementSetup build_placement(const Point& v) {
   auto val = [&](Setting s) -> const std::string& { return v[idx(s)]; };
-  sim::PlacementSetup p;
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(val(Setting::kPlacement));
   p.fdp.reclaim_groups = to_u32(Setting::kRg, val(Setting::kRg));
   if (!val(Setting::kRuSize).empty()) {
@@ -237,7 +238,8 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       "0.53 for femu-eth and femu-eth-512m)");
   add(Setting::kGcThres, "PCT", "GC",
       "Background GC threshold in percent (FEMU gc_thres_pcent): GC runs while free lines <= "
-      "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages");
+      "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages. Below 100 and at most "
+      "--gc-thres-high: 100 cannot switch background GC off");
   add(Setting::kGcThresHigh, "PCT", "GC",
       "Forced GC threshold in percent (FEMU gc_thres_pcent_high), in the write path");
   add(Setting::kVictim, "NAME", "GC", "Victim policy: " + ftl::victim_policy_help());
@@ -297,26 +299,35 @@ std::string sweep_help() {
     if (i > 0) order += i % 8 == 0 ? ",\n  " : ", ";
     order += kSettings[i].name;
   }
+  std::string timing_order;
+  for (size_t i = 0; i < kTimingSettingCount; ++i) {
+    timing_order += fmt::format("{}{}", i > 0 ? ", " : "", timing_setting_name(i));
+  }
   return fmt::format(
-      "Sweeps: every Device, GC, FDP and Output option above also takes a list or a range:\n"
+      "Sweeps: every Device, GC, FDP, Output and Timing option above (but the --timing flag) also takes\n"
+      "a list, and numbers and sizes a range:\n"
       "  --gc-thres 50,60,75     a list (items separated by ',')\n"
       "  --gc-thres 50:90:10     an inclusive range START:STOP:STEP (50,60,70,80,90);\n"
       "                          numbers and sizes only, and may be mixed with lists: 16M:64M:16M,1G\n"
+      "  --timing --qd 1,4,16    timing values are axes too (durations: lists only, 40us,80us)\n"
       "  --placement \"single,fdp;map:0=0,1=0,2=1;oracle\"\n"
       "                          a map: spec takes everything up to the next ';'\n"
       "With more than one value anywhere, ftlsim runs the Cartesian product of all values in one\n"
       "invocation on -j threads sharing the trace, and needs --out DIR: it writes DIR/sweep.csv (one\n"
       "row per configuration: config_id, the swept values, waf, host_bytes, gc_bytes, erases (blocks),\n"
-      "gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests, ru_not_fully_written,\n"
-      "waf_share_<handle>..., error, status, config_key) and\n"
+      "gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests, ru_not_fully_written, with --timing\n"
+      "iops, lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_p99_9_ns, then waf_share_<handle>..., error,\n"
+      "status, config_key) and\n"
       "DIR/<config_id>/summary.json + timeseries.csv, config_id naming the swept values\n"
       "(gc-thres=60_placement=fdp). Configurations are ordered like nested loops over\n"
       "  {}\n"
-      "with the last option varying fastest. Results do not depend on -j. A configuration that is\n"
+      "with the last option varying fastest; the timing options follow them (varying faster still):\n"
+      "  {}.\n"
+      "Results do not depend on -j. A configuration that is\n"
       "invalid (say, a threshold impossible for one --ru-size) gets its message in the error column;\n"
       "the others still run, and ftlsim exits with code 2 at the end.\n"
       "Compare two configurations side by side: ftlsim compare --help\n",
-      order);
+      order, timing_order);
 }
 
 std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/report.h"
-#include "sim/sweep.h"
+#include "sim/sweep_values.h"
 
 namespace ftlsim::cli {
 

@@ -2,21 +2,74 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
 
 #include "core/error.h"
 #include "core/units.h"
+#include "sim/sweep_values.h"
 
 namespace ftlsim::cli {
 namespace {
 
 uint64_t duration(const std::string& text, const char* option) {
+  if (text.find(',') != std::string::npos) {
+    throw InputError(fmt::format("{} {}: one value here (a list of timing values makes a sweep of the default "
+                                 "command)",
+                                 option, text));
+  }
   if (const auto ns = parse_duration_ns(text)) return *ns;
   throw InputError(fmt::format("{}: '{}' is not a duration (examples: 40us, 2ms, 500ns)", option, text));
 }
 
+// The fields of TimingArgs that take lists, in product order.
+struct TimingSetting {
+  std::string_view name;  // without dashes
+  std::string TimingArgs::*field;
+  sim::ValueKind kind;    // kWord: a duration, lists only
+};
+constexpr std::array<TimingSetting, kTimingSettingCount> kTimingSettings = {{
+    {"qd", &TimingArgs::qd, sim::ValueKind::kInteger},
+    {"speed", &TimingArgs::speed, sim::ValueKind::kReal},
+    {"read-time", &TimingArgs::read_time, sim::ValueKind::kWord},
+    {"program-time", &TimingArgs::program_time, sim::ValueKind::kWord},
+    {"erase-time", &TimingArgs::erase_time, sim::ValueKind::kWord},
+    {"xfer-time", &TimingArgs::xfer_time, sim::ValueKind::kWord},
+    {"event-interval", &TimingArgs::event_interval, sim::ValueKind::kWord},
+}};
+
 }  // namespace
+
+std::string_view timing_setting_name(size_t i) { return kTimingSettings.at(i).name; }
+
+std::vector<std::vector<std::string>> expand_timing(const TimingArgs& a) {
+  std::vector<std::vector<std::string>> items(kTimingSettingCount);
+  for (size_t i = 0; i < kTimingSettingCount; ++i) {
+    const TimingSetting& t = kTimingSettings[i];
+    const std::string& text = a.*t.field;
+    if (text.empty()) {  // not given, no default: open loop, speed 1, automatic interval
+      items[i] = {text};
+      continue;
+    }
+    const std::string option = fmt::format("--{}", t.name);
+    items[i] = sim::expand_values(option, t.kind, text);
+    if (t.kind == sim::ValueKind::kWord) {
+      for (const std::string& item : items[i]) (void)duration(item, option.c_str());
+    }
+  }
+  // Each point is checked whole by build_timing; here, what holds for all.
+  TimingArgs first = a;
+  for (size_t i = 0; i < kTimingSettingCount; ++i) first.*kTimingSettings[i].field = items[i].front();
+  (void)build_timing(first);
+  return items;
+}
+
+TimingArgs timing_point(const TimingArgs& a, std::span<const std::string> values) {
+  TimingArgs p = a;
+  for (size_t i = 0; i < kTimingSettingCount && i < values.size(); ++i) p.*kTimingSettings[i].field = values[i];
+  return p;
+}
 
 void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model) {
   auto given = [&a](std::string& field) {
@@ -33,7 +86,8 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model) {
         ->group("Timing");
     app.add_option_function<std::string>("--qd", given(a.qd),
                                          "Closed loop: keep N requests outstanding, issuing the next record when one "
-                                         "completes (trace time stamps ignored). Default: open loop")
+                                         "completes (trace time stamps ignored). Default: open loop. A list makes a "
+                                         "sweep (or see ftlsim qd-sweep)")
         ->type_name("N")
         ->group("Timing");
     app.add_option_function<std::string>("--speed", given(a.speed),
@@ -85,6 +139,13 @@ std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
   timing::TimingConfig c = build_latencies(a);
   if (!a.qd.empty() && !a.speed.empty()) {
     throw InputError("--qd (closed loop) and --speed (open loop) exclude each other");
+  }
+  for (const auto& [text, option] : {std::pair{&a.qd, "--qd"}, std::pair{&a.speed, "--speed"}}) {
+    if (text->find(',') != std::string::npos || text->find(':') != std::string::npos) {
+      throw InputError(fmt::format("{} {}: one value here (a list of timing values makes a sweep of the default "
+                                   "command)",
+                                   option, *text));
+    }
   }
   if (!a.qd.empty()) {
     c.mode = timing::HostMode::kClosed;

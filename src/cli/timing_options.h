@@ -4,7 +4,10 @@
 #include <CLI/CLI.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "timing/timing_config.h"
 
@@ -26,11 +29,29 @@ struct TimingArgs {
 // --qd, --speed and --event-interval (the default command).
 void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model);
 
+// The timing options that take a list in a sweep, in product order (they
+// vary after, so faster than, every model option): qd, speed, read-time,
+// program-time, erase-time, xfer-time, event-interval.
+inline constexpr size_t kTimingSettingCount = 7;
+[[nodiscard]] std::string_view timing_setting_name(size_t i);  // "read-time": no dashes
+
+// The items of each timing setting, in that order: the list given (--qd
+// 1,4,16 or a range 1:16:5; a list of durations 40us,60us), or the one
+// value or default. Every item is checked as build_timing would (a number,
+// a duration); a list without --timing is the usual error. Throws InputError
+// naming the option and the bad item.
+[[nodiscard]] std::vector<std::vector<std::string>> expand_timing(const TimingArgs& a);
+
+// `a` with one value per timing setting (`values` in the order above).
+[[nodiscard]] TimingArgs timing_point(const TimingArgs& a, std::span<const std::string> values);
+
 // The timed-mode configuration, or nullopt without --timing (then giving
-// any other timing option is an error). Throws InputError naming the option.
+// any other timing option is an error). Throws InputError naming the option,
+// also for a list (one configuration only: lists make a sweep of the
+// default command).
 [[nodiscard]] std::optional<timing::TimingConfig> build_timing(const TimingArgs& a);
 
-// Every timing option as text, for a sweep's resume key (sim/sweep.h,
+// Every timing option as text, for a sweep's resume key (sim/sweep_resume.h,
 // config_key): an option added to TimingArgs that changes results must
 // appear here, or a resumed sweep could mix rows of different settings.
 [[nodiscard]] std::string describe(const TimingArgs& a);

@@ -3,12 +3,24 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "core/units.h"
+#include "fdp/stream_map.h"
 
 namespace ftlsim::fdp {
 namespace {
+
+// A size as an --ru-size value that parses back exactly: "1M", "96K", "4G".
+std::string size_option_text(uint64_t bytes) {
+  static constexpr std::pair<unsigned, char> kSuffixes[] = {{40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}};
+  for (const auto& [shift, suffix] : kSuffixes) {
+    if (bytes != 0 && bytes % (uint64_t{1} << shift) == 0) return fmt::format("{}{}", bytes >> shift, suffix);
+  }
+  return fmt::format("{}", bytes);
+}
 
 // One table per word-valued FDP setting: the names and parsing come from it.
 template <class E>
@@ -127,15 +139,16 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   }
   std::string sizes;
   for (uint32_t d = 1; d <= group_dies; ++d) {
-    if (group_dies % d == 0) sizes += (sizes.empty() ? "" : ", ") + format_bytes(die_row * d);
+    if (group_dies % d == 0) sizes += (sizes.empty() ? "" : ", ") + size_option_text(die_row * d);
   }
   for (uint32_t k = 2; k <= g.blocks_per_plane && k <= 64; ++k) {
-    if (g.blocks_per_plane % k == 0) sizes += ", " + format_bytes(group_line * k);
+    if (g.blocks_per_plane % k == 0) sizes += ", " + size_option_text(group_line * k);
   }
   throw InputError(fmt::format(
       "--ru-size {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
-      "dividing the {} blocks per plane; sizes that work here: {}",
-      c.ru_bytes, group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
+      "dividing the {} blocks per plane; sizes this geometry allows (the GC thresholds and capacity still "
+      "apply): {}",
+      size_option_text(c.ru_bytes), group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
       g.blocks_per_plane, sizes));
 }
 
@@ -193,25 +206,10 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   }
   if (c.open_at_start) {
     for (uint32_t h = 0; h < h_count; ++h) {
-      for (uint32_t rg = 0; rg < rgs; ++rg) l.open_at_start.push_back(h * rgs + rg);
+      for (uint32_t rg = 0; rg < rgs; ++rg) l.open_at_start.push_back(host_stream(rgs, static_cast<RuhId>(h), rg));
     }
   }
   return l;
-}
-
-uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s) {
-  if (!c.isolated_gc) return 0;
-  const uint32_t hosts = c.handles * c.reclaim_groups;
-  if (s < 2 * hosts) return (s % hosts) / c.reclaim_groups;
-  return c.handles;
-}
-
-bool is_host_stream(const FdpConfig& c, ftl::StreamId s) {
-  return !c.isolated_gc || s < c.handles * c.reclaim_groups;
-}
-
-std::string handle_name(const FdpConfig& c, uint32_t h) {
-  return h == c.handles ? std::string("gc") : fmt::format("ruh{}", h);
 }
 
 }  // namespace ftlsim::fdp

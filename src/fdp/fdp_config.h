@@ -5,7 +5,6 @@
 // units, and each reclaim unit handle (RUH) keeps one open RU per RG. The
 // rules are FEMU's (docs/model.md); the vocabulary is in docs/fdp.md.
 #include <cstdint>
-#include <string>
 #include <string_view>
 #include <vector>
 
@@ -114,22 +113,8 @@ struct RuShape {
 // GC stream: (handles + h) * RGs + g; the shared GC stream of II handles
 // (--ii-gc gc-ru): 2 * handles * RGs + g. Streams a configuration never uses
 // are marked unused. Non-FDP (`single`): FEMU's line path, one stream.
+// (stream_map.h maps handles and RGs to these streams.)
 // Throws InputError for inconsistent settings.
 [[nodiscard]] ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c);
-
-// Index of the host stream for handle h in reclaim group g.
-// (The driver passes the RG count it uses: 1 on the line path.)
-[[nodiscard]] inline ftl::StreamId host_stream(uint32_t reclaim_groups, RuhId h, uint32_t g) {
-  return static_cast<ftl::StreamId>(h) * reclaim_groups + g;
-}
-
-// The handle stream s belongs to (its host RU or its GC RU), or `handles`
-// for the shared GC stream of --ii-gc gc-ru.
-[[nodiscard]] uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s);
-// Name of handle h for reports: "ruh3", or "gc" for h == handles, the
-// shared GC RU of --ii-gc gc-ru.
-[[nodiscard]] std::string handle_name(const FdpConfig& c, uint32_t h);
-// Whether stream s is a handle's host stream (not a GC stream).
-[[nodiscard]] bool is_host_stream(const FdpConfig& c, ftl::StreamId s);
 
 }  // namespace ftlsim::fdp

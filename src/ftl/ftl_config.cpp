@@ -45,8 +45,15 @@ uint32_t GcConfig::thres_lines_high(uint32_t lines) const {
 std::vector<std::string> FtlConfig::problems() const {
   std::vector<std::string> p = geometry.problems();
   const auto pct_ok = [](double v) { return std::isfinite(v) && v > 0.0 && v <= 100.0; };
-  if (!pct_ok(gc.thres_pcent)) {
-    p.push_back(fmt::format("--gc-thres {} must be a percentage in (0, 100]", gc.thres_pcent));
+  if (gc.thres_pcent == 100.0) {
+    // It would hold back no unit for background GC, but it must not exceed
+    // --gc-thres-high, and that must hold back at least one unit.
+    p.push_back(
+        "--gc-thres 100 cannot switch background GC off: --gc-thres must not exceed --gc-thres-high, which "
+        "must hold back at least one free unit (so stays below 100); for the least background GC raise both, "
+        "e.g. --gc-thres 99 --gc-thres-high 99.5 (docs/cli.md, GC)");
+  } else if (!pct_ok(gc.thres_pcent)) {
+    p.push_back(fmt::format("--gc-thres {} must be a percentage in (0, 100)", gc.thres_pcent));
   }
   if (!pct_ok(gc.thres_pcent_high)) {
     p.push_back(fmt::format("--gc-thres-high {} must be a percentage in (0, 100]", gc.thres_pcent_high));
@@ -73,10 +80,13 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
                             gc.thres_pcent_high, gc.thres_pcent));
   }
   if (high < 1) {
+    // A lower percentage holds back more: this one holds back 1.5 units, truncated to 1.
+    const double fix = 100.0 * (1.0 - 1.5 / per_pool);
     p.push_back(fmt::format(
         "--gc-thres-high {} holds back {} free {} of {}; at least 1 is needed as GC destination "
-        "(for example --gc-thres-high {:.4g})",
-        gc.thres_pcent_high, high, unit, per_pool, 100.0 * (1.0 - 1.5 / per_pool)));
+        "(lower it, for example to --gc-thres-high {:.4g}{})",
+        gc.thres_pcent_high, high, unit, per_pool, fix,
+        gc.thres_pcent > fix ? fmt::format(" with --gc-thres {:.4g}", fix) : std::string()));
     return p;
   }
   // The units streams hold from start-up (FEMU: every handle's RU in every

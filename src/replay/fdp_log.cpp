@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "replay/nvme_cmd.h"
 
-namespace ftlsim::replay::fdp {
+namespace ftlsim::replay::nvme_fdp {
 namespace {
 
 // The layouts come from libnvme's definitions of the spec structures; the
@@ -259,4 +259,4 @@ std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<c
   return map;
 }
 
-}  // namespace ftlsim::replay::fdp
+}  // namespace ftlsim::replay::nvme_fdp

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ftlsim::replay::fdp {
+namespace ftlsim::replay::nvme_fdp {
 
 // An unsigned 128-bit counter as the statistics log stores it.
 struct U128 {
@@ -138,4 +138,4 @@ inline constexpr uint32_t kCtrattFdpSupported = 1u << 19;
                                                       std::span<const uint16_t> used, std::string_view source,
                                                       bool allow_unlisted = false);
 
-}  // namespace ftlsim::replay::fdp
+}  // namespace ftlsim::replay::nvme_fdp

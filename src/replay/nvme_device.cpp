@@ -99,7 +99,7 @@ NvmeNamespace probe_nvme_namespace(int fd, const std::string& path) {
 
 NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns) {
   NvmeFdp out;
-  if ((ns.ctratt & fdp::kCtrattFdpSupported) != 0) {
+  if ((ns.ctratt & nvme_fdp::kCtrattFdpSupported) != 0) {
     uint32_t dw0 = 0;
     nvme_get_features_args args;
     std::memset(&args, 0, sizeof args);
@@ -114,9 +114,9 @@ NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns)
     if (const int rc = nvme_get_features(&args); rc != 0) {
       throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "Get Features FDP (0x1D)")));
     }
-    out.feature = fdp::parse_fdp_feature(dw0);
+    out.feature = nvme_fdp::parse_fdp_feature(dw0);
   }
-  std::vector<fdp::Configuration> configs;
+  std::vector<nvme_fdp::Configuration> configs;
   if (out.feature.enabled) {
     std::vector<uint8_t> header(sizeof(nvme_fdp_config_log));
     if (const int rc = nvme_get_log_fdp_configurations(fd, ns.endurance_group, 0, static_cast<uint32_t>(header.size()),
@@ -133,9 +133,9 @@ NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns)
     if (const int rc = nvme_get_log_fdp_configurations(fd, ns.endurance_group, 0, size, page.data()); rc != 0) {
       throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP configurations log (0x20)")));
     }
-    configs = fdp::parse_configurations(page, path);
+    configs = nvme_fdp::parse_configurations(page, path);
   }
-  if (const std::string why = fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
+  if (const std::string why = nvme_fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
     throw InputError(fmt::format("--placement nvme: {}: {}", path, why));
   }
   out.config = configs[out.feature.config_index];
@@ -149,16 +149,16 @@ NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns)
   return out;
 }
 
-fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t endurance_group) {
+nvme_fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t endurance_group) {
   std::vector<uint8_t> page(sizeof(nvme_fdp_stats_log));
   if (const int rc = nvme_get_log_fdp_stats(fd, endurance_group, 0, static_cast<uint32_t>(page.size()), page.data());
       rc != 0) {
     throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP statistics log (0x22)")));
   }
-  return fdp::parse_statistics(page, path);
+  return nvme_fdp::parse_statistics(page, path);
 }
 
-std::vector<fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid) {
+std::vector<nvme_fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid) {
   // The header first, then exactly the descriptors it announces: the kernel
   // sends passthrough commands with SGLs where the controller has them, and
   // a controller without "SGL longer than the data" support (SGLS bit 16;
@@ -177,17 +177,18 @@ std::vector<fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uin
   if (n == 0) return {};
   data.assign(sizeof(nvme_fdp_ruh_status) + size_t{n} * sizeof(nvme_fdp_ruh_status_desc), 0);
   read(data);
-  return fdp::parse_ruh_status(data, path);
+  return nvme_fdp::parse_ruh_status(data, path);
 }
 
-std::vector<fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group, bool host_events) {
+std::vector<nvme_fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group,
+                                             bool host_events) {
   std::vector<uint8_t> page(sizeof(nvme_fdp_events_log));
   if (const int rc = nvme_get_log_fdp_events(fd, endurance_group, host_events, 0, static_cast<uint32_t>(page.size()),
                                              page.data());
       rc != 0) {
     throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP events log (0x23)")));
   }
-  return fdp::parse_events(page, path);
+  return nvme_fdp::parse_events(page, path);
 }
 
 void update_ruhs(int fd, const std::string& path, uint32_t nsid, const std::vector<uint16_t>& pids) {

@@ -26,9 +26,9 @@ struct NvmeNamespace {
 };
 
 struct NvmeFdp {
-  fdp::FdpFeature feature;
-  fdp::Configuration config;  // the configuration in use
-  std::vector<fdp::RuhStatus> ruh_status;
+  nvme_fdp::FdpFeature feature;
+  nvme_fdp::Configuration config;  // the configuration in use
+  std::vector<nvme_fdp::RuhStatus> ruh_status;
 };
 
 // Checks that `path` can be an NVMe generic character device before it is
@@ -45,14 +45,14 @@ void check_nvme_char_path(const std::string& path);
 [[nodiscard]] NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns);
 
 // The FDP statistics log (0x22) of the endurance group.
-[[nodiscard]] fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t endurance_group);
+[[nodiscard]] nvme_fdp::Statistics read_fdp_statistics(int fd, const std::string& path, uint16_t endurance_group);
 
 // The namespace's reclaim unit handle status (I/O Management Receive 0x12).
-[[nodiscard]] std::vector<fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid);
+[[nodiscard]] std::vector<nvme_fdp::RuhStatus> read_ruh_status(int fd, const std::string& path, uint32_t nsid);
 
 // The host (or controller) events of the FDP events log (0x23).
-[[nodiscard]] std::vector<fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group,
-                                                      bool host_events);
+[[nodiscard]] std::vector<nvme_fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group,
+                                                           bool host_events);
 
 // Reclaim Unit Handle Update (I/O Management Send 0x1D) of `pids`, encoded
 // by nvme::ruh_update_cmd and sent with NVME_IOCTL_IO_CMD. Throws

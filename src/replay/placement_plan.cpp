@@ -46,7 +46,7 @@ PlacementPlan plan_nvme(const TargetInfo& target, const NvmeFdp& fdp, uint32_t r
   PlacementPlan plan;
   plan.mode = PlacementMode::kNvme;
   plan.dspec_by_pid =
-      fdp::map_placement_ids(fdp.config, fdp.ruh_status, reclaim_group, write_pids, target.path, allow_unlisted);
+      nvme_fdp::map_placement_ids(fdp.config, fdp.ruh_status, reclaim_group, write_pids, target.path, allow_unlisted);
   return plan;
 }
 

@@ -58,15 +58,15 @@ void latency_json(JsonWriter& j, const LatencyHistogram& h) {
   j.end_object();
 }
 
-void u128_json(JsonWriter& j, const fdp::U128& v) {
+void u128_json(JsonWriter& j, const nvme_fdp::U128& v) {
   if (v.hi == 0) {
     j.value(v.lo);
   } else {
-    j.value(fdp::u128_to_decimal(v));  // beyond 2^64: a decimal string
+    j.value(nvme_fdp::u128_to_decimal(v));  // beyond 2^64: a decimal string
   }
 }
 
-void stats_json(JsonWriter& j, const fdp::Statistics& s) {
+void stats_json(JsonWriter& j, const nvme_fdp::Statistics& s) {
   j.begin_object();
   j.key("hbmw");
   u128_json(j, s.hbmw);
@@ -83,10 +83,11 @@ void stats_json(JsonWriter& j, const fdp::Statistics& s) {
 std::string placement_table(const ReplayReport& r, const std::vector<HandleCheck>& checks) {
   const DeviceFdpReport& d = *r.device_fdp;
   const Prediction* m = r.prediction ? &*r.prediction : nullptr;
-  const auto model_of = [&](const std::string& name) -> const ModelHandle* {
+  // The model's handle of number `ruh`, or with none its shared GC handle.
+  const auto model_of = [&](std::optional<uint32_t> ruh) -> const ModelHandle* {
     if (m == nullptr) return nullptr;
     for (const ModelHandle& h : m->handles) {
-      if (h.name == name) return &h;
+      if (h.ruh == ruh) return &h;
     }
     return nullptr;
   };
@@ -101,37 +102,37 @@ std::string placement_table(const ReplayReport& r, const std::vector<HandleCheck
                        format_bytes(c.sent_bytes), format_bytes(c.moved_bytes),
                        fmt::format("{} blk", c.ruamw_after), c.match ? "ok" : "MISMATCH");
     if (m != nullptr) {
-      const ModelHandle* h = model_of(fmt::format("ruh{}", c.handle));
+      const ModelHandle* h = model_of(uint32_t{c.handle});
       out += h == nullptr ? fmt::format("{:>14}{:>10}", "-", "-")
                           : fmt::format("{:>14}{:>10.4f}", format_bytes(h->host_bytes), h->waf_share);
     }
     out += "\n";
   }
   if (m != nullptr) {
-    if (const ModelHandle* gc = model_of("gc")) {
-      out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}{:>14}{:>10.4f}\n", "gc", "-", "-", "-", "-", "",
+    if (const ModelHandle* gc = model_of(std::nullopt)) {
+      out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}{:>14}{:>10.4f}\n", gc->name, "-", "-", "-", "-", "",
                          "GC copies", gc->waf_share);
     }
   }
   if (d.after) {
-    const double hbmw = fdp::u128_to_double(fdp::u128_sub(d.after->hbmw, d.before.hbmw));
+    const double hbmw = nvme_fdp::u128_to_double(nvme_fdp::u128_sub(d.after->hbmw, d.before.hbmw));
     out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", "total", "", format_bytes(sent_total),
                        fmt::format("HBMW {}", format_bytes(static_cast<uint64_t>(hbmw))), "",
                        static_cast<double>(sent_total) == hbmw ? "ok" : "MISMATCH");
     if (m != nullptr) out += fmt::format("{:>14}{:>10.4f}", format_bytes(m->host_bytes), m->waf);
     out += "\n";
-    out += fmt::format("{:<8}device {:.4f} (delta MBMW / delta HBMW)", "WAF", fdp::device_waf(d.before, *d.after));
+    out += fmt::format("{:<8}device {:.4f} (delta MBMW / delta HBMW)", "WAF", nvme_fdp::device_waf(d.before, *d.after));
     if (m != nullptr) out += fmt::format(", model {:.4f}", m->waf);
     out += "\n";
   }
   return out;
 }
 
-void events_json(JsonWriter& j, const std::vector<fdp::Event>& events) {
+void events_json(JsonWriter& j, const std::vector<nvme_fdp::Event>& events) {
   j.begin_array();
-  for (const fdp::Event& e : events) {
+  for (const nvme_fdp::Event& e : events) {
     j.begin_object();
-    j.field("type", uint64_t{e.type}).field("name", fdp::event_type_name(e.type));
+    j.field("type", uint64_t{e.type}).field("name", nvme_fdp::event_type_name(e.type));
     j.field("flags", uint64_t{e.flags}).field("pid", uint64_t{e.pid}).field("nsid", uint64_t{e.nsid});
     j.field("rgid", uint64_t{e.rgid}).field("ruhid", uint64_t{e.ruhid});
     j.end_object();
@@ -139,9 +140,9 @@ void events_json(JsonWriter& j, const std::vector<fdp::Event>& events) {
   j.end_array();
 }
 
-void ruh_json(JsonWriter& j, const std::vector<fdp::RuhStatus>& status) {
+void ruh_json(JsonWriter& j, const std::vector<nvme_fdp::RuhStatus>& status) {
   j.begin_array();
-  for (const fdp::RuhStatus& s : status) {
+  for (const nvme_fdp::RuhStatus& s : status) {
     j.begin_object().field("pid", uint64_t{s.pid}).field("ruhid", uint64_t{s.ruhid});
     j.field("ruamw", s.ruamw_lbas).end_object();
   }
@@ -172,7 +173,7 @@ std::vector<HandleCheck> handle_checks(const ReplayReport& r) {
                                     : p < r.plan.dspec_by_pid.size() && r.plan.dspec_by_pid[p] == c.pid;
       if (here) c.sent_bytes += w;
     }
-    const uint64_t moved = fdp::ruamw_consumed(std::min(c.ruamw_before, ru_lbas), std::min(c.ruamw_after, ru_lbas),
+    const uint64_t moved = nvme_fdp::ruamw_consumed(std::min(c.ruamw_before, ru_lbas), std::min(c.ruamw_after, ru_lbas),
                                                ru_lbas);
     c.moved_bytes = moved * d.lba_bytes;
     c.match = (c.sent_bytes / d.lba_bytes) % ru_lbas == moved && c.sent_bytes % d.lba_bytes == 0;
@@ -261,9 +262,11 @@ std::string summary_text(const ReplayReport& r) {
                               d.config_index, d.endurance_group, d.handles, d.reclaim_groups,
                               format_bytes(d.ru_bytes)));
     if (d.after) {
-      const auto delta = [](fdp::U128 a, fdp::U128 b) { return fdp::u128_to_double(fdp::u128_sub(a, b)); };
+      const auto delta = [](nvme_fdp::U128 a, nvme_fdp::U128 b) {
+        return nvme_fdp::u128_to_double(nvme_fdp::u128_sub(a, b));
+      };
       row("device WAF", fmt::format("{:.4f} (FDP statistics: HBMW +{:.0f} B, MBMW +{:.0f} B, MBE +{:.0f} B)",
-                                    fdp::device_waf(d.before, *d.after), delta(d.after->hbmw, d.before.hbmw),
+                                    nvme_fdp::device_waf(d.before, *d.after), delta(d.after->hbmw, d.before.hbmw),
                                     delta(d.after->mbmw, d.before.mbmw), delta(d.after->mbe, d.before.mbe)));
     }
     if (!d.unlisted_pids.empty()) {
@@ -275,21 +278,21 @@ std::string summary_text(const ReplayReport& r) {
     if (!checks.empty()) out += placement_table(r, checks);
     if (d.events_read) {
       std::map<uint8_t, uint64_t> by_type;
-      for (const fdp::Event& ev : d.events) ++by_type[ev.type];
+      for (const nvme_fdp::Event& ev : d.events) ++by_type[ev.type];
       std::vector<std::string> parts;
-      for (const auto& [type, n] : by_type) parts.push_back(fmt::format("{} {}", n, fdp::event_type_name(type)));
+      for (const auto& [type, n] : by_type) parts.push_back(fmt::format("{} {}", n, nvme_fdp::event_type_name(type)));
       row("events", fmt::format("{} host event(s) logged during the replay{}{}; invalid placement identifier: {}",
                                 d.events.size(), parts.empty() ? "" : ": ", fmt::join(parts, ", "),
-                                by_type[fdp::kEventInvalidPid]));
+                                by_type[nvme_fdp::kEventInvalidPid]));
     }
     if (!d.events_error.empty()) row("events", "not counted: " + d.events_error);
     if (d.ruh_update) {
       std::vector<std::string> parts;
-      for (const fdp::RuhStatus& st : d.ruh_update->ruh_status) {
+      for (const nvme_fdp::RuhStatus& st : d.ruh_update->ruh_status) {
         parts.push_back(fmt::format("{:#06x}: {} blk", st.pid, st.ruamw_lbas));
       }
       const double mbmw =
-          d.after ? fdp::u128_to_double(fdp::u128_sub(d.ruh_update->stats.mbmw, d.after->mbmw)) : 0.0;
+          d.after ? nvme_fdp::u128_to_double(nvme_fdp::u128_sub(d.ruh_update->stats.mbmw, d.after->mbmw)) : 0.0;
       row("RUH update", fmt::format("PIDs {} updated; RUAMW now {}; MBMW +{:.0f} B by the update",
                                     fmt::join(d.ruh_update->pids, ","), fmt::join(parts, ", "), mbmw));
     }
@@ -307,7 +310,8 @@ std::string summary_text(const ReplayReport& r) {
                               v.unchecked_units > 0 ? fmt::format(" ({} trimmed units on a device not checked)",
                                                                   v.unchecked_units)
                                                     : std::string(),
-                              v.mismatches, v.first_mismatch.empty() ? "" : "; first at " + v.first_mismatch));
+                              v.mismatches, v.first_mismatch.empty() ? "" : "; first at " + v.first_mismatch) +
+                      fmt::format(" ({} read back in {:.2f} s)", format_bytes(v.read_bytes), v.seconds));
   }
   if (!e.registered_buffers && r.target.kind != TargetKind::kNvmeGeneric) {
     row("note", "buffers not registered with io_uring (RLIMIT_MEMLOCK too low?); plain reads and writes used");
@@ -438,9 +442,9 @@ std::string summary_json(const ReplayReport& r) {
     if (d.after) {
       stats_json(j, *d.after);
       j.key("delta");
-      stats_json(j, {fdp::u128_sub(d.after->hbmw, d.before.hbmw), fdp::u128_sub(d.after->mbmw, d.before.mbmw),
-                     fdp::u128_sub(d.after->mbe, d.before.mbe)});
-      j.field("waf", fdp::device_waf(d.before, *d.after));
+      stats_json(j, {nvme_fdp::u128_sub(d.after->hbmw, d.before.hbmw), nvme_fdp::u128_sub(d.after->mbmw, d.before.mbmw),
+                     nvme_fdp::u128_sub(d.after->mbe, d.before.mbe)});
+      j.field("waf", nvme_fdp::device_waf(d.before, *d.after));
     } else {
       j.null();
     }
@@ -505,6 +509,7 @@ std::string summary_json(const ReplayReport& r) {
     j.field("written_units", v.written_units).field("trimmed_units", v.trimmed_units);
     j.field("unchecked_units", v.unchecked_units).field("mismatches", v.mismatches);
     j.field("first_mismatch", v.first_mismatch);
+    j.field("read_bytes", v.read_bytes).field("seconds", v.seconds);
     j.end_object();
   } else {
     j.null();

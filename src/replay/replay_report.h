@@ -26,8 +26,8 @@ namespace ftlsim::replay {
 // reported right after it.
 struct RuhUpdateReport {
   std::vector<uint16_t> pids;
-  std::vector<fdp::RuhStatus> ruh_status;  // read after the update
-  fdp::Statistics stats;                   // read after the update
+  std::vector<nvme_fdp::RuhStatus> ruh_status;  // read after the update
+  nvme_fdp::Statistics stats;                   // read after the update
 };
 
 struct DeviceFdpReport {
@@ -40,23 +40,24 @@ struct DeviceFdpReport {
   uint16_t handles = 0;
   uint64_t ru_bytes = 0;
   uint32_t reclaim_group_used = 0;
-  fdp::Statistics before;
-  std::optional<fdp::Statistics> after;  // missing when the replay stopped on an error before it was read
-  std::vector<fdp::RuhStatus> ruh_before;  // reclaim unit handle status before the replay
-  std::vector<fdp::RuhStatus> ruh_after;   // ... and after it (empty when not read)
+  nvme_fdp::Statistics before;
+  std::optional<nvme_fdp::Statistics> after;  // missing when the replay stopped on an error before it was read
+  std::vector<nvme_fdp::RuhStatus> ruh_before;  // reclaim unit handle status before the replay
+  std::vector<nvme_fdp::RuhStatus> ruh_after;   // ... and after it (empty when not read)
   std::vector<uint16_t> unlisted_pids;     // trace IDs sent without a handle (--allow-unlisted-pids)
-  std::vector<fdp::Event> events;          // host events the device logged during the replay (and the update)
+  std::vector<nvme_fdp::Event> events;          // host events the device logged during the replay (and the update)
   bool events_read = false;
   std::string events_error;  // why the events log could not be read, if so
   std::optional<RuhUpdateReport> ruh_update;
 };
 
-// One handle of the model's run (sim::HandleStats without the sim headers).
+// One handle of the model's run (fdp::HandleStats without the model's headers).
 struct ModelHandle {
-  std::string name;  // ruh<N>, or gc for the shared GC handle
+  std::string name;  // as the model names it: ruh<N>, or gc for the shared GC handle
   uint64_t host_bytes = 0;
   uint64_t gc_out_bytes = 0;
   double waf_share = 0;
+  std::optional<uint32_t> ruh;  // the model's handle number N; none for the shared GC handle
 };
 
 struct Prediction {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -26,7 +27,9 @@ struct FreeDeleter {
 
 }  // namespace
 
-VerifyResult verify_target(const Target& target, std::span<const trace::Record> records, const StreamGeometry& geo) {
+VerifyResult verify_target(const Target& target, std::span<const trace::Record> records, const StreamGeometry& geo,
+                           ProgressLine* progress) {
+  const auto start = std::chrono::steady_clock::now();
   const TargetInfo& info = target.info();
   if (info.bytes > kMaxVerifyBytes) {
     throw InputError(fmt::format("--verify supports targets up to {}; {} has {}", format_bytes(kMaxVerifyBytes),
@@ -50,6 +53,7 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
   const bool zeros_expected = info.kind == TargetKind::kFile;
   VerifyResult v;
   for (uint64_t at = 0; at < info.bytes; at += kChunk) {
+    if (progress != nullptr) progress->set(at);
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, info.bytes - at));
     const size_t first = static_cast<size_t>(at / kPatternUnit);
     const size_t units = n / kPatternUnit;
@@ -64,6 +68,7 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
       if (r <= 0) throw system_error_from_errno(fmt::format("{}: --verify: read at offset {}", info.path, at + got));
       got += static_cast<size_t>(r);
     }
+    v.read_bytes += n;
     for (size_t u = 0; u < units; ++u) {
       const uint32_t mark = last[first + u];
       if (mark == kUntouched) continue;
@@ -89,6 +94,8 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
       }
     }
   }
+  if (progress != nullptr) progress->set(info.bytes);
+  v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return v;
 }
 

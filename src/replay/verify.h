@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "core/progress_line.h"
 #include "replay/request_stream.h"
 #include "replay/target.h"
 #include "trace/record.h"
@@ -21,14 +22,17 @@ struct VerifyResult {
   uint64_t unchecked_units = 0;  // trimmed units on a device
   uint64_t mismatches = 0;
   std::string first_mismatch;    // "" when none
+  uint64_t read_bytes = 0;       // read back from the target (1 MiB chunks holding a touched unit)
+  double seconds = 0;            // wall time of the whole check
 };
 
 // Largest target --verify accepts: it keeps 4 bytes per 512-byte unit.
 inline constexpr uint64_t kMaxVerifyBytes = uint64_t{64} << 30;
 
 // REQUIRES target.info().kind is a file or a block device. Throws InputError
-// for a target above kMaxVerifyBytes, SystemError when a read fails.
+// for a target above kMaxVerifyBytes, SystemError when a read fails. The
+// target bytes passed over are set on `progress` (when set) after each chunk.
 [[nodiscard]] VerifyResult verify_target(const Target& target, std::span<const trace::Record> records,
-                                         const StreamGeometry& geo);
+                                         const StreamGeometry& geo, ProgressLine* progress = nullptr);
 
 }  // namespace ftlsim::replay

@@ -76,7 +76,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("rg_gc", gc.every_pool ? "every" : "first");                   // --rg-gc
   j.end_object();
   j.field("trim_partial", run.config.trim_keeps_partial ? "keep" : "unmap");
-  const fdp::FdpConfig fdp = effective_fdp(run.placement);
+  const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   j.key("fdp").begin_object();
   j.field("placement", run.placement.placement.text);
   j.field("reclaim_groups", fdp.reclaim_groups);
@@ -169,7 +169,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("ru_unwritten_bytes", s.unwritten_slots * kSlot);  // left unwritten in RUs closed early
   j.end_object();
   j.key("handles").begin_array();
-  for (const HandleStats& h : r.handles) {
+  for (const fdp::HandleStats& h : r.handles) {
     j.begin_object();
     j.field("name", h.name);
     j.field("host_bytes", h.host_bytes);
@@ -233,7 +233,7 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                        "logical space\n",
                        format_bytes(r.fit_footprint_slots * kSlot), r.fit_footprint_slots, *run.options.fit * 100.0);
   }
-  const fdp::FdpConfig fdp = effective_fdp(run.placement);
+  const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   if (fdp.isolated_gc) {
     out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s) of {}, {} RUs of {}\n",
                        run.placement.placement.text, fdp.handles, fdp::ruh_types_name(fdp.ruh_types),
@@ -276,7 +276,7 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     // FEMU's per-RUH counters: HBMW, MBMW (host + GC copies out of its RUs),
     // MBE, RUs in use and the room left in its open host RUs (RUAMW).
     out += "handle     hbmw         gc in        mbmw         mbe          RUs  ruamw        WAF share\n";
-    for (const HandleStats& h : r.handles) {
+    for (const fdp::HandleStats& h : r.handles) {
       if (h.host_bytes == 0 && h.gc_in_bytes == 0 && h.units_in_use == 0) continue;
       out += fmt::format("  {:<8} {:>12} {:>12} {:>12} {:>12} {:>4}  {:>12} {:.4f}\n", h.name,
                          format_bytes(h.host_bytes), format_bytes(h.gc_in_bytes), format_bytes(h.mbmw_bytes),

@@ -18,7 +18,7 @@ struct RunDescription {
   std::string preset;  // "" when the geometry was given option by option
   ftl::FtlConfig config;
   SimOptions options;
-  PlacementSetup placement;
+  fdp::PlacementSetup placement;
   uint64_t interval_bytes = 0;  // the interval actually used
   std::map<trace::PlacementId, std::string> pid_names;
 };

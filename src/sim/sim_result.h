@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fdp/handle_stats.h"
 #include "ftl/ftl_stats.h"
 #include "ftl/geometry.h"
 #include "timing/timing_result.h"
@@ -40,20 +41,6 @@ struct RequestCounts {
   uint64_t wrapped_requests = 0;     // requests folded into the device with --wrap
 };
 
-// One reclaim unit handle (or, with --ii-gc gc-ru, the shared GC handle
-// "gc"), as FEMU's RUH usage and FDP statistics logs report it per RUH.
-struct HandleStats {
-  std::string name;
-  uint64_t host_bytes = 0;    // HBMW: host writes placed through it
-  uint64_t gc_in_bytes = 0;   // GC survivors written into its RUs
-  uint64_t gc_out_bytes = 0;  // survivors GC copied out of RUs it filled (the copying it causes)
-  uint64_t mbmw_bytes = 0;    // MBMW charged to it: host_bytes + gc_out_bytes (FEMU fdp_count_gc_writes)
-  uint64_t mbe_bytes = 0;     // MBE charged to it: bytes of its RUs that GC erased
-  uint32_t units_in_use = 0;  // RUs it holds (open or closed) at the end (FEMU ru_in_use_cnt)
-  uint64_t ru_available_bytes = 0;  // RUAMW: bytes still writable in its open host RUs, all RGs
-  double waf_share = 0;       // (host + gc_out) / all host bytes; shares sum to the WAF
-};
-
 struct SimResult {
   ftl::FtlStats ftl;
   RequestCounts requests;
@@ -66,7 +53,7 @@ struct SimResult {
   uint64_t mapped_slots_end = 0;
   uint64_t records = 0;
   uint64_t interval_bytes = 0;  // timeseries interval used
-  std::vector<HandleStats> handles;
+  std::vector<fdp::HandleStats> handles;  // fdp/handle_stats.h
   uint64_t invalid_pid_requests = 0;  // FDP event: placement ID with no handle
   uint64_t ru_bytes = 0;              // size of an erase unit (a line without FDP)
   uint32_t units = 0;                 // erase units in the device
@@ -78,5 +65,9 @@ struct SimResult {
   std::optional<timing::TimingResult> timing;  // timed mode only
   std::vector<uint32_t> l2p;  // SimOptions::keep_l2p: physical slot per logical slot (0xFFFFFFFF unmapped)
 };
+
+// Blocks erased in the run: unit erases x blocks per erase unit (RU or
+// line), the "erases" of summary.json and sweep.csv.
+[[nodiscard]] inline uint64_t erased_blocks(const SimResult& r) { return r.ftl.line_erases * r.blocks_per_unit; }
 
 }  // namespace ftlsim::sim

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <variant>
 
 #include "core/error.h"
+#include "fdp/any_placement.h"
+#include "fdp/handle_stats.h"
+#include "fdp/stream_map.h"
 #include "ftl/any_ftl.h"
 #include "sim/fit.h"
 #include "timing/host_loop.h"
@@ -37,9 +39,7 @@ class Driver {
  public:
   Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, bool trim_keeps_partial, const TraceView& t,
          const SimOptions& o, uint64_t interval, const std::vector<uint32_t>* fit_map)
-      : ftl_(ftl), placement_(placement), rgs_(fdp.isolated_gc ? fdp.reclaim_groups : 1),
-        rg_of_lba_(fdp.isolated_gc && fdp.rg_of == fdp::RgOf::kLba && fdp.reclaim_groups > 1),
-        trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o), interval_(interval),
+      : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o), interval_(interval),
         ru_time_limit_(fdp.ru_time_limit_ns != 0),
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
@@ -49,7 +49,8 @@ class Driver {
   void run(SimResult& r) {
     const auto records = t_.records;
     const size_t n = records.size();
-    const size_t progress_step = size_t{1} << 22;
+    ProgressLine* const progress = opts_.progress;
+    size_t reported = 0;
     for (size_t i = 0; i < n; ++i) {
       if (i + kPrefetchDistance < n) {
         const Record& ahead = records[i + kPrefetchDistance];
@@ -65,11 +66,13 @@ class Driver {
           if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
         }
       }
-      if (step(i, r) && opts_.progress && (i & (progress_step - 1)) == 0 && i > 0) [[unlikely]] {
-        std::fprintf(stderr, "\rftlsim: %5.1f%% of %zu records", 100.0 * static_cast<double>(i) / static_cast<double>(n), n);
+      (void)step(i, r);
+      if (progress != nullptr && ((i + 1) & (kProgressBatch - 1)) == 0) [[unlikely]] {
+        progress->add(i + 1 - reported);
+        reported = i + 1;
       }
     }
-    if (opts_.progress) std::fprintf(stderr, "\r%60s\r", "");
+    if (progress != nullptr) progress->add(n - reported);
     finish(r);
   }
 
@@ -148,23 +151,19 @@ class Driver {
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
 
-  // Reclaim group of a slot: the request's (from its placement identifier),
-  // or with --rg-of lba the slot's 1 MiB LBA stripe.
-  uint32_t rg_of(uint32_t request_rg, uint32_t p) const { return rg_of_lba_ ? (p >> 8) % rgs_ : request_rg; }
-
   void do_write(const Record& rec, uint64_t index, RequestCounts& c) {
     ++c.writes;
     const trace::SlotSpan s = span_of(rec, index, c);
     const fdp::Placed placed = placement_.begin_request(rec);
     // FEMU checks the forced threshold once, before the request's first page.
-    ftl_.before_write(rg_of(placed.rg, lpn(s.first_slot)));
+    ftl_.before_write(streams_.rg_of(placed.rg, lpn(s.first_slot)));
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) [[unlikely]] {
         ++c.rmw_slots;
         if (ftl_.read(p)) ++c.rmw_read_slots;  // the old data is read first
       }
-      ftl_.write(p, fdp::host_stream(rgs_, placement_.slot_handle(placed.handle, p), rg_of(placed.rg, p)));
+      ftl_.write(p, streams_.stream(placement_.slot_handle(placed.handle, p), streams_.rg_of(placed.rg, p)));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
   }
@@ -215,8 +214,7 @@ class Driver {
  private:
   Ftl& ftl_;
   Placement& placement_;
-  uint32_t rgs_;
-  bool rg_of_lba_;
+  fdp::StreamMap streams_;
   bool trim_keeps_partial_;
   const TraceView& t_;
   const SimOptions& opts_;
@@ -243,60 +241,22 @@ uint64_t trace_write_bytes(const TraceView& trace) {
   return bytes;
 }
 
-fdp::FdpConfig effective_fdp(const PlacementSetup& setup) {
-  fdp::FdpConfig c = setup.fdp;
-  c.isolated_gc = fdp::isolates(setup.placement);
-  if (!c.isolated_gc) c.handles = 1;
-  return c;
-}
-
 namespace {
 
-using AnyPlacement = std::variant<fdp::PidPlacement, fdp::OraclePlacement, fdp::IntervalPlacement>;
-
-AnyPlacement make_placement(const PlacementSetup& setup, const fdp::FdpConfig& fdp, const TraceView& trace,
-                            uint64_t logical_slots, bool wrap, bool trim_keeps_partial,
-                            const std::vector<uint32_t>* fit_map) {
-  switch (setup.placement.kind) {
-    case fdp::PlacementKind::kOracle:
-      return fdp::OraclePlacement(fdp::oracle_handles(
-          trace.records, trace.sector_bytes, logical_slots, wrap, fdp.handles, trim_keeps_partial,
-          fit_map != nullptr ? std::span<const uint32_t>(*fit_map) : std::span<const uint32_t>()));
-    case fdp::PlacementKind::kInterval:
-      return fdp::IntervalPlacement(logical_slots, fdp.handles);
-    default: {
-      const bool rg_bits = fdp.isolated_gc && fdp.rg_of == fdp::RgOf::kPid;
-      return fdp::PidPlacement(setup.placement, fdp.handles, rg_bits ? fdp.reclaim_groups : 1,
-                               rg_bits ? fdp.rgif() : 0);
-    }
-  }
-}
-
+// The per-handle statistics (fdp/handle_stats.h) from the engine's counters.
 template <class Ftl>
-void collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes, SimResult& r) {
+std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes) {
   const auto& streams = ftl.stream_stats();
-  const uint32_t n = fdp.isolated_gc ? fdp.handles + 1 : 1;
-  std::vector<HandleStats> h(n);
-  for (uint32_t i = 0; i < n; ++i) h[i].name = fdp::handle_name(fdp, i);
-  for (ftl::StreamId s = 0; s < streams.size(); ++s) {
-    HandleStats& hs = h[fdp::stream_handle(fdp, s)];
-    hs.host_bytes += streams[s].host_slots * kSlot;
-    hs.gc_in_bytes += streams[s].gc_in_slots * kSlot;
-    hs.gc_out_bytes += streams[s].gc_out_slots * kSlot;
-    hs.mbe_bytes += streams[s].erased_units * unit_bytes;
-    if (fdp::is_host_stream(fdp, s)) hs.ru_available_bytes += uint64_t{ftl.open_room(s)} * kSlot;
-  }
-  const auto& owner = ftl.unit_owner();
-  for (ftl::LineId u = 0; u < owner.size(); ++u) {
-    if (ftl.lines().state[u] != ftl::LineState::kFree) ++h[fdp::stream_handle(fdp, owner[u])].units_in_use;
-  }
-  const double host = static_cast<double>(ftl.stats().host_slots * kSlot);
-  for (auto& hs : h) {
-    hs.mbmw_bytes = hs.host_bytes + hs.gc_out_bytes;
-    hs.waf_share = host == 0 ? 0.0 : static_cast<double>(hs.host_bytes + hs.gc_out_bytes) / host;
-  }
-  if (fdp.isolated_gc && !fdp.has_shared_gc_ru()) h.pop_back();
-  r.handles = std::move(h);
+  std::vector<uint32_t> open_room(streams.size());
+  for (ftl::StreamId s = 0; s < streams.size(); ++s) open_room[s] = ftl.open_room(s);
+  fdp::EngineCounts counts;
+  counts.streams = streams;
+  counts.open_room = open_room;
+  counts.unit_owner = ftl.unit_owner();
+  counts.unit_state = ftl.lines().state;
+  counts.host_slots = ftl.stats().host_slots;
+  counts.unit_bytes = unit_bytes;
+  return fdp::handle_stats(fdp, counts);
 }
 
 // The counters of a finished run, from the engine, placement and driver.
@@ -315,7 +275,7 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
   for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
     if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
-  collect_handles(ftl, fdp, r.ru_bytes, r);
+  r.handles = collect_handles(ftl, fdp, r.ru_bytes);
   if constexpr (ftl::kCheckInvariants) {
     const auto problems = ftl.check_invariants();
     if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());
@@ -325,7 +285,7 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
 }  // namespace
 
 SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const SimOptions& opts,
-                   const PlacementSetup& setup) {
+                   const fdp::PlacementSetup& setup) {
   if (trace.sector_bytes == 0 || trace.sector_bytes > 65536) {
     throw InputError(fmt::format("{}: unsupported sector size {}", trace.path, trace.sector_bytes));
   }
@@ -350,7 +310,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     }
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
-  const fdp::FdpConfig fdp = effective_fdp(setup);
+  const fdp::FdpConfig fdp = fdp::effective_config(setup);
   const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
   uint64_t interval = opts.interval_bytes;
@@ -368,8 +328,14 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   // Builds the placement, runs `drive` with a Driver over the engine (the
   // FTL decisions are the same code in both modes) and collects the counters.
   const auto run_on = [&](auto& any, auto&& drive) {
-    AnyPlacement placement = make_placement(setup, fdp, trace, cfg.geometry.logical_slots(), opts.wrap,
-                                            cfg.trim_keeps_partial, fit_map);
+    fdp::PlacementInputs inputs;
+    inputs.records = trace.records;
+    inputs.sector_bytes = trace.sector_bytes;
+    inputs.logical_slots = cfg.geometry.logical_slots();
+    inputs.wrap = opts.wrap;
+    inputs.trim_keeps_partial = cfg.trim_keeps_partial;
+    if (fit_map != nullptr) inputs.fit_map = *fit_map;
+    fdp::AnyPlacement placement = fdp::make_placement(setup.placement, fdp, inputs);
     std::visit(
         [&](auto& ftl, auto& place) {
           ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
@@ -398,8 +364,13 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
     run_on(any, [&](auto& driver) {
-      timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr,
-                            [&](size_t i) { driver.step(i, r); });
+      // The host loop applies every record once, in trace order.
+      ProgressLine* const progress = opts.progress;
+      timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
+        (void)driver.step(i, r);
+        if (progress != nullptr && ((i + 1) & (kProgressBatch - 1)) == 0) [[unlikely]] progress->add(kProgressBatch);
+      });
+      if (progress != nullptr) progress->add(trace.records.size() % kProgressBatch);
       driver.finish(r);
     });
   } else {

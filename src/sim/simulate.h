@@ -6,8 +6,9 @@
 #include <span>
 #include <string>
 
+#include "core/progress_line.h"
 #include "fdp/fdp_config.h"
-#include "fdp/placement.h"
+#include "fdp/placement_setup.h"
 #include "ftl/ftl_config.h"
 #include "sim/sim_result.h"
 #include "timing/timing_config.h"
@@ -22,8 +23,10 @@ struct SimOptions {
   // Fold requests beyond the logical capacity back into it (slot modulo
   // capacity) instead of failing.
   bool wrap = false;
-  // Print progress to stderr (the CLI sets it when stderr is a terminal).
-  bool progress = false;
+  // When set, the records applied are added to it every kProgressBatch
+  // records and at the end (core/progress_line.h; thread-safe, so a sweep's
+  // runs may share one). The CLI sets it when stderr is a terminal.
+  ProgressLine* progress = nullptr;
   // --logical fit:P%: the logical capacity is the trace's footprint / P, the
   // touched slots remapped densely in first-touch order (sim/fit.h); the
   // configuration's logical_bytes is then ignored.
@@ -46,22 +49,11 @@ struct TraceView {
   uint32_t sector_bytes = 512;
 };
 
-// How writes are placed: the FDP device configuration and the policy that
-// picks a handle per write. The default is the non-FDP core model.
-struct PlacementSetup {
-  fdp::FdpConfig fdp;
-  fdp::PlacementSpec placement;
-};
-
-// The FDP configuration actually simulated: `single` placement turns
-// isolation off (one handle, GC sharing its write pointer).
-[[nodiscard]] fdp::FdpConfig effective_fdp(const PlacementSetup& setup);
-
 // Throws InputError "<path>: record <i>: <reason>" for a malformed record or
 // an LBA beyond the logical capacity (unless opts.wrap), and InputError for
 // an invalid configuration.
 [[nodiscard]] SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts,
-                                 const PlacementSetup& setup = {});
+                                 const fdp::PlacementSetup& setup = {});
 
 // Host bytes the trace writes (for the default interval).
 [[nodiscard]] uint64_t trace_write_bytes(const TraceView& trace);

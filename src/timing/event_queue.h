@@ -4,10 +4,20 @@
 // at push, so that events at the same time pop in the order they were pushed
 // (deterministic, like gem5's event priorities). No allocation per event once
 // the heap has grown to its working size.
+//
+// Time only moves forward: an event is never pushed before the time of the
+// last one popped (the simulated now). Builds with FTL invariant checks
+// (FTLSIM_INVARIANTS: the debug and asan presets) check it on every push
+// and throw std::logic_error, as the engine's invariant checks do; release
+// builds do not check.
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "ftl/page_ftl.h"  // ftl::kCheckInvariants
 
 namespace ftlsim::timing {
 
@@ -30,8 +40,15 @@ class EventQueue {
   void reserve(size_t n) { heap_.reserve(n); }
   [[nodiscard]] bool empty() const { return heap_.empty(); }
   [[nodiscard]] size_t size() const { return heap_.size(); }
-  // Adds e (its seq is overwritten).
+  // Adds e (its seq is overwritten). REQUIRES e.time >= the time of the
+  // last event popped (checked with FTLSIM_INVARIANTS).
   void push(Event e) {
+    if constexpr (ftl::kCheckInvariants) {
+      if (e.time < now_) {
+        throw std::logic_error("EventQueue: an event at " + std::to_string(e.time) +
+                               " ns pushed after the queue reached " + std::to_string(now_) + " ns");
+      }
+    }
     e.seq = next_seq_++;
     heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end(), later);
@@ -47,6 +64,7 @@ class EventQueue {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const Event e = heap_.back();
     heap_.pop_back();
+    if constexpr (ftl::kCheckInvariants) now_ = e.time;
     return e;
   }
 
@@ -57,6 +75,7 @@ class EventQueue {
   }
   std::vector<Event> heap_;
   uint64_t next_seq_ = 0;
+  uint64_t now_ = 0;  // time of the last event popped (kept with FTLSIM_INVARIANTS only)
 };
 
 }  // namespace ftlsim::timing

@@ -44,21 +44,53 @@ uint32_t knee_qd(std::span<const QdRow> rows) {
   return knee;
 }
 
-std::string qd_sweep_csv(std::span<const QdRow> rows) {
-  std::string out = "qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n";
+std::vector<std::string> placements_of(std::span<const QdRow> rows) {
+  std::vector<std::string> out;
   for (const QdRow& r : rows) {
-    out += fmt::format("{},{},{},{:.1f},{:.3f},{:.0f},{},{},{},{}\n", r.qd, r.ops, r.count, r.qps, r.mb_s,
-                       r.lat_mean_ns, r.p50_ns, r.p95_ns, r.p99_ns, r.p99_9_ns);
+    if (std::find(out.begin(), out.end(), r.placement) == out.end()) out.push_back(r.placement);
+  }
+  return out;
+}
+
+std::vector<QdRow> rows_of(std::span<const QdRow> rows, const std::string& placement) {
+  std::vector<QdRow> out;
+  for (const QdRow& r : rows) {
+    if (r.placement == placement) out.push_back(r);
+  }
+  return out;
+}
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string qd_sweep_csv(std::span<const QdRow> rows) {
+  std::string out = "placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n";
+  for (const QdRow& r : rows) {
+    out += fmt::format("{},{},{},{},{:.1f},{:.3f},{:.0f},{},{},{},{}\n", csv_field(r.placement), r.qd, r.ops, r.count,
+                       r.qps, r.mb_s, r.lat_mean_ns, r.p50_ns, r.p95_ns, r.p99_ns, r.p99_9_ns);
   }
   return out;
 }
 
 std::string qd_sweep_json(std::span<const QdRow> rows) {
+  const std::vector<std::string> placements = placements_of(rows);
   JsonWriter j;
   j.begin_object();
   j.key("rows").begin_array();
   for (const QdRow& r : rows) {
     j.begin_object();
+    j.field("placement", r.placement);
     j.field("qd", r.qd);
     j.field("ops", r.ops);
     j.field("count", r.count);
@@ -72,25 +104,43 @@ std::string qd_sweep_json(std::span<const QdRow> rows) {
     j.end_object();
   }
   j.end_array();
-  j.field("knee_qd", knee_qd(rows));
+  j.key("knee_qd");
+  if (placements.size() <= 1) {
+    j.value(knee_qd(rows));
+  } else {
+    j.null();
+  }
+  j.key("knee_qd_by_placement").begin_object();
+  for (const std::string& p : placements) j.field(p, knee_qd(rows_of(rows, p)));
+  j.end_object();
   j.end_object();
   return j.str();
 }
 
 std::string qd_sweep_text(std::span<const QdRow> rows) {
-  std::string out = fmt::format("{:>5} {:<5} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "qd", "ops",
-                                "count", "QPS", "MB/s", "mean", "p50", "p95", "p99", "p99.9");
-  double best = 0;
-  for (const QdRow& r : rows) best = std::max(best, r.qps);
+  const std::vector<std::string> placements = placements_of(rows);
+  const bool several = placements.size() > 1;
+  size_t wp = std::string_view("placement").size();
+  for (const std::string& p : placements) wp = std::max(wp, p.size());
+  const auto lead = [&](std::string_view p) { return several ? fmt::format("{:<{}} ", p, wp) : std::string(); };
+  std::string out = lead("placement") + fmt::format("{:>5} {:<5} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
+                                                    "qd", "ops", "count", "QPS", "MB/s", "mean", "p50", "p95", "p99",
+                                                    "p99.9");
   for (const QdRow& r : rows) {
-    out += fmt::format("{:>5} {:<5} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8}\n", r.qd, r.ops, r.count,
+    out += lead(r.placement) +
+           fmt::format("{:>5} {:<5} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8}\n", r.qd, r.ops, r.count,
                        r.qps, r.mb_s, format_ns(r.lat_mean_ns), format_ns(static_cast<double>(r.p50_ns)),
                        format_ns(static_cast<double>(r.p95_ns)), format_ns(static_cast<double>(r.p99_ns)),
                        format_ns(static_cast<double>(r.p99_9_ns)));
   }
-  const uint32_t knee = knee_qd(rows);
-  if (knee != 0) {
-    out += fmt::format("knee       qd {}: the smallest queue depth reaching 90% of the best {:.0f} QPS\n", knee, best);
+  for (const std::string& p : placements) {
+    const std::vector<QdRow> sub = rows_of(rows, p);
+    double best = 0;
+    for (const QdRow& r : sub) best = std::max(best, r.qps);
+    const uint32_t knee = knee_qd(sub);
+    if (knee == 0) continue;
+    out += fmt::format("knee       {}qd {}: the smallest queue depth reaching 90% of the best {:.0f} QPS\n",
+                       several ? p + ": " : std::string(), knee, best);
   }
   return out;
 }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/atomic_file.h"
+#include "core/progress_line.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
 
@@ -103,6 +104,9 @@ struct ImportOptions {
   int64_t markers_offset_ns = 0;
   // Appended to the header metadata after the importer's own keys.
   std::vector<std::pair<std::string, std::string>> meta;
+  // When set, the input bytes parsed are set on it every kProgressBatch
+  // lines and at the end (core/progress_line.h).
+  ProgressLine* progress = nullptr;
 };
 
 // What an import saw. Every count covers the lines read so far.

@@ -239,7 +239,11 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   uint64_t base = 0;
   uint64_t last = 0;
   MarkerMerger markers(ctx.markers, ctx.options->markers_offset_ns);
+  ProgressLine* const progress = ctx.options->progress;
   while (cursor.next(line)) {
+    if (progress != nullptr && (cursor.line_no() & (kProgressBatch - 1)) == 0) [[unlikely]] {
+      progress->set(cursor.pos());
+    }
     LineKind kind;
     if (line.size() > kMaxLineBytes) {
       why = fmt::format("line is {} bytes long (limit {}); is this a text trace?", line.size(), kMaxLineBytes);
@@ -289,6 +293,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     ctx.sink->push(r);
   }
   markers.finish(Parser::kRebaseTime, base, *ctx.sink, s);
+  if (progress != nullptr) progress->set(ctx.text.size());
   s.lines = cursor.line_no();
   placer.report(s);
 }

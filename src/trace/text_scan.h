@@ -38,6 +38,8 @@ class LineCursor {
     return true;
   }
   [[nodiscard]] uint64_t line_no() const { return line_no_; }
+  // Bytes of the text consumed so far (the lines returned and their ends).
+  [[nodiscard]] size_t pos() const { return pos_; }
 
  private:
   std::string_view text_;

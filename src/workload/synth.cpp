@@ -364,20 +364,32 @@ std::optional<uint64_t> parse_count(std::string_view text) {
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(first, last, value);
   if (ec != std::errc() || ptr == first) return std::nullopt;
-  const std::string_view suffix(ptr, static_cast<size_t>(last - ptr));
-  uint64_t scale = 1;
-  if (suffix.size() == 1) {
-    switch (suffix[0]) {
-      case 'k': case 'K': scale = 1'000; break;
-      case 'm': case 'M': scale = 1'000'000; break;
-      case 'g': case 'G': scale = 1'000'000'000; break;
-      default: return std::nullopt;
-    }
-  } else if (!suffix.empty()) {
-    return std::nullopt;
+  if (ptr == last) return value;
+  // Scientific form with a whole exponent: 2e9 = 2 * 10^9.
+  if (*ptr != 'e' && *ptr != 'E') return std::nullopt;
+  uint32_t exponent = 0;
+  const auto [eptr, eec] = std::from_chars(ptr + 1, last, exponent);
+  if (eec != std::errc() || eptr == ptr + 1 || eptr != last || exponent > 19) return std::nullopt;
+  for (uint32_t i = 0; i < exponent; ++i) {
+    if (value > std::numeric_limits<uint64_t>::max() / 10) return std::nullopt;
+    value *= 10;
   }
-  if (value > std::numeric_limits<uint64_t>::max() / scale) return std::nullopt;
-  return value * scale;
+  return value;
+}
+
+std::optional<CountSuffix> count_suffix(std::string_view text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || text.size() - digits != 1) return std::nullopt;
+  uint64_t value = 0;
+  if (std::from_chars(text.data(), text.data() + digits, value).ec != std::errc()) return std::nullopt;
+  switch (text[digits]) {
+    case 'k': case 'K': return CountSuffix{value, 3};
+    case 'm': case 'M': return CountSuffix{value, 6};
+    case 'g': case 'G': return CountSuffix{value, 9};
+    case 't': case 'T': return CountSuffix{value, 12};
+    default: return std::nullopt;
+  }
 }
 
 std::vector<StreamShare> parse_streams(std::string_view text) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/atomic_file.h"
+#include "core/progress_line.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
 #include "core/rng.h"
@@ -109,9 +110,18 @@ struct Region {
 [[nodiscard]] trace::TraceMeta make_trace_meta(const SynthSpec& spec);
 
 // Option-value parsers (return nullopt on malformed input or overflow).
-// A count: a plain integer, or one with a decimal suffix K/M/G (10^3, 10^6,
-// 10^9; case-insensitive): "250000", "100K", "1M", "2G".
+// A count: a plain integer, or one in scientific form with a whole
+// exponent: "250000", "1e6", "2e9". Letter suffixes are not counts: every
+// size option reads 2G as 2 GiB, so `--writes 2G` is ambiguous (see
+// count_suffix).
 [[nodiscard]] std::optional<uint64_t> parse_count(std::string_view text);
+// "2G" -> {2, 9}: digits and one letter K, M, G or T (any case), the form a
+// size takes; the caller refuses it as a count and says both readings.
+struct CountSuffix {
+  uint64_t value = 0;
+  uint32_t decimal_exponent = 0;  // K 3, M 6, G 9, T 12
+};
+[[nodiscard]] std::optional<CountSuffix> count_suffix(std::string_view text);
 // "0.5:0.05,0.3:0.25,0.2:0.7" -> {{0.5,0.05},{0.3,0.25},{0.2,0.7}}. Throws
 // InputError naming the malformed entry. Does not check the sums (validate does).
 [[nodiscard]] std::vector<StreamShare> parse_streams(std::string_view text);
@@ -147,10 +157,11 @@ GenerateStats generate(const SynthSpec& spec, Sink& sink);
 // file appears only when complete. Throws InputError / SystemError, and
 // InputError (leaving no file) once more than `max_records` records would be
 // written: the caller's bound (the output's free space), which random reads
-// and trims could otherwise pass.
+// and trims could otherwise pass. Records written are added to `progress`
+// (when set) every kProgressBatch records and at the end.
 // (Defined in synth_ftr.cpp so that in-memory users need no FtrWriter.)
 GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing = Existing::kReplace,
-                        uint64_t max_records = UINT64_MAX);
+                        uint64_t max_records = UINT64_MAX, ProgressLine* progress = nullptr);
 
 // ---------------------------------------------------------------------------
 // Implementation.

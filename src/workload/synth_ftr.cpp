@@ -9,12 +9,14 @@
 namespace ftlsim::workload {
 namespace {
 
-// An FtrWriter that refuses the record after the `left`-th.
+// An FtrWriter that refuses the record after the `left`-th, and adds to the
+// progress line every kProgressBatch records.
 struct BoundedWriter {
   trace::FtrWriter& writer;
   uint64_t left;
   uint64_t limit;
   const std::string& path;
+  ProgressLine* progress;
   void append(const trace::Record& r) {
     if (left == 0) {
       throw InputError(fmt::format("{}: gen stopped after {} records, the most the output's free space allows "
@@ -23,17 +25,22 @@ struct BoundedWriter {
     }
     --left;
     writer.append(r);
+    if (progress != nullptr && ((limit - left) & (kProgressBatch - 1)) == 0) [[unlikely]] {
+      progress->add(kProgressBatch);
+    }
   }
 };
 
 }  // namespace
 
-GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing, uint64_t max_records) {
+GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing, uint64_t max_records,
+                        ProgressLine* progress) {
   spec.validate();  // before creating any file
   trace::FtrWriter writer(path, make_trace_meta(spec), existing);
-  BoundedWriter sink{writer, max_records, max_records, path};
+  BoundedWriter sink{writer, max_records, max_records, path, progress};
   const GenerateStats stats = generate(spec, sink);
   writer.finish();
+  if (progress != nullptr) progress->add((max_records - sink.left) & (kProgressBatch - 1));
   return stats;
 }
 

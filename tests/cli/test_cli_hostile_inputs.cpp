@@ -251,7 +251,30 @@ TEST_CASE("gen refuses a trace larger than the free space before writing", "[cli
   CHECK_FALSE(fs::exists(out));
   for (const auto& e : fs::directory_iterator(tmp.file(""))) FAIL("left behind: " << e.path());
   // --help says what --writes counts.
-  CHECK_THAT(run_ftlsim("gen --help").output, Contains("a count, not bytes") && Contains("--writes 2G is 2*10^9 records, 48 GB"));
+  CHECK_THAT(run_ftlsim("gen --help").output, Contains("a count, not bytes") && Contains("--writes 2e9 is 2*10^9 records, 48 GB"));
+}
+
+TEST_CASE("gen refuses a count with a size suffix instead of writing 2*10^9 requests for --writes 2G", "[cli][hostile]") {
+  // Issue #16: `gen --writes 2G` meant 2 GiB of writes and silently wrote a
+  // 48 GB trace of 2*10^9 requests. Now it is refused, naming both readings.
+  const TempDir tmp("hostile-gen-count");
+  const std::string out = tmp.file("g.ftr");
+  const RunResult r = run_bounded("gen --pattern uniform --logical 4G --writes 2G -o " + out);
+  expect_error(r, "--writes: '2G' is ambiguous");
+  // 2*10^9 records of 24 bytes = 4.8e10 bytes = 44.70 GiB.
+  CHECK_THAT(r.output, Contains("2e9 requests (2*10^9) make a trace of 44.70 GiB"));
+  CHECK_THAT(r.output, Contains("give --bytes 2G for 2G of writes, or --writes 2e9"));
+  CHECK_FALSE(fs::exists(out));
+  expect_error(run_bounded("gen --pattern uniform --logical 4G --writes 100 --markers 10K -o " + out),
+               "--markers: '10K' is a size, not a count; give a number, e.g. --markers 10e3");
+  CHECK_FALSE(fs::exists(out));
+  // What the message suggests works: --bytes 2M is 512 writes of 4 KiB; 2e3 is 2000 writes.
+  const RunResult by_bytes = run_bounded("gen --pattern uniform --logical 4M --bytes 2M -o " + out);
+  REQUIRE(by_bytes.exit_code == 0);
+  CHECK_THAT(by_bytes.output, Contains("wrote 512 records"));
+  const RunResult by_count = run_bounded("gen --pattern uniform --logical 4M --writes 2e3 --force -o " + out);
+  REQUIRE(by_count.exit_code == 0);
+  CHECK_THAT(by_count.output, Contains("wrote 2000 records"));
 }
 
 TEST_CASE("timed mode refuses issue times beyond 2^62 ns and out-of-range speeds", "[cli][hostile]") {

@@ -285,7 +285,7 @@ TEST_CASE("replay checks everything before it creates, resizes or writes (#14 it
 
   // Ctrl-C while --predict simulates: the file --create would make is not
   // there yet (before #14 it was created before the prediction, and stayed).
-  const std::string slow = make_trace(tmp, "slow.ftr", "3M");
+  const std::string slow = make_trace(tmp, "slow.ftr", "3e6");
   const std::string cmd = std::string(FTLSIM_BINARY) + " replay --no-progress --trace " + slow + " --target " + fresh +
                           " --create 64M --predict \"--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25\" "
                           ">/dev/null 2>&1";

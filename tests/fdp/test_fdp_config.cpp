@@ -2,6 +2,8 @@
 
 #include "core/error.h"
 #include "fdp/fdp_config.h"
+#include "fdp/handle_stats.h"
+#include "fdp/stream_map.h"
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/ftl_test_util.h"
@@ -43,7 +45,7 @@ TEST_CASE("reclaim unit sizes from one block to many lines", "[fdp][unit]") {
   c.ru_bytes = 128u << 10;  // a single NAND block
   CHECK(fdp::resolve_ru_shape(g, c).units_per_group == 8 * 64);
   c.ru_bytes = 3u << 20;  // 3 lines do not divide 64 blocks
-  CHECK_THROWS_WITH(fdp::resolve_ru_shape(g, c), Catch::Contains("sizes that work here"));
+  CHECK_THROWS_WITH(fdp::resolve_ru_shape(g, c), Catch::Contains("sizes this geometry allows"));
   c.ru_bytes = 384u << 10;  // 3 dies do not divide 8
   CHECK_THROWS_AS(fdp::resolve_ru_shape(g, c), InputError);
   c.ru_bytes = 0;

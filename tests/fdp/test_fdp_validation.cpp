@@ -59,7 +59,7 @@ void set_kind(fdp::FdpConfig& c, Kind k) {
 
 sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const std::string& placement,
                    uint32_t handles = 2, Kind type = Kind::kPi, bool pi_gc_ru = true) {
-  sim::PlacementSetup p;
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(placement);
   p.fdp.handles = handles;
   set_kind(p.fdp, type);
@@ -88,7 +88,7 @@ TEST_CASE("with one placement ID, fdp reduces exactly to the non-FDP model", "[f
     check_same(run(c, recs, "fdp", 4, Kind::kPi, false), single);
   }
   SECTION("RU size given explicitly as one line") {
-    auto p = sim::PlacementSetup{};
+    auto p = fdp::PlacementSetup{};
     p.placement = fdp::parse_placement("fdp");
     p.fdp.ru_bytes = 2u << 20;
     p.fdp.handles = 1;
@@ -230,7 +230,7 @@ TEST_CASE("initially isolated handles win at tight over-provisioning, persistent
     c.gc.thres_pcent = 98;
     c.gc.thres_pcent_high = 98;
     const auto recs = make_trace(workload::Pattern::kStreams, logical, 3000000, 4, streams);
-    sim::PlacementSetup p;
+    fdp::PlacementSetup p;
     p.placement = fdp::parse_placement("fdp");
     p.fdp.handles = 8;
     p.fdp.ru_bytes = 4u << 20;

@@ -18,7 +18,7 @@ constexpr uint64_t kMs = 1'000'000;
 
 sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const std::string& placement,
                    uint64_t limit_ns, uint32_t handles = 2) {
-  sim::PlacementSetup p;
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(placement);
   p.fdp.handles = handles;
   p.fdp.ru_time_limit_ns = limit_ns;

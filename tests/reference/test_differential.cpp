@@ -87,8 +87,8 @@ ftl::FtlConfig ftl_config(const RefConfig& c) {
   return f;
 }
 
-sim::PlacementSetup placement_setup(const RefConfig& c) {
-  sim::PlacementSetup p;
+fdp::PlacementSetup placement_setup(const RefConfig& c) {
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(c.fdp ? "fdp" : "single");
   fdp::FdpConfig& f = p.fdp;
   f.reclaim_groups = c.rgs;  // the line path must ignore it (rule 1)
@@ -194,7 +194,7 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
   }
   eq("handles.size", f.handles.size(), r.handles.size());
   for (size_t h = 0; h < std::min(f.handles.size(), r.handles.size()); ++h) {
-    const sim::HandleStats& fh = f.handles[h];
+    const fdp::HandleStats& fh = f.handles[h];
     const RefHandle& rh = r.handles[h];
     const std::string p = fmt::format("handles[{}] ({}).", h, fh.name);
     eq(p + "host_bytes", fh.host_bytes, rh.host_slots * 4096);

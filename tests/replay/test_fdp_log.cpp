@@ -20,7 +20,7 @@
 #include "core/error.h"
 #include "replay/fdp_log.h"
 
-namespace fdp = ftlsim::replay::fdp;
+namespace nvme_fdp = ftlsim::replay::nvme_fdp;
 using Catch::Contains;
 
 namespace {
@@ -70,7 +70,7 @@ Bytes config_log() {
 
 TEST_CASE("FDP configurations log: every descriptor and its handles", "[replay][unit]") {
   const Bytes x = config_log();
-  const std::vector<fdp::Configuration> c = fdp::parse_configurations(x.b, "/dev/ng0n1");
+  const std::vector<nvme_fdp::Configuration> c = nvme_fdp::parse_configurations(x.b, "/dev/ng0n1");
   REQUIRE(c.size() == 2);
   CHECK(c[0].valid);
   CHECK_FALSE(c[0].volatile_write_cache);
@@ -93,27 +93,27 @@ TEST_CASE("FDP configurations log: malformed pages are refused with the reason",
   const Bytes good = config_log();
   {
     const std::vector<uint8_t> short_header(good.b.begin(), good.b.begin() + 10);
-    CHECK_THROWS_WITH(fdp::parse_configurations(short_header, "dev"), Contains("shorter than its 16-byte header"));
+    CHECK_THROWS_WITH(nvme_fdp::parse_configurations(short_header, "dev"), Contains("shorter than its 16-byte header"));
   }
   {
     Bytes x = good;
     x.put(4, x.b.size() + 1, 4);  // claims more than was read
-    CHECK_THROWS_AS(fdp::parse_configurations(x.b, "dev"), ftlsim::InputError);
+    CHECK_THROWS_AS(nvme_fdp::parse_configurations(x.b, "dev"), ftlsim::InputError);
   }
   {
     Bytes x = good;
     x.put(0, 2, 2);  // 3 configurations announced, 2 present
-    CHECK_THROWS_WITH(fdp::parse_configurations(x.b, "dev"), Contains("descriptor 2 of 3"));
+    CHECK_THROWS_WITH(nvme_fdp::parse_configurations(x.b, "dev"), Contains("descriptor 2 of 3"));
   }
   {
     Bytes x = good;
     x.put(16, 70, 2);  // 4 handles + 8 vendor bytes need 88
-    CHECK_THROWS_WITH(fdp::parse_configurations(x.b, "dev"), Contains("need 88"));
+    CHECK_THROWS_WITH(nvme_fdp::parse_configurations(x.b, "dev"), Contains("need 88"));
   }
   {
     Bytes x = good;
     x.put(16 + 88, 200, 2);  // second descriptor runs past the end
-    CHECK_THROWS_WITH(fdp::parse_configurations(x.b, "dev"), Contains("runs past the end"));
+    CHECK_THROWS_WITH(nvme_fdp::parse_configurations(x.b, "dev"), Contains("runs past the end"));
   }
 }
 
@@ -126,17 +126,17 @@ TEST_CASE("FDP statistics: 128-bit counters and the device WAF", "[replay][unit]
   after.put(16, 1500 + 3 * (uint64_t{1} << 31), 8);  // 1.5x the host bytes
   after.put(32, 7, 8);
   after.put(32 + 8, 1, 8);                  // MBE = 2^64 + 7: needs the high half
-  const fdp::Statistics b = fdp::parse_statistics(before.b, "dev");
-  const fdp::Statistics a = fdp::parse_statistics(after.b, "dev");
-  CHECK(b.hbmw == fdp::U128{1000, 0});
-  CHECK(a.mbe == fdp::U128{7, 1});
-  CHECK(fdp::u128_to_decimal(a.mbe) == "18446744073709551623");
-  CHECK(fdp::u128_to_decimal(fdp::U128{0, 0}) == "0");
-  CHECK(fdp::device_waf(b, a) == Approx(1.5));
-  CHECK(fdp::device_waf(b, b) == 0.0);  // no host writes: no WAF
+  const nvme_fdp::Statistics b = nvme_fdp::parse_statistics(before.b, "dev");
+  const nvme_fdp::Statistics a = nvme_fdp::parse_statistics(after.b, "dev");
+  CHECK(b.hbmw == nvme_fdp::U128{1000, 0});
+  CHECK(a.mbe == nvme_fdp::U128{7, 1});
+  CHECK(nvme_fdp::u128_to_decimal(a.mbe) == "18446744073709551623");
+  CHECK(nvme_fdp::u128_to_decimal(nvme_fdp::U128{0, 0}) == "0");
+  CHECK(nvme_fdp::device_waf(b, a) == Approx(1.5));
+  CHECK(nvme_fdp::device_waf(b, b) == 0.0);  // no host writes: no WAF
   // Subtraction borrows across the halves.
-  CHECK(fdp::u128_sub(fdp::U128{0, 1}, fdp::U128{1, 0}) == fdp::U128{~uint64_t{0}, 0});
-  CHECK_THROWS_WITH(fdp::parse_statistics(std::vector<uint8_t>(63), "dev"), Contains("63 bytes, want 64"));
+  CHECK(nvme_fdp::u128_sub(nvme_fdp::U128{0, 1}, nvme_fdp::U128{1, 0}) == nvme_fdp::U128{~uint64_t{0}, 0});
+  CHECK_THROWS_WITH(nvme_fdp::parse_statistics(std::vector<uint8_t>(63), "dev"), Contains("63 bytes, want 64"));
 }
 
 TEST_CASE("RUH status descriptors", "[replay][unit]") {
@@ -148,7 +148,7 @@ TEST_CASE("RUH status descriptors", "[replay][unit]") {
     x.put(16 + 32 * i + 4, 60, 4);          // EARUTR
     x.put(16 + 32 * i + 8, 123456 + i, 8);  // RUAMW
   }
-  const std::vector<fdp::RuhStatus> s = fdp::parse_ruh_status(x.b, "dev");
+  const std::vector<nvme_fdp::RuhStatus> s = nvme_fdp::parse_ruh_status(x.b, "dev");
   REQUIRE(s.size() == 3);
   CHECK(s[2].pid == 0x1002);
   CHECK(s[2].ruhid == 12);
@@ -156,66 +156,66 @@ TEST_CASE("RUH status descriptors", "[replay][unit]") {
   CHECK(s[0].ruamw_lbas == 123456);
   Bytes truncated = x;
   truncated.b.resize(16 + 2 * 32);
-  CHECK_THROWS_WITH(fdp::parse_ruh_status(truncated.b, "dev"), Contains("3 descriptors need 112 bytes, got 80"));
+  CHECK_THROWS_WITH(nvme_fdp::parse_ruh_status(truncated.b, "dev"), Contains("3 descriptors need 112 bytes, got 80"));
 }
 
 TEST_CASE("FDP feature dword and the refusal reasons", "[replay][unit]") {
-  CHECK_FALSE(fdp::parse_fdp_feature(0).enabled);
-  const fdp::FdpFeature f = fdp::parse_fdp_feature(0x0301);
+  CHECK_FALSE(nvme_fdp::parse_fdp_feature(0).enabled);
+  const nvme_fdp::FdpFeature f = nvme_fdp::parse_fdp_feature(0x0301);
   CHECK(f.enabled);
   CHECK(f.config_index == 3);
 
   const Bytes x = config_log();
-  const std::vector<fdp::Configuration> configs = fdp::parse_configurations(x.b, "dev");
-  const uint32_t fdps = fdp::kCtrattFdpSupported;
-  CHECK(fdp::fdp_refusal(fdps, {true, 0}, configs).empty());
-  CHECK_THAT(fdp::fdp_refusal(0, {true, 0}, configs), Contains("does not support Flexible Data Placement"));
-  CHECK_THAT(fdp::fdp_refusal(fdps, {false, 0}, configs), Contains("FDP is not enabled"));
-  CHECK_THAT(fdp::fdp_refusal(fdps, {true, 2}, configs), Contains("index 2 is beyond the 2"));
-  CHECK_THAT(fdp::fdp_refusal(fdps, {true, 1}, configs), Contains("not marked valid"));
+  const std::vector<nvme_fdp::Configuration> configs = nvme_fdp::parse_configurations(x.b, "dev");
+  const uint32_t fdps = nvme_fdp::kCtrattFdpSupported;
+  CHECK(nvme_fdp::fdp_refusal(fdps, {true, 0}, configs).empty());
+  CHECK_THAT(nvme_fdp::fdp_refusal(0, {true, 0}, configs), Contains("does not support Flexible Data Placement"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {false, 0}, configs), Contains("FDP is not enabled"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {true, 2}, configs), Contains("index 2 is beyond the 2"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {true, 1}, configs), Contains("not marked valid"));
 }
 
 TEST_CASE("trace placement IDs map to placement handles of one reclaim group", "[replay][unit]") {
   const Bytes x = config_log();
-  const fdp::Configuration cfg = fdp::parse_configurations(x.b, "dev")[0];  // RGIF 4, 2 groups
-  std::vector<fdp::RuhStatus> status;
+  const nvme_fdp::Configuration cfg = nvme_fdp::parse_configurations(x.b, "dev")[0];  // RGIF 4, 2 groups
+  std::vector<nvme_fdp::RuhStatus> status;
   for (uint16_t rg = 0; rg < 2; ++rg) {
     for (uint16_t h = 0; h < 4; ++h) status.push_back({static_cast<uint16_t>(rg << 12 | h), h, 0, 0});
   }
   const std::vector<uint16_t> used = {0, 1, 3};
-  const std::vector<uint16_t> g1 = fdp::map_placement_ids(cfg, status, 1, used, "dev");
+  const std::vector<uint16_t> g1 = nvme_fdp::map_placement_ids(cfg, status, 1, used, "dev");
   REQUIRE(g1.size() == 4);
   CHECK(g1[0] == 0x1000);
   CHECK(g1[1] == 0x1001);
   CHECK(g1[3] == 0x1003);
-  CHECK(fdp::map_placement_ids(cfg, status, 0, used, "dev")[3] == 0x0003);
+  CHECK(nvme_fdp::map_placement_ids(cfg, status, 0, used, "dev")[3] == 0x0003);
   const std::vector<uint16_t> too_many = {4};
-  CHECK_THROWS_WITH(fdp::map_placement_ids(cfg, status, 0, too_many, "dev"),
+  CHECK_THROWS_WITH(nvme_fdp::map_placement_ids(cfg, status, 0, too_many, "dev"),
                     Contains("trace placement ID 4 needs placement handle 4") && Contains("handles 0,1,2,3"));
-  CHECK_THROWS_WITH(fdp::map_placement_ids(cfg, status, 2, used, "dev"), Contains("has 2 reclaim group(s)"));
+  CHECK_THROWS_WITH(nvme_fdp::map_placement_ids(cfg, status, 2, used, "dev"), Contains("has 2 reclaim group(s)"));
 }
 
 TEST_CASE("trace IDs without a handle are sent anyway only when allowed", "[replay][unit]") {
   const Bytes x = config_log();
-  const fdp::Configuration cfg = fdp::parse_configurations(x.b, "dev")[0];  // RGIF 4: 12 handle bits
-  std::vector<fdp::RuhStatus> status;
+  const nvme_fdp::Configuration cfg = nvme_fdp::parse_configurations(x.b, "dev")[0];  // RGIF 4: 12 handle bits
+  std::vector<nvme_fdp::RuhStatus> status;
   for (uint16_t h = 0; h < 4; ++h) status.push_back({h, h, 0, 0});
   const std::vector<uint16_t> used = {1, 9};
-  CHECK_THROWS_WITH(fdp::map_placement_ids(cfg, status, 0, used, "dev"), Contains("trace placement ID 9"));
-  const std::vector<uint16_t> m = fdp::map_placement_ids(cfg, status, 1, used, "dev", true);
+  CHECK_THROWS_WITH(nvme_fdp::map_placement_ids(cfg, status, 0, used, "dev"), Contains("trace placement ID 9"));
+  const std::vector<uint16_t> m = nvme_fdp::map_placement_ids(cfg, status, 1, used, "dev", true);
   REQUIRE(m.size() == 10);
   CHECK(m[1] == 0x1001);
   CHECK(m[9] == 0x1009);  // (rg 1 << 12) | 9, though the device lists no handle 9
   const std::vector<uint16_t> wide = {4096};  // does not fit in 12 handle bits: refused even when allowed
-  CHECK_THROWS(fdp::map_placement_ids(cfg, status, 0, wide, "dev", true));
+  CHECK_THROWS(nvme_fdp::map_placement_ids(cfg, status, 0, wide, "dev", true));
 }
 
 TEST_CASE("RUAMW movement modulo the RU size", "[replay][unit]") {
-  CHECK(fdp::ruamw_consumed(32768, 32768, 32768) == 0);
-  CHECK(fdp::ruamw_consumed(32768, 32760, 32768) == 8);
-  CHECK(fdp::ruamw_consumed(100, 32000, 32768) == 868);  // 100 left, a new RU, 768 written in it
+  CHECK(nvme_fdp::ruamw_consumed(32768, 32768, 32768) == 0);
+  CHECK(nvme_fdp::ruamw_consumed(32768, 32760, 32768) == 8);
+  CHECK(nvme_fdp::ruamw_consumed(100, 32000, 32768) == 868);  // 100 left, a new RU, 768 written in it
   // geth trace ID 0 on a 16 MiB RU of 512-byte blocks: 112136192 B = 219016 blocks = 6 RUs + 22408
-  CHECK(fdp::ruamw_consumed(32768, 10360, 32768) == 219016 % 32768);
+  CHECK(nvme_fdp::ruamw_consumed(32768, 10360, 32768) == 219016 % 32768);
 }
 
 TEST_CASE("FDP events log: events and the ones new since a reading", "[replay][unit]") {
@@ -231,29 +231,30 @@ TEST_CASE("FDP events log: events and the ones new since a reading", "[replay][u
     x.put(at + 32, 1, 2);                     // RGID
     x.put(at + 34, i, 1);                     // RUHID
   }
-  const std::vector<fdp::Event> e = fdp::parse_events(x.b, "dev");
+  const std::vector<nvme_fdp::Event> e = nvme_fdp::parse_events(x.b, "dev");
   REQUIRE(e.size() == 3);
   CHECK(e[1].type == 0x00);
-  CHECK(e[2].type == fdp::kEventInvalidPid);
+  CHECK(e[2].type == nvme_fdp::kEventInvalidPid);
   CHECK(e[1].pid == 0x1001);
   CHECK(e[1].timestamp == 1001);
   CHECK(e[2].nsid == 1);
   CHECK(e[2].rgid == 1);
   CHECK(e[2].ruhid == 2);
   CHECK(e[1].flags == 0x07);
-  CHECK(fdp::event_type_name(0x03) == "invalid placement identifier");
-  CHECK(fdp::event_type_name(0x42) == "type 0x42");
+  CHECK(nvme_fdp::event_type_name(0x03) == "invalid placement identifier");
+  CHECK(nvme_fdp::event_type_name(0x42) == "type 0x42");
   // a later reading of the ring: the first event dropped, two new ones
-  const std::vector<fdp::Event> before = e;
-  std::vector<fdp::Event> after = {e[1], e[2], e[0], e[0]};
+  const std::vector<nvme_fdp::Event> before = e;
+  std::vector<nvme_fdp::Event> after = {e[1], e[2], e[0], e[0]};
   after[2].timestamp = 2000;
   after[3].timestamp = 2001;
-  const std::vector<fdp::Event> fresh = fdp::new_events(before, after);
+  const std::vector<nvme_fdp::Event> fresh = nvme_fdp::new_events(before, after);
   REQUIRE(fresh.size() == 2);
   CHECK(fresh[0].timestamp == 2000);
-  CHECK(fdp::new_events({}, after).size() == 4);
-  CHECK(fdp::new_events(before, before).empty());
+  CHECK(nvme_fdp::new_events({}, after).size() == 4);
+  CHECK(nvme_fdp::new_events(before, before).empty());
   x.put(0, 4, 4);  // announces more events than the page holds
-  CHECK_THROWS_WITH(fdp::parse_events(x.b, "dev"), Contains("dev: FDP events log: 4 events need"));
-  CHECK_THROWS_WITH(fdp::parse_events(std::vector<uint8_t>(10), "dev"), Contains("shorter than its 64-byte header"));
+  CHECK_THROWS_WITH(nvme_fdp::parse_events(x.b, "dev"), Contains("dev: FDP events log: 4 events need"));
+  CHECK_THROWS_WITH(nvme_fdp::parse_events(std::vector<uint8_t>(10), "dev"),
+                    Contains("shorter than its 64-byte header"));
 }

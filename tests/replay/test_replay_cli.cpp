@@ -91,6 +91,8 @@ TEST_CASE("replay to a new file writes the report and verifies", "[replay][cli]"
   CHECK_THAT(line_of(r.output, "status"), Contains("complete in"));
   CHECK_THAT(line_of(r.output, "target"), Contains("16.00 MiB") && Contains("created by --create"));
   CHECK_THAT(line_of(r.output, "verify"), Contains(" 0 mismatches"));
+  // The verify phase is timed (issue #16): bytes read back and seconds.
+  CHECK_THAT(line_of(r.output, "verify"), Contains(" read back in ") && Contains(" s)"));
   CHECK_THAT(line_of(r.output, "write "), Contains(" 3000 "));
   CHECK_THAT(line_of(r.output, "wrote"), Contains("summary.json") && Contains("events.csv"));
   CHECK(fs::file_size(img) == 16u << 20);
@@ -102,6 +104,9 @@ TEST_CASE("replay to a new file writes the report and verifies", "[replay][cli]"
   CHECK(json_value(json, "ios") == "3000");  // ops.write comes first
   CHECK(json_value(json, "bytes") == "16777216");  // target.bytes comes first
   CHECK(json_value(json, "mismatches") == "0");
+  // 3000 random 4 KiB writes over 16 MiB touch every 1 MiB chunk: all read back.
+  CHECK(json_value(json, "read_bytes") == "16777216");
+  CHECK_FALSE(json_value(json, "seconds").empty());
   CHECK(json_value(json, "queue_depth") == "32");
   const std::string csv = slurp(out + "/events.csv");
   CHECK(csv.rfind("elapsed_s,records,trace_time_ns,ios,bytes,interval_iops,interval_mib_s,interval_p50_us,", 0) == 0);

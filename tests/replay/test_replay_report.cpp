@@ -46,3 +46,31 @@ TEST_CASE("handle checks: RUAMW moved modulo the RU, unlisted IDs in handle 0", 
   r.device_fdp->ruh_after.clear();
   CHECK(replay::handle_checks(r).empty());
 }
+
+TEST_CASE("the placement table puts the model's handle of the same number beside each device handle",
+          "[replay][unit]") {
+  replay::ReplayReport r;
+  replay::DeviceFdpReport d;
+  d.lba_bytes = 512;
+  d.ru_bytes = 16 << 20;
+  for (uint16_t h = 0; h < 2; ++h) d.ruh_before.push_back({h, h, 0, 32768});
+  d.ruh_after = d.ruh_before;
+  r.device_fdp = d;
+  r.plan.mode = replay::PlacementMode::kNvme;
+  r.plan.dspec_by_pid = {0, 1};
+  r.result.bytes_by_pid.resize(2);
+  replay::Prediction p;
+  p.waf = 1.5;
+  // Listed out of order, and named differently from "ruh<N>", so that only
+  // the handle number can match them.
+  p.handles = {{"second", 4096, 0, 0.25, 1U}, {"first", 8192, 0, 0.75, 0U}, {"shared", 0, 0, 0.5, std::nullopt}};
+  r.prediction = p;
+  const std::string text = replay::summary_text(r);
+  const auto line_of = [&](std::string_view start) {
+    const size_t at = text.find(std::string("\n") + std::string(start));
+    return at == std::string::npos ? std::string() : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  };
+  CHECK_THAT(line_of("0 "), Catch::Contains("0.7500"));
+  CHECK_THAT(line_of("1 "), Catch::Contains("0.2500"));
+  CHECK_THAT(line_of("shared"), Catch::Contains("0.5000"));
+}

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <set>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -13,7 +15,13 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "sim/simulate.h"
-#include "sim/sweep.h"
+#include "sim/sweep_csv.h"
+#include "sim/sweep_folder.h"
+#include "sim/sweep_pool.h"
+#include "sim/sweep_product.h"
+#include "sim/sweep_resume.h"
+#include "sim/sweep_run.h"
+#include "sim/sweep_values.h"
 #include "sim_test_util.h"
 
 using namespace ftlsim;
@@ -81,6 +89,32 @@ TEST_CASE("product order: axes in order, the last varying fastest", "[unit]") {
   CHECK_THROWS_AS((void)sim::product_size(huge), InputError);
 }
 
+TEST_CASE("plan_sweep: rows in product order, ids from the swept values, keys from every value", "[unit]") {
+  const std::vector<sim::SweepSetting> settings = {
+      {"gc-thres", {"60", "75"}}, {"victim", {"greedy"}}, {"placement", {"single", "fdp"}}};
+  std::vector<std::vector<std::string>> built;
+  const sim::SweepPlan plan =
+      sim::plan_sweep(settings, "wrap=false\n", 42, [&](std::span<const std::string> point) {
+        built.emplace_back(point.begin(), point.end());
+        if (point[0] == "75" && point[2] == "fdp") throw InputError("refused");
+        return sim::RunDescription{};
+      });
+  CHECK(plan.table.axes == Strings{"gc-thres", "placement"});
+  CHECK(plan.table.ids ==
+        Strings{"gc-thres=60_placement=single", "gc-thres=60_placement=fdp", "gc-thres=75_placement=single",
+                "gc-thres=75_placement=fdp"});
+  CHECK(plan.table.values[1] == Strings{"60", "fdp"});
+  REQUIRE(built.size() == 4);
+  CHECK(built[2] == Strings{"75", "greedy", "single"});  // every setting, the unswept one too
+  REQUIRE(plan.jobs.size() == 4);
+  CHECK(plan.jobs[0].error.empty());
+  CHECK(plan.jobs[3].error == "refused");
+  // The key hashes the trace, the fixed options and every setting as name=value lines.
+  CHECK(plan.table.keys[0] == sim::config_key(42, "wrap=false\ngc-thres=60\nvictim=greedy\nplacement=single\n"));
+  CHECK(plan.table.keys[0] != sim::config_key(43, "wrap=false\ngc-thres=60\nvictim=greedy\nplacement=single\n"));
+  CHECK(std::set<std::string>(plan.table.keys.begin(), plan.table.keys.end()).size() == 4);
+}
+
 TEST_CASE("config ids are readable, filesystem-safe and unique", "[unit]") {
   const std::vector<std::pair<std::string, std::string>> swept = {{"gc-thres", "60"}, {"placement", "fdp"}};
   CHECK(sim::config_id(swept) == "gc-thres=60_placement=fdp");
@@ -138,8 +172,8 @@ std::vector<trace::Record> two_stream_trace(uint64_t logical_slots) {
   return recs;
 }
 
-sim::PlacementSetup placement(const char* policy) {
-  sim::PlacementSetup p;
+fdp::PlacementSetup placement(const char* policy) {
+  fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(policy);
   p.fdp.handles = 2;
   return p;

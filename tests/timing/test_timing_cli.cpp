@@ -3,6 +3,8 @@
 // errors with exit code 2 for timing options that make no sense.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include <string>
 
 #include "cli/cli_run.h"
@@ -98,15 +100,184 @@ TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("knee       qd "));
   const std::string csv = slurp(dir.file("q/qd_sweep.csv"));
-  CHECK(csv.rfind("qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n1,read,", 0) == 0);
+  CHECK(csv.rfind("placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\nsingle,1,read,", 0) == 0);
   CHECK(lines(csv) == 4);
-  CHECK_THAT(csv, Catch::Contains("\n4,read,") && Catch::Contains("\n16,read,"));
+  CHECK_THAT(csv, Catch::Contains("\nsingle,4,read,") && Catch::Contains("\nsingle,16,read,"));
   CHECK_THAT(slurp(dir.file("q/qd_sweep.json")), Catch::Contains("\"rows\": [") && Catch::Contains("\"knee_qd\": "));
   // -j does not change the result.
   const auto r1 = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4,16 --ops read -j 1 --out " +
                              dir.file("q1"));
   REQUIRE(r1.exit_code == 0);
   CHECK(slurp(dir.file("q1/qd_sweep.csv")) == csv);
+}
+
+TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of separate runs", "[cli]") {
+  // Issue #16: single and FDP latency across queue depths in one command.
+  test::TempDir dir("qdsweep-placements");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string base = "qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4 -j 2 --out ";
+  const auto both = run_ftlsim(base + dir.file("b") + " --placement \"single,map:0=0,1=1\"");
+  INFO(both.output);
+  REQUIRE(both.exit_code == 0);
+  CHECK_THAT(both.output, Catch::Contains("knee       single: qd ") && Catch::Contains("knee       map:0=0,1=1: qd "));
+  REQUIRE(run_ftlsim(base + dir.file("s") + " --placement single").exit_code == 0);
+  REQUIRE(run_ftlsim(base + dir.file("m") + " --placement map:0=0,1=1").exit_code == 0);
+  const std::string csv = slurp(dir.file("b/qd_sweep.csv"));
+  const std::string single = slurp(dir.file("s/qd_sweep.csv"));
+  const std::string map = slurp(dir.file("m/qd_sweep.csv"));
+  // Placement outermost, the map: spec quoted (it holds commas); each part
+  // equals the run of that placement alone (same header, same rows).
+  const size_t header = single.find('\n') + 1;
+  CHECK(lines(csv) == 5);
+  CHECK(csv == single + map.substr(header));
+  CHECK_THAT(csv, Catch::Contains("\n\"map:0=0,1=1\",1,all,"));
+  const std::string json = slurp(dir.file("b/qd_sweep.json"));
+  CHECK_THAT(json, Catch::Contains("\"knee_qd\": null") && Catch::Contains("\"knee_qd_by_placement\": {") &&
+                       Catch::Contains("\"placement\": \"map:0=0,1=1\""));
+  // Other model options still take one value.
+  const auto bad = run_ftlsim(base + dir.file("x") + " --gc-thres 60,70");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("qd-sweep takes a list for --placement and --qd only; --gc-thres has 2 values"));
+}
+
+namespace {
+
+// The cells of the row of `csv` whose first cell is `first`.
+std::vector<std::string> csv_row(const std::string& csv, const std::string& first) {
+  size_t at = csv.find("\n" + first + ",");
+  std::vector<std::string> cells;
+  if (at == std::string::npos) return cells;
+  const std::string line = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
+  size_t start = 0;
+  for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    cells.push_back(line.substr(start, comma - start));
+  }
+  cells.push_back(line.substr(start));
+  return cells;
+}
+
+}  // namespace
+
+TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures", "[cli]") {
+  // Issue #16: compare accepted no --timing. Its timed rows are the same
+  // closed-loop runs as qd-sweep's at that queue depth, an independent path.
+  test::TempDir dir("compare-timing");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const auto c = run_ftlsim("compare --trace " + tr + " " + test::kDevice +
+                            " --timing --qd 4 --a \"--placement single\" --b \"--placement map:0=0,1=1\" --out " +
+                            dir.file("c"));
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+  CHECK_THAT(c.output, Catch::Contains("\nIOPS ") && Catch::Contains("\nlatency p99.9 "));
+  const auto q = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice +
+                            " --qd 4 --placement \"single,map:0=0,1=1\" --out " + dir.file("q"));
+  REQUIRE(q.exit_code == 0);
+  const std::string cmp = slurp(dir.file("c/compare.csv"));
+  const std::string qd = slurp(dir.file("q/qd_sweep.csv"));
+  const auto single = csv_row(qd, "single");
+  const auto map = csv_row(qd, "\"map:0=0");  // the quoted map: cell splits at its commas
+  REQUIRE(single.size() == 11);
+  REQUIRE(map.size() == 12);
+  // qd_sweep.csv: placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+  CHECK(csv_row(cmp, "iops") == std::vector<std::string>{"iops", single[4], map[5], csv_row(cmp, "iops")[3]});
+  CHECK(csv_row(cmp, "lat_mean_ns")[1] == single[6]);
+  CHECK(csv_row(cmp, "lat_p50_ns")[1] == single[7]);
+  CHECK(csv_row(cmp, "lat_p99_ns")[1] == single[9]);
+  CHECK(csv_row(cmp, "lat_p99_9_ns")[1] == single[10]);
+  CHECK(csv_row(cmp, "lat_p99_9_ns")[2] == map[11]);
+
+  // Timing options in one side only: the other side's timed rows are empty.
+  const auto one = run_ftlsim("compare --trace " + tr + " " + test::kDevice +
+                              " --a \"--placement single\" --b \"--placement single --timing --qd 4\" --out " +
+                              dir.file("d"));
+  INFO(one.output);
+  REQUIRE(one.exit_code == 0);
+  const std::string cmp1 = slurp(dir.file("d/compare.csv"));
+  CHECK(csv_row(cmp1, "iops") == std::vector<std::string>{"iops", "", single[4], ""});
+  // Same WAF: timed mode makes the same FTL decisions.
+  CHECK(csv_row(cmp1, "waf")[1] == csv_row(cmp1, "waf")[2]);
+}
+
+TEST_CASE("timing options take lists in a sweep: axes in sweep.csv, results as separate runs", "[cli]") {
+  // Issue #16: every numeric option takes a list, the timing options too.
+  test::TempDir dir("timing-lists");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string base = "--trace " + tr + " " + test::kDevice + " --timing";
+  const auto r = run_ftlsim(base + " --qd 1,8 --read-time 40us,80us -j 2 --out " + dir.file("s"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = slurp(dir.file("s/sweep.csv"));
+  // The timing axes come after the model ones, the last varying fastest.
+  CHECK(csv.rfind("config_id,qd,read-time,waf,", 0) == 0);
+  CHECK(lines(csv) == 5);
+  const std::vector<std::string> ids = {"qd=1_read-time=40us", "qd=1_read-time=80us", "qd=8_read-time=40us",
+                                        "qd=8_read-time=80us"};
+  size_t at = 0;
+  for (const std::string& id : ids) {
+    at = csv.find("\n" + id + ",", at);
+    CHECK(at != std::string::npos);  // present, in this order
+  }
+  // Each configuration is the single run with those values.
+  const auto one = run_ftlsim(base + " --qd 8 --read-time 80us --out " + dir.file("one"));
+  REQUIRE(one.exit_code == 0);
+  const std::string cdf = slurp(dir.file("one/latency_cdf.csv"));
+  CHECK_FALSE(cdf.empty());
+  CHECK(slurp(dir.file("s/qd=8_read-time=80us/latency_cdf.csv")) == cdf);
+  CHECK(slurp(dir.file("s/qd=1_read-time=80us/latency_cdf.csv")) != cdf);
+  // A bad item names its option; lists still need --timing; one
+  // configuration per side in compare.
+  const auto bad = run_ftlsim(base + " --read-time 40us,fast --out " + dir.file("b"));
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--read-time: 'fast' is not a duration"));
+  const auto untimed = run_ftlsim("--trace " + tr + " " + test::kDevice + " --qd 1,8 --out " + dir.file("u"));
+  CHECK(untimed.exit_code == 2);
+  CHECK_THAT(untimed.output, Catch::Contains("add --timing"));
+  const auto cmp = run_ftlsim("compare --trace " + tr + " " + test::kDevice + " --timing --qd 1,8 --a \"--placement single\"");
+  CHECK(cmp.exit_code == 2);
+  CHECK_THAT(cmp.output, Catch::Contains("--qd 1,8: one value here"));
+}
+
+TEST_CASE("a timed sweep's sweep.csv has IOPS and latency columns equal to qd-sweep's", "[cli]") {
+  // Issue #16: sweep.csv of a timed sweep had no IOPS or latency columns.
+  test::TempDir dir("timing-sweep-columns");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, true);
+  const std::string model = tr + " " + test::kDevice + " --placement single,fdp";
+  const auto s = run_ftlsim("--trace " + model + " --timing --qd 1,8 -j 2 --out " + dir.file("s"));
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const auto q = run_ftlsim("qd-sweep --trace " + model + " --qd 1,8 -j 2 --out " + dir.file("q"));
+  REQUIRE(q.exit_code == 0);
+  const std::string csv = slurp(dir.file("s/sweep.csv"));
+  const std::string qd = slurp(dir.file("q/qd_sweep.csv"));
+  CHECK(csv.rfind("config_id,placement,qd,waf,host_bytes,gc_bytes,erases,gc_onset_host_bytes,gc_onset_marker,"
+                  "invalid_pid_requests,ru_not_fully_written,iops,lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+                  "waf_share_ruh0,",
+                  0) == 0);
+  for (const std::string placement : {"single", "fdp"}) {
+    for (const std::string depth : {"1", "8"}) {
+      const auto row = csv_row(csv, "placement=" + placement + "_qd=" + depth);
+      // qd_sweep.csv: placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+      std::vector<std::string> expect;
+      size_t at = qd.find("\n" + placement + "," + depth + ",");
+      REQUIRE(at != std::string::npos);
+      const auto q_row = csv_row(qd.substr(at), placement);
+      REQUIRE(row.size() > 15);
+      REQUIRE(q_row.size() == 11);
+      CHECK(row[11] == q_row[4]);   // iops = qps
+      CHECK(row[12] == q_row[6]);   // lat_mean_ns
+      CHECK(row[13] == q_row[7]);   // lat_p50_ns
+      CHECK(row[14] == q_row[9]);   // lat_p99_ns
+      CHECK(row[15] == q_row[10]);  // lat_p99_9_ns
+    }
+  }
+  // An untimed sweep keeps its columns.
+  const auto f = run_ftlsim("--trace " + model + " --out " + dir.file("f"));
+  REQUIRE(f.exit_code == 0);
+  CHECK_THAT(slurp(dir.file("f/sweep.csv")), !Catch::Contains("iops") && !Catch::Contains("lat_"));
 }
 
 TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {

@@ -40,6 +40,27 @@ TEST_CASE("event queue pops by time, then in push order", "[timing]") {
   CHECK(q.empty());
 }
 
+TEST_CASE("event queue refuses an event in the past (FTLSIM_INVARIANTS builds)", "[timing]") {
+  if constexpr (!ftl::kCheckInvariants) {
+    WARN("skipped: a release build does not check event times (the debug and asan presets do)");
+    return;
+  }
+  EventQueue q;
+  Event e;
+  e.time = 100;
+  q.push(e);
+  e.time = 50;
+  q.push(e);  // before anything was popped: not in the past
+  CHECK(q.pop().time == 50);
+  e.time = 50;
+  q.push(e);  // at the queue's time: allowed
+  CHECK(q.pop().time == 50);
+  CHECK(q.pop().time == 100);
+  e.time = 99;
+  CHECK_THROWS_WITH(q.push(e), Catch::Contains("an event at 99 ns pushed after the queue reached 100 ns"));
+  CHECK(q.empty());  // the refused event was not added
+}
+
 namespace {
 
 // Every slot to (die, plane, block, page) by the rules nand_map.h documents,
@@ -152,4 +173,22 @@ TEST_CASE("knee: the smallest queue depth within 90% of the best throughput", "[
   CHECK(knee_qd(rows) == 4);
   CHECK(knee_qd(std::vector<QdRow>{}) == 0);
   CHECK_THAT(qd_sweep_json(rows), Catch::Contains("\"knee_qd\": 4"));
+  // Two placements: a knee each, computed on its own rows; no single knee.
+  std::vector<QdRow> two = rows;
+  for (QdRow& r : two) r.placement = "single";
+  const double fdp_qps[] = {10, 30, 31, 31, 31};  // knee at qd 2 (30 >= 0.9 x 31)
+  for (size_t i = 0; i < 5; ++i) {
+    QdRow r = rows[i];
+    r.placement = "fdp";
+    r.qps = fdp_qps[i];
+    two.push_back(r);
+  }
+  CHECK(placements_of(two) == std::vector<std::string>{"single", "fdp"});
+  CHECK(knee_qd(rows_of(two, "fdp")) == 2);
+  CHECK(knee_qd(rows_of(two, "single")) == 4);
+  const std::string json = qd_sweep_json(two);
+  CHECK_THAT(json, Catch::Contains("\"knee_qd\": null") && Catch::Contains("\"single\": 4") &&
+                       Catch::Contains("\"fdp\": 2"));
+  CHECK_THAT(qd_sweep_text(two), Catch::Contains("knee       single: qd 4:") && Catch::Contains("knee       fdp: qd 2:"));
+  CHECK(qd_sweep_csv(two).rfind("placement,qd,ops,", 0) == 0);
 }

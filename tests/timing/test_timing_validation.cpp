@@ -36,7 +36,7 @@ timing::TimingConfig closed(uint32_t qd, timing::OpFilter ops = timing::OpFilter
 }
 
 sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs,
-                   std::optional<timing::TimingConfig> t, const sim::PlacementSetup& placement = {}) {
+                   std::optional<timing::TimingConfig> t, const fdp::PlacementSetup& placement = {}) {
   sim::SimOptions o;
   o.timing = t;
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, placement);
@@ -195,7 +195,7 @@ TEST_CASE("timed and fast mode make the same FTL decisions", "[validation]") {
     }
   }
   test::append_uniform(recs, logical, logical, 22);
-  sim::PlacementSetup fdp;
+  fdp::PlacementSetup fdp;
   fdp.placement = fdp::parse_placement("fdp");
   fdp.fdp.handles = 2;
   fdp.fdp.reclaim_groups = 2;
@@ -206,7 +206,7 @@ TEST_CASE("timed and fast mode make the same FTL decisions", "[validation]") {
     for (const bool use_fdp : {false, true}) {
       auto c = base;
       c.gc.victim = victim;
-      const sim::PlacementSetup setup = use_fdp ? fdp : sim::PlacementSetup{};
+      const fdp::PlacementSetup setup = use_fdp ? fdp : fdp::PlacementSetup{};
       const auto fast = run(c, recs, std::nullopt, setup);
       timing::TimingConfig open;  // open loop at trace speed
       for (const auto& t : {closed(1), closed(32), open}) {

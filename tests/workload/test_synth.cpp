@@ -471,15 +471,37 @@ TEST_CASE("option parsers", "[workload][synth]") {
   using ftlsim::workload::parse_count;
   using ftlsim::workload::parse_streams;
   CHECK(parse_count("250000") == 250000u);
-  CHECK(parse_count("100K") == 100'000u);
-  CHECK(parse_count("1M") == 1'000'000u);
-  CHECK(parse_count("2g") == 2'000'000'000u);
+  CHECK(parse_count("1e5") == 100'000u);
+  CHECK(parse_count("1E6") == 1'000'000u);
+  CHECK(parse_count("2e9") == 2'000'000'000u);
+  CHECK(parse_count("400e3") == 400'000u);
   CHECK(parse_count("0") == 0u);
+  CHECK(parse_count("0e19") == 0u);
+  CHECK(parse_count("18446744073709551615") == UINT64_MAX);
   CHECK_FALSE(parse_count(""));
-  CHECK_FALSE(parse_count("1MB"));
-  CHECK_FALSE(parse_count("1.5M"));
+  CHECK_FALSE(parse_count("1e"));
+  CHECK_FALSE(parse_count("e6"));
+  CHECK_FALSE(parse_count("1e-3"));
+  CHECK_FALSE(parse_count("1.5e6"));
+  CHECK_FALSE(parse_count("2e19"));  // 2*10^19 > 2^64
+  CHECK_FALSE(parse_count("1e20"));
   CHECK_FALSE(parse_count("-1"));
-  CHECK_FALSE(parse_count("20000000000G"));
+  // Size suffixes are not counts: "2G" is 2 GiB to every size option.
+  CHECK_FALSE(parse_count("100K"));
+  CHECK_FALSE(parse_count("1M"));
+  CHECK_FALSE(parse_count("2g"));
+  CHECK_FALSE(parse_count("1MB"));
+  using ftlsim::workload::count_suffix;
+  REQUIRE(count_suffix("2G"));
+  CHECK(count_suffix("2G")->value == 2);
+  CHECK(count_suffix("2G")->decimal_exponent == 9);
+  CHECK(count_suffix("100k")->decimal_exponent == 3);
+  CHECK(count_suffix("6M")->decimal_exponent == 6);
+  CHECK(count_suffix("1t")->decimal_exponent == 12);
+  CHECK_FALSE(count_suffix("2"));
+  CHECK_FALSE(count_suffix("2GB"));
+  CHECK_FALSE(count_suffix("G"));
+  CHECK_FALSE(count_suffix("2X"));
 
   const auto st = parse_streams("0.5:0.05, 0.3:0.25,0.2:0.7");
   REQUIRE(st.size() == 3);

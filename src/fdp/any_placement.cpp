@@ -1,0 +1,19 @@
+#include "fdp/any_placement.h"
+
+namespace ftlsim::fdp {
+
+AnyPlacement make_placement(const PlacementSpec& spec, const FdpConfig& c, const PlacementInputs& in) {
+  switch (spec.kind) {
+    case PlacementKind::kOracle:
+      return OraclePlacement(oracle_handles(in.records, in.sector_bytes, in.logical_slots, in.wrap, c.handles,
+                                            in.trim_keeps_partial, in.fit_map));
+    case PlacementKind::kInterval:
+      return IntervalPlacement(in.logical_slots, c.handles);
+    default: {
+      const bool rg_bits = c.isolated_gc && c.rg_of == RgOf::kPid;
+      return PidPlacement(spec, c.handles, rg_bits ? c.reclaim_groups : 1, rg_bits ? c.rgif() : 0);
+    }
+  }
+}
+
+}  // namespace ftlsim::fdp

@@ -1,0 +1,185 @@
+#include "sim/sweep_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/output_dir.h"
+#include "core/units.h"
+#include "sim/sweep_csv.h"
+#include "sim/sweep_folder.h"
+#include "sim/sweep_resume.h"
+
+namespace ftlsim::sim {
+
+SweepPlan plan_sweep(std::span<const SweepSetting> settings, std::string_view fixed, uint64_t trace_fingerprint,
+                     const BuildRun& build) {
+  std::vector<size_t> sizes;
+  std::vector<size_t> axes;  // settings with more than one value
+  for (size_t i = 0; i < settings.size(); ++i) {
+    sizes.push_back(settings[i].values.size());
+    if (sizes[i] > 1) axes.push_back(i);
+  }
+  const size_t n = product_size(sizes);
+  SweepPlan plan;
+  for (const size_t i : axes) plan.table.axes.push_back(settings[i].name);
+  plan.jobs.resize(n);
+  std::vector<std::string> point(settings.size());
+  for (size_t k = 0; k < n; ++k) {
+    const std::vector<size_t> at = product_point(sizes, k);
+    for (size_t i = 0; i < settings.size(); ++i) point[i] = settings[i].values[at[i]];
+    std::vector<std::pair<std::string, std::string>> swept;
+    std::vector<std::string> values;
+    for (const size_t i : axes) {
+      swept.emplace_back(settings[i].name, point[i]);
+      values.push_back(point[i]);
+    }
+    plan.table.ids.push_back(config_id(swept));
+    plan.table.values.push_back(std::move(values));
+    // Resume identity of the row: the trace and every setting of its point.
+    std::string description(fixed);
+    for (size_t i = 0; i < settings.size(); ++i) description += fmt::format("{}={}\n", settings[i].name, point[i]);
+    plan.table.keys.push_back(config_key(trace_fingerprint, description));
+    try {
+      plan.jobs[k].run = build(point);
+    } catch (const InputError& e) {
+      plan.jobs[k].error = e.what();
+    }
+  }
+  make_unique(plan.table.ids);
+  return plan;
+}
+
+void write_job_outputs(const std::string& dir, const SweepJob& job, const SimResult& result) {
+  RunDescription run = job.run;
+  run.interval_bytes = result.interval_bytes;
+  write_outputs(dir, run, result);
+}
+
+std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan& plan, const SweepFolderRun& run) {
+  const SweepTable& table = plan.table;
+  const size_t n = plan.jobs.size();
+  // The folder belongs to one sweep: the same one resumes, another is
+  // refused (or, with force, its files are removed), all before anything
+  // is written.
+  SweepStart start;
+  start.configurations = n;
+  start.replaced = claim_sweep_folder(run.out_dir, table, run.force) == SweepFolder::kReplaced;
+  std::error_code ec;
+  std::filesystem::create_directories(run.out_dir, ec);
+  if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", run.out_dir, ec.message()));
+
+  // Rows complete in an earlier run of the same sweep are carried over; the
+  // rest run. sweep.csv is rewritten (atomically) now, at most once a second
+  // as configurations finish, and at the end: an interrupted sweep leaves
+  // its complete rows and marks the others missing (sweep_resume.h).
+  const std::string csv_path = run.out_dir + "/sweep.csv";
+  std::vector<SweepOutcome> outcomes(n);
+  start.carried = carry_over(read_sweep_rows(csv_path), table, run.out_dir, outcomes);
+  std::vector<size_t> todo;
+  std::vector<SweepJob> todo_jobs;
+  for (size_t k = 0; k < n; ++k) {
+    if (outcomes[k].status != SweepStatus::kMissing) continue;
+    todo.push_back(k);
+    todo_jobs.push_back(std::move(plan.jobs[k]));
+  }
+  std::vector<SweepOutcome> snapshot = outcomes;  // light copies: cells, no SimResult
+  std::mutex snapshot_mutex;
+  auto last_write = std::chrono::steady_clock::now();
+  write_file_atomically(csv_path, sweep_csv(table, snapshot), Existing::kReplace);
+
+  start.threads = static_cast<unsigned>(std::min<size_t>(std::max(run.threads, 1U), std::max<size_t>(todo.size(), 1)));
+  if (run.on_start) run.on_start(start);
+  SweepCallbacks callbacks;
+  callbacks.cancel = run.stop;
+  callbacks.progress = run.progress;
+  callbacks.on_done = [&](size_t j, const SweepOutcome& o) {
+    const size_t i = todo[j];
+    if (o.result) {
+      // Each configuration's folder appears complete or not at all.
+      OutputDir folder("--out", run.out_dir + "/" + table.ids[i], output_names(), run.inputs);
+      write_job_outputs(folder.staging(), todo_jobs[j], *o.result);
+      folder.publish();
+    }
+    const std::lock_guard lock(snapshot_mutex);
+    snapshot[i].status = o.status;
+    snapshot[i].error = o.error;
+    snapshot[i].carried = sweep_row_cells(o);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_write >= std::chrono::seconds(1)) {
+      write_file_atomically(csv_path, sweep_csv(table, snapshot), Existing::kReplace);
+      last_write = now;
+    }
+  };
+  std::vector<SweepOutcome> ran = run_sweep(trace, todo_jobs, start.threads, callbacks);
+  for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
+  write_file_atomically(csv_path, sweep_csv(table, outcomes), Existing::kReplace);
+  return outcomes;
+}
+
+namespace {
+
+std::string onset_text(const SimResult& r) {
+  if (!r.gc_onset) return "never";
+  std::string s = "after " + format_bytes(r.gc_onset->host_bytes);
+  if (r.gc_onset->marker) s += fmt::format(", marker {}", *r.gc_onset->marker);
+  return s;
+}
+
+}  // namespace
+
+std::string sweep_text(const SweepTable& t, std::span<const SweepOutcome> outcomes) {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> header = t.axes;
+  header.emplace_back("WAF");
+  header.emplace_back("GC onset");
+  cells.push_back(header);
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    std::vector<std::string> row = t.values[i];
+    const SweepOutcome& o = outcomes[i];
+    if (o.result) {
+      row.push_back(fmt::format("{:.4f}", o.result->ftl.waf()));
+      row.push_back(onset_text(*o.result));
+    } else if (o.status == SweepStatus::kDone) {  // carried over from an earlier run
+      const auto cell = [&](const char* c) { return o.carried.count(c) != 0 ? o.carried.at(c) : std::string(); };
+      // Printed as an uninterrupted run prints it: rounded to 4 decimals.
+      const std::string waf = cell("waf");
+      double v = 0;
+      const auto [wend, wec] = std::from_chars(waf.data(), waf.data() + waf.size(), v);
+      row.push_back(wec == std::errc() && wend == waf.data() + waf.size() ? fmt::format("{:.4f}", v) : waf);
+      const std::string onset = cell("gc_onset_host_bytes");
+      uint64_t bytes = 0;
+      const auto [end, ec] = std::from_chars(onset.data(), onset.data() + onset.size(), bytes);
+      std::string text = onset.empty() ? "never" : ec == std::errc() ? "after " + format_bytes(bytes) : onset;
+      if (!cell("gc_onset_marker").empty()) text += ", marker " + cell("gc_onset_marker");
+      row.push_back(std::move(text));
+    } else if (o.status == SweepStatus::kError) {
+      row.emplace_back("-");
+      row.push_back("error: " + o.error);
+    } else {
+      row.emplace_back("-");
+      row.emplace_back("missing (not run: interrupted)");
+    }
+    cells.push_back(std::move(row));
+  }
+  std::vector<size_t> width(header.size(), 0);
+  for (const auto& row : cells) {
+    for (size_t c = 0; c + 1 < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out;
+  for (const auto& row : cells) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      out += c + 1 < row.size() ? fmt::format("{:<{}}  ", row[c], width[c]) : row[c];
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace ftlsim::sim

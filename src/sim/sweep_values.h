@@ -1,0 +1,39 @@
+#pragma once
+// The values of a sweep's options: lists and ranges, as given on the command
+// line, expanded into items (one item per configuration along that option).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ftlsim::sim {
+
+enum class ValueKind : uint8_t {
+  kInteger,    // whole number >= 0: lists and ranges
+  kReal,       // decimal number: lists and ranges
+  kSize,       // byte size with binary suffix (4K, 16M): lists and ranges
+  kWord,       // a name (policy, preset): lists only
+  kPlacement,  // a --placement policy: lists, `map:` specs end at ';'
+};
+
+// At most this many items per option.
+inline constexpr size_t kMaxItems = 10000;
+
+// Splits the text of option `option` (e.g. "--gc-thres") into its items.
+//  - Items are separated by ','; surrounding blanks are dropped.
+//  - For numbers and sizes an item may be an inclusive range
+//    START:STOP:STEP (STEP > 0, START <= STOP): 50:90:10 is 50,60,70,80,90;
+//    16M:64M:16M is 16M,32M,48M,64M. Generated reals are printed with 12
+//    significant digits, sizes with the largest exact binary suffix.
+//  - For placements, a `map:` item runs to the next ';' (its own pairs are
+//    comma-separated), and ';' also separates items:
+//    "single,fdp;map:0=0,1=0;oracle" is single, fdp, map:0=0,1=0, oracle.
+// Numbers and sizes are checked here; words and placements are returned as
+// given for the caller to check. Throws InputError naming the option and the
+// bad item for an empty item, a malformed number/size/range, a repeated
+// item, or more than kMaxItems items.
+[[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind,
+                                                     std::string_view text);
+
+}  // namespace ftlsim::sim

@@ -31,7 +31,7 @@ def tiny_trace(tmp_path_factory, ftlsim):
     --ru-size 8M is impossible (an error row in sweeps)."""
     path = str(tmp_path_factory.mktemp("trace") / "tiny.ftr")
     subprocess.run([ftlsim, "gen", "--pattern", "streams", "--logical", "40M", "--streams",
-                    "0.6:0.1,0.3:0.3,0.1:0.6", "--fill", "--writes", "20K", "--markers", "2K", "--seed", "1",
+                    "0.6:0.1,0.3:0.3,0.1:0.6", "--fill", "--writes", "20000", "--markers", "2000", "--seed", "1",
                     "-o", path], check=True, capture_output=True)
     return path
 

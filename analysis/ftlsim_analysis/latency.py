@@ -93,8 +93,8 @@ def events_title(interval_ns):
     """What plot_events draws, for its title: rates per second averaged over
     each interval, or, the interval unknown, totals of the one interval."""
     if interval_ns is None:
-        return "events, MB and latency of the one interval"
-    return f"events/s, MB/s and latency in {fmt_duration(interval_ns)} intervals"
+        return "events, MiB and latency of the one interval"
+    return f"events/s, MiB/s and latency in {fmt_duration(interval_ns)} intervals"
 
 
 def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
@@ -106,7 +106,7 @@ def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
 
 
 def draw_events(rows, events=None, interval_ns=None, title=None):
-    """Draws, per chosen event kind, events per second (top) and MB/s (middle)
+    """Draws, per chosen event kind, events per second (top) and MiB/s (middle)
     in each interval (its count and bytes over its length: events.csv holds
     counts and bytes per interval), and the interval's p50 (dashed) and p99
     (solid) latency in microseconds (bottom, log scale, at the interval's
@@ -118,9 +118,9 @@ def draw_events(rows, events=None, interval_ns=None, title=None):
     smallest gap between interval starts. An interval with no row for a kind
     had none of its events: its rate is drawn as 0 and its latency left out.
     With a single interval and no interval_ns, the top panels show the
-    interval's events and MB instead of rates per second.
-    CSV columns: event, interval_start_ns, count, rate_per_s, mb_s,
-    lat_p50_ns, lat_p99_ns (rate and MB/s empty when the interval is unknown;
+    interval's events and MiB instead of rates per second.
+    CSV columns: event, interval_start_ns, count, rate_per_s, mib_per_s,
+    lat_p50_ns, lat_p99_ns (rate and MiB/s empty when the interval is unknown;
     latencies empty where no events). Returns the CSV rows."""
     if not rows:
         raise InputError("events.csv has no rows")
@@ -148,13 +148,13 @@ def draw_events(rows, events=None, interval_ns=None, title=None):
             r = by_key.get((ev, s))
             count = r["count"] if r else 0
             rate = count * 1e9 / interval_ns if interval_ns else None
-            mb_s = (r["bytes"] if r else 0) * 1e3 / interval_ns if interval_ns else None  # bytes/ns * 1e9 / 1e6
+            mib_s = (r["bytes"] if r else 0) * 1e9 / interval_ns / 2**20 if interval_ns else None
             ts.append(s / 1e9)
             rates.append(rate if interval_ns else count)
-            mbs.append(mb_s if interval_ns else (r["bytes"] if r else 0) / 1e6)
+            mbs.append(mib_s if interval_ns else (r["bytes"] if r else 0) / 2**20)
             p50.append(r["lat_p50_ns"] / 1e3 if r else np.nan)
             p99.append(r["lat_p99_ns"] / 1e3 if r else np.nan)
-            out.append([ev, s, count, rate, mb_s, r["lat_p50_ns"] if r else None, r["lat_p99_ns"] if r else None])
+            out.append([ev, s, count, rate, mib_s, r["lat_p50_ns"] if r else None, r["lat_p99_ns"] if r else None])
         # Latency at each interval's middle; the rate steps span the interval, the last one too.
         mids = [t + (interval_ns or 0) / 2e9 for t in ts]
         if interval_ns:
@@ -166,7 +166,7 @@ def draw_events(rows, events=None, interval_ns=None, title=None):
         bottom.plot(mids, p99, color=color, label=f"{ev} p99")
         bottom.plot(mids, p50, color=color, linestyle="--", label=f"{ev} p50")
     top.set_ylabel("events per second" if interval_ns else "events in the interval")
-    middle.set_ylabel("MB/s (10\u2076 bytes/s)" if interval_ns else "MB in the interval")
+    middle.set_ylabel("MiB/s" if interval_ns else "MiB in the interval")
     bottom.set_ylabel("latency (us)")
     bottom.set_yscale("log")
     bottom.set_xlabel("simulated time (s)")
@@ -175,4 +175,4 @@ def draw_events(rows, events=None, interval_ns=None, title=None):
     top.legend(fontsize="small")
     bottom.legend(fontsize="x-small", ncol=2)
     top.set_title(title or events_title(interval_ns))
-    return fig, ["event", "interval_start_ns", "count", "rate_per_s", "mb_s", "lat_p50_ns", "lat_p99_ns"], out
+    return fig, ["event", "interval_start_ns", "count", "rate_per_s", "mib_per_s", "lat_p50_ns", "lat_p99_ns"], out

@@ -14,7 +14,7 @@ PERCENTILES = [("p50_ns", "p50", ":", "v"), ("p95_ns", "p95", "-.", "s"), ("p99_
                ("p99_9_ns", "p99.9", "-", "^")]
 PERCENTILE_COLORS = ["#2ca02c", "#1f77b4", "#ff7f0e", "#d62728"]  # green, blue, orange, red: low to high
 KNEE_DASHES = [(0, (5, 3)), (0, (2, 2)), (0, (8, 2, 1, 2)), (0, (1, 1.5))]
-CSV_HEADER = ["run", "placement", "ops", "qd", "qps", "mb_s", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns", "is_knee"]
+CSV_HEADER = ["run", "placement", "ops", "qd", "qps", "mib_per_s", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns", "is_knee"]
 
 
 def knee_qd(rows):
@@ -78,7 +78,7 @@ def draw_qd(runs, title=None):
                        linestyle=style, marker=mark, markersize=4,
                        label=pname if one else f"{name} {pname}")
         for r in sub:
-            out.append([label, placement, ops, r["qd"], r["qps"], r["mb_s"], r["p50_ns"], r["p95_ns"], r["p99_ns"],
+            out.append([label, placement, ops, r["qd"], r["qps"], r["mib_per_s"], r["p50_ns"], r["p95_ns"], r["p99_ns"],
                         r["p99_9_ns"], 1 if r["qd"] == k else 0])
     all_qds = sorted({r["qd"] for s in series for r in s[4]})
     for ax in (left, right):
@@ -125,7 +125,7 @@ def plot_qd(runs, png_path, title=None):
     knee_qd when the run has one series and a knee, else knee_qd(rows) per
     series.
     CSV columns: run, placement (empty without a placement column), ops, qd,
-    qps, mb_s, p50_ns, p95_ns, p99_ns, p99_9_ns, is_knee (1 on the knee's
+    qps, mib_per_s, p50_ns, p95_ns, p99_ns, p99_9_ns, is_knee (1 on the knee's
     row). Returns the CSV rows."""
     fig, header, out = draw_qd(runs, title=title)
     save(fig, png_path, header, out)

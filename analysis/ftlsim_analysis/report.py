@@ -253,9 +253,9 @@ class Report:
             png = os.path.join(self.fig_dir, "events.png")
             interval = infer_interval_ns(events)
             plot_events(events, png, events=shown or None, title=f"{label}: {events_title(interval)}")
-            figs.append((png, f"Side {side} ({label}) in timed mode: events per second, MB/s and p50/p99 latency "
+            figs.append((png, f"Side {side} ({label}) in timed mode: events per second, MiB/s and p50/p99 latency "
                               f"in each {fmt_duration(interval)} interval (events.csv)." if interval else
-                              f"Side {side} ({label}) in timed mode: events, MB and latency of its one interval "
+                              f"Side {side} ({label}) in timed mode: events, MiB and latency of its one interval "
                               "(events.csv)."))
         return figs
 
@@ -363,7 +363,7 @@ class Report:
             rows += _latency_rows(f"{side}: {label}", read_summary(os.path.join(run.out, "summary.json"))["timing"])
         parts = [H.para(f"Both sides of the comparison again with --timing {self.a.timing_opts}; latencies in "
                         "microseconds, from each run's summary.json."),
-                 H.table(["run", "op", "count", "IOPS", "MB/s", "mean", "p50", "p99", "p99.9", "max"], rows)]
+                 H.table(["run", "op", "count", "IOPS", "MiB/s", "mean", "p50", "p99", "p99.9", "max"], rows)]
         for png, caption in figs:
             if os.path.basename(png) in ("latency_cdf.png", "events.png"):
                 parts.append(H.figure(rel(png), caption, rel(os.path.splitext(png)[0] + ".csv")))
@@ -454,7 +454,7 @@ def _latency_rows(label, timing):
     for op, o in timing.get("ops", {}).items():
         lat = o["lat_ns"]
         us = [f"{lat[k] / 1e3:.1f}" for k in ("mean", "p50", "p99", "p99.9", "max")]
-        rows.append([label, op, o["count"], f"{o['iops']:.0f}", f"{o['mb_s']:.1f}", *us])
+        rows.append([label, op, o["count"], f"{o['iops']:.0f}", f"{o.get('mib_per_s', o.get('mb_s', 0) * 1e6 / 2**20):.1f}", *us])
     return rows
 
 

@@ -21,8 +21,9 @@ contract):
   events.csv        interval_start_ns,event,count,bytes,lat_mean_ns,
                     lat_p50_ns,lat_p99_ns,lat_max_ns
   latency_cdf.csv   op,latency_ns,cum_fraction
-  qd_sweep.csv      qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns,
-                    and from `qd-sweep --placement a,b` a placement column
+  qd_sweep.csv      placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,
+                    p99_ns,p99_9_ns (older ftlsim: no placement column, and
+                    mb_s in 10^6 bytes/s instead of mib_per_s; both are read)
   qd_sweep.json     {"rows": [...], "knee_qd": N}
 """
 import csv
@@ -40,7 +41,9 @@ TIMESERIES_COLUMNS = ["host_bytes", "trace_time_ns", "waf", "interval_waf", "fre
 EVENTS_COLUMNS = ["interval_start_ns", "event", "count", "bytes", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
                   "lat_max_ns"]
 LATENCY_CDF_COLUMNS = ["op", "latency_ns", "cum_fraction"]
-QD_COLUMNS = ["qd", "ops", "count", "qps", "mb_s", "lat_mean_ns", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns"]
+QD_COLUMNS = ["qd", "ops", "count", "qps", "mib_per_s", "lat_mean_ns", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns"]
+# qd_sweep.csv of ftlsim before rates were binary: decimal MB/s in mb_s.
+_QD_LEGACY_RATE = "mb_s"
 COMPARE_COLUMNS = ["metric", "a", "b", "change_pct"]
 # sweep.csv: the columns after the swept options, before waf_share_<handle>...
 # (ru_not_fully_written is newer than the others: files without it are read).
@@ -229,11 +232,18 @@ def read_qd_sweep(path):
     placement column (several placements in one run) gives each row a
     "placement" and knee_qd None: the knee is one per placement, computed
     from the rows (qd.knee_qd)."""
-    t = CsvTable(path, QD_COLUMNS)
+    t = CsvTable(path)
+    legacy = _QD_LEGACY_RATE in t.header and "mib_per_s" not in t.header
+    columns = [_QD_LEGACY_RATE if legacy and c == "mib_per_s" else c for c in QD_COLUMNS]
+    missing = [c for c in columns if c not in t.header]
+    if missing:
+        raise InputError(f"{path}: line 1: missing column(s) {', '.join(missing)} (header: {','.join(t.header)})")
     has_placement = "placement" in t.header
     rows = []
     for line, row in t.rows:
-        r = {c: t.number(line, row, c) for c in QD_COLUMNS if c != "ops"}
+        r = {c: t.number(line, row, c) for c in columns if c != "ops"}
+        if legacy:
+            r["mib_per_s"] = r.pop(_QD_LEGACY_RATE) * 1e6 / 2**20
         r["ops"] = row["ops"]
         if has_placement:
             if not row["placement"].strip():

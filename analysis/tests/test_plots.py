@@ -274,15 +274,15 @@ def test_plot_events(tmp_path):
     got = {(r[0], r[1]): r for r in rows}
     # 4 intervals (0, 1, 2, 3 ms; the 2 ms one had no events) x 4 kinds.
     assert len(rows) == 16
-    # 100 writes of 409,600 bytes in 1 ms: 100,000 per second, 409.6 MB/s.
-    assert got[("host_write", 0)][2:5] == [100, pytest.approx(100000.0), pytest.approx(409.6)]
+    # 100 writes of 409,600 bytes in 1 ms: 100,000 per second, 409.6e6 / 2^20 = 390.625 MiB/s.
+    assert got[("host_write", 0)][2:5] == [100, pytest.approx(100000.0), pytest.approx(390.625)]
     assert got[("host_write", 1000000)][5:7] == [250000, 2400000]
     assert got[("host_read", 1000000)][2:] == [0, 0.0, 0.0, None, None]
     assert got[("gc_copy", 2000000)][2] == 0
     rows = plot_events(events, str(tmp_path / "f.png"), events=["host_write", "gc_copy"])
     assert {r[0] for r in rows} == {"host_write", "gc_copy"}
     csv_rows = read_csv(tmp_path / "f.csv")
-    assert list(csv_rows[0]) == ["event", "interval_start_ns", "count", "rate_per_s", "mb_s", "lat_p50_ns",
+    assert list(csv_rows[0]) == ["event", "interval_start_ns", "count", "rate_per_s", "mib_per_s", "lat_p50_ns",
                                  "lat_p99_ns"]
     with pytest.raises(InputError, match="--events host_trim"):
         plot_events(events, str(tmp_path / "f.png"), events=["host_trim"])
@@ -299,8 +299,8 @@ def test_events_title_and_axes_say_what_is_drawn():
     fig, _, rows = draw_events(events)
     try:
         top, middle = fig.axes[0], fig.axes[1]
-        assert top.get_ylabel() == "events per second" and middle.get_ylabel().startswith("MB/s")
-        assert top.get_title() == "events/s, MB/s and latency in 1 ms intervals"
+        assert top.get_ylabel() == "events per second" and middle.get_ylabel() == "MiB/s"
+        assert top.get_title() == "events/s, MiB/s and latency in 1 ms intervals"
         # The top panel draws the CSV's rate_per_s, not its count; the last step ends with its interval (4 ms).
         host_write = next(l for l in top.get_lines() if l.get_label() == "host_write")
         assert list(host_write.get_ydata()[:-1]) == [r[3] for r in rows if r[0] == "host_write"]

@@ -74,9 +74,27 @@ def test_timed_files_checked(tmp_path):
                                     "0,read,1,1,1,1,1,1,1,1\n")
     with pytest.raises(InputError, match="qd 0 is below 1"):
         read_qd_sweep(str(d / "qd_sweep.csv"))
-    (d / "qd_sweep.csv").write_text("qd,placement,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
+    (d / "qd_sweep.csv").write_text("qd,placement,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
                                     "1,fdp,read,1,1,1,1,1,1,1,1\n2,,read,1,1,1,1,1,1,1,1\n")
     with pytest.raises(InputError, match=r"qd_sweep\.csv: line 3: empty placement"):
+        read_qd_sweep(str(d / "qd_sweep.csv"))
+
+
+def test_qd_sweep_rates_old_and_new(tmp_path):
+    # ftlsim's qd_sweep.csv gives MiB/s (mib_per_s); older files gave decimal
+    # MB/s (mb_s), read as MiB/s: 1,048,576 MB/s = 1,048,576 x 10^6 bytes/s = 10^6 MiB/s.
+    d = tmp_path / "q"
+    d.mkdir()
+    (d / "qd_sweep.csv").write_text("qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
+                                    "1,read,1,1,1048576,1,1,1,1,1\n")
+    rows, _ = read_qd_sweep(str(d / "qd_sweep.csv"))
+    assert rows[0]["mib_per_s"] == pytest.approx(1e6) and "mb_s" not in rows[0]
+    (d / "qd_sweep.csv").write_text("placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
+                                    "single,1,read,1,1,12.5,1,1,1,1,1\n")
+    rows, _ = read_qd_sweep(str(d / "qd_sweep.csv"))
+    assert rows[0]["mib_per_s"] == 12.5 and rows[0]["placement"] == "single"
+    (d / "qd_sweep.csv").write_text("qd,ops,count,qps,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n1,read,1,1,1,1,1,1,1\n")
+    with pytest.raises(InputError, match="missing column.*mib_per_s"):
         read_qd_sweep(str(d / "qd_sweep.csv"))
 
 

@@ -163,12 +163,12 @@ Command add_qd_sweep_command(CLI::App& root) {
   CLI::App* sub = root.add_subcommand(
       "qd-sweep",
       "Replay a trace in timed mode, closed loop, at each queue depth (and each --placement of a list): QPS, "
-      "MB/s and latency percentiles per queue depth, and the knee (the smallest queue depth reaching 90% of the "
+      "MiB/s and latency percentiles per queue depth, and the knee (the smallest queue depth reaching 90% of the "
       "best QPS)");
   sub->footer(
       "--placement takes a list here (the other model options one value each): every placement runs at every\n"
       "queue depth, and qd_sweep.csv has one row per placement and queue depth, placement first:\n"
-      "  placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
+      "  placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
       "qd_sweep.json holds the same rows, knee_qd (null with several placements) and knee_qd_by_placement.\n"
       "Example: single and FDP latency across queue depths, in one CSV:\n"
       "  ftlsim qd-sweep --trace traces/demo.ftr --placement single,fdp --qd 1,4,16 --out out/qd");

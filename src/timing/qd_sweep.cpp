@@ -25,7 +25,7 @@ QdRow qd_row(uint32_t qd, const TimingResult& t) {
   }
   row.count = h.count();
   row.qps = per_second(t, static_cast<double>(h.count()));
-  row.mb_s = per_second(t, static_cast<double>(bytes)) / 1e6;
+  row.mib_per_s = per_second(t, static_cast<double>(bytes)) / (1u << 20);
   row.lat_mean_ns = h.mean();
   row.p50_ns = h.percentile(0.50);
   row.p95_ns = h.percentile(0.95);
@@ -75,10 +75,10 @@ std::string csv_field(const std::string& s) {
 }  // namespace
 
 std::string qd_sweep_csv(std::span<const QdRow> rows) {
-  std::string out = "placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n";
+  std::string out = "placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n";
   for (const QdRow& r : rows) {
     out += fmt::format("{},{},{},{},{:.1f},{:.3f},{:.0f},{},{},{},{}\n", csv_field(r.placement), r.qd, r.ops, r.count,
-                       r.qps, r.mb_s, r.lat_mean_ns, r.p50_ns, r.p95_ns, r.p99_ns, r.p99_9_ns);
+                       r.qps, r.mib_per_s, r.lat_mean_ns, r.p50_ns, r.p95_ns, r.p99_ns, r.p99_9_ns);
   }
   return out;
 }
@@ -95,7 +95,7 @@ std::string qd_sweep_json(std::span<const QdRow> rows) {
     j.field("ops", r.ops);
     j.field("count", r.count);
     j.field("qps", r.qps);
-    j.field("mb_s", r.mb_s);
+    j.field("mib_per_s", r.mib_per_s);
     j.field("lat_mean_ns", r.lat_mean_ns);
     j.field("p50_ns", r.p50_ns);
     j.field("p95_ns", r.p95_ns);
@@ -124,12 +124,12 @@ std::string qd_sweep_text(std::span<const QdRow> rows) {
   for (const std::string& p : placements) wp = std::max(wp, p.size());
   const auto lead = [&](std::string_view p) { return several ? fmt::format("{:<{}} ", p, wp) : std::string(); };
   std::string out = lead("placement") + fmt::format("{:>5} {:<5} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
-                                                    "qd", "ops", "count", "QPS", "MB/s", "mean", "p50", "p95", "p99",
+                                                    "qd", "ops", "count", "QPS", "MiB/s", "mean", "p50", "p95", "p99",
                                                     "p99.9");
   for (const QdRow& r : rows) {
     out += lead(r.placement) +
            fmt::format("{:>5} {:<5} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8}\n", r.qd, r.ops, r.count,
-                       r.qps, r.mb_s, format_ns(r.lat_mean_ns), format_ns(static_cast<double>(r.p50_ns)),
+                       r.qps, r.mib_per_s, format_ns(r.lat_mean_ns), format_ns(static_cast<double>(r.p50_ns)),
                        format_ns(static_cast<double>(r.p95_ns)), format_ns(static_cast<double>(r.p99_ns)),
                        format_ns(static_cast<double>(r.p99_9_ns)));
   }

@@ -18,7 +18,7 @@ struct QdRow {
   std::string ops;  // the op filter: "all", "read" or "write"
   uint64_t count = 0;
   double qps = 0;
-  double mb_s = 0;
+  double mib_per_s = 0;  // MiB/s (2^20 bytes per second of simulated time)
   double lat_mean_ns = 0;
   uint64_t p50_ns = 0, p95_ns = 0, p99_ns = 0, p99_9_ns = 0;
 };
@@ -42,7 +42,7 @@ struct QdRow {
 [[nodiscard]] std::vector<QdRow> rows_of(std::span<const QdRow> rows, const std::string& placement);
 
 // qd_sweep.csv, one row per placement and queue depth (placement outermost):
-//   placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+//   placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
 // RFC 4180 quoting (a map: placement holds commas).
 [[nodiscard]] std::string qd_sweep_csv(std::span<const QdRow> rows);
 // qd_sweep.json: {"rows": [...same fields...], "knee_qd": N (null with more

@@ -53,7 +53,7 @@ void write_timing_json(JsonWriter& j, const TimingResult& t) {
     j.key(host_op_name(static_cast<HostOp>(k))).begin_object();
     j.field("count", h.count());
     j.field("iops", per_second(t, static_cast<double>(h.count())));
-    j.field("mb_s", per_second(t, static_cast<double>(o.bytes)) / 1e6);
+    j.field("mib_per_s", per_second(t, static_cast<double>(o.bytes)) / (1u << 20));
     j.key("lat_ns").begin_object();
     j.field("mean", h.mean());
     for (const Quantile& q : kQuantiles) j.field(q.name, h.percentile(q.q));
@@ -111,13 +111,13 @@ std::string timing_text(const TimingResult& t) {
                      format_ns(static_cast<double>(t.sim_time_ns)), t.host_page_reads + t.gc_copies,
                      t.host_page_programs + t.gc_copies, t.erases, 100.0 * t.utilization());
   out += fmt::format("{:<6} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "op", "count", "IOPS",
-                     "MB/s", "mean", "p50", "p95", "p99", "p99.9", "p99.99", "max");
+                     "MiB/s", "mean", "p50", "p95", "p99", "p99.9", "p99.99", "max");
   for (size_t k = 0; k < kHostOps; ++k) {
     const LatencyHistogram& h = t.ops[k].latency;
     if (h.count() == 0) continue;
     out += fmt::format("{:<6} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
                        host_op_name(static_cast<HostOp>(k)), h.count(), per_second(t, static_cast<double>(h.count())),
-                       per_second(t, static_cast<double>(t.ops[k].bytes)) / 1e6, format_ns(h.mean()),
+                       per_second(t, static_cast<double>(t.ops[k].bytes)) / (1u << 20), format_ns(h.mean()),
                        format_ns(static_cast<double>(h.percentile(0.50))),
                        format_ns(static_cast<double>(h.percentile(0.95))),
                        format_ns(static_cast<double>(h.percentile(0.99))),

@@ -10,7 +10,7 @@ namespace ftlsim::timing {
 
 // Writes `"timing": {...}` into the open object of `j`: sim_time_ns, mode,
 // qd (null in open loop), speed (null in closed loop), ops (per host op type
-// that occurred: count, iops, mb_s, lat_ns {mean, p50, p75, p95, p99, p99.9,
+// that occurred: count, iops, mib_per_s (MiB/s), lat_ns {mean, p50, p75, p95, p99, p99.9,
 // p99.99, max}), unmapped_reads, gc_copies, erases, and the details (nand,
 // gc_waits, backwards_timestamps, latencies used, events interval).
 void write_timing_json(JsonWriter& j, const TimingResult& t);

@@ -100,7 +100,7 @@ TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("knee       qd "));
   const std::string csv = slurp(dir.file("q/qd_sweep.csv"));
-  CHECK(csv.rfind("placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\nsingle,1,read,", 0) == 0);
+  CHECK(csv.rfind("placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\nsingle,1,read,", 0) == 0);
   CHECK(lines(csv) == 4);
   CHECK_THAT(csv, Catch::Contains("\nsingle,4,read,") && Catch::Contains("\nsingle,16,read,"));
   CHECK_THAT(slurp(dir.file("q/qd_sweep.json")), Catch::Contains("\"rows\": [") && Catch::Contains("\"knee_qd\": "));
@@ -180,7 +180,7 @@ TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures
   const auto map = csv_row(qd, "\"map:0=0");  // the quoted map: cell splits at its commas
   REQUIRE(single.size() == 11);
   REQUIRE(map.size() == 12);
-  // qd_sweep.csv: placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+  // qd_sweep.csv: placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
   CHECK(csv_row(cmp, "iops") == std::vector<std::string>{"iops", single[4], map[5], csv_row(cmp, "iops")[3]});
   CHECK(csv_row(cmp, "lat_mean_ns")[1] == single[6]);
   CHECK(csv_row(cmp, "lat_p50_ns")[1] == single[7]);
@@ -260,7 +260,7 @@ TEST_CASE("a timed sweep's sweep.csv has IOPS and latency columns equal to qd-sw
   for (const std::string placement : {"single", "fdp"}) {
     for (const std::string depth : {"1", "8"}) {
       const auto row = csv_row(csv, "placement=" + placement + "_qd=" + depth);
-      // qd_sweep.csv: placement,qd,ops,count,qps,mb_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
+      // qd_sweep.csv: placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
       std::vector<std::string> expect;
       size_t at = qd.find("\n" + placement + "," + depth + ",");
       REQUIRE(at != std::string::npos);

@@ -39,7 +39,8 @@ class Driver {
  public:
   Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, bool trim_keeps_partial, const TraceView& t,
          const SimOptions& o, uint64_t interval, const std::vector<uint32_t>* fit_map)
-      : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o), interval_(interval),
+      : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o),
+        interval_(interval),
         ru_time_limit_(fdp.ru_time_limit_ns != 0),
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),

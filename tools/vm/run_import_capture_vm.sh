@@ -28,7 +28,7 @@
 # --keep-raw, --ids-from bio). Work files: build/vm/import/. The console is
 # printed; OUT.console.log keeps it. Needs root (the capture scripts check),
 # go, clang and bpftool (tools/install_deps.sh go capture vm).
-# Exit: 0 done; 1 the capture failed; 2 usage; 124 the VM timed out.
+# Exit: 0 done; 1 the capture failed or the VM timed out; 2 usage.
 set -euo pipefail
 prog=run_import_capture_vm
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -102,7 +102,7 @@ trap 'rm -rf "$run"' EXIT
   echo "FS=$fs"
   echo "IMPORT_FILES=${#rlps[@]}"
   echo "NAME=$name"
-  printf 'ARGS=(--scale %q ' "$scale"; printf '%q ' "${args[@]}"; echo ')'
+  printf 'ARGS=(--scale %q' "$scale"; [ ${#args[@]} -eq 0 ] || printf ' %q' "${args[@]}"; echo ')'
 } >"$run/import.conf"
 files=(--file "$run/import.conf" --file "$geth" --file "$chain/genesis.json" --file "$chain/chaingen.json")
 [ -e "$geth.stamp" ] && files+=(--file "$geth.stamp")

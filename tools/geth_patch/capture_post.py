@@ -12,6 +12,17 @@
       placement ID of its own for the freezer. Prints how many rows it
       changed.
 
+  capture_post.py inode-hints --events LOG [--events LOG ...] [--ancient-id 6] HINTS_CSV
+      For a kernel that does not carry a file's write hint into its bios
+      (F2FS on Linux 6.12 puts its own temperature hints there): sets, in
+      place, the hint of every bio from the inode hinttrace logged for it.
+      A bio of a freezer inode (as in ancient-hints) gets --ancient-id; a
+      bio of a Pebble file gets the placement ID of that file's tier (its
+      last create/classify/reuse/open_rw/close event), taking the life of
+      the inode current at the bio's time (see inode_lives); every other
+      bio (file-system metadata, inodes the wrapper never saw) gets 0.
+      Prints the rows and bytes per ID and how many rows' own hint differed.
+
   capture_post.py sum-stats OUT.json STATS.json [STATS.json ...]
       Sums the wrapper's per-process stats files (one per geth process:
       init and each import) into one, per tier and per placement ID, with
@@ -19,6 +30,7 @@
 
 Errors name the file and line and exit 1; nothing is written on error.
 """
+import bisect
 import argparse
 import csv
 import json
@@ -77,6 +89,145 @@ def ancient_inodes(paths):
         end = after[0] if after else None
         windows[ino] = (start, end)
     return windows
+
+
+def read_events(paths):
+    """Every event of the logs, in time order."""
+    events = []
+    for path in paths:
+        try:
+            f = open(path, encoding="utf-8")
+        except OSError as e:
+            fail(f"{path}: {e.strerror}")
+        with f:
+            for n, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    ev = json.loads(line)
+                    events.append((int(ev["t_ns"]), ev))
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                    fail(f"{path}: line {n}: not an event line")
+    events.sort(key=lambda e: e[0])
+    return events
+
+
+PLACING = ("create", "classify", "reuse", "open_rw", "close")
+
+
+def inode_lives(paths):
+    """inode -> (ends, ids): the inode's lives as a Pebble file.
+
+    A file system reuses the inode number of a removed file. The log names
+    a file's inode on its create/classify/reuse/open_rw/close events, and
+    its removal by path only; so a removal ends the life of the inode the
+    path last had (renames carry it), and the next placing event of that
+    inode starts a new life. ends[k] is the time life k ended,
+    ids[k] its placement ID (of its last placing event: a table's final
+    tier); only ended lives have an entry in ends (increasing). A bio at
+    time t belongs to the first life that had not ended.
+    """
+    path_ino = {}
+    lives = {}  # ino -> list of [end_ns, id]
+    for t, ev in read_events(paths):
+        kind, ino = ev.get("ev"), int(ev.get("ino") or 0)
+        if kind == "rename" and ev.get("from") in path_ino:
+            path_ino[ev["file"]] = path_ino.pop(ev["from"])
+        elif kind == "remove" and ev.get("file") in path_ino:
+            ino = path_ino.pop(ev["file"])
+            cur = lives.get(ino)
+            if cur and cur[-1][0] is None:
+                cur[-1][0] = t
+        elif kind in PLACING and ino:
+            path_ino[ev["file"]] = ino
+            cur = lives.setdefault(ino, [])
+            if not cur or cur[-1][0] is not None:
+                cur.append([None, int(ev["id"])])
+            else:
+                cur[-1][1] = int(ev["id"])
+    return {ino: ([e for e, _ in v if e is not None], [i for _, i in v]) for ino, v in lives.items()}
+
+
+def rewrite_hints(path, new_hint):
+    """Rewrites HINTS_CSV in place: new_hint(ino, t, old_hint) gives each
+    row's hint, or None to keep the row. Returns (rows, changed, per-ID
+    [rows, bytes], rows whose own hint was non-zero and differs)."""
+    try:
+        src = open(path, newline="", encoding="utf-8")
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".hints.", dir=d)
+    changed = rows = differed = 0
+    per_id = {}
+    try:
+        with src, os.fdopen(fd, "w", newline="", encoding="utf-8") as dst:
+            lines = iter(src)
+            for line in lines:
+                dst.write(line)
+                if not line.startswith("#"):
+                    header = line.rstrip("\r\n").split(",")
+                    break
+            else:
+                fail(f"{path}: no header line")
+            try:
+                ci, ct, ch, cs = (header.index("ino"), header.index("time_ns"), header.index("hint"),
+                                  header.index("sectors"))
+            except ValueError:
+                fail(f"{path}: header lacks time_ns, sectors, hint or ino: {header}")
+            for n, line in enumerate(lines, 2):
+                f = line.rstrip("\r\n").split(",")
+                if len(f) < len(header) or line.startswith("#"):
+                    dst.write(line)
+                    continue
+                rows += 1
+                try:
+                    ino, t, old, sectors = int(f[ci]), int(f[ct]), int(f[ch]), int(f[cs])
+                except ValueError:
+                    fail(f"{path}: line {n}: bad time_ns, sectors, hint or ino")
+                h = new_hint(ino, t, old)
+                if h is None:
+                    h = old
+                c = per_id.setdefault(h, [0, 0])
+                c[0] += 1
+                c[1] += sectors * 512
+                if old and old != h:
+                    differed += 1
+                if h != old:
+                    f[ch] = str(h)
+                    changed += 1
+                    line = ",".join(f) + "\n"
+                dst.write(line)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return rows, changed, per_id, differed
+
+
+def inode_hints(args):
+    ancient = ancient_inodes(args.events)
+    lives = inode_lives(args.events)
+    if not lives:
+        fail(f"no file with an inode in {', '.join(args.events)} (need GETH_FDP_MODE with log)")
+
+    def new_hint(ino, t, old):
+        w = ancient.get(ino)
+        if w is not None and t >= w[0] and (w[1] is None or t < w[1]):
+            return args.ancient_id
+        life = lives.get(ino)
+        if life is None:
+            return 0
+        ends, ids = life
+        k = bisect.bisect_right(ends, t)  # the first life not ended at t
+        return ids[k] if k < len(ids) else 0
+
+    rows, changed, per_id, differed = rewrite_hints(args.hints_csv, new_hint)
+    ids = ", ".join(f"{i}: {c[0]} rows {c[1]} B" for i, c in sorted(per_id.items()))
+    print(f"capture_post.py: IDs from inodes: {changed} of {rows} hint rows changed; {ids}; "
+          f"{differed} rows carried a different non-zero hint of their own "
+          f"({len(lives)} Pebble inodes, {len(ancient)} freezer inodes)", file=sys.stderr)
 
 
 def ancient_hints(args):
@@ -181,6 +332,10 @@ def main():
     a.add_argument("--events", action="append", required=True)
     a.add_argument("--id", type=int, default=6)
     a.add_argument("hints_csv")
+    i = sub.add_parser("inode-hints")
+    i.add_argument("--events", action="append", required=True)
+    i.add_argument("--ancient-id", type=int, default=6)
+    i.add_argument("hints_csv")
     s = sub.add_parser("sum-stats")
     s.add_argument("--ancient-id", type=int)
     s.add_argument("out")
@@ -190,6 +345,10 @@ def main():
         if not 0 <= args.id <= 255:
             fail("--id must be 0..255")
         ancient_hints(args)
+    elif args.cmd == "inode-hints":
+        if not 0 <= args.ancient_id <= 255:
+            fail("--ancient-id must be 0..255")
+        inode_hints(args)
     else:
         sum_stats(args)
 

@@ -23,7 +23,18 @@
 #   --min-file-kb K      no Pebble target file size below K (default 64: the
 #                        4 KiB page does not scale)
 #   --device-size SIZE   loop device size (default 512M = 64 GiB/128)
-#   --fs ext4            file system (ext4 here; f2fs needs a kernel with F2FS)
+#   --fs ext4|f2fs       file system (f2fs needs a kernel with F2FS: run it in
+#                        the project's VM, tools/vm/run_import_capture_vm.sh)
+#   --ids-from bio|inode where a write's placement ID comes from: bio = the
+#                        write hint the kernel put in the bio (default on ext4),
+#                        inode = the tier the wrapper's event log gives the
+#                        bio's file (default on f2fs, which puts its own
+#                        temperature hints in its bios); writes of other
+#                        inodes get ID 0 (see docs/geth_study.md)
+#   --geth-bin PATH      use this patched geth binary instead of building one
+#                        (with --chain, go is then not needed)
+#   --build-only         build chaingen and geth, print geth's path and exit
+#   --static             link geth statically (for the VM, with --build-only)
 #   --compact            let each `geth import` compact the whole database at its
 #                        end (geth's default; off by default here, see docs)
 #   --chain DIR          import this chaingen output (blocks-NNNN.rlp files)
@@ -86,7 +97,7 @@ fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
 out="" version=v1.14.8 blocks=300 chunks=2 seed=1 cg_args="" scale=128 devsize=512M fs=ext4 compact=0
-memtable_kb="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=()
+memtable_kb="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=() ids_from="" geth_bin="" build_only=0 static=0
 work="${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import" force=0 skip_missing=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -101,6 +112,10 @@ while [ $# -gt 0 ]; do
     --min-file-kb) min_file_kb="${2:?}"; shift 2 ;;
     --device-size) devsize="${2:?}"; shift 2 ;;
     --fs) fs="${2:?}"; shift 2 ;;
+    --ids-from) ids_from="${2:?}"; shift 2 ;;
+    --geth-bin) geth_bin="${2:?}"; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    --static) static=1; shift ;;
     --compact) compact=1; shift ;;
     --work) work="${2:?}"; shift 2 ;;
     --chain) chain_dir="${2:?}"; shift 2 ;;
@@ -108,11 +123,11 @@ while [ $# -gt 0 ]; do
     --keep-raw) keep_raw=(--keep-raw); shift ;;
     --force) force=1; shift ;;
     --skip-missing) skip_missing=1; shift ;;
-    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
-[ -n "$out" ] || die "--out OUT.ftr is required"
+[ -n "$out" ] || [ "$build_only" = 1 ] || die "--out OUT.ftr is required"
 [[ "$blocks" =~ ^[1-9][0-9]*$ && "$chunks" =~ ^[1-9][0-9]*$ && "$chunks" -le "$blocks" ]] ||
   die "--blocks and --chunks must be positive integers, chunks <= blocks"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a non-negative integer"
@@ -130,17 +145,30 @@ case "$fs" in
   f2fs) mkfs=(mkfs.f2fs -q) ;;
   *) die "--fs must be ext4 or f2fs" ;;
 esac
+# F2FS (Linux 6.12) puts its own temperature hints in its bios: the file's
+# hint does not reach them, so the tier comes from the bio's inode.
+[ -n "$ids_from" ] || { [ "$fs" = f2fs ] && ids_from=inode || ids_from=bio; }
+case "$ids_from" in bio|inode) ;; *) die "--ids-from must be bio or inode" ;; esac
+if [ -n "$geth_bin" ]; then
+  [ -x "$geth_bin" ] && [ -f "$geth_bin" ] || die "--geth-bin $geth_bin is not an executable file"
+  geth_bin="$(cd "$(dirname "$geth_bin")" && pwd)/$(basename "$geth_bin")"
+fi
 
 missing() { if [ "$skip_missing" = 1 ]; then echo "SKIP: $*"; exit 77; fi; die "$*"; }
+if [ -z "$geth_bin" ] || [ -z "$chain_dir" ]; then
+  command -v go >/dev/null || missing "needs go (tools/install_deps.sh go)"
+fi
+if [ "$build_only" = 0 ]; then
 [ "$(id -u)" -eq 0 ] || missing "needs root (loop devices, block tracing, BPF)"
-command -v go >/dev/null || missing "needs go (tools/install_deps.sh go)"
 for t in losetup findmnt python3 "${mkfs[0]}"; do command -v "$t" >/dev/null || missing "needs $t"; done
 [ -e /dev/loop-control ] || missing "no loop device support"
 grep -qw "$fs" /proc/filesystems || modprobe "$fs" 2>/dev/null || grep -qw "$fs" /proc/filesystems ||
   missing "this kernel has no $fs (run it in the project's VM)"
-for t in clang bpftool; do
-  command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || missing "needs $t (tools/install_deps.sh capture)"
-done
+if [ -z "${HINTTRACE:-}" ]; then # (a prebuilt hint tracer needs no compiler)
+  for t in clang bpftool; do
+    command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || missing "needs $t (tools/install_deps.sh capture)"
+  done
+fi
 [ -r /sys/kernel/btf/vmlinux ] || missing "kernel has no BTF (needed by --hints)"
 
 case "$out" in *.ftr) base="${out%.ftr}" ;; *) die "--out must end in .ftr" ;; esac
@@ -153,6 +181,7 @@ for f in "${side_files[@]}"; do
     [ -f "$f" ] && [ ! -L "$f" ] || die "'$f' is not a regular file; not overwriting it"
   fi
 done
+fi
 
 # The study's settings, divided by the scale (docs/geth_study.md).
 if [ -z "$memtable_kb" ]; then memtable_kb=$((16 * 1024 / scale)); [ "$memtable_kb" -ge 512 ] || memtable_kb=512; fi
@@ -161,23 +190,38 @@ immutability=$((90000 / scale)); [ "$immutability" -ge 1 ] || immutability=1
 
 # ------------------------------------------------------------------ build
 mkdir -p "$work/bin" "$work/src" "$work/chains"
-say "building chaingen"
-(cd "$here" && go build -o "$work/bin/chaingen" ./cmd/chaingen) || fail "go build ./cmd/chaingen failed"
-geth="$work/bin/geth-$version-imm$immutability"
-# A binary is reused only when it was built from this patch: its stamp is
-# the hash of the patch's sources.
+if [ -z "$chain_dir" ] || [ "$build_only" = 1 ]; then
+  say "building chaingen"
+  (cd "$here" && go build -o "$work/bin/chaingen" ./cmd/chaingen) || fail "go build ./cmd/chaingen failed"
+fi
+if [ -n "$geth_bin" ]; then
+  geth="$geth_bin"
+  stamp="$(cat "$geth_bin.stamp" 2>/dev/null || echo unknown)"
+else
+# The stamp of a geth binary: the hash of the patch's sources it was built from.
 stamp="$(for f in "$here/apply.sh" "$here"/geth/*.go.in "$here"/fdpvfs/*.go; do
   case "$f" in *_test.go) ;; *) cat "$f" ;; esac; done | sha256sum | cut -c1-16)"
+geth="$work/bin/geth-$version-imm$immutability"
+# static: for the VM, whose initramfs has only the libraries its own tools need
+ldflags=()
+if [ "$static" = 1 ]; then geth="$geth-static"; ldflags=(-ldflags '-linkmode external -extldflags -static'); fi
+# A binary is reused only when it was built from this patch (its stamp).
 if [ ! -x "$geth" ] || [ "$(cat "$geth.stamp" 2>/dev/null)" != "$stamp" ]; then
   src="$work/src/go-ethereum-$version-imm$immutability"
-  rm -rf "$src"
-  say "patching and building geth $version (a few minutes)"
-  "$here/apply.sh" --immutability "$immutability" --fetch "$version" "$src" >"$work/apply-$version.log" 2>&1 ||
-    { tail -5 "$work/apply-$version.log" >&2; fail "apply.sh failed (log: $work/apply-$version.log)"; }
-  (cd "$src" && go build -o "$geth.new" ./cmd/geth) || fail "go build ./cmd/geth ($version) failed"
+  if [ "$(cat "$src/.ftlsim-stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$src"
+    say "patching geth $version"
+    "$here/apply.sh" --immutability "$immutability" --fetch "$version" "$src" >"$work/apply-$version.log" 2>&1 ||
+      { tail -5 "$work/apply-$version.log" >&2; fail "apply.sh failed (log: $work/apply-$version.log)"; }
+    echo "$stamp" >"$src/.ftlsim-stamp"
+  fi
+  say "building geth $version (a few minutes)"
+  (cd "$src" && go build -o "$geth.new" "${ldflags[@]}" ./cmd/geth) || fail "go build ./cmd/geth ($version) failed"
   mv "$geth.new" "$geth"
   echo "$stamp" >"$geth.stamp"
 fi
+fi
+if [ "$build_only" = 1 ]; then echo "$geth"; exit 0; fi
 
 # ------------------------------------------------------------------ chain
 if [ -n "$chain_dir" ]; then
@@ -200,11 +244,6 @@ if [ "$import_files" -gt 0 ]; then
   [ "$import_files" -le "${#rlps[@]}" ] || die "--import-files $import_files: the chain has only ${#rlps[@]} files"
   rlps=("${rlps[@]:0:$import_files}")
 fi
-# The block range: the last block of the last file imported.
-blocks="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Blocks"])' "$chain/chaingen.json")"
-nfiles="$(ls "$chain"/blocks-*.rlp | wc -l)"
-per_file=$(((blocks + nfiles - 1) / nfiles))
-last_block=$(( ${#rlps[@]} * per_file )); [ "$last_block" -le "$blocks" ] || last_block="$blocks"
 seed="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Seed"])' "$chain/chaingen.json")"
 
 # --------------------------------------------------------------- scratch
@@ -223,12 +262,16 @@ loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free
 "${mkfs[@]}" "$loop" >/dev/null
 # discard: the file system's frees reach the device as trims (the study's
 # F2FS discards too), so the trace carries them.
-mount -o discard "$loop" "$mnt"
+mount -t "$fs" -o discard "$loop" "$mnt"
+mount_opts="$(findmnt -n -o OPTIONS "$mnt" 2>/dev/null || echo discard)"
 
-# The rewrite hook the capture runs on the hint log: the freezer's own ID.
+# The rewrite hook the capture runs on the hint log: the freezer's own ID
+# (IDs from bios), or every write's ID from its inode (IDs from inodes).
+post="ancient-hints --id $ANCIENT_ID"
+[ "$ids_from" = inode ] && post="inode-hints --ancient-id $ANCIENT_ID"
 cat >"$tmp/ancient_hints.sh" <<EOF
 #!/bin/sh
-exec python3 "$here/capture_post.py" ancient-hints --id $ANCIENT_ID \
+exec python3 "$here/capture_post.py" $post \
   \$(for f in "$side"/fdp_events.*.jsonl; do printf -- '--events %s ' "\$f"; done) "\$1"
 EOF
 chmod +x "$tmp/ancient_hints.sh"
@@ -239,7 +282,7 @@ pid_names=()
 for p in "${PID_NAMES[@]}"; do pid_names+=(--pid-name "$p"); done
 force_opt=()
 [ "$force" = 1 ] && force_opt=(--force)
-say "capturing: geth $version init + import of blocks 1..$last_block in ${#rlps[@]} chunks on $fs ($devsize, $loop)"
+say "capturing: geth $version init + import of ${#rlps[@]} chain files (one geth process each) on $fs ($devsize, $loop)"
 start=$SECONDS
 # Action Q (bios as queued, before the block layer merges them): with files
 # of a few pages, ext4 places different tiers' files next to each other and a
@@ -257,24 +300,26 @@ for f in "${side_files[@]:2}"; do rm -f "$f"; done
 python3 "$here/capture_post.py" sum-stats --ancient-id "$ANCIENT_ID" "$base.fdp_stats.json" \
   "$side/fdp_stats.init.json" "$side"/fdp_stats.import*.json || fail "summing the wrapper's stats failed"
 cp "$side/markers.txt" "$base.markers.txt"
+# The block range: the first and last block markers geth wrote.
+read -r first_block last_block < <(awk '!/^#/ {if (!n++) f = $2; l = $2} END {print f + 0, l + 0}' "$side/markers.txt")
 cp "$side/geth.log" "$base.geth.log"
-used_kb="$(df -k --output=used "$mnt" | tail -1 | tr -d ' ')"
+used_kb="$(df -Pk "$mnt" | awk 'NR == 2 {print $3}')"
 chaindata_kb="$(du -sk "$mnt/geth/geth/chaindata" | cut -f1)"
 ancient_kb="$(du -sk "$mnt/geth/geth/chaindata/ancient" | cut -f1)"
 python3 - "$base.run.json" "$chain/chaingen.json" <<EOF
 import json, sys
 cg = json.load(open(sys.argv[2]))
 run = {
-  "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "first_block": 1, "last_block": $last_block, "chain_dir": "$chain",
+  "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "first_block": $first_block, "last_block": $last_block, "chain_dir": "$chain",
   "chunks": ${#rlps[@]}, "seed": $seed, "chaingen_args": "$cg_args", "scale": $scale, "device_size": "$devsize",
-  "filesystem": "$fs", "mount_options": "discard", "block_trace_action": "Q", "compact_after_import": bool($compact),
+  "filesystem": "$fs", "mount_options": "$mount_opts", "ids_from": "$ids_from", "block_trace_action": "Q", "compact_after_import": bool($compact),
   "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
   "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
   "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,
-  "elapsed_s": $elapsed, "fs_used_kib_at_end": $used_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
+  "elapsed_s": $elapsed, "kernel": "$(uname -r)", "fs_used_kib_at_end": $used_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
   "chaingen": cg,
 }
 with open(sys.argv[1], "x") as f:
     json.dump(run, f, indent=2); f.write("\n")
 EOF
-say "done in $elapsed s: $out; chaindata ${chaindata_kb} KiB (ancient ${ancient_kb} KiB), file system ${used_kb} KiB used"
+say "done in $elapsed s: $out (blocks $first_block..$last_block); chaindata ${chaindata_kb} KiB (ancient ${ancient_kb} KiB), file system ${used_kb} KiB used"

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # build_initramfs.sh: the root file system of the test VM, as one initramfs
 # built from this machine's Debian packages (nothing is downloaded):
-# busybox-static, bash, kmod, nvme-cli, mkfs.ext4, mkfs.f2fs, the backports
-# kernel's NVMe / ext4 / F2FS modules (tools/install_deps.sh vm unpacks the
-# kernel into build/vm/kernel), this build's ftlsim, the hint tracer when
-# given, tools/capture_blktrace.sh, tools/vm/guest/*, and the traces named.
-# Every program's shared libraries are found with ldd and copied with it.
+# busybox-static, bash, kmod, nvme-cli, mkfs.ext4, mkfs.f2fs, losetup and
+# findmnt, the backports kernel's NVMe / ext4 / F2FS / loop modules
+# (tools/install_deps.sh vm unpacks the kernel into build/vm/kernel), this
+# build's ftlsim, the hint tracer when given, tools/capture_blktrace.sh,
+# tools/geth_patch's capture scripts, tools/vm/guest/*, and the traces named;
+# with --python also python3 and its standard library (what
+# tools/geth_patch/run_import_capture.sh needs in the guest). Every program's
+# shared libraries are found with ldd and copied with it.
 #
-#   tools/vm/build_initramfs.sh --ftlsim PATH [--hinttrace PATH]
+#   tools/vm/build_initramfs.sh --ftlsim PATH [--hinttrace PATH] [--python]
 #                               [--trace FILE]... [--out FILE]
 #
 # Output: FILE (default build/vm/initramfs.cpio.gz), replaced atomically.
@@ -20,15 +23,16 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 die() { echo "$prog: $*" >&2; exit 2; }
 
-ftlsim="" hinttrace="" traces=() out="$repo/build/vm/initramfs.cpio.gz"
+ftlsim="" hinttrace="" traces=() python=0 out="$repo/build/vm/initramfs.cpio.gz"
 kroot="${FTLSIM_VM_KERNEL_DIR:-$repo/build/vm/kernel}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --ftlsim) ftlsim="$2"; shift 2 ;;
     --hinttrace) hinttrace="$2"; shift 2 ;;
     --trace) traces+=("$2"); shift 2 ;;
+    --python) python=1; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -38,7 +42,7 @@ out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 [ -x "$ftlsim" ] || die "$ftlsim: not an executable"
 kver="$(ls "$kroot/lib/modules" 2>/dev/null | head -n1)"
 [ -n "$kver" ] || die "no kernel modules under $kroot/lib/modules; run tools/install_deps.sh vm"
-for t in busybox bash kmod nvme mke2fs mkfs.f2fs cpio gzip depmod; do
+for t in busybox bash kmod nvme mke2fs mkfs.f2fs losetup findmnt cpio gzip depmod; do
   command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || [ -x "/sbin/$t" ] ||
     die "$t not found; run tools/install_deps.sh vm"
 done
@@ -78,11 +82,28 @@ replace "$(command -v nvme || echo /usr/sbin/nvme)" /usr/sbin/nvme
 replace /usr/sbin/mke2fs /usr/sbin/mke2fs
 for l in mkfs.ext4 mkfs.ext2; do rm -f "$stage/usr/sbin/$l"; ln -s mke2fs "$stage/usr/sbin/$l"; done
 replace /usr/sbin/mkfs.f2fs /usr/sbin/mkfs.f2fs
+# util-linux's: --find --show, and the mount options capture metadata records
+replace "$(command -v losetup || echo /usr/sbin/losetup)" /usr/sbin/losetup
+replace "$(command -v findmnt || echo /usr/bin/findmnt)" /usr/bin/findmnt
 # coreutils' date and stat: the capture script uses options busybox lacks
 replace /usr/bin/date /usr/bin/date
 replace /usr/bin/stat /usr/bin/stat
 add_program "$ftlsim" /usr/local/bin/ftlsim
 [ -z "$hinttrace" ] || add_program "$hinttrace" /usr/local/bin/hinttrace
+if [ "$python" = 1 ]; then
+  # Debian's interpreter (not a pyenv shim) and its standard library, without
+  # the parts no script here imports; lib-dynload's modules with their libraries
+  py=/usr/bin/python3
+  [ -x "$py" ] || die "$py not found; run tools/install_deps.sh vm"
+  pyver="$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  add_program "$(readlink -f "$py")" "/usr/bin/python$pyver"
+  ln -sf "python$pyver" "$stage/usr/bin/python3"
+  (cd "/usr/lib/python$pyver" && find . -path ./test -prune -o -path ./idlelib -prune -o -path ./tkinter -prune \
+     -o -path ./lib2to3 -prune -o -path ./ensurepip -prune -o -path ./turtledemo -prune -o -path ./pydoc_data -prune \
+     -o -path ./dist-packages -prune -o -path ./site-packages -prune -o -path './config-*' -prune \
+     -o -type f -print | cpio -pdm --quiet "$stage/usr/lib/python$pyver")
+  for so in "/usr/lib/python$pyver"/lib-dynload/*.so; do add_program "$so" "$so"; done
+fi
 
 # kernel modules: the ones named and what they depend on, with a depmod index
 mods=(nvme ext4 f2fs loop)
@@ -99,6 +120,9 @@ done
 
 # the project's files
 install -D -m 0755 "$repo/tools/capture_blktrace.sh" "$stage/ftlsim/tools/capture_blktrace.sh"
+for f in run_import_capture.sh capture_post.py; do
+  install -D -m 0755 "$repo/tools/geth_patch/$f" "$stage/ftlsim/tools/geth_patch/$f"
+done
 for f in "$here"/guest/*; do install -D -m 0755 "$f" "$stage/ftlsim/tools/vm/guest/$(basename "$f")"; done
 install -m 0755 "$here/guest/init" "$stage/init"
 for t in "${traces[@]}"; do

@@ -13,10 +13,15 @@
 #
 #   tools/vm/run_vm.sh --script FILE [--file PATH]... [--initramfs FILE]
 #       [--ru-size 16M] [--rgs 1] [--handles 8] [--ns-ruhs '0;1;...']
-#       [--ns-size 1G] [--mem 1G] [--timeout SEC] [--log FILE] [--kvm]
+#       [--ns-size 1G] [--mem 1G] [--smp 1] [--conv-disk FILE]
+#       [--timeout SEC] [--log FILE] [--kvm]
 #
 # FILE is run with bash as /run/test.sh in the guest (cwd /ftlsim, where
 # the initramfs keeps traces/ and tools/); each --file is copied to /run/.
+# --smp N gives the guest N CPUs (multi-threaded TCG). --conv-disk FILE
+# backs the conventional namespace with FILE (made --ns-size long, kept
+# after the run) instead of a scratch file: the way to take files out of
+# the guest (it writes, say, a tar archive to $CONV_BLK).
 # The guest's lines are printed; the exit status is the script's (0-125),
 # 124 when the VM timed out, 125 when it ended without reporting one.
 set -euo pipefail
@@ -27,7 +32,7 @@ repo="$(cd "$here/../.." && pwd)"
 die() { echo "$prog: $*" >&2; exit 2; }
 
 script="" files=() initramfs="$repo/build/vm/initramfs.cpio.gz"
-ru_size=16M rgs=1 handles=8 ns_ruhs="" ns_size=1G mem=1G timeout_s=240 log="" kvm=0
+ru_size=16M rgs=1 handles=8 ns_ruhs="" ns_size=1G mem=1G smp=1 conv_disk="" timeout_s=240 log="" kvm=0
 kroot="${FTLSIM_VM_KERNEL_DIR:-$repo/build/vm/kernel}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -40,10 +45,12 @@ while [ $# -gt 0 ]; do
     --ns-ruhs) ns_ruhs="$2"; shift 2 ;;
     --ns-size) ns_size="$2"; shift 2 ;;
     --mem) mem="$2"; shift 2 ;;
+    --smp) smp="$2"; shift 2 ;;
+    --conv-disk) conv_disk="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --log) log="$2"; shift 2 ;;
     --kvm) kvm=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -55,11 +62,18 @@ kernel="$(ls "$kroot"/boot/vmlinuz-* 2>/dev/null | head -n1)"
 [ -r "$initramfs" ] || die "$initramfs: missing; build it with tools/vm/build_initramfs.sh"
 [[ "$handles" =~ ^[0-9]+$ ]] && [ "$handles" -ge 1 ] || die "--handles: '$handles' is not a positive count"
 [ -n "$ns_ruhs" ] || ns_ruhs="$(seq -s ';' 0 $((handles - 1)))"
+[[ "$smp" =~ ^[1-9][0-9]?$ ]] || die "--smp: '$smp' is not a CPU count (1-99)"
+if [ -n "$conv_disk" ]; then
+  [ ! -e "$conv_disk" ] || [ -f "$conv_disk" ] || die "--conv-disk $conv_disk is not a regular file"
+  [ -d "$(dirname "$conv_disk")" ] || die "--conv-disk: no directory $(dirname "$conv_disk")"
+fi
 
 mkdir -p "$repo/build/vm"
 work="$(mktemp -d "$repo/build/vm/run.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-truncate -s "$ns_size" "$work/fdp.raw" "$work/conv.raw"
+conv="$work/conv.raw"
+[ -z "$conv_disk" ] || conv="$conv_disk"
+truncate -s "$ns_size" "$work/fdp.raw" "$conv"
 
 # The test script (and files) as a second cpio archive after the base one:
 # the kernel unpacks both into the same root.
@@ -69,10 +83,11 @@ for f in "${files[@]}"; do cp -L "$f" "$work/extra/run/"; done
 (cd "$work/extra" && find . -mindepth 1 | cpio -o -H newc --quiet | gzip -1) >"$work/extra.cpio.gz"
 cat "$initramfs" "$work/extra.cpio.gz" >"$work/initrd"
 
-accel=(-accel tcg -cpu max)
+accel=(-accel tcg,thread=multi -cpu max)
+[ "$smp" = 1 ] && accel=(-accel tcg -cpu max)
 [ "$kvm" = 1 ] && accel=(-accel kvm -cpu host)
 [ -n "$log" ] || log="$work/console.log"
-qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp 1 -nographic -no-reboot -nodefaults
+qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp "$smp" -nographic -no-reboot -nodefaults
   -serial stdio -monitor none -net none
   -kernel "$kernel" -initrd "$work/initrd"
   -append "console=ttyS0 panic=-1 quiet loglevel=3 ftlsim.ns=2"
@@ -81,7 +96,7 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -m "$mem" -smp 1 -nographic -no-reboot -n
   -drive "file=$work/fdp.raw,if=none,id=fdpdrive,format=raw,cache=unsafe"
   -device "nvme-ns,drive=fdpdrive,bus=nvme-fdp,nsid=1,fdp.ruhs=$ns_ruhs"
   -device nvme,id=nvme-conv,serial=CONV0001
-  -drive "file=$work/conv.raw,if=none,id=convdrive,format=raw,cache=unsafe"
+  -drive "file=$conv,if=none,id=convdrive,format=raw,cache=unsafe"
   -device nvme-ns,drive=convdrive,bus=nvme-conv,nsid=1)
 
 # the console without carriage returns and terminal escapes

@@ -1,7 +1,7 @@
 # The two commands a user needs (README): `make demo` and `make test`.
 # Both install missing Debian packages first (tools/install_deps.sh).
 JOBS ?= $(shell nproc)
-DEMO_TRACE ?= traces/geth-ethstate.ftr
+DEMO_TRACE ?= traces/geth-import.ftr
 
 .PHONY: demo test deps test-deps release debug asan sim-only sim-only-check fuzz-smoke bench report clean
 

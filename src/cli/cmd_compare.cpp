@@ -33,7 +33,7 @@
 namespace ftlsim::cli {
 namespace {
 
-constexpr const char* kFooter = R"(--a and --b are option lists applied on top of the common options (the
+constexpr const char* kCompareFooter = R"(--a and --b are option lists applied on top of the common options (the
 default command's Device, GC, FDP and Output options, given after `compare`);
 an omitted or empty side is the common options alone. Each side must be one
 configuration: no lists or ranges. Both run in parallel on 2 threads. The
@@ -318,7 +318,7 @@ Command add_compare_command(CLI::App& root) {
   add_timing_options(*app, c->timing, true);
   app->add_flag("--no-progress", c->no_progress, "No progress line on stderr (shown only on a terminal)")
       ->group("Output");
-  app->footer(kFooter);
+  app->footer(kCompareFooter);
   return Command{app, [c] { run_compare(*c); }};
 }
 

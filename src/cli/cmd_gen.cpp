@@ -53,7 +53,7 @@ struct GenOptions {
   CLI::Option* fill_io_opt = nullptr;
 };
 
-constexpr const char* kFooter = R"(Patterns (a "page" is one --io-size unit; every measured request is one
+constexpr const char* kGenFooter = R"(Patterns (a "page" is one --io-size unit; every measured request is one
 whole, aligned page):
   seq      writes pages 0, 1, 2, ... wrapping at the end of the space
            (reads and trims, if mixed in, follow their own sequential cursors)
@@ -272,7 +272,7 @@ void run_gen(const GenOptions& o) {
 Command add_gen_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand(
       "gen", "Generate a seeded synthetic workload trace (seq, uniform, zipf, hotcold, streams)");
-  app->footer(kFooter);
+  app->footer(kGenFooter);
   auto o = std::make_shared<GenOptions>();
 
   app->add_option("--pattern", o->pattern, "Workload pattern (see below)")

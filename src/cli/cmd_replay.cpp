@@ -38,7 +38,7 @@ namespace {
 
 using replay::PlacementMode;
 
-constexpr const char* kFooter = R"(The target is a regular file or a block device (for --placement nvme, the
+constexpr const char* kReplayFooter = R"(The target is a regular file or a block device (for --placement nvme, the
 NVMe generic character device /dev/ngXnY). Every I/O is O_DIRECT, aligned
 to the target's block size (trace ranges are widened to whole blocks), and
 stays inside the target: requests beyond its end are refused unless --wrap.
@@ -377,7 +377,7 @@ Command add_replay_command(CLI::App& root) {
   auto a = std::make_shared<ReplayArgs>();
   CLI::App* app = root.add_subcommand(
       "replay", "Replay a trace onto a real file or block device through io_uring (O_DIRECT), with FDP placement");
-  app->footer(kFooter);
+  app->footer(kReplayFooter);
   app->add_option("--trace", a->trace, "The .ftr trace to replay")->required();
   app->add_option("--target", a->target, "File, block device, or /dev/ngXnY (--placement nvme) to write to")
       ->required();

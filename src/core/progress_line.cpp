@@ -54,7 +54,9 @@ std::string format_progress(const ProgressSnapshot& p) {
   const double rate = p.elapsed_s > 0 ? static_cast<double>(p.done) / p.elapsed_s : 0.0;
   if (p.elapsed_s > 0) out += "  " + format_rate(rate, p.unit);
   out += "  elapsed " + format_elapsed(p.elapsed_s);
-  if (p.total != 0 && p.done < p.total && rate > 0) {
+  // Time left once 1% is done: before that the rate is mostly the command's
+  // set-up (mapping the trace, building the FTL) and the estimate is noise.
+  if (p.total != 0 && p.done < p.total && rate > 0 && p.done * 100 >= p.total) {
     out += "  left " + format_elapsed(static_cast<double>(p.total - p.done) / rate);
   }
   if (!p.note.empty()) {

@@ -47,6 +47,12 @@ TEST_CASE("progress: percent, rate and time left follow from done, total and ela
   // Nothing done yet: no rate to extrapolate from, so no time left.
   s = {"convert", 0, 1000, ProgressUnit::kBytes, 1.0, ""};
   CHECK(format_progress(s) == "convert    0.0%  0 B of 1000 B  0.0 MiB/s  elapsed 1s");
+  // Under 1% done the rate is mostly set-up time: no time left yet (65.5k
+  // of 20.1M records after 1 s would say 5m06s for a run that takes 3 s).
+  s = {"simulate", 65'536, 20'100'000, ProgressUnit::kRecords, 1.0, ""};
+  CHECK(format_progress(s) == "simulate    0.3%  65.5k of 20.1M records  65.5k records/s  elapsed 1s");
+  s = {"simulate", 201'000, 20'100'000, ProgressUnit::kRecords, 1.0, ""};
+  CHECK(format_progress(s).ends_with("left 1m39s"));  // 1% done: 19.9M left at 201k/s
   // Done beyond total is shown as 100%.
   s = {"x", 11, 10, ProgressUnit::kRecords, 1.0, ""};
   CHECK(format_progress(s) == "x  100.0%  11 of 10 records  11 records/s  elapsed 1s");

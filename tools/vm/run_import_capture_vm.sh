@@ -51,7 +51,15 @@ while [ $# -gt 0 ]; do
     --timeout) timeout_s="${2:?}"; shift 2 ;;
     --ftlsim) ftlsim="${2:?}"; shift 2 ;;
     --force) force=1; shift ;;
-    --) shift; args=("$@"); break ;;
+    --) shift; args=("$@")
+        # The settings this wrapper fixes (and records) cannot be overridden after --.
+        for a in "${args[@]}"; do
+          case "$a" in
+            --out|--chain|--import-files|--fs|--geth|--geth-bin|--scale|--work|--build-only|--static)
+              die "'$a' after -- would override this wrapper's own setting; give it before --" ;;
+          esac
+        done
+        break ;;
     -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -101,7 +109,7 @@ trap 'rm -rf "$run"' EXIT
   echo "GETH=$(basename "$geth")"
   echo "FS=$fs"
   echo "IMPORT_FILES=${#rlps[@]}"
-  echo "NAME=$name"
+  printf 'NAME=%q\n' "$name"
   printf 'ARGS=(--scale %q' "$scale"; [ ${#args[@]} -eq 0 ] || printf ' %q' "${args[@]}"; echo ')'
 } >"$run/import.conf"
 files=(--file "$run/import.conf" --file "$geth" --file "$chain/genesis.json" --file "$chain/chaingen.json")
@@ -117,6 +125,9 @@ say "VM run: $(( $(date +%s) - start )) s, exit $rc"
 # the outputs, whatever the exit status (the geth log of a failed run)
 mkdir -p "$run/out"
 tar -xf "$run/outputs.tar" -C "$run/out" 2>/dev/null || say "no output archive from the guest"
+# One run's set: earlier outputs of this name (replaced with --force) go first,
+# so a failed run never leaves the previous run's trace looking like its own.
+for x in "${outputs[@]}"; do rm -f -- "$base.$x"; done
 for x in "${outputs[@]}"; do
   [ ! -e "$run/out/$name.$x" ] || mv -f "$run/out/$name.$x" "$base.$x"
 done

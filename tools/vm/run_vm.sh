@@ -19,7 +19,7 @@
 # FILE is run with bash as /run/test.sh in the guest (cwd /ftlsim, where
 # the initramfs keeps traces/ and tools/); each --file is copied to /run/.
 # --smp N gives the guest N CPUs (multi-threaded TCG). --conv-disk FILE
-# backs the conventional namespace with FILE (made --ns-size long, kept
+# backs the conventional namespace with FILE (a new path; made --ns-size long, kept
 # after the run) instead of a scratch file: the way to take files out of
 # the guest (it writes, say, a tar archive to $CONV_BLK).
 # The guest's lines are printed; the exit status is the script's (0-125),
@@ -64,7 +64,8 @@ kernel="$(ls "$kroot"/boot/vmlinuz-* 2>/dev/null | head -n1)"
 [ -n "$ns_ruhs" ] || ns_ruhs="$(seq -s ';' 0 $((handles - 1)))"
 [[ "$smp" =~ ^[1-9][0-9]?$ ]] || die "--smp: '$smp' is not a CPU count (1-99)"
 if [ -n "$conv_disk" ]; then
-  [ ! -e "$conv_disk" ] || [ -f "$conv_disk" ] || die "--conv-disk $conv_disk is not a regular file"
+  # The guest writes raw data over it: only a new file, never an existing one or a symlink.
+  [ ! -e "$conv_disk" ] && [ ! -L "$conv_disk" ] || die "--conv-disk $conv_disk exists (give a new path)"
   [ -d "$(dirname "$conv_disk")" ] || die "--conv-disk: no directory $(dirname "$conv_disk")"
 fi
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/csv_field.h"
 #include "cli/commands.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
@@ -289,8 +290,8 @@ void run_compare(const CompareArgs& c) {
   if (!c.out.empty()) {
     std::string csv = "metric,a,b,change_pct\n";
     for (const Line& l : lines) {
-      csv += fmt::format("{},{},{},{}\n", sim::csv_field(l.metric), sim::csv_field(l.csv_a),
-                         sim::csv_field(l.csv_b), l.csv_change);
+      csv += fmt::format("{},{},{},{}\n", csv_field(l.metric), csv_field(l.csv_a),
+                         csv_field(l.csv_b), l.csv_change);
     }
     write_file_atomically(out_dir->staging() + "/compare.csv", csv);
     out_dir->publish();

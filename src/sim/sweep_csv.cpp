@@ -9,22 +9,12 @@
 #include <span>
 #include <vector>
 
+#include "core/csv_field.h"
 #include "fdp/handle_stats.h"
 #include "ftl/geometry.h"
 #include "timing/qd_sweep.h"
 
 namespace ftlsim::sim {
-
-std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(s);
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
 
 namespace {
 

@@ -31,7 +31,6 @@ namespace ftlsim::sim {
 // of a finished configuration without its SimResult.
 [[nodiscard]] std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o);
 
-// Quotes a CSV field when it holds ',', '"' or a line break.
-[[nodiscard]] std::string csv_field(std::string_view s);
+// CSV fields are quoted by ftlsim::csv_field (core/csv_field.h).
 
 }  // namespace ftlsim::sim

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/csv_field.h"
 #include "core/json_writer.h"
 #include "timing/timing_report.h"
 
@@ -59,20 +60,6 @@ std::vector<QdRow> rows_of(std::span<const QdRow> rows, const std::string& place
   }
   return out;
 }
-
-namespace {
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 std::string qd_sweep_csv(std::span<const QdRow> rows) {
   std::string out = "placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n";

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/csv_field.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "sim/simulate.h"
@@ -137,9 +138,9 @@ TEST_CASE("config ids are readable, filesystem-safe and unique", "[unit]") {
   Strings ids = {"a", "b", "a", "a-2", "a"};
   sim::make_unique(ids);
   CHECK(ids == Strings{"a", "b", "a-3", "a-2", "a-4"});
-  CHECK(sim::csv_field("map:0=0,1=0") == "\"map:0=0,1=0\"");
-  CHECK(sim::csv_field("say \"x\"") == "\"say \"\"x\"\"\"");
-  CHECK(sim::csv_field("fdp") == "fdp");
+  CHECK(csv_field("map:0=0,1=0") == "\"map:0=0,1=0\"");
+  CHECK(csv_field("say \"x\"") == "\"say \"\"x\"\"\"");
+  CHECK(csv_field("fdp") == "fdp");
 }
 
 namespace {

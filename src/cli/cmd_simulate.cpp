@@ -42,7 +42,7 @@ struct SimulateArgs {
   TimingArgs timing;
 };
 
-bool stderr_progress(const SimulateArgs& a) { return !a.no_progress && ::isatty(STDERR_FILENO) == 1; }
+bool stderr_progress(const SimulateArgs& a) { return progress_wanted(a.no_progress); }
 
 void run_single(const SimulateArgs& a, const Point& point) {
   sim::RunDescription run = build_run(a.model, point, a.trace);

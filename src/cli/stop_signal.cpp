@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <stdexcept>
 
@@ -24,6 +25,7 @@ void write_stderr(const char* s, size_t n) {
 }
 
 extern "C" void on_stop_signal(int sig) {
+  const int saved_errno = errno;  // write() may change it under the interrupted code
   if (g_stop.exchange(true)) {  // the second signal: stop at once
     std::signal(sig, SIG_DFL);
     std::raise(sig);
@@ -34,6 +36,7 @@ extern "C" void on_stop_signal(int sig) {
   write_stderr(kHead, sizeof kHead - 1);
   write_stderr(g_message, g_message_size);
   write_stderr(kTail, sizeof kTail - 1);
+  errno = saved_errno;
 }
 
 }  // namespace

@@ -50,10 +50,15 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
                                  "this command); give a new folder to keep it, or --force to replace it",
                                  dir, previous.size(), previous.size() == 1 ? "" : "s"));
   }
+  // sweep.csv last: a removal stopped half-way (an error, a kill) leaves a
+  // folder still recognised as a sweep's, which --force can then finish.
   for (const std::string& name : entries) {
+    if (name == "sweep.csv") continue;
     fs::remove_all(fs::path(dir) / name, ec);
     if (ec) throw SystemError(fmt::format("--force: cannot remove {}/{}: {}", dir, name, ec.message()));
   }
+  fs::remove(fs::path(dir) / "sweep.csv", ec);
+  if (ec) throw SystemError(fmt::format("--force: cannot remove {}/sweep.csv: {}", dir, ec.message()));
   return SweepFolder::kReplaced;
 }
 

@@ -113,7 +113,7 @@ workload::SynthSpec build_spec(const GenOptions& o) {
     return false;
   };
   auto count_option = [&](const std::string& text, const char* name, uint64_t& field) {
-    if (const auto v = workload::parse_count(text)) {
+    if (const auto v = parse_count(text)) {
       field = *v;
       return true;
     }

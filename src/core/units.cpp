@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/error.h"
 
@@ -51,25 +52,64 @@ uint64_t parse_size_or_throw(std::string_view text, std::string_view what) {
   return *v;
 }
 
+namespace {
+
+enum class Whole { kOk, kMalformed, kTooLarge };
+
+// parse_count's grammar, telling a malformed text from one beyond 64 bits.
+Whole parse_whole(std::string_view text, uint64_t& value) {
+  const size_t e = text.find_first_of("eE");
+  const std::string_view mantissa = text.substr(0, e);
+  const auto digits_only = [](std::string_view t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  if (!digits_only(mantissa)) return Whole::kMalformed;
+  uint64_t exponent = 0;
+  if (e != std::string_view::npos) {
+    const std::string_view ex = text.substr(e + 1);
+    if (!digits_only(ex)) return Whole::kMalformed;
+    if (std::from_chars(ex.data(), ex.data() + ex.size(), exponent).ec != std::errc()) return Whole::kTooLarge;
+  }
+  const auto [ptr, ec] = std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), value);
+  if (ec != std::errc()) return Whole::kTooLarge;
+  for (uint64_t i = 0; i < exponent && value != 0; ++i) {
+    if (value > std::numeric_limits<uint64_t>::max() / 10) return Whole::kTooLarge;
+    value *= 10;
+  }
+  return Whole::kOk;
+}
+
+}  // namespace
+
+std::optional<uint64_t> parse_count(std::string_view text) {
+  uint64_t v = 0;
+  if (parse_whole(text, v) != Whole::kOk) return std::nullopt;
+  return v;
+}
+
 uint64_t parse_uint_option(std::string_view text, std::string_view what, uint64_t min, uint64_t max) {
   const auto range = [&] { return fmt::format("a whole number from {} to {}", min, max); };
-  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
-  if (!digits) {
+  uint64_t v = 0;
+  const Whole w = parse_whole(text, v);
+  if (w == Whole::kMalformed) {
     const bool negative = text.size() > 1 && text[0] == '-' &&
                           text.find_first_not_of("0123456789.", 1) == std::string_view::npos;
     throw InputError(fmt::format("{}: '{}' is {}; give {}", what, text, negative ? "negative" : "not a whole number",
                                  range()));
   }
-  uint64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc::result_out_of_range || (ec == std::errc() && v > max)) {
-    throw InputError(fmt::format("{}: {} is too large; give {}", what, text, range()));
-  }
-  if (ec != std::errc() || ptr != text.data() + text.size()) {
-    throw InputError(fmt::format("{}: '{}' is not a whole number; give {}", what, text, range()));
-  }
+  if (w == Whole::kTooLarge || v > max) throw InputError(fmt::format("{}: {} is too large; give {}", what, text, range()));
   if (v < min) throw InputError(fmt::format("{}: {} is too small; give {}", what, text, range()));
   return v;
+}
+
+std::string format_size_exact(uint64_t bytes) {
+  static constexpr std::array<std::pair<unsigned, char>, 5> kSuffixes = {
+      {{50, 'P'}, {40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}}};
+  for (const auto& [shift, suffix] : kSuffixes) {
+    const uint64_t unit = uint64_t{1} << shift;
+    if (bytes != 0 && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, suffix);
+  }
+  return fmt::format("{}", bytes);
 }
 
 std::string format_bytes(uint64_t bytes) {

@@ -13,15 +13,6 @@
 namespace ftlsim::fdp {
 namespace {
 
-// A size as an --ru-size value that parses back exactly: "1M", "96K", "4G".
-std::string size_option_text(uint64_t bytes) {
-  static constexpr std::pair<unsigned, char> kSuffixes[] = {{40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}};
-  for (const auto& [shift, suffix] : kSuffixes) {
-    if (bytes != 0 && bytes % (uint64_t{1} << shift) == 0) return fmt::format("{}{}", bytes >> shift, suffix);
-  }
-  return fmt::format("{}", bytes);
-}
-
 // One table per word-valued FDP setting: the names and parsing come from it.
 template <class E>
 struct Word {
@@ -139,16 +130,16 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   }
   std::string sizes;
   for (uint32_t d = 1; d <= group_dies; ++d) {
-    if (group_dies % d == 0) sizes += (sizes.empty() ? "" : ", ") + size_option_text(die_row * d);
+    if (group_dies % d == 0) sizes += (sizes.empty() ? "" : ", ") + format_size_exact(die_row * d);
   }
   for (uint32_t k = 2; k <= g.blocks_per_plane && k <= 64; ++k) {
-    if (g.blocks_per_plane % k == 0) sizes += ", " + size_option_text(group_line * k);
+    if (g.blocks_per_plane % k == 0) sizes += ", " + format_size_exact(group_line * k);
   }
   throw InputError(fmt::format(
       "--ru-size {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
       "dividing the {} blocks per plane; sizes this geometry allows (the GC thresholds and capacity still "
       "apply): {}",
-      size_option_text(c.ru_bytes), group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
+      format_size_exact(c.ru_bytes), group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
       g.blocks_per_plane, sizes));
 }
 

@@ -26,29 +26,11 @@ std::string_view trim(std::string_view s) {
   throw InputError(fmt::format("{}: '{}' {}", option, item, why));
 }
 
-std::optional<uint64_t> parse_whole(std::string_view s) {
-  uint64_t v = 0;
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
-
 std::optional<double> parse_real(std::string_view s) {
   double v = 0;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size() || s.empty() || !std::isfinite(v)) return std::nullopt;
   return v;
-}
-
-// The shortest exact form with a binary suffix: 16777216 -> "16M".
-std::string format_size_exact(uint64_t bytes) {
-  static constexpr std::array<std::pair<unsigned, char>, 5> kSuffixes = {
-      {{50, 'P'}, {40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}}};
-  for (const auto& [shift, suffix] : kSuffixes) {
-    const uint64_t unit = uint64_t{1} << shift;
-    if (bytes != 0 && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, suffix);
-  }
-  return fmt::format("{}", bytes);
 }
 
 const char* kind_noun(ValueKind kind) {
@@ -66,9 +48,7 @@ void check_scalar(std::string_view option, ValueKind kind, std::string_view item
     (void)parse_uint_option(item, option);  // the one integer parser: its message names the range
     return;
   }
-  const bool ok = kind == ValueKind::kInteger ? parse_whole(item).has_value()
-                  : kind == ValueKind::kReal  ? parse_real(item).has_value()
-                                              : parse_size(item).has_value();
+  const bool ok = kind == ValueKind::kReal ? parse_real(item).has_value() : parse_size(item).has_value();
   if (!ok) bad_item(option, item, kind_noun(kind));
 }
 
@@ -84,7 +64,7 @@ void expand_range(std::string_view option, ValueKind kind, std::string_view item
   for (const std::string_view part : parts) {
     const bool ok = kind == ValueKind::kReal ? parse_real(part).has_value()
                     : kind == ValueKind::kSize ? parse_size(part).has_value()
-                                               : parse_whole(part).has_value();
+                                               : parse_count(part).has_value();
     if (!ok) {
       bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' {}", part, kind_noun(kind)));
     }
@@ -103,9 +83,9 @@ void expand_range(std::string_view option, ValueKind kind, std::string_view item
     return;
   }
   const bool size = kind == ValueKind::kSize;
-  const uint64_t start = size ? *parse_size(parts[0]) : *parse_whole(parts[0]);
-  const uint64_t stop = size ? *parse_size(parts[1]) : *parse_whole(parts[1]);
-  const uint64_t step = size ? *parse_size(parts[2]) : *parse_whole(parts[2]);
+  const uint64_t start = size ? *parse_size(parts[0]) : *parse_count(parts[0]);
+  const uint64_t stop = size ? *parse_size(parts[1]) : *parse_count(parts[1]);
+  const uint64_t step = size ? *parse_size(parts[2]) : *parse_count(parts[2]);
   if (step == 0) bad_item(option, item, "has a step that is not above 0");
   if (start > stop) bad_item(option, item, "has START above STOP");
   if ((stop - start) / step + 1 > kMaxItems) too_many();

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace ftlsim::workload {
 namespace {
@@ -49,20 +50,6 @@ std::vector<double> space_shares(const SynthSpec& spec) {
     s = {1.0};
   }
   return s;
-}
-
-// "1G", "4K", "1536K", or plain bytes: the largest binary unit dividing exactly.
-std::string format_size_exact(uint64_t bytes) {
-  static constexpr struct {
-    unsigned shift;
-    char suffix;
-  } kUnits[] = {{40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}};
-  if (bytes != 0) {
-    for (const auto& u : kUnits) {
-      if (bytes % (uint64_t{1} << u.shift) == 0) return fmt::format("{}{}", bytes >> u.shift, u.suffix);
-    }
-  }
-  return fmt::format("{}", bytes);
 }
 
 std::string format_duration_exact(uint64_t ns) {
@@ -356,25 +343,6 @@ trace::TraceMeta make_trace_meta(const SynthSpec& spec) {
     meta.pid_names[r.pid] = r.name;
   }
   return meta;
-}
-
-std::optional<uint64_t> parse_count(std::string_view text) {
-  uint64_t value = 0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(first, last, value);
-  if (ec != std::errc() || ptr == first) return std::nullopt;
-  if (ptr == last) return value;
-  // Scientific form with a whole exponent: 2e9 = 2 * 10^9.
-  if (*ptr != 'e' && *ptr != 'E') return std::nullopt;
-  uint32_t exponent = 0;
-  const auto [eptr, eec] = std::from_chars(ptr + 1, last, exponent);
-  if (eec != std::errc() || eptr == ptr + 1 || eptr != last || exponent > 19) return std::nullopt;
-  for (uint32_t i = 0; i < exponent; ++i) {
-    if (value > std::numeric_limits<uint64_t>::max() / 10) return std::nullopt;
-    value *= 10;
-  }
-  return value;
 }
 
 std::optional<CountSuffix> count_suffix(std::string_view text) {

@@ -110,11 +110,8 @@ struct Region {
 [[nodiscard]] trace::TraceMeta make_trace_meta(const SynthSpec& spec);
 
 // Option-value parsers (return nullopt on malformed input or overflow).
-// A count: a plain integer, or one in scientific form with a whole
-// exponent: "250000", "1e6", "2e9". Letter suffixes are not counts: every
-// size option reads 2G as 2 GiB, so `--writes 2G` is ambiguous (see
+// Counts are core/units parse_count; `--writes 2G` is ambiguous (see
 // count_suffix).
-[[nodiscard]] std::optional<uint64_t> parse_count(std::string_view text);
 // "2G" -> {2, 9}: digits and one letter K, M, G or T (any case), the form a
 // size takes; the caller refuses it as a count and says both readings.
 struct CountSuffix {

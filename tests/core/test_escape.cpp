@@ -41,7 +41,7 @@ TEST_CASE("json strings are valid UTF-8 whatever the bytes", "[core][unit]") {
   CHECK(j.str() == "{\n  \"k\\ufffd\": \"v\\ufffd\"\n}\n");
 }
 
-TEST_CASE("parse_uint_option refuses signs, exponents, fractions and overflow", "[core][unit]") {
+TEST_CASE("parse_uint_option takes digits and exponents, refuses signs, fractions and overflow", "[core][unit]") {
   CHECK(parse_uint_option("0", "--seed") == 0);
   CHECK(parse_uint_option("18446744073709551615", "--seed") == UINT64_MAX);
   CHECK(parse_uint_option("7", "-j", 1, 8) == 7);
@@ -49,7 +49,14 @@ TEST_CASE("parse_uint_option refuses signs, exponents, fractions and overflow", 
                     "--seed: '-1' is negative; give a whole number from 0 to 18446744073709551615");
   CHECK_THROWS_WITH(parse_uint_option("18446744073709551616", "--seed"),
                     Contains("18446744073709551616 is too large"));
-  CHECK_THROWS_WITH(parse_uint_option("1e26", "--seed"), Contains("'1e26' is not a whole number"));
+  // The exponent form is a whole number too (one grammar with --writes 2e9).
+  CHECK(parse_uint_option("2e9", "--seed") == 2'000'000'000u);
+  CHECK(parse_uint_option("0e30", "--seed") == 0);
+  CHECK_THROWS_WITH(parse_uint_option("1e26", "--seed"), Contains("1e26 is too large"));
+  CHECK_THROWS_WITH(parse_uint_option("1e2", "-j", 1, 64), "-j: 1e2 is too large; give a whole number from 1 to 64");
+  CHECK_THROWS_WITH(parse_uint_option("1e", "--seed"), Contains("'1e' is not a whole number"));
+  CHECK_THROWS_WITH(parse_uint_option("1.5e3", "--seed"), Contains("not a whole number"));
+  CHECK_THROWS_WITH(parse_uint_option("e3", "--seed"), Contains("not a whole number"));
   CHECK_THROWS_WITH(parse_uint_option("1.5", "--seed"), Contains("not a whole number"));
   CHECK_THROWS_WITH(parse_uint_option("+3", "--seed"), Contains("not a whole number"));
   CHECK_THROWS_WITH(parse_uint_option(" 3", "--seed"), Contains("not a whole number"));

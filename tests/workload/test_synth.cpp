@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "trace/record.h"
 #include "workload/synth.h"
 
@@ -468,7 +469,7 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
 }
 
 TEST_CASE("option parsers", "[workload][synth]") {
-  using ftlsim::workload::parse_count;
+  using ftlsim::parse_count;
   using ftlsim::workload::parse_streams;
   CHECK(parse_count("250000") == 250000u);
   CHECK(parse_count("1e5") == 100'000u);

@@ -117,7 +117,21 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
       last_write = now;
     }
   };
-  std::vector<SweepOutcome> ran = run_sweep(trace, todo_jobs, start.threads, callbacks);
+  std::vector<SweepOutcome> ran;
+  try {
+    ran = run_sweep(trace, todo_jobs, start.threads, callbacks);
+  } catch (...) {
+    // A worker failed (e.g. the disk is full): the rows finished since the
+    // last once-a-second write are kept, so a resume does not run them again.
+    // The snapshot is written only if it can be; the first failure is the one
+    // reported.
+    try {
+      const std::lock_guard lock(snapshot_mutex);
+      write_file_atomically(csv_path, sweep_csv(table, snapshot), Existing::kReplace);
+    } catch (...) {
+    }
+    throw;
+  }
   for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
   write_file_atomically(csv_path, sweep_csv(table, outcomes), Existing::kReplace);
   return outcomes;

@@ -249,3 +249,56 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
   CHECK(other.exit_code == 0);
   CHECK_THAT(other.output, !Catch::Contains("resumed"));
 }
+
+TEST_CASE("a sweep that fails part-way (disk full) keeps the rows it finished in sweep.csv", "[cli]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root to mount a small tmpfs");
+    return;
+  }
+  test::TempDir dir("full");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, 11);
+  // The files of one configuration's folder, from a one-configuration run.
+  const std::string one = dir.file("one");
+  REQUIRE(run_ftlsim("--trace " + tr + " " + kDevice + " --gc-thres 50 --out " + one).exit_code == 0);
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(one)) ++files;
+  REQUIRE(files > 1);
+  // A tmpfs with inodes for its root, the sweep folder, sweep.csv, three
+  // configuration folders and two entries of a fourth: the fourth fails with
+  // "No space left on device" half-written; removing its staging folder
+  // frees the inode the last sweep.csv needs.
+  const std::string mnt = dir.file("mnt");
+  std::filesystem::create_directory(mnt);
+  const size_t inodes = 3 + 3 * (1 + files) + 2;
+  if (test::run_shell(fmt::format("mount -t tmpfs -o size=64m,nr_inodes={} tmpfs {}", inodes, mnt)).exit_code != 0) {
+    WARN("skipped: cannot mount a tmpfs here");
+    return;
+  }
+  struct Unmount {
+    std::string path;
+    ~Unmount() { (void)test::run_shell("umount " + path); }
+  } unmount{mnt};
+  const std::string out = mnt + "/sweep";
+  const test::RunResult r = run_ftlsim(sweep_args(tr, out));
+  INFO(r.output);
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(r.output, Catch::Contains("No space left on device"));
+  // Each configuration whose folder was published is a complete row of
+  // sweep.csv (it was finished within the last second, so only the final
+  // snapshot can have recorded it), and the others are missing.
+  size_t folders = 0;
+  for (const auto& e : std::filesystem::directory_iterator(out)) folders += e.is_directory() ? 1 : 0;
+  CHECK(folders == 3);
+  size_t done = 0;
+  for (const Row& row : rows_of(slurp(out + "/sweep.csv"))) {
+    if (row.status == "done") {
+      ++done;
+      CHECK(std::filesystem::is_directory(out + "/" + row.id));
+    } else {
+      CHECK(row.status == "missing");
+    }
+  }
+  CHECK(done == folders);
+  CHECK_FALSE(has_temp_files(out));
+}

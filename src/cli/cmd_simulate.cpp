@@ -99,6 +99,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   // Options outside the settings that change results.
   const std::string fixed = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
+  std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
   sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
                                         [&](std::span<const std::string> values) {
                                           Point point;
@@ -109,7 +110,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                                                            : a.timing);
                                           const auto& t = r.options.timing;
                                           if (t && t->mode == timing::HostMode::kOpen) {
-                                            timing::check_issue_span(reader.records(), t->speed, a.trace);
+                                            if (!span) span = timing::issue_span(reader.records());
+                                            timing::check_issue_span(*span, t->speed, a.trace);
                                           }
                                           r.pid_names = reader.meta().pid_names;
                                           return r;

@@ -44,30 +44,41 @@ inline constexpr double kMaxSpeed = 1e9;
   return t < static_cast<double>(kMaxIssueNs) ? static_cast<uint64_t>(t) : kMaxIssueNs;
 }
 
-// Throws InputError naming `trace_path` and the record when a record's issue
-// time (after the first record's, divided by `speed`) passes kMaxIssueNs.
-// An out-of-range speed is refused first, with speed_problem().
-inline void check_issue_span(std::span<const trace::Record> records, double speed, std::string_view trace_path) {
-  if (!speed_in_range(speed)) throw InputError(speed_problem(speed));
-  if (records.empty()) return;
+// The largest issue time after the first record's: its record and span.
+struct IssueSpan {
+  uint64_t span_ns = 0;
+  size_t record = 0;
+  uint64_t time_ns = 0;  // the record's time stamp
+};
+
+[[nodiscard]] inline IssueSpan issue_span(std::span<const trace::Record> records) {
+  IssueSpan s;
+  if (records.empty()) return s;
   const uint64_t t0 = records[0].time_ns;
-  uint64_t worst = 0;
-  size_t at = 0;
   for (size_t i = 1; i < records.size(); ++i) {
     const uint64_t t = records[i].time_ns;
-    if (t > t0 && t - t0 > worst) {
-      worst = t - t0;
-      at = i;
-    }
+    if (t > t0 && t - t0 > s.span_ns) s = {t - t0, i, t};
   }
-  const double issue = static_cast<double>(worst) / speed;
+  return s;
+}
+
+// Throws InputError naming `trace_path` and the record when the trace's
+// largest issue time (`span`, from issue_span), divided by `speed`, passes
+// kMaxIssueNs. An out-of-range speed is refused first, with speed_problem().
+inline void check_issue_span(const IssueSpan& span, double speed, std::string_view trace_path) {
+  if (!speed_in_range(speed)) throw InputError(speed_problem(speed));
+  const double issue = static_cast<double>(span.span_ns) / speed;
   if (issue >= static_cast<double>(kMaxIssueNs)) {
     throw InputError(fmt::format(
         "{}: record {}: time stamp {} ns is {:.3g} s after the first record's; at --speed {} it would be issued "
         "{:.3g} s after the start, beyond the {:.3g} s (2^62 ns) timed replay and timed simulation can represent",
-        trace_path, at, records[at].time_ns, static_cast<double>(worst) * 1e-9, speed, issue * 1e-9,
+        trace_path, span.record, span.time_ns, static_cast<double>(span.span_ns) * 1e-9, speed, issue * 1e-9,
         static_cast<double>(kMaxIssueNs) * 1e-9));
   }
+}
+
+inline void check_issue_span(std::span<const trace::Record> records, double speed, std::string_view trace_path) {
+  check_issue_span(issue_span(records), speed, trace_path);
 }
 
 }  // namespace ftlsim::timing

@@ -13,12 +13,18 @@
 namespace ftlsim::cli {
 namespace {
 
-uint64_t duration(const std::string& text, const char* option) {
-  if (text.find(',') != std::string::npos) {
+// Refuses a list or range where one timing value is taken (the commands
+// other than the default one, and the default one after expand_timing).
+void one_value(const std::string& text, const char* option) {
+  if (text.find_first_of(",:") != std::string::npos) {
     throw InputError(fmt::format("{} {}: one value here (a list of timing values makes a sweep of the default "
                                  "command)",
                                  option, text));
   }
+}
+
+uint64_t duration(const std::string& text, const char* option) {
+  one_value(text, option);
   if (const auto ns = parse_duration_ns(text)) return *ns;
   throw InputError(fmt::format("{}: '{}' is not a duration (examples: 40us, 2ms, 500ns)", option, text));
 }
@@ -140,13 +146,8 @@ std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
   if (!a.qd.empty() && !a.speed.empty()) {
     throw InputError("--qd (closed loop) and --speed (open loop) exclude each other");
   }
-  for (const auto& [text, option] : {std::pair{&a.qd, "--qd"}, std::pair{&a.speed, "--speed"}}) {
-    if (text->find(',') != std::string::npos || text->find(':') != std::string::npos) {
-      throw InputError(fmt::format("{} {}: one value here (a list of timing values makes a sweep of the default "
-                                   "command)",
-                                   option, *text));
-    }
-  }
+  one_value(a.qd, "--qd");
+  one_value(a.speed, "--speed");
   if (!a.qd.empty()) {
     c.mode = timing::HostMode::kClosed;
     // Range checked by TimingConfig::problems with the other settings.

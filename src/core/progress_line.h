@@ -101,4 +101,26 @@ class ProgressLine {
   bool finished_ = false;
 };
 
+// A hot loop's side of a ProgressLine (or of none: then it does nothing):
+// tick(done) after each item with the count done so far, a mask test that
+// reports every kProgressBatch items; finish(done) reports the rest.
+class ProgressCounter {
+ public:
+  explicit ProgressCounter(ProgressLine* line) : line_(line) {}
+  void tick(uint64_t done) {
+    if (line_ != nullptr && (done & (kProgressBatch - 1)) == 0) [[unlikely]] report(done);
+  }
+  void finish(uint64_t done) {
+    if (line_ != nullptr) report(done);
+  }
+
+ private:
+  void report(uint64_t done) {
+    line_->add(done - reported_);
+    reported_ = done;
+  }
+  ProgressLine* line_;
+  uint64_t reported_ = 0;
+};
+
 }  // namespace ftlsim

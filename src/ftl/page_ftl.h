@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/huge_array.h"
+#include "core/invariants.h"
 #include "ftl/fast_div.h"
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_layout.h"
@@ -41,13 +42,9 @@ namespace ftlsim::ftl {
 
 inline constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
 
-// Runs check_invariants() after GC passes in debug/asan builds (after every
-// pass on devices of up to 64 units, every units/8-th pass on larger ones).
-#ifdef FTLSIM_INVARIANTS
-inline constexpr bool kCheckInvariants = true;
-#else
-inline constexpr bool kCheckInvariants = false;
-#endif
+// check_invariants() runs after GC passes when core/invariants.h's
+// kCheckInvariants is on (after every pass on devices of up to 64 units,
+// every units/8-th pass on larger ones).
 
 // What PageFtl tells its Sink, in the order the NAND operations happen: the
 // timed mode (src/timing/) turns them into die and channel reservations.

@@ -50,8 +50,7 @@ class Driver {
   void run(SimResult& r) {
     const auto records = t_.records;
     const size_t n = records.size();
-    ProgressLine* const progress = opts_.progress;
-    size_t reported = 0;
+    ProgressCounter progress(opts_.progress);
     for (size_t i = 0; i < n; ++i) {
       if (i + kPrefetchDistance < n) {
         const Record& ahead = records[i + kPrefetchDistance];
@@ -68,12 +67,9 @@ class Driver {
         }
       }
       (void)step(i, r);
-      if (progress != nullptr && ((i + 1) & (kProgressBatch - 1)) == 0) [[unlikely]] {
-        progress->add(i + 1 - reported);
-        reported = i + 1;
-      }
+      progress.tick(i + 1);
     }
-    if (progress != nullptr) progress->add(n - reported);
+    progress.finish(n);
     finish(r);
   }
 
@@ -277,7 +273,7 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
     if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
   r.handles = collect_handles(ftl, fdp, r.ru_bytes);
-  if constexpr (ftl::kCheckInvariants) {
+  if constexpr (kCheckInvariants) {
     const auto problems = ftl.check_invariants();
     if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());
   }
@@ -366,12 +362,12 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
     run_on(any, [&](auto& driver) {
       // The host loop applies every record once, in trace order.
-      ProgressLine* const progress = opts.progress;
+      ProgressCounter progress(opts.progress);
       timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
         (void)driver.step(i, r);
-        if (progress != nullptr && ((i + 1) & (kProgressBatch - 1)) == 0) [[unlikely]] progress->add(kProgressBatch);
+        progress.tick(i + 1);
       });
-      if (progress != nullptr) progress->add(trace.records.size() % kProgressBatch);
+      progress.finish(trace.records.size());
       driver.finish(r);
     });
   } else {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "ftl/page_ftl.h"  // ftl::kCheckInvariants
+#include "core/invariants.h"
 
 namespace ftlsim::timing {
 
@@ -43,7 +43,7 @@ class EventQueue {
   // Adds e (its seq is overwritten). REQUIRES e.time >= the time of the
   // last event popped (checked with FTLSIM_INVARIANTS).
   void push(Event e) {
-    if constexpr (ftl::kCheckInvariants) {
+    if constexpr (kCheckInvariants) {
       if (e.time < now_) {
         throw std::logic_error("EventQueue: an event at " + std::to_string(e.time) +
                                " ns pushed after the queue reached " + std::to_string(now_) + " ns");
@@ -64,7 +64,7 @@ class EventQueue {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const Event e = heap_.back();
     heap_.pop_back();
-    if constexpr (ftl::kCheckInvariants) now_ = e.time;
+    if constexpr (kCheckInvariants) now_ = e.time;
     return e;
   }
 

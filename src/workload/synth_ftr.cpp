@@ -16,7 +16,7 @@ struct BoundedWriter {
   uint64_t left;
   uint64_t limit;
   const std::string& path;
-  ProgressLine* progress;
+  ProgressCounter progress;
   void append(const trace::Record& r) {
     if (left == 0) {
       throw InputError(fmt::format("{}: gen stopped after {} records, the most the output's free space allows "
@@ -25,9 +25,7 @@ struct BoundedWriter {
     }
     --left;
     writer.append(r);
-    if (progress != nullptr && ((limit - left) & (kProgressBatch - 1)) == 0) [[unlikely]] {
-      progress->add(kProgressBatch);
-    }
+    progress.tick(limit - left);
   }
 };
 
@@ -37,10 +35,10 @@ GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing
                         ProgressLine* progress) {
   spec.validate();  // before creating any file
   trace::FtrWriter writer(path, make_trace_meta(spec), existing);
-  BoundedWriter sink{writer, max_records, max_records, path, progress};
+  BoundedWriter sink{writer, max_records, max_records, path, ProgressCounter(progress)};
   const GenerateStats stats = generate(spec, sink);
   writer.finish();
-  if (progress != nullptr) progress->add((max_records - sink.left) & (kProgressBatch - 1));
+  sink.progress.finish(max_records - sink.left);
   return stats;
 }
 

@@ -41,7 +41,7 @@ TEST_CASE("event queue pops by time, then in push order", "[timing]") {
 }
 
 TEST_CASE("event queue refuses an event in the past (FTLSIM_INVARIANTS builds)", "[timing]") {
-  if constexpr (!ftl::kCheckInvariants) {
+  if constexpr (!kCheckInvariants) {
     WARN("skipped: a release build does not check event times (the debug and asan presets do)");
     return;
   }

@@ -35,6 +35,7 @@ import argparse
 import csv
 import json
 import os
+import stat
 import sys
 import tempfile
 
@@ -44,17 +45,14 @@ def fail(msg):
     sys.exit(1)
 
 
-def ancient_inodes(paths):
-    """inode -> list of (start_ns, end_ns) windows when it was a freezer file.
+def read_events(paths):
+    """Every event of the logs, in time order, as (t_ns, event, "FILE: line N").
 
-    ext4 reuses inode numbers at once: an inode that was a freezer file may
-    have been a Pebble table just before (and become one again after). A
-    window starts 2 s before the watcher first saw the freezer file (it
-    rescans every second), but not before the inode's last event as a
-    Pebble file, and ends at the inode's next event as a Pebble file.
+    The one reader of the wrapper's JSONL logs: a line that is not a JSON
+    object with an integer t_ns (and, when present, an integer ino) is an
+    error naming its file and line.
     """
-    first = {}   # ino -> first-sight times as a freezer file
-    other = {}   # ino -> times of events as a Pebble file
+    events = []
     for path in paths:
         try:
             f = open(path, encoding="utf-8")
@@ -65,19 +63,52 @@ def ancient_inodes(paths):
                 line = line.strip()
                 if not line:
                     continue
+                where = f"{path}: line {n}"
                 try:
                     ev = json.loads(line)
                 except json.JSONDecodeError as e:
-                    fail(f"{path}: line {n}: not JSON ({e.msg})")
-                ino = int(ev.get("ino") or 0)
-                if not ino:
-                    continue
-                t = int(ev["t_ns"])
-                if ev.get("ev") in ("ancient", "ancient_end"):
-                    if ev["ev"] == "ancient":
-                        first.setdefault(ino, []).append(t)
-                else:
-                    other.setdefault(ino, []).append(t)
+                    fail(f"{where}: not JSON ({e.msg})")
+                if not isinstance(ev, dict):
+                    fail(f"{where}: not an event (a JSON object)")
+                t = ev.get("t_ns")
+                if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+                    fail(f"{where}: no time stamp (t_ns)")
+                ino = ev.get("ino", 0)
+                if ino is not None and (not isinstance(ino, int) or isinstance(ino, bool) or ino < 0):
+                    fail(f"{where}: ino is not an inode number")
+                events.append((t, ev, where))
+    events.sort(key=lambda e: e[0])
+    return events
+
+
+def field(ev, where, key, kind):
+    """ev[key] checked to be a `kind` (str or int); an error naming the line otherwise."""
+    v = ev.get(key)
+    if not isinstance(v, kind) or isinstance(v, bool):
+        fail(f"{where}: a '{ev.get('ev')}' event without {key}")
+    return v
+
+
+def ancient_inodes(events):
+    """inode -> (start_ns, end_ns) window when it was a freezer file.
+
+    ext4 reuses inode numbers at once: an inode that was a freezer file may
+    have been a Pebble table just before (and become one again after). A
+    window starts 2 s before the watcher first saw the freezer file (it
+    rescans every second), but not before the inode's last event as a
+    Pebble file, and ends at the inode's next event as a Pebble file.
+    """
+    first = {}   # ino -> first-sight times as a freezer file
+    other = {}   # ino -> times of events as a Pebble file
+    for t, ev, _ in events:
+        ino = ev.get("ino") or 0
+        if not ino:
+            continue
+        if ev.get("ev") in ("ancient", "ancient_end"):
+            if ev["ev"] == "ancient":
+                first.setdefault(ino, []).append(t)
+        else:
+            other.setdefault(ino, []).append(t)
     margin = 2_000_000_000
     windows = {}
     for ino, seen in first.items():
@@ -91,32 +122,10 @@ def ancient_inodes(paths):
     return windows
 
 
-def read_events(paths):
-    """Every event of the logs, in time order."""
-    events = []
-    for path in paths:
-        try:
-            f = open(path, encoding="utf-8")
-        except OSError as e:
-            fail(f"{path}: {e.strerror}")
-        with f:
-            for n, line in enumerate(f, 1):
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    ev = json.loads(line)
-                    events.append((int(ev["t_ns"]), ev))
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                    fail(f"{path}: line {n}: not an event line")
-    events.sort(key=lambda e: e[0])
-    return events
-
-
 PLACING = ("create", "classify", "reuse", "open_rw", "close")
 
 
-def inode_lives(paths):
+def inode_lives(events):
     """inode -> (ends, ids): the inode's lives as a Pebble file.
 
     A file system reuses the inode number of a removed file. The log names
@@ -130,22 +139,23 @@ def inode_lives(paths):
     """
     path_ino = {}
     lives = {}  # ino -> list of [end_ns, id]
-    for t, ev in read_events(paths):
-        kind, ino = ev.get("ev"), int(ev.get("ino") or 0)
+    for t, ev, where in events:
+        kind, ino = ev.get("ev"), ev.get("ino") or 0
         if kind == "rename" and ev.get("from") in path_ino:
-            path_ino[ev["file"]] = path_ino.pop(ev["from"])
+            path_ino[field(ev, where, "file", str)] = path_ino.pop(ev["from"])
         elif kind == "remove" and ev.get("file") in path_ino:
             ino = path_ino.pop(ev["file"])
             cur = lives.get(ino)
             if cur and cur[-1][0] is None:
                 cur[-1][0] = t
         elif kind in PLACING and ino:
-            path_ino[ev["file"]] = ino
+            path_ino[field(ev, where, "file", str)] = ino
+            pid = field(ev, where, "id", int)
             cur = lives.setdefault(ino, [])
             if not cur or cur[-1][0] is not None:
-                cur.append([None, int(ev["id"])])
+                cur.append([None, pid])
             else:
-                cur[-1][1] = int(ev["id"])
+                cur[-1][1] = pid
     return {ino: ([e for e, _ in v if e is not None], [i for _, i in v]) for ino, v in lives.items()}
 
 
@@ -159,6 +169,7 @@ def rewrite_hints(path, new_hint):
         fail(f"{path}: {e.strerror}")
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".hints.", dir=d)
+    os.fchmod(fd, stat.S_IMODE(os.fstat(src.fileno()).st_mode))  # mkstemp's 0600 would stay
     changed = rows = differed = 0
     per_id = {}
     try:
@@ -177,10 +188,12 @@ def rewrite_hints(path, new_hint):
             except ValueError:
                 fail(f"{path}: header lacks time_ns, sectors, hint or ino: {header}")
             for n, line in enumerate(lines, 2):
-                f = line.rstrip("\r\n").split(",")
-                if len(f) < len(header) or line.startswith("#"):
+                if line.startswith("#") or not line.strip():
                     dst.write(line)
                     continue
+                f = line.rstrip("\r\n").split(",")
+                if len(f) < len(header):
+                    fail(f"{path}: line {n}: {len(f)} fields, the header has {len(header)} (a truncated row?)")
                 rows += 1
                 try:
                     ino, t, old, sectors = int(f[ci]), int(f[ct]), int(f[ch]), int(f[cs])
@@ -207,8 +220,9 @@ def rewrite_hints(path, new_hint):
 
 
 def inode_hints(args):
-    ancient = ancient_inodes(args.events)
-    lives = inode_lives(args.events)
+    events = read_events(args.events)
+    ancient = ancient_inodes(events)
+    lives = inode_lives(events)
     if not lives:
         fail(f"no file with an inode in {', '.join(args.events)} (need GETH_FDP_MODE with log)")
 
@@ -231,52 +245,15 @@ def inode_hints(args):
 
 
 def ancient_hints(args):
-    inodes = ancient_inodes(args.events)
+    inodes = ancient_inodes(read_events(args.events))
     if not inodes:
         fail(f"no freezer files in {', '.join(args.events)} (need GETH_FDP_MODE with log)")
-    path = args.hints_csv
-    try:
-        src = open(path, newline="", encoding="utf-8")
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".hints.", dir=d)
-    changed = rows = 0
-    try:
-        with src, os.fdopen(fd, "w", newline="", encoding="utf-8") as dst:
-            lines = iter(src)
-            # Comment lines (#...) before the header are kept as they are.
-            for line in lines:
-                dst.write(line)
-                if not line.startswith("#"):
-                    header = line.rstrip("\r\n").split(",")
-                    break
-            else:
-                fail(f"{path}: no header line")
-            try:
-                ci, ct, ch = header.index("ino"), header.index("time_ns"), header.index("hint")
-            except ValueError:
-                fail(f"{path}: header lacks time_ns, hint or ino: {header}")
-            for n, line in enumerate(lines, 2):
-                f = line.rstrip("\r\n").split(",")
-                if len(f) < len(header) or line.startswith("#"):
-                    dst.write(line)
-                    continue
-                rows += 1
-                try:
-                    ino, t = int(f[ci]), int(f[ct])
-                except ValueError:
-                    fail(f"{path}: line {n}: bad time_ns or ino")
-                w = inodes.get(ino)
-                if w is not None and t >= w[0] and (w[1] is None or t < w[1]):
-                    f[ch] = str(args.id)
-                    changed += 1
-                    line = ",".join(f) + "\n"
-                dst.write(line)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+
+    def new_hint(ino, t, old):
+        w = inodes.get(ino)
+        return args.id if w is not None and t >= w[0] and (w[1] is None or t < w[1]) else None
+
+    rows, changed, _, _ = rewrite_hints(args.hints_csv, new_hint)
     print(f"capture_post.py: {changed} of {rows} hint rows moved to ID {args.id} "
           f"({len(inodes)} freezer inodes)", file=sys.stderr)
 

@@ -93,6 +93,8 @@ if [ "${1:-}" = --inner ]; then
 fi
 
 die() { echo "$prog: error: $*" >&2; exit 2; }
+# shellcheck source=capture_outputs.sh
+. "$here/capture_outputs.sh"
 fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
@@ -133,7 +135,7 @@ done
 [[ "$seed" =~ ^[0-9]+$ ]] || die "--seed must be a non-negative integer"
 [[ "$import_files" =~ ^[0-9]+$ ]] || die "--import-files must be a non-negative integer"
 if [ -n "$chain_dir" ]; then
-  [ -f "$chain_dir/genesis.json" ] && [ -f "$chain_dir/chaingen.json" ] || die "--chain $chain_dir is not a chaingen output directory"
+  check_chain_dir "$chain_dir"
   chain_dir="$(cd "$chain_dir" && pwd)"
 fi
 [[ "$scale" =~ ^[1-9][0-9]*$ && "$scale" -le 2048 ]] || die "--scale must be 1..2048"
@@ -171,16 +173,8 @@ if [ -z "${HINTTRACE:-}" ]; then # (a prebuilt hint tracer needs no compiler)
 fi
 [ -r /sys/kernel/btf/vmlinux ] || missing "kernel has no BTF (needed by --hints)"
 
-case "$out" in *.ftr) base="${out%.ftr}" ;; *) die "--out must end in .ftr" ;; esac
-out_dir="$(dirname "$out")"
-[ -d "$out_dir" ] && [ -w "$out_dir" ] || die "output directory '$out_dir' does not exist or is not writable"
-side_files=("$out" "$base.capture.json" "$base.fdp_stats.json" "$base.markers.txt" "$base.run.json" "$base.geth.log")
-for f in "${side_files[@]}"; do
-  if [ -e "$f" ] || [ -L "$f" ]; then
-    [ "$force" = 1 ] || die "'$f' exists; remove it or pass --force"
-    [ -f "$f" ] && [ ! -L "$f" ] || die "'$f' is not a regular file; not overwriting it"
-  fi
-done
+check_capture_out "$out" "$force"
+base="${out%.ftr}"
 fi
 
 # The study's settings, divided by the scale (docs/geth_study.md).
@@ -296,14 +290,16 @@ FTLSIM="${FTLSIM:-}" # Q sees every bio: a larger per-CPU trace buffer than the 
 elapsed=$((SECONDS - start))
 
 # ------------------------------------------------------------ side files
-for f in "${side_files[@]:2}"; do rm -f "$f"; done
+# (the trace and capture.json are capture_blktrace.sh's; raw.txt and
+# hints.csv it keeps only with --keep-raw)
+for x in fdp_stats.json markers.txt run.json geth.log; do rm -f "$base.$x"; done
 python3 "$here/capture_post.py" sum-stats --ancient-id "$ANCIENT_ID" "$base.fdp_stats.json" \
   "$side/fdp_stats.init.json" "$side"/fdp_stats.import*.json || fail "summing the wrapper's stats failed"
 cp "$side/markers.txt" "$base.markers.txt"
 # The block range: the first and last block markers geth wrote.
 read -r first_block last_block < <(awk '!/^#/ {if (!n++) f = $2; l = $2} END {print f + 0, l + 0}' "$side/markers.txt")
 cp "$side/geth.log" "$base.geth.log"
-used_kb="$(df -Pk "$mnt" | awk 'NR == 2 {print $3}')"
+read -r size_kb used_kb avail_kb < <(df -Pk "$mnt" | awk 'NR == 2 {print $2, $3, $4}')
 chaindata_kb="$(du -sk "$mnt/geth/geth/chaindata" | cut -f1)"
 ancient_kb="$(du -sk "$mnt/geth/geth/chaindata/ancient" | cut -f1)"
 python3 - "$base.run.json" "$chain/chaingen.json" <<EOF
@@ -316,7 +312,7 @@ run = {
   "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
   "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
   "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,
-  "elapsed_s": $elapsed, "kernel": "$(uname -r)", "fs_used_kib_at_end": $used_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
+  "elapsed_s": $elapsed, "kernel": "$(uname -r)", "fs_size_kib": $size_kb, "fs_used_kib_at_end": $used_kb, "fs_avail_kib_at_end": $avail_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
   "chaingen": cg,
 }
 with open(sys.argv[1], "x") as f:

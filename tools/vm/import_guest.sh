@@ -15,9 +15,12 @@ mv /run/genesis.json /run/chaingen.json /run/blocks-*.rlp /run/chain/
 echo "guest: $(nproc) CPUs, $(awk '/MemTotal/ {print int($2 / 1024)}' /proc/meminfo) MiB, kernel $(uname -r)"
 t0=$(date +%s)
 # progress on the console (which the host can follow in run_vm.sh's --log):
-# the last block marker geth wrote, every minute
+# the last block marker geth wrote and the file system's fill, every minute
+# (df's "avail" is what is left for files: on F2FS, "used" also counts the
+# over-provisioned segments)
 (while sleep 60; do
-   echo "guest: $(( $(date +%s) - t0 )) s, last block $(tail -qn1 /tmp/work/run.*/side/markers.txt 2>/dev/null | awk '{print $2}')"
+   fill=$(df -Pk /tmp/work/run.*/mnt 2>/dev/null | awk 'NR == 2 {printf "fs used %d MiB, avail %d MiB", $3 / 1024, $4 / 1024}')
+   echo "guest: $(( $(date +%s) - t0 )) s, last block $(tail -qn1 /tmp/work/run.*/side/markers.txt 2>/dev/null | awk '{print $2}'), $fill"
  done) &
 progress=$!
 tools/geth_patch/run_import_capture.sh --out "/tmp/out/$NAME.ftr" --chain /run/chain \

@@ -34,6 +34,8 @@ prog=run_import_capture_vm
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 die() { echo "$prog: error: $*" >&2; exit 2; }
+# shellcheck source=../geth_patch/capture_outputs.sh
+. "$repo/tools/geth_patch/capture_outputs.sh"
 say() { echo "$prog: $*" >&2; }
 
 out="" chain="" import_files=0 fs=f2fs version=v1.14.8 scale=128 smp=2 mem=4G timeout_s=7200
@@ -65,9 +67,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$out" ] || die "--out OUT.ftr is required"
-case "$out" in *.ftr) ;; *) die "--out must end in .ftr" ;; esac
-[ -n "$chain" ] && [ -f "$chain/genesis.json" ] && [ -f "$chain/chaingen.json" ] ||
-  die "--chain DIR must be a chaingen output directory (genesis.json, chaingen.json)"
+[ -n "$chain" ] || die "--chain DIR (a chaingen output directory) is required"
+check_chain_dir "$chain"
 [[ "$import_files" =~ ^[0-9]+$ ]] || die "--import-files must be a non-negative integer"
 case "$fs" in ext4|f2fs) ;; *) die "--fs must be ext4 or f2fs" ;; esac
 [[ "$scale" =~ ^[1-9][0-9]*$ ]] || die "--scale must be a positive integer"
@@ -79,17 +80,9 @@ if [ "$import_files" -gt 0 ]; then
   [ "$import_files" -le "${#rlps[@]}" ] || die "--import-files $import_files: the chain has only ${#rlps[@]} files"
   rlps=("${rlps[@]:0:$import_files}")
 fi
+check_capture_out "$out" "$force" console.log
 base="${out%.ftr}" name="$(basename "$base")"
-out_dir="$(dirname "$out")"
-[ -d "$out_dir" ] && [ -w "$out_dir" ] || die "output directory '$out_dir' does not exist or is not writable"
-outputs=(ftr capture.json fdp_stats.json markers.txt run.json geth.log raw.txt hints.csv console.log)
-for x in "${outputs[@]}"; do
-  f="$base.$x"
-  if [ -e "$f" ] || [ -L "$f" ]; then
-    [ "$force" = 1 ] || die "'$f' exists; remove it or pass --force"
-    [ -f "$f" ] && [ ! -L "$f" ] || die "'$f' is not a regular file; not overwriting it"
-  fi
-done
+outputs=("${capture_output_suffixes[@]}" console.log)
 
 work="$repo/build/vm/import"
 mkdir -p "$work"

@@ -6,7 +6,9 @@
 #include <charconv>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <optional>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -139,11 +141,20 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
 
 namespace {
 
-std::string onset_text(const SimResult& r) {
-  if (!r.gc_onset) return "never";
-  std::string s = "after " + format_bytes(r.gc_onset->host_bytes);
-  if (r.gc_onset->marker) s += fmt::format(", marker {}", *r.gc_onset->marker);
-  return s;
+// A whole-number cell, or nullopt when it is empty or not a number.
+std::optional<uint64_t> whole_cell(const std::string& text) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+// A real cell rounded to `decimals`, or the text as it is when not a number.
+std::string real_cell(const std::string& text, int decimals) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return text;
+  return fmt::format("{:.{}f}", v, decimals);
 }
 
 }  // namespace
@@ -152,33 +163,38 @@ std::string sweep_text(const SweepTable& t, std::span<const SweepOutcome> outcom
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header = t.axes;
   header.emplace_back("WAF");
+  if (t.timed) {
+    header.emplace_back("IOPS");
+    header.emplace_back("p99 latency");
+  }
   header.emplace_back("GC onset");
   cells.push_back(header);
   for (size_t i = 0; i < outcomes.size(); ++i) {
     std::vector<std::string> row = t.values[i];
     const SweepOutcome& o = outcomes[i];
-    if (o.result) {
-      row.push_back(fmt::format("{:.4f}", o.result->ftl.waf()));
-      row.push_back(onset_text(*o.result));
-    } else if (o.status == SweepStatus::kDone) {  // carried over from an earlier run
-      const auto cell = [&](const char* c) { return o.carried.count(c) != 0 ? o.carried.at(c) : std::string(); };
-      // Printed as an uninterrupted run prints it: rounded to 4 decimals.
-      const std::string waf = cell("waf");
-      double v = 0;
-      const auto [wend, wec] = std::from_chars(waf.data(), waf.data() + waf.size(), v);
-      row.push_back(wec == std::errc() && wend == waf.data() + waf.size() ? fmt::format("{:.4f}", v) : waf);
+    if (o.status == SweepStatus::kDone) {
+      // The row's sweep.csv cells, whether it ran now or was carried over
+      // from an earlier run, so both print alike.
+      const std::map<std::string, std::string> c = o.result ? sweep_row_cells(o) : o.carried;
+      const auto cell = [&](const char* name) { return c.count(name) != 0 ? c.at(name) : std::string(); };
+      row.push_back(real_cell(cell("waf"), 4));
+      if (t.timed) {
+        row.push_back(real_cell(cell("iops"), 0));
+        const auto p99 = whole_cell(cell("lat_p99_ns"));
+        row.push_back(p99 ? fmt::format("{:.1f} us", static_cast<double>(*p99) / 1e3) : cell("lat_p99_ns"));
+      }
       const std::string onset = cell("gc_onset_host_bytes");
-      uint64_t bytes = 0;
-      const auto [end, ec] = std::from_chars(onset.data(), onset.data() + onset.size(), bytes);
-      std::string text = onset.empty() ? "never" : ec == std::errc() ? "after " + format_bytes(bytes) : onset;
+      const auto bytes = whole_cell(onset);
+      std::string text = onset.empty() ? "never" : bytes ? "after " + format_bytes(*bytes) : onset;
       if (!cell("gc_onset_marker").empty()) text += ", marker " + cell("gc_onset_marker");
       row.push_back(std::move(text));
-    } else if (o.status == SweepStatus::kError) {
-      row.emplace_back("-");
-      row.push_back("error: " + o.error);
     } else {
       row.emplace_back("-");
-      row.emplace_back("missing (not run: interrupted)");
+      if (t.timed) {
+        row.emplace_back("-");
+        row.emplace_back("-");
+      }
+      row.push_back(o.status == SweepStatus::kError ? "error: " + o.error : "missing (not run: interrupted)");
     }
     cells.push_back(std::move(row));
   }

@@ -2,9 +2,11 @@
 // events.csv, latency_cdf.csv), determinism, `ftlsim qd-sweep`, and one-line
 // errors with exit code 2 for timing options that make no sense.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <vector>
 
+#include <sstream>
 #include <string>
 
 #include "cli/cli_run.h"
@@ -272,12 +274,28 @@ TEST_CASE("a timed sweep's sweep.csv has IOPS and latency columns equal to qd-sw
       CHECK(row[13] == q_row[7]);   // lat_p50_ns
       CHECK(row[14] == q_row[9]);   // lat_p99_ns
       CHECK(row[15] == q_row[10]);  // lat_p99_9_ns
+      // The printed table's row shows the same WAF, IOPS (whole) and p99 (in us).
+      std::istringstream out(s.output);
+      std::vector<std::string> words;
+      for (std::string line; std::getline(out, line);) {
+        std::istringstream ls(line);
+        std::vector<std::string> w;
+        for (std::string x; ls >> x;) w.push_back(x);
+        if (w.size() >= 6 && w[0] == placement && w[1] == depth) words = w;
+      }
+      REQUIRE(words.size() >= 6);
+      CHECK(words[2] == fmt::format("{:.4f}", std::stod(row[3])));
+      CHECK(words[3] == fmt::format("{:.0f}", std::stod(q_row[4])));
+      CHECK(words[4] == fmt::format("{:.1f}", std::stod(q_row[9]) / 1e3));
+      CHECK(words[5] == "us");
     }
   }
+  CHECK_THAT(s.output, Catch::Contains("IOPS  p99 latency  GC onset"));
   // An untimed sweep keeps its columns.
   const auto f = run_ftlsim("--trace " + model + " --out " + dir.file("f"));
   REQUIRE(f.exit_code == 0);
   CHECK_THAT(slurp(dir.file("f/sweep.csv")), !Catch::Contains("iops") && !Catch::Contains("lat_"));
+  CHECK_THAT(f.output, Catch::Contains("GC onset") && !Catch::Contains("IOPS"));
 }
 
 TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {

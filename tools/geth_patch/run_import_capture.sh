@@ -31,6 +31,13 @@
 #                        bio's file (default on f2fs, which puts its own
 #                        temperature hints in its bios); writes of other
 #                        inodes get ID 0 (see docs/geth_study.md)
+#   --f2fs-discard-idle S  F2FS only: set the file system's discard_idle_interval
+#                        (sysfs, seconds; kernel default 5) after mounting. F2FS
+#                        queues its discards and sends them only after S
+#                        seconds without I/O (or when over 80% full); an import
+#                        never idles, so by default the trace has no trims.
+#                        0 sends them as the discard thread runs (every 50 ms
+#                        to 60 s, a few requests each time)
 #   --geth-bin PATH      use this patched geth binary instead of building one
 #                        (with --chain, go is then not needed)
 #   --build-only         build chaingen and geth, print geth's path and exit
@@ -99,7 +106,7 @@ fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
 out="" version=v1.14.8 blocks=300 chunks=2 seed=1 cg_args="" scale=128 devsize=512M fs=ext4 compact=0
-memtable_kb="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=() ids_from="" geth_bin="" build_only=0 static=0
+memtable_kb="" discard_idle="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=() ids_from="" geth_bin="" build_only=0 static=0
 work="${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import" force=0 skip_missing=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -115,6 +122,7 @@ while [ $# -gt 0 ]; do
     --device-size) devsize="${2:?}"; shift 2 ;;
     --fs) fs="${2:?}"; shift 2 ;;
     --ids-from) ids_from="${2:?}"; shift 2 ;;
+    --f2fs-discard-idle) discard_idle="${2:?}"; shift 2 ;;
     --geth-bin) geth_bin="${2:?}"; shift 2 ;;
     --build-only) build_only=1; shift ;;
     --static) static=1; shift ;;
@@ -125,7 +133,7 @@ while [ $# -gt 0 ]; do
     --keep-raw) keep_raw=(--keep-raw); shift ;;
     --force) force=1; shift ;;
     --skip-missing) skip_missing=1; shift ;;
-    -h|--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -151,6 +159,10 @@ esac
 # hint does not reach them, so the tier comes from the bio's inode.
 [ -n "$ids_from" ] || { [ "$fs" = f2fs ] && ids_from=inode || ids_from=bio; }
 case "$ids_from" in bio|inode) ;; *) die "--ids-from must be bio or inode" ;; esac
+if [ -n "$discard_idle" ]; then
+  [ "$fs" = f2fs ] || die "--f2fs-discard-idle applies to --fs f2fs only"
+  [[ "$discard_idle" =~ ^[0-9]+$ ]] || die "--f2fs-discard-idle must be a whole number of seconds"
+fi
 if [ -n "$geth_bin" ]; then
   [ -x "$geth_bin" ] && [ -f "$geth_bin" ] || die "--geth-bin $geth_bin is not an executable file"
   geth_bin="$(cd "$(dirname "$geth_bin")" && pwd)/$(basename "$geth_bin")"
@@ -258,6 +270,14 @@ loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free
 # F2FS discards too), so the trace carries them.
 mount -t "$fs" -o discard "$loop" "$mnt"
 mount_opts="$(findmnt -n -o OPTIONS "$mnt" 2>/dev/null || echo discard)"
+discard_idle_json=null
+if [ -n "$discard_idle" ]; then
+  knob="/sys/fs/f2fs/$(basename "$loop")/discard_idle_interval"
+  [ -w "$knob" ] || fail "$knob missing: this kernel's F2FS has no discard_idle_interval"
+  echo "$discard_idle" >"$knob" || fail "cannot set $knob"
+  discard_idle_json="$(cat "$knob")"
+  say "F2FS discard_idle_interval set to $discard_idle_json s"
+fi
 
 # The rewrite hook the capture runs on the hint log: the freezer's own ID
 # (IDs from bios), or every write's ID from its inode (IDs from inodes).
@@ -308,7 +328,7 @@ cg = json.load(open(sys.argv[2]))
 run = {
   "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "first_block": $first_block, "last_block": $last_block, "chain_dir": "$chain",
   "chunks": ${#rlps[@]}, "seed": $seed, "chaingen_args": "$cg_args", "scale": $scale, "device_size": "$devsize",
-  "filesystem": "$fs", "mount_options": "$mount_opts", "ids_from": "$ids_from", "block_trace_action": "Q", "compact_after_import": bool($compact),
+  "filesystem": "$fs", "mount_options": "$mount_opts", "f2fs_discard_idle_interval_s": $discard_idle_json, "ids_from": "$ids_from", "block_trace_action": "Q", "compact_after_import": bool($compact),
   "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
   "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
   "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,

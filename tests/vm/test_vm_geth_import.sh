@@ -13,7 +13,11 @@
 #      inode block (ID 0), so its small index files do not reach ID 6;
 #   3. one marker per imported block, 1..300, in order;
 #   4. the metadata names the file system (f2fs, mounted with discard) and
-#      the run says the IDs came from inodes.
+#      the run says the IDs came from inodes;
+#   5. F2FS's discards reach the trace as trims: the run sets F2FS's
+#      discard_idle_interval to 0 (--f2fs-discard-idle 0; by default F2FS
+#      holds its discards while the import keeps it busy), and the trace
+#      has trims, of ID 0 (a discard belongs to no file).
 #   tests/vm/test_vm_geth_import.sh FTLSIM WORKDIR
 # Exit 77 ("skipped: ...") without root, QEMU / the VM kernel
 # (tools/install_deps.sh vm), Go, or the hint tracer's build tools
@@ -51,7 +55,7 @@ mkdir -p "$(dirname "$out")"
 start=$(date +%s)
 rc=0
 "$vm_repo/tools/vm/run_import_capture_vm.sh" --out "$out" --chain "$chain" --scale 1024 --timeout 600 \
-  --ftlsim "$ftlsim" --force >"$work/geth-import-vm/run.log" 2>&1 || rc=$?
+  --ftlsim "$ftlsim" --force -- --f2fs-discard-idle 0 >"$work/geth-import-vm/run.log" 2>&1 || rc=$?
 echo "VM run: $(( $(date +%s) - start )) s, exit $rc (log: $work/geth-import-vm/run.log)"
 [ "$rc" = 0 ] || { tail -n 40 "$work/geth-import-vm/run.log"; fail "run_import_capture_vm.sh exited $rc"; }
 base="${out%.ftr}"
@@ -84,6 +88,15 @@ m = json.load(open(sys.argv[1]))
 assert m["filesystem"] == "f2fs" and "discard" in m["mount_options"].split(","), m
 r = json.load(open(sys.argv[2]))
 assert r["filesystem"] == "f2fs" and r["ids_from"] == "inode" and r["last_block"] == 300, r
+assert r["f2fs_discard_idle_interval_s"] == 0, r
 PY
 pass "metadata names the file system"
+python3 - "$base.info.json" <<'PY' || fail "F2FS's discards are not in the trace"
+import json, sys
+info = json.load(open(sys.argv[1]))
+trims = {p["pid"]: p["trim_bytes"] for p in info["pids"] if p.get("trim_bytes")}
+assert trims and set(trims) == {0}, f"trim bytes per placement ID: {trims}"
+print(f"  {trims[0]} bytes trimmed")
+PY
+pass "F2FS's discards are trims in the trace"
 echo "vm geth import test: all checks passed"

@@ -270,7 +270,7 @@ loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free
 # F2FS discards too), so the trace carries them.
 mount -t "$fs" -o discard "$loop" "$mnt"
 mount_opts="$(findmnt -n -o OPTIONS "$mnt" 2>/dev/null || echo discard)"
-discard_idle_json=null
+discard_idle_json=None  # a Python literal: run.json is written by python3 below
 if [ -n "$discard_idle" ]; then
   knob="/sys/fs/f2fs/$(basename "$loop")/discard_idle_interval"
   [ -w "$knob" ] || fail "$knob missing: this kernel's F2FS has no discard_idle_interval"

@@ -257,7 +257,7 @@ void run_compare(const CompareArgs& c) {
   ProgressLine progress("compare", 2 * reader.size(), ProgressUnit::kRecords, progress_wanted(c.no_progress));
   for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;
   callbacks.progress = [&](size_t done, size_t total) {
-    if (progress.enabled()) progress.set_note(fmt::format("{}/{} configurations done", done, total));
+    progress.set_configurations_done(done, total);
   };
   const sim::TraceView view{c.trace, reader.records(), reader.meta().sector_bytes};
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);

@@ -135,7 +135,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     progress.set_total(reader.size() * (s.configurations - s.carried));
   };
   run.progress = [&](size_t done, size_t total) {
-    if (progress.enabled()) progress.set_note(fmt::format("{}/{} configurations done", done, total));
+    progress.set_configurations_done(done, total);
   };
   // Ctrl-C: no new configuration starts; sweep.csv marks them missing.
   const StopSignalScope signals("interrupted: finishing the configurations in progress");

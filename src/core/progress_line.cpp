@@ -99,6 +99,10 @@ void ProgressLine::set(uint64_t done) {
   maybe_draw(std::max(cur, done));
 }
 
+void ProgressLine::set_configurations_done(size_t done, size_t total) {
+  if (enabled_) set_note(fmt::format("{}/{} configurations done", done, total));
+}
+
 void ProgressLine::set_note(std::string note) {
   if (!enabled_) return;
   {

@@ -12,6 +12,7 @@
 // kProgressRedrawNs. Nothing is allocated per call except when redrawing.
 // A disabled line (stderr not a terminal, or --no-progress) does nothing.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -75,6 +76,8 @@ class ProgressLine {
   // Thread-safe: text shown after the numbers ("3/12 configurations done");
   // redraws when due.
   void set_note(std::string note);
+  // set_note("3/12 configurations done"): the sweeps' and compare's note.
+  void set_configurations_done(size_t done, size_t total);
   // Clears the line (idempotent); later calls draw nothing.
   void finish();
 

@@ -98,7 +98,7 @@ TEST_CASE("progress: redrawn at most every 250 ms of the clock, cleared at the e
     line.set(40);  // never goes back
     CHECK(line.done() == 50);
     c.now += 150'000'000;
-    line.set_note("1/2 configurations done");
+    line.set_configurations_done(1, 2);
     CHECK(c.text().substr(after_first) ==
           "\rsim   50.0%  50 of 100 records  100 records/s  elapsed 1s  left 1s  1/2 configurations done\033[K");
     line.finish();

@@ -82,13 +82,14 @@ pass "every tier present; bytes per placement ID 1-5 within 1% of the wrapper's 
 python3 "$checks" markers "$out" "$base.info.json" 1 "$blocks" || fail "markers"
 pass "one marker per imported block, in order"
 
-python3 - "$base.capture.json" "$base.run.json" <<'PY' || fail "capture metadata"
+python3 - "$base.capture.json" "$base.run.json" "$(cd "$chain" && pwd)" <<'PY' || fail "capture metadata"
 import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["filesystem"] == "f2fs" and "discard" in m["mount_options"].split(","), m
 r = json.load(open(sys.argv[2]))
 assert r["filesystem"] == "f2fs" and r["ids_from"] == "inode" and r["last_block"] == 300, r
 assert r["f2fs_discard_idle_interval_s"] == 0, r
+assert r["chain_dir"] == sys.argv[3] and r["chain_dir_in_guest"] == "/run/chain", r
 PY
 pass "metadata names the file system"
 python3 - "$base.info.json" <<'PY' || fail "F2FS's discards are not in the trace"

@@ -121,6 +121,18 @@ tar -xf "$run/outputs.tar" -C "$run/out" 2>/dev/null || say "no output archive f
 # One run's set: earlier outputs of this name (replaced with --force) go first,
 # so a failed run never leaves the previous run's trace looking like its own.
 for x in "${outputs[@]}"; do rm -f -- "$base.$x"; done
+# run.json names the chain as the guest saw it (/run/chain): add the host's.
+if [ -f "$run/out/$name.run.json" ]; then
+  python3 - "$run/out/$name.run.json" "$(cd "$chain" && pwd)" <<'PY' || say "could not add the host's chain folder to run.json"
+import json, sys
+path, host = sys.argv[1], sys.argv[2]
+run = json.load(open(path))
+run["chain_dir_in_guest"], run["chain_dir"] = run.get("chain_dir"), host
+with open(path, "w") as f:
+    json.dump(run, f, indent=2)
+    f.write("\n")
+PY
+fi
 for x in "${outputs[@]}"; do
   [ ! -e "$run/out/$name.$x" ] || mv -f "$run/out/$name.$x" "$base.$x"
 done

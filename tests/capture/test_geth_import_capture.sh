@@ -65,11 +65,16 @@ pass "every tier present; bytes per placement ID within 1% of the wrapper's coun
 python3 "$checks" markers "$tmp/import.ftr" "$tmp/info.json" 1 "$blocks" || fail "markers"
 pass "one marker per imported block, in order"
 
-python3 - "$tmp/import.capture.json" <<'PY' || fail "capture metadata"
+python3 - "$tmp/import.capture.json" "$tmp/import.run.json" "$blocks" <<'PY' || fail "capture metadata"
 import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["filesystem"] == "ext4" and "discard" in m["mount_options"].split(","), m
+r = json.load(open(sys.argv[2]))
+assert r["filesystem"] == "ext4" and r["mount_options"] == m["mount_options"], r
+assert (r["first_block"], r["last_block"], r["chunks"]) == (1, int(sys.argv[3]), 3), r
+assert r["f2fs_discard_idle_interval_s"] is None and r["compact_after_import"] is False, r
+assert r["fs_used_kib_at_end"] + r["fs_avail_kib_at_end"] <= r["fs_size_kib"], r
 PY
-pass "metadata names the file system"
+pass "metadata names the file system; run.json records the run"
 passed=1
 echo "geth import capture test: all checks passed"

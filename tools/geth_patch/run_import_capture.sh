@@ -100,8 +100,8 @@ if [ "${1:-}" = --inner ]; then
 fi
 
 die() { echo "$prog: error: $*" >&2; exit 2; }
-# shellcheck source=capture_outputs.sh
-. "$here/capture_outputs.sh"
+# shellcheck source=capture_checks.sh
+. "$here/capture_checks.sh"
 fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
@@ -244,12 +244,7 @@ if [ ! -d "$chain" ]; then
     --gen-db "$work/gendb-$$" $cg_args || fail "chaingen failed"
 fi
 fi
-rlps=("$chain"/blocks-*.rlp)
-[ -e "${rlps[0]}" ] || fail "no blocks-*.rlp in $chain (chaingen --file-blocks)"
-if [ "$import_files" -gt 0 ]; then
-  [ "$import_files" -le "${#rlps[@]}" ] || die "--import-files $import_files: the chain has only ${#rlps[@]} files"
-  rlps=("${rlps[@]:0:$import_files}")
-fi
+chain_files "$chain" "$import_files"
 seed="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["Seed"])' "$chain/chaingen.json")"
 
 # --------------------------------------------------------------- scratch
@@ -270,13 +265,13 @@ loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free
 # F2FS discards too), so the trace carries them.
 mount -t "$fs" -o discard "$loop" "$mnt"
 mount_opts="$(findmnt -n -o OPTIONS "$mnt" 2>/dev/null || echo discard)"
-discard_idle_json=None  # a Python literal: run.json is written by python3 below
+discard_idle_set=""  # what the kernel reports after setting it (run.json; empty: not set)
 if [ -n "$discard_idle" ]; then
   knob="/sys/fs/f2fs/$(basename "$loop")/discard_idle_interval"
   [ -w "$knob" ] || fail "$knob missing: this kernel's F2FS has no discard_idle_interval"
   echo "$discard_idle" >"$knob" || fail "cannot set $knob"
-  discard_idle_json="$(cat "$knob")"
-  say "F2FS discard_idle_interval set to $discard_idle_json s"
+  discard_idle_set="$(cat "$knob")"
+  say "F2FS discard_idle_interval set to $discard_idle_set s"
 fi
 
 # The rewrite hook the capture runs on the hint log: the freezer's own ID
@@ -322,19 +317,33 @@ cp "$side/geth.log" "$base.geth.log"
 read -r size_kb used_kb avail_kb < <(df -Pk "$mnt" | awk 'NR == 2 {print $2, $3, $4}')
 chaindata_kb="$(du -sk "$mnt/geth/geth/chaindata" | cut -f1)"
 ancient_kb="$(du -sk "$mnt/geth/geth/chaindata/ancient" | cut -f1)"
-python3 - "$base.run.json" "$chain/chaingen.json" <<EOF
+# run.json: every setting of the run, as key=value arguments (values stay
+# data: a quote in a path or a mount option cannot break the file).
+python3 - "$base.run.json" "$chain/chaingen.json" version=1 geth="$version" geth_binary_stamp="$stamp" \
+  first_block="$first_block" last_block="$last_block" chain_dir="$chain" chunks="${#rlps[@]}" seed="$seed" \
+  chaingen_args="$cg_args" scale="$scale" device_size="$devsize" filesystem="$fs" mount_options="$mount_opts" \
+  f2fs_discard_idle_interval_s="$discard_idle_set" ids_from="$ids_from" block_trace_action=Q \
+  compact_after_import="$compact" geth_flags="--state.scheme hash --cache $cache_mb --snapshot=false" \
+  pebble_env.GETH_PEBBLE_NO_COMPRESSION=1 pebble_env.GETH_PEBBLE_MEMTABLE_KB="$memtable_kb" \
+  pebble_env.GETH_PEBBLE_SCALE="$scale" pebble_env.GETH_PEBBLE_MIN_FILE_KB="$min_file_kb" \
+  freezer_threshold_blocks="$immutability" tier_map="$TIER_MAP" ancient_id="$ANCIENT_ID" elapsed_s="$elapsed" \
+  kernel="$(uname -r)" fs_size_kib="$size_kb" fs_used_kib_at_end="$used_kb" fs_avail_kib_at_end="$avail_kb" \
+  chaindata_kib_at_end="$chaindata_kb" ancient_kib_at_end="$ancient_kb" <<'EOF'
 import json, sys
-cg = json.load(open(sys.argv[2]))
-run = {
-  "version": 1, "geth": "$version", "geth_binary_stamp": "$stamp", "first_block": $first_block, "last_block": $last_block, "chain_dir": "$chain",
-  "chunks": ${#rlps[@]}, "seed": $seed, "chaingen_args": "$cg_args", "scale": $scale, "device_size": "$devsize",
-  "filesystem": "$fs", "mount_options": "$mount_opts", "f2fs_discard_idle_interval_s": $discard_idle_json, "ids_from": "$ids_from", "block_trace_action": "Q", "compact_after_import": bool($compact),
-  "geth_flags": "--state.scheme hash --cache $cache_mb --snapshot=false",
-  "pebble_env": {"GETH_PEBBLE_NO_COMPRESSION": "1", "GETH_PEBBLE_MEMTABLE_KB": "$memtable_kb", "GETH_PEBBLE_SCALE": "$scale", "GETH_PEBBLE_MIN_FILE_KB": "$min_file_kb"},
-  "freezer_threshold_blocks": $immutability, "tier_map": "$TIER_MAP", "ancient_id": $ANCIENT_ID,
-  "elapsed_s": $elapsed, "kernel": "$(uname -r)", "fs_size_kib": $size_kb, "fs_used_kib_at_end": $used_kb, "fs_avail_kib_at_end": $avail_kb, "chaindata_kib_at_end": $chaindata_kb, "ancient_kib_at_end": $ancient_kb,
-  "chaingen": cg,
-}
+# Whole numbers (an empty one is null: a setting not made); the rest are text.
+INTS = {"version", "first_block", "last_block", "chunks", "seed", "scale", "f2fs_discard_idle_interval_s",
+        "freezer_threshold_blocks", "ancient_id", "elapsed_s", "fs_size_kib", "fs_used_kib_at_end",
+        "fs_avail_kib_at_end", "chaindata_kib_at_end", "ancient_kib_at_end"}
+run = {}
+for arg in sys.argv[3:]:
+    key, _, value = arg.partition("=")
+    if key.startswith("pebble_env."):
+        run.setdefault("pebble_env", {})[key[len("pebble_env."):]] = value
+    elif key == "compact_after_import":
+        run[key] = value == "1"
+    else:
+        run[key] = (int(value) if value else None) if key in INTS else value
+run["chaingen"] = json.load(open(sys.argv[2]))
 with open(sys.argv[1], "x") as f:
     json.dump(run, f, indent=2); f.write("\n")
 EOF

@@ -120,7 +120,7 @@ done
 
 # the project's files
 install -D -m 0755 "$repo/tools/capture_blktrace.sh" "$stage/ftlsim/tools/capture_blktrace.sh"
-for f in run_import_capture.sh capture_outputs.sh capture_post.py; do
+for f in run_import_capture.sh capture_checks.sh capture_post.py; do
   install -D -m 0755 "$repo/tools/geth_patch/$f" "$stage/ftlsim/tools/geth_patch/$f"
 done
 for f in "$here"/guest/*; do install -D -m 0755 "$f" "$stage/ftlsim/tools/vm/guest/$(basename "$f")"; done

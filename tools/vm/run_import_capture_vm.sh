@@ -34,8 +34,8 @@ prog=run_import_capture_vm
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 die() { echo "$prog: error: $*" >&2; exit 2; }
-# shellcheck source=../geth_patch/capture_outputs.sh
-. "$repo/tools/geth_patch/capture_outputs.sh"
+# shellcheck source=../geth_patch/capture_checks.sh
+. "$repo/tools/geth_patch/capture_checks.sh"
 say() { echo "$prog: $*" >&2; }
 
 out="" chain="" import_files=0 fs=f2fs version=v1.14.8 scale=128 smp=2 mem=4G timeout_s=7200
@@ -69,17 +69,11 @@ done
 [ -n "$out" ] || die "--out OUT.ftr is required"
 [ -n "$chain" ] || die "--chain DIR (a chaingen output directory) is required"
 check_chain_dir "$chain"
-[[ "$import_files" =~ ^[0-9]+$ ]] || die "--import-files must be a non-negative integer"
 case "$fs" in ext4|f2fs) ;; *) die "--fs must be ext4 or f2fs" ;; esac
 [[ "$scale" =~ ^[1-9][0-9]*$ ]] || die "--scale must be a positive integer"
 [[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds"
 [ -x "$ftlsim" ] || die "ftlsim binary $ftlsim missing (cmake --build --preset release --target ftlsim)"
-rlps=("$chain"/blocks-*.rlp)
-[ -e "${rlps[0]}" ] || die "no blocks-*.rlp in $chain"
-if [ "$import_files" -gt 0 ]; then
-  [ "$import_files" -le "${#rlps[@]}" ] || die "--import-files $import_files: the chain has only ${#rlps[@]} files"
-  rlps=("${rlps[@]:0:$import_files}")
-fi
+chain_files "$chain" "$import_files"
 check_capture_out "$out" "$force" console.log
 base="${out%.ftr}" name="$(basename "$base")"
 outputs=("${capture_output_suffixes[@]}" console.log)

@@ -1,7 +1,7 @@
 # Sourced by run_import_capture.sh and tools/vm/run_import_capture_vm.sh: the
-# one list of the files a capture of OUT.ftr writes next to it, and the one
-# check of --out, both made before anything is built, booted or written.
-# The sourcing script defines die().
+# checks of their arguments both make before anything is built, booted or
+# written (the files a capture of OUT.ftr writes next to it, --out, --chain,
+# --import-files). The sourcing script defines die().
 
 # OUT.<suffix>: the trace, capture_blktrace.sh's metadata (and, with
 # --keep-raw, its raw text and hint log), the wrapper's summed stats, the
@@ -31,4 +31,16 @@ check_capture_out() {
 check_chain_dir() {
   [ -f "$1/genesis.json" ] && [ -f "$1/chaingen.json" ] ||
     die "--chain $1 is not a chaingen output directory (genesis.json, chaingen.json)"
+}
+
+# chain_files DIR N: sets rlps to DIR's blocks-*.rlp files in order, the
+# first N of them when N > 0 (--import-files).
+chain_files() {
+  [[ "$2" =~ ^[0-9]+$ ]] || die "--import-files must be a non-negative integer"
+  rlps=("$1"/blocks-*.rlp)
+  [ -e "${rlps[0]}" ] || die "no blocks-*.rlp in $1 (chaingen --file-blocks)"
+  if [ "$2" -gt 0 ]; then
+    [ "$2" -le "${#rlps[@]}" ] || die "--import-files $2: the chain has only ${#rlps[@]} files"
+    rlps=("${rlps[@]:0:$2}")
+  fi
 }

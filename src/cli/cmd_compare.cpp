@@ -10,13 +10,13 @@
 #include <optional>
 #include <string_view>
 
-#include "core/csv_field.h"
 #include "cli/commands.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
-#include "core/escape.h"
 #include "core/atomic_file.h"
+#include "core/csv_field.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"

@@ -31,6 +31,4 @@ namespace ftlsim::sim {
 // of a finished configuration without its SimResult.
 [[nodiscard]] std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o);
 
-// CSV fields are quoted by ftlsim::csv_field (core/csv_field.h).
-
 }  // namespace ftlsim::sim

@@ -38,7 +38,7 @@ struct Column {
   Unit unit;                // lba, length
 };
 
-enum class OpAction : uint8_t { kWrite, kRead, kTrim, kFlush, kSkip };
+enum class OpAction : uint8_t { kWrite, kRead, kTrim, kFlush, kMarker, kSkip };
 
 struct OpEntry {
   std::string value;
@@ -134,7 +134,7 @@ std::vector<OpEntry> parse_op_map(std::string_view spec) {
     return {{"w", OpAction::kWrite},       {"write", OpAction::kWrite}, {"r", OpAction::kRead},
             {"read", OpAction::kRead},     {"t", OpAction::kTrim},      {"trim", OpAction::kTrim},
             {"d", OpAction::kTrim},        {"discard", OpAction::kTrim}, {"f", OpAction::kFlush},
-            {"flush", OpAction::kFlush}};
+            {"flush", OpAction::kFlush},  {"m", OpAction::kMarker},  {"marker", OpAction::kMarker}};
   }
   std::vector<OpEntry> map;
   for (const std::string_view item : split_list(spec)) {
@@ -151,10 +151,12 @@ std::vector<OpEntry> parse_op_map(std::string_view spec) {
       a = OpAction::kTrim;
     } else if (op == "flush") {
       a = OpAction::kFlush;
+    } else if (op == "marker") {
+      a = OpAction::kMarker;
     } else if (op == "skip") {
       a = OpAction::kSkip;
     } else {
-      throw InputError(fmt::format("--op-map: {} is not one of write, read, trim, flush, skip", quote(op)));
+      throw InputError(fmt::format("--op-map: {} is not one of write, read, trim, flush, marker, skip", quote(op)));
     }
     for (const OpEntry& e : map) {
       if (scan::iequals(e.value, value)) throw InputError(fmt::format("--op-map: {} is given twice", quote(value)));
@@ -218,6 +220,7 @@ class CsvParser {
         case OpAction::kRead: ev.op = Op::kRead; break;
         case OpAction::kTrim: ev.op = Op::kTrim; break;
         case OpAction::kFlush: ev.op = Op::kFlush; break;
+        case OpAction::kMarker: ev.op = Op::kMarker; break;
         case OpAction::kSkip: ++s.skipped_ops; return LineKind::kSkip;
       }
     }
@@ -239,8 +242,8 @@ class CsvParser {
         !parse_uint(trim(f[cols_[kLength].index]), "length", length, why)) {
       return LineKind::kBad;
     }
-    if (ev.op == Op::kFlush) {
-      ev.lba = 0;
+    if (ev.op == Op::kFlush || ev.op == Op::kMarker) {
+      ev.lba = ev.op == Op::kMarker ? lba : 0;  // a marker's value is in the lba column
       ev.sectors = 0;
       return LineKind::kEvent;
     }

@@ -48,6 +48,7 @@ cleanup() {
   mountpoint -q "$mnt" && umount "$mnt"
   [ -n "$loop" ] && losetup -d "$loop"
   [ "$mounted_tracefs" -eq 1 ] && umount /sys/kernel/tracing
+  if [ -n "${nobody_dir:-}" ]; then rm -rf "$nobody_dir"; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -71,13 +72,26 @@ expect_refusal "bad action" 2 'action must be' -- "$capture" -d /dev/null -o "$t
 expect_refusal "unknown flag" 2 'unknown argument' -- "$capture" --bogus
 expect_refusal "missing device" 2 'does not exist' -- "$capture" -d /dev/ftlsim-no-such-dev -o "$tmp/x.ftr" -- true
 expect_refusal "not a block device" 2 'not a block device' -- "$capture" -d /dev/null -o "$tmp/x.ftr" -- true
+# Not root: nobody runs a copy of the script, from a folder nobody can
+# enter (the clone may sit under /root, mode 0700, or in a private mktemp
+# folder, where nobody cannot reach the script or even the working folder).
+nobody_dir=""
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-  # bash -c so the check does not depend on nobody reading the repository path.
+  as_nobody=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all)
+  for parent in "${TMPDIR:-/tmp}" /tmp /var/tmp /dev/shm; do
+    d="$(mktemp -d "$parent/ftlsim-nobody.XXXXXX" 2>/dev/null)" || continue
+    chmod 755 "$d"
+    if "${as_nobody[@]}" test -r "$d" -a -x "$d"; then nobody_dir="$d"; break; fi
+    rm -rf "$d"
+  done
+fi
+if [ -n "$nobody_dir" ]; then
+  install -m 755 "$capture" "$nobody_dir/capture_blktrace.sh"
   expect_refusal "not root" 2 'must run as root' -- \
-    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
-    bash -c "$(cat "$capture")" capture_blktrace.sh -d /dev/null -o /tmp/x.ftr -- true
+    env -C "$nobody_dir" "${as_nobody[@]}" "$nobody_dir/capture_blktrace.sh" -d /dev/null -o "$nobody_dir/x.ftr" -- true
+  rm -rf "$nobody_dir"; nobody_dir=""
 else
-  echo "note: setpriv or user nobody missing; not-root refusal untested"
+  echo "note: setpriv, user nobody or a folder nobody can enter missing; not-root refusal untested"
 fi
 
 # ------------------------------------------------------------- loop + ext4

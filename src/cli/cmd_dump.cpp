@@ -1,7 +1,7 @@
 // `ftlsim dump TRACE [-o FILE] [--range START:END] [--op LIST] [--pid LIST]`:
 // a .ftr trace's records as CSV, in the columns `convert --from csv` reads,
 // so that
-//   ftlsim convert --from csv D.csv -o T.ftr --keep-time \
+//   ftlsim convert --from csv D.csv -o T.ftr --keep-time
 //     --columns time=time,lba=lba,length=length,op=op,pid=pid
 // gives back the records byte for byte (docs/cli.md, "ftlsim dump").
 #include <fmt/format.h>

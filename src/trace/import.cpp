@@ -252,8 +252,8 @@ std::string device_label(TextFormat format, uint32_t dev) {
 std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t, uint64_t>>& devices, size_t shown) {
   std::string out;
   for (size_t i = 0; i < devices.size() && i < shown; ++i) {
-    out += fmt::format("{}{} ({} requests)", i == 0 ? "" : ", ", device_label(format, devices[i].first),
-                       devices[i].second);
+    out += fmt::format("{}{} ({} request{})", i == 0 ? "" : ", ", device_label(format, devices[i].first),
+                       devices[i].second, devices[i].second == 1 ? "" : "s");
   }
   if (devices.size() > shown) out += fmt::format(", ... ({} devices)", devices.size());
   return out;

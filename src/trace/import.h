@@ -154,7 +154,7 @@ struct ImportSummary {
 // How messages and the `devices` header key name device `dev` of `format`:
 // MAJ,MIN for blkparse and ftrace-blk, else the number.
 [[nodiscard]] std::string device_label(TextFormat format, uint32_t dev);
-// "0 (12 requests), 3 (7 requests)", at most `shown` devices then "...".
+// "0 (12 requests), 3 (1 request)", at most `shown` devices then "...".
 [[nodiscard]] std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t, uint64_t>>& devices,
                                       size_t shown = 8);
 

@@ -688,7 +688,7 @@ fi
 if [ -n "$hinttrace" ]; then
   read -r unmatched unmatched_bytes written < <(hint_join_counts "$out") ||
     fail "cannot read the hint join counts from $out; raw capture kept: $raw, $hints_csv"
-  share="$(awk -v u="$unmatched_bytes" -v w="$written" 'BEGIN {printf "%.3f", w > 0 ? 100 * u / w : 0}')"
+  share="$(awk -v u="$unmatched_bytes" -v w="$written" 'BEGIN {printf "%.3f", (w > 0 ? 100 * u / w : 0)}')"
   say "unmatched hints: $unmatched writes, $unmatched_bytes bytes ($share% of the $written bytes written; limit $max_unmatched%, --max-unmatched)"
   if awk -v s="$share" -v m="$max_unmatched" 'BEGIN {exit !(s > m)}'; then
     say "more written bytes than --max-unmatched $max_unmatched% found no hint; $out puts them under placement ID 0. Raw capture kept: $raw, $hints_csv; convert again with a larger --hint-tolerance (see the 'converting:' line), or capture with --max-unmatched 100 to accept"

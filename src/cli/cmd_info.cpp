@@ -39,7 +39,8 @@ std::string pid_name(const trace::TraceMeta& meta, trace::PlacementId pid) {
 // (device, requests) pairs, in the order written.
 std::vector<std::pair<std::string, std::string>> merged_devices(const trace::TraceMeta& meta) {
   std::vector<std::pair<std::string, std::string>> out;
-  std::string_view list = meta.get("devices");
+  const std::string text = meta.get("devices");
+  std::string_view list = text;
   while (!list.empty()) {
     const size_t blank = std::min(list.find(' '), list.size());
     const std::string_view item = list.substr(0, blank);

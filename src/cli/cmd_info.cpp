@@ -83,7 +83,7 @@ std::string span_text(uint64_t ns) {
   return fmt::format("{:.3g} s", v * 1e-9);
 }
 
-std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s) {
+std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s, const std::string& warning) {
   const trace::TraceMeta& meta = reader.meta();
   JsonWriter j;
   j.begin_object();
@@ -148,6 +148,9 @@ std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s) 
   } else {
     j.null();
   }
+  j.key("warnings").begin_array();
+  if (!warning.empty()) j.value(warning);
+  j.end_array();
   j.key("lba");
   if (s.has_lba_range()) {
     j.begin_object().field("min", s.min_lba).field("end", s.end_lba).end_object();
@@ -217,19 +220,28 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
   return out;
 }
 
+// The warning about an implausible rate, or "" (see kImplausibleIops).
+std::string rate_warning(const trace::FtrReader& reader, const trace::TraceStats& stats) {
+  const std::optional<TraceRate> rate = trace_rate(stats);
+  if (!rate || (rate->requests_per_s <= kImplausibleIops && rate->bytes_per_s <= kImplausibleBytesPerS)) return {};
+  return fmt::format(
+      "{}: {} requests in {} is {:.4g} M requests/s and {}/s, more than a device sustains; are the times in the "
+      "unit the conversion assumed?",
+      reader.path(), stats.records - stats.ops[static_cast<size_t>(Op::kMarker)].records,
+      span_text(stats.max_time_ns - stats.min_time_ns), rate->requests_per_s * 1e-6,
+      format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
+}
+
 void run_info(const InfoArgs& args) {
   const trace::FtrReader reader(args.trace);
   const trace::TraceStats stats = trace::compute_trace_stats(reader);
-  fmt::print("{}", args.json ? to_json(reader, stats) : to_table(reader, stats));
-  const std::optional<TraceRate> rate = trace_rate(stats);
-  if (rate && (rate->requests_per_s > kImplausibleIops || rate->bytes_per_s > kImplausibleBytesPerS)) {
+  const std::string warning = rate_warning(reader, stats);
+  // JSON carries the warning (stderr stays clean for `2>&1` consumers); the
+  // table prints it on stderr after the table.
+  fmt::print("{}", args.json ? to_json(reader, stats, warning) : to_table(reader, stats));
+  if (!args.json && !warning.empty()) {
     std::fflush(stdout);
-    fmt::print(stderr,
-               "ftlsim info: warning: {}: {} requests in {} is {:.4g} M requests/s and {}/s, more than a device "
-               "sustains; are the times in the unit the conversion assumed?\n",
-               escape_for_terminal(reader.path()), stats.records - stats.ops[static_cast<size_t>(Op::kMarker)].records,
-               span_text(stats.max_time_ns - stats.min_time_ns), rate->requests_per_s * 1e-6,
-               format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
+    fmt::print(stderr, "ftlsim info: warning: {}\n", escape_for_terminal(warning));
   }
 }
 

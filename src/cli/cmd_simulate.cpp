@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -50,9 +49,10 @@ bool stderr_progress(const SimulateArgs& a) { return progress_wanted(a.no_progre
 // The config_key a single run writes into summary.json: the trace and every
 // setting, as a sweep keys its configurations.
 std::string single_run_key(const SimulateArgs& a, const Point& point, const trace::FtrReader& reader) {
-  std::string description;
+  // As plan_sweep (sim/sweep_run.cpp) describes a configuration: the options
+  // outside the settings, then every setting; equal runs get equal keys.
+  std::string description = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
   for (size_t i = 0; i < kSettingCount; ++i) description += fmt::format("{}={}\n", setting_info(i).name, point[i]);
-  description += fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
 }
@@ -70,17 +70,12 @@ std::string key_in_summary(const std::string& dir) {
   return end == std::string::npos ? "none" : text.substr(at + tag.size(), end - at - tag.size());
 }
 
-// A single run's --out that holds another configuration's results (or a
-// sweep's) is refused without --force, as a sweep refuses another sweep.
+// A single run's --out that holds another configuration's results is
+// refused without --force, as a sweep refuses another sweep (a sweep's
+// folder is refused by OutputDir: it holds names a single run does not write).
 void check_out_holds_this_run(const SimulateArgs& a, const std::string& key) {
   if (a.out.empty() || a.force) return;
   const std::string shown = escape_for_terminal(a.out);
-  std::error_code ec;
-  if (std::filesystem::exists(a.out + "/sweep.csv", ec)) {
-    throw InputError(fmt::format("--out {}: holds a sweep (sweep.csv); give another folder, or --force to replace "
-                                 "its results with this run's",
-                                 shown));
-  }
   const std::string previous = key_in_summary(a.out);
   if (!previous.empty() && previous != key) {
     throw InputError(fmt::format("--out {}: holds the results of another configuration or trace ({}/summary.json); "

@@ -67,9 +67,11 @@ void add_model_options(CLI::App& app, ModelArgs& args);
 
 // With only `single` placement (the non-FDP device: one handle, reclaim
 // units are lines, one reclaim group) the FDP device options change nothing:
-// given, they are refused (InputError), as timing options are without
-// --timing. A placement list with another policy in it keeps them. Options
-// also given in `common` (compare's shared options) are not refused.
+// given, each gets a warning on stderr. Not refused: a sweep's `single`
+// configuration, rerun alone with the sweep's options, must still run and
+// give the same summary.json. A placement list with another policy in it
+// keeps them silently; so do options also given in `common` (compare's
+// shared options, meant for its FDP side).
 void check_options_apply(const ModelArgs& a, const std::vector<std::vector<std::string>>& items,
                          const ModelArgs* common = nullptr);
 

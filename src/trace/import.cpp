@@ -156,10 +156,15 @@ void add_result_meta(const ImportOptions& o, const Placement& p, const ImportSum
   meta.kv.emplace_back("hint_unmatched_bytes", std::to_string(s.hint_unmatched_bytes));
 }
 
-// Refuses an input with several devices unless one is kept or they are
-// merged, and a kept device the input does not have.
+// Refuses an input with several devices (a trace format that records
+// devices or volumes: disksim, msr, alibaba, tencent, csv with a device
+// column) unless one is kept or they are merged, and a kept device the
+// input does not have.
 void check_devices(const ImportOptions& o, const std::string& source, const std::optional<uint32_t>& device,
                    const ImportSummary& s) {
+  // A block trace is a capture of one device; its --device keeps the
+  // events of one of several (a partition and its disk) as it always did.
+  if (is_blk(o.format)) return;
   const std::string keep = o.format == TextFormat::kMsr ? "--disk N" : "--device N";
   if (device) {
     for (const auto& [dev, n] : s.devices) {

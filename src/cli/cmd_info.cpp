@@ -224,11 +224,12 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
 std::string rate_warning(const trace::FtrReader& reader, const trace::TraceStats& stats) {
   const std::optional<TraceRate> rate = trace_rate(stats);
   if (!rate || (rate->requests_per_s <= kImplausibleIops && rate->bytes_per_s <= kImplausibleBytesPerS)) return {};
+  const double mega = rate->requests_per_s * 1e-6;
   return fmt::format(
-      "{}: {} requests in {} is {:.4g} M requests/s and {}/s, more than a device sustains; are the times in the "
+      "{}: {} requests in {} is {} M requests/s and {}/s, more than a device sustains; are the times in the "
       "unit the conversion assumed?",
       reader.path(), stats.records - stats.ops[static_cast<size_t>(Op::kMarker)].records,
-      span_text(stats.max_time_ns - stats.min_time_ns), rate->requests_per_s * 1e-6,
+      span_text(stats.max_time_ns - stats.min_time_ns), mega < 1e4 ? fmt::format("{:.4g}", mega) : fmt::format("{:.0f}", mega),
       format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
 }
 

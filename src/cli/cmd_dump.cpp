@@ -50,18 +50,6 @@ struct DumpFilter {
   std::vector<bool> pid;                   // 65536 entries, or empty for every ID
 };
 
-std::vector<std::string_view> dump_list_items(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    const size_t comma = std::min(text.find(',', pos), text.size());
-    const std::string_view item = trace::scan::trim(text.substr(pos, comma - pos));
-    if (!item.empty()) out.push_back(item);
-    pos = comma + 1;
-  }
-  return out;
-}
-
 DumpFilter dump_filter(const DumpArgs& a) {
   DumpFilter f;
   if (!a.range.empty()) {
@@ -88,7 +76,7 @@ DumpFilter dump_filter(const DumpArgs& a) {
   if (a.ops.empty()) {
     f.op.fill(true);
   } else {
-    for (const std::string_view name : dump_list_items(a.ops)) {
+    for (const std::string_view name : trace::scan::split_list(a.ops)) {
       uint8_t k = 0;
       while (k < trace::kOpCount && trace::op_name(static_cast<Op>(k)) != name) ++k;
       if (k == trace::kOpCount) {
@@ -100,7 +88,7 @@ DumpFilter dump_filter(const DumpArgs& a) {
   }
   if (!a.pids.empty()) {
     f.pid.assign(65536, false);
-    for (const std::string_view item : dump_list_items(a.pids)) {
+    for (const std::string_view item : trace::scan::split_list(a.pids)) {
       uint16_t id = 0;
       std::string why;
       if (!trace::scan::parse_uint(item, "ID", id, why)) {

@@ -17,6 +17,7 @@ namespace ftlsim::trace::detail {
 namespace {
 
 using scan::parse_uint;
+using scan::split_list;
 using scan::quote;
 using scan::trim;
 
@@ -44,18 +45,6 @@ struct OpEntry {
   std::string value;
   OpAction action;
 };
-
-[[nodiscard]] std::vector<std::string_view> split_list(std::string_view spec) {
-  std::vector<std::string_view> out;
-  size_t pos = 0;
-  while (pos <= spec.size()) {
-    const size_t comma = std::min(spec.find(',', pos), spec.size());
-    const std::string_view item = trim(spec.substr(pos, comma - pos));
-    if (!item.empty()) out.push_back(item);
-    pos = comma + 1;
-  }
-  return out;
-}
 
 std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
   std::array<Column, kFieldCount> cols{};

@@ -20,7 +20,8 @@
 # acted on when COMMAND returns: bash waits for a foreground child).
 #
 # Exit status: COMMAND's when it failed; otherwise 0, or 1 when tracing or
-# conversion failed; 2 for usage errors and failed preconditions.
+# conversion failed or more written bytes than --max-unmatched found no hint;
+# 2 for usage errors and failed preconditions.
 set -euo pipefail
 
 prog=capture_blktrace

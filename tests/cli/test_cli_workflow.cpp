@@ -148,6 +148,12 @@ TEST_CASE("dump -> convert --keep-time gives the records back byte for byte", "[
   CHECK_THAT(c.output, Contains("1 records before the first set to time 0"));
   const RunResult d = run_ftlsim("dump " + rebased + " --range 0:3");
   CHECK(d.output == "time,op,lba,length,pid\n0,write,8,8,1\n0,read,0,16,0\n1000,trim,100,8,2\n");
+  // disksim and blkparse keep their times already: --keep-time is refused there.
+  write_text(tmp.file("one.disksim"), "5 0 0 8 0\n");
+  const RunResult k = run_ftlsim("convert --from disksim " + tmp.file("one.disksim") + " -o " + tmp.file("k.ftr") +
+                                 " --keep-time");
+  CHECK(k.exit_code == 2);
+  CHECK_THAT(k.output, Contains("--keep-time does not apply to --from disksim"));
 }
 
 TEST_CASE("dump selects a record range, ops and placement IDs", "[cli][dump]") {

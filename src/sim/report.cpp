@@ -63,6 +63,8 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.null();
   }
   j.end_object();
+  j.field("rules", run.rules);    // --rules
+  j.field("sizing", run.sizing);  // --sizing
   j.key("gc").begin_object();
   j.field("victim", std::string(ftl::victim_policy_name(gc.victim)));
   j.field("thres_pcent", gc.thres_pcent);
@@ -74,8 +76,16 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("seed", gc.seed);
   j.field("forced_check", gc.forced_check_per_slot ? "page" : "request");  // --gc-check
   j.field("rg_gc", gc.every_pool ? "every" : "first");                   // --rg-gc
+  j.field("gc_order", gc.page_order ? "page" : "block");                 // --gc-order
+  j.key("forced_passes");                                                 // --forced-passes: null = FEMU's bound
+  if (gc.forced_passes != 0) {
+    j.value(uint64_t{gc.forced_passes});
+  } else {
+    j.null();
+  }
   j.end_object();
   j.field("trim_partial", run.config.trim_keeps_partial ? "keep" : "unmap");
+  j.field("trim_range", run.config.trim_plus_one ? "plus-one" : "exact");
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   j.key("fdp").begin_object();
   j.field("placement", run.placement.placement.text);
@@ -98,6 +108,9 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   word("ru_open", fdp.open_at_start ? "startup" : "lazy");
   word("rg_split", fdp::rg_split_name(fdp.rg_split));
   word("rg_of", fdp::rg_of_name(fdp.rg_of));
+  word("declined", fdp.declined_requeue ? "requeue" : "keep");
+  word("pid_format", fdp.pid_confdp ? "confdp" : "rgif");
+  j.field("single", fdp.single_handle0 ? "handle0" : "line-path");
   j.key("ru_time_limit_ns");  // null: no limit
   if (fdp.ru_time_limit_ns != 0) {
     j.value(fdp.ru_time_limit_ns);
@@ -154,7 +167,14 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("trimmed_pages", s.trimmed_slots);
   j.field("partial_trim_pages", r.requests.partial_trim_slots);
   j.field("wrapped_requests", r.requests.wrapped_requests);
+  j.field("trim_extra_pages", r.requests.trim_extra_slots);
   j.end_object();
+  j.key("reset_record");  // --reset-at: the marker record every counter counts from (null: none)
+  if (r.reset_record) {
+    j.value(*r.reset_record);
+  } else {
+    j.null();
+  }
   // FDP statistics log (0x22) and events as a device reports them.
   j.key("fdp_stats").begin_object();
   j.field("hbmw", s.host_slots * kSlot);

@@ -434,8 +434,8 @@ class Reference {
     }
     return false;
   }
-  // "RUs closed early": FEMU's fdp_gc_until_clear stops after this many passes.
-  // READING: the cap is FDP's (fdp_gc_until_clear); FEMU's line path loop in
+  // "RUs closed early": the max_fg_gc loop of FEMU's ssd_stream_write stops
+  // after this many passes. READING: the cap is FDP's; FEMU's line path loop in
   // ssd_write has none, so none here (a guard throws if it would never end).
   uint64_t forced_cap() const { return uint64_t{pools_.size()} * per_pool_ + pools_.size(); }
 

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "core/error.h"
 #include "cli/timing_options.h"
@@ -115,30 +117,34 @@ bool choice(Setting s, std::string_view text, std::string_view femu, std::string
   if (text == other) return true;
   throw InputError(fmt::format("{}: '{}' is not {} ({}) or {}", option_name(s), text, femu, what, other));
 }
-bool gc_check_per_page(std::string_view t) {
-  return choice(Setting::kGcCheck, t, "request", "page", "once per write request, FEMU");
+// The two-word settings: FEMU's word (the default) first.
+struct TwoWords {
+  Setting setting;
+  std::string_view femu, other, what;
+};
+constexpr TwoWords kTwoWords[] = {
+    {Setting::kRules, "femu", "confdp", "every rule MoatLab FEMU's"},
+    {Setting::kGcCheck, "request", "page", "once per write request, FEMU"},
+    {Setting::kRgGc, "first", "every", "FEMU"},
+    {Setting::kGcOrder, "block", "page", "block by block, FEMU"},
+    {Setting::kDeclined, "requeue", "keep", "popped and inserted again, FEMU's FDP path"},
+    {Setting::kTrimPartial, "unmap", "keep", "FEMU"},
+    {Setting::kTrimRange, "exact", "plus-one", "the range given, FEMU"},
+    {Setting::kRuOpen, "startup", "lazy", "FEMU"},
+    {Setting::kPidFormat, "rgif", "confdp", "TP4146's RG bits, invalid IDs to handle 0, FEMU"},
+    {Setting::kSingle, "line-path", "handle0", "FEMU's line path"},
+};
+// Whether `text` is the alternative word of two-word setting `s`.
+bool alternative(Setting s, std::string_view text) {
+  for (const TwoWords& w : kTwoWords) {
+    if (w.setting == s) return choice(s, text, w.femu, w.other, w.what);
+  }
+  throw std::logic_error("alternative() called for a setting that is not two words");
 }
-bool rg_gc_every(std::string_view t) { return choice(Setting::kRgGc, t, "first", "every", "FEMU"); }
-bool trim_keeps(std::string_view t) { return choice(Setting::kTrimPartial, t, "unmap", "keep", "FEMU"); }
-bool ru_open_lazy(std::string_view t) { return choice(Setting::kRuOpen, t, "startup", "lazy", "FEMU"); }
-bool confdp_rules(std::string_view t) {
-  return choice(Setting::kRules, t, "femu", "confdp", "every rule MoatLab FEMU's");
+bool is_two_words(Setting s) {
+  return std::any_of(std::begin(kTwoWords), std::end(kTwoWords), [s](const TwoWords& w) { return w.setting == s; });
 }
-bool gc_order_page(std::string_view t) {
-  return choice(Setting::kGcOrder, t, "block", "page", "block by block, FEMU");
-}
-bool declined_keep(std::string_view t) {
-  return choice(Setting::kDeclined, t, "requeue", "keep", "popped and inserted again, FEMU's FDP path");
-}
-bool trim_plus_one(std::string_view t) {
-  return choice(Setting::kTrimRange, t, "exact", "plus-one", "the range given, FEMU");
-}
-bool pid_confdp(std::string_view t) {
-  return choice(Setting::kPidFormat, t, "rgif", "confdp", "TP4146's RG bits, invalid IDs to handle 0, FEMU");
-}
-bool single_handle0(std::string_view t) {
-  return choice(Setting::kSingle, t, "line-path", "handle0", "FEMU's line path");
-}
+bool confdp_rules(std::string_view t) { return alternative(Setting::kRules, t); }
 // --forced-passes: femu (0: FEMU's bound) or a count of at least 1.
 uint32_t forced_passes(std::string_view t) {
   if (t == "femu") return 0;
@@ -185,27 +191,21 @@ std::string sizing_value(const ModelArgs& a, const Point& v) {
 
 // Checks a name-valued item by parsing it as the model will.
 void check_word(Setting s, const std::string& item) {
+  if (is_two_words(s)) {
+    (void)alternative(s, item);
+    return;
+  }
   switch (s) {
     case Setting::kPreset: (void)ftl::preset_geometry(item); break;
     case Setting::kVictim: (void)ftl::parse_victim_policy(item); break;
-    case Setting::kGcCheck: (void)gc_check_per_page(item); break;
-    case Setting::kRgGc: (void)rg_gc_every(item); break;
-    case Setting::kTrimPartial: (void)trim_keeps(item); break;
     case Setting::kRuhType: (void)fdp::parse_ruh_types(item); break;
     case Setting::kPiGc: (void)fdp::parse_pi_gc(item); break;
     case Setting::kIiGc: (void)fdp::parse_ii_gc(item); break;
-    case Setting::kRuOpen: (void)ru_open_lazy(item); break;
     case Setting::kRgSplit: (void)fdp::parse_rg_split(item); break;
     case Setting::kRgOf: (void)fdp::parse_rg_of(item); break;
     case Setting::kRuTimeLimit: (void)ru_time_limit(item); break;
-    case Setting::kRules: (void)confdp_rules(item); break;
     case Setting::kSizing: (void)ftl::parse_sizing(item); break;
-    case Setting::kGcOrder: (void)gc_order_page(item); break;
-    case Setting::kDeclined: (void)declined_keep(item); break;
     case Setting::kForcedPasses: (void)forced_passes(item); break;
-    case Setting::kTrimRange: (void)trim_plus_one(item); break;
-    case Setting::kPidFormat: (void)pid_confdp(item); break;
-    case Setting::kSingle: (void)single_handle0(item); break;
     case Setting::kPlacement: (void)fdp::parse_placement(item); break;
     default: break;
   }
@@ -258,12 +258,12 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   cfg.gc.victim = ftl::parse_victim_policy(val(Setting::kVictim));
   cfg.gc.d_choices = to_u32(Setting::kDChoices, val(Setting::kDChoices));
   cfg.gc.seed = to_u64(Setting::kSeed, val(Setting::kSeed));
-  cfg.gc.forced_check_per_slot = gc_check_per_page(val(Setting::kGcCheck));
-  cfg.gc.every_pool = rg_gc_every(rule_value(a, v, Setting::kRgGc));
-  cfg.gc.page_order = gc_order_page(rule_value(a, v, Setting::kGcOrder));
+  cfg.gc.forced_check_per_slot = alternative(Setting::kGcCheck, val(Setting::kGcCheck));
+  cfg.gc.every_pool = alternative(Setting::kRgGc, rule_value(a, v, Setting::kRgGc));
+  cfg.gc.page_order = alternative(Setting::kGcOrder, rule_value(a, v, Setting::kGcOrder));
   cfg.gc.forced_passes = forced_passes(rule_value(a, v, Setting::kForcedPasses));
-  cfg.trim_keeps_partial = trim_keeps(val(Setting::kTrimPartial));
-  cfg.trim_plus_one = trim_plus_one(rule_value(a, v, Setting::kTrimRange));
+  cfg.trim_keeps_partial = alternative(Setting::kTrimPartial, val(Setting::kTrimPartial));
+  cfg.trim_plus_one = alternative(Setting::kTrimRange, rule_value(a, v, Setting::kTrimRange));
   if (thres_scale) g.blocks_per_plane = ftl::confdp_lines(g, cfg.gc.thres_pcent, *thres_scale);
   cfg.validate();
   return cfg;
@@ -285,12 +285,12 @@ fdp::PlacementSetup build_placement(const ModelArgs& a, const Point& v) {
   p.fdp.ruh_types = fdp::parse_ruh_types(val(Setting::kRuhType));
   p.fdp.pi_gc_ru = fdp::parse_pi_gc(rule(Setting::kPiGc));
   p.fdp.ii_gc = fdp::parse_ii_gc(val(Setting::kIiGc));
-  p.fdp.open_at_start = !ru_open_lazy(val(Setting::kRuOpen));
+  p.fdp.open_at_start = !alternative(Setting::kRuOpen, val(Setting::kRuOpen));
   p.fdp.rg_split = fdp::parse_rg_split(rule(Setting::kRgSplit));
   p.fdp.rg_of = fdp::parse_rg_of(val(Setting::kRgOf));
-  p.fdp.declined_requeue = !declined_keep(rule(Setting::kDeclined));
-  p.fdp.pid_confdp = pid_confdp(rule(Setting::kPidFormat));
-  p.fdp.single_handle0 = single_handle0(rule(Setting::kSingle));
+  p.fdp.declined_requeue = !alternative(Setting::kDeclined, rule(Setting::kDeclined));
+  p.fdp.pid_confdp = alternative(Setting::kPidFormat, rule(Setting::kPidFormat));
+  p.fdp.single_handle0 = alternative(Setting::kSingle, rule(Setting::kSingle));
   if (confdp_rules(val(Setting::kRules)) && p.fdp.reclaim_groups > 1) {
     throw InputError(fmt::format(
         "--rules confdp --rg {}: ConfFDP's rules for more than one reclaim group (RGs of whole channels, a write "

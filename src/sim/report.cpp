@@ -262,6 +262,16 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                        fdp::pi_gc_name(fdp.pi_gc_ru), fdp::ii_gc_name(fdp.ii_gc),
                        fdp.open_at_start ? "start-up" : "first write", fdp::rg_of_name(fdp.rg_of));
   }
+  const bool confdp_rule = gc.page_order || gc.forced_passes != 0 || run.config.trim_plus_one ||
+                           !fdp.declined_requeue || fdp.pid_confdp || fdp.single_handle0 || run.sizing != "lines";
+  if (run.rules != "femu" || confdp_rule) {
+    out += fmt::format("rules      {}: sizing {}, gc order {}, forced passes {}, declined victims {}, trim range {}, "
+                       "pid format {}, single on {}\n",
+                       run.rules, run.sizing, gc.page_order ? "page" : "block",
+                       gc.forced_passes != 0 ? std::to_string(gc.forced_passes) : std::string("femu"),
+                       fdp.declined_requeue ? "requeued" : "kept", run.config.trim_plus_one ? "plus-one" : "exact",
+                       fdp.pid_confdp ? "confdp" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
+  }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
     out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "--gc-check page " : "",
                        gc.every_pool ? "--rg-gc every " : "", run.config.trim_keeps_partial ? "--trim-partial keep" : "");

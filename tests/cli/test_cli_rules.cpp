@@ -39,7 +39,7 @@ void write_trace(const std::string& path, uint64_t logical_slots) {
 
 }  // namespace
 
-TEST_CASE("--rules confdp is the named options it sets, each overridable, all in summary.json", "[cli]") {
+TEST_CASE("rules confdp is the named options it sets, each overridable, all in summary.json", "[cli]") {
   test::TempDir dir("rules");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, kLogicalSlots);
@@ -104,7 +104,7 @@ TEST_CASE("confdp presets derive their lines from the thresholds", "[cli]") {
   CHECK_THAT(slurp(dir.file("c/summary.json")), Catch::Contains("\"lines\": 106"));
 }
 
-TEST_CASE("--reset-at counts from a marker; a marker that never comes resets nothing", "[cli]") {
+TEST_CASE("reset-at counts from a marker, and a marker that never comes resets nothing", "[cli]") {
   test::TempDir dir("reset");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, kLogicalSlots);

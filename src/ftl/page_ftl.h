@@ -8,7 +8,8 @@
 // write-pointer order, channel fastest), so host writes and GC copies fill
 // memory sequentially. GC takes a victim's live slots in FEMU's copy order
 // instead, block by block with channel outermost (docs/model.md, "Where slots
-// live"): gc_pass() walks them column by column, and exported slot numbers
+// live"): gc_pass() walks them column by column (page by page across the
+// columns with ConfFDP's --gc-order page), and exported slot numbers
 // (exported_slot()) use that numbering. Units are grouped into pools
 // (reclaim groups) with their own free list, victim policy and thresholds.
 // GC moves the survivors of a unit to the stream layout.gc_dest names for the

@@ -25,6 +25,9 @@ std::optional<uint32_t> parse_sizing(std::string_view text) {
 
 uint32_t confdp_lines(const Geometry& g, double thres_pcent, uint32_t scale) {
   constexpr uint64_t kMiB = uint64_t{1} << 20;
+  if (scale == 0 || g.logical_bytes > UINT64_MAX / scale / 100 || g.block_bytes() > UINT64_MAX / scale) {
+    throw InputError(fmt::format("--sizing thres:{}: the scaled device does not fit 64-bit sizes", scale));
+  }
   const uint64_t logical = g.logical_bytes * scale;
   const uint64_t block = g.block_bytes() * scale;
   const std::string at = scale == 1 ? std::string() : fmt::format(" at scale {}", scale);

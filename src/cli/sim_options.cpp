@@ -264,7 +264,10 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   cfg.gc.forced_passes = forced_passes(rule_value(a, v, Setting::kForcedPasses));
   cfg.trim_keeps_partial = alternative(Setting::kTrimPartial, val(Setting::kTrimPartial));
   cfg.trim_plus_one = alternative(Setting::kTrimRange, rule_value(a, v, Setting::kTrimRange));
-  if (thres_scale) g.blocks_per_plane = ftl::confdp_lines(g, cfg.gc.thres_pcent, *thres_scale);
+  // (A geometry without dies or pages is left to validate(), which names the option.)
+  if (thres_scale && g.dies() != 0 && g.block_bytes() != 0) {
+    g.blocks_per_plane = ftl::confdp_lines(g, cfg.gc.thres_pcent, *thres_scale);
+  }
   cfg.validate();
   return cfg;
 }

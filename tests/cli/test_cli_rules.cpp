@@ -141,6 +141,8 @@ TEST_CASE("rule options refuse bad values and configurations ConfFDP cannot run,
       {" " + kDevice + " --forced-passes 0", "--forced-passes: '0'"},
       {" " + kDevice + " --gc-order column", "--gc-order: 'column'"},
       {" " + kDevice + " --reset-at block:3", "--reset-at: 'block:3'"},
+      {" --preset confdp-eth-512m --channels 0 --no-progress", "--channels must be at least 1"},
+      {" --preset confdp-eth-512m --pages 0 --no-progress", "pages"},
       {" " + kDevice + " --reset-at device:x", "--reset-at"},
       // 60/61 leaves 41 lines held back and 8 open of 106: 57 < 64 lines of data.
       {" --preset confdp-eth-512m --rules confdp --gc-thres 60 --gc-thres-high 61 --placement fdp --no-progress",

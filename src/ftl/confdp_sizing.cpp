@@ -39,11 +39,13 @@ uint32_t confdp_lines(const Geometry& g, double thres_pcent, uint32_t scale) {
   }
   // ConfFDP: user_space_ratio = 100 * gc_thres_pcent, gc_thres_pcent being
   // the percentage / 100.0 as a double, stored in an integer.
-  const auto ratio = static_cast<uint64_t>(100.0 * (thres_pcent / 100.0));
-  if (ratio == 0) {
-    throw InputError(fmt::format("--sizing thres: --gc-thres {} gives ConfFDP a user space ratio of 0 (a division "
-                                 "by zero in its ssd_init_params)", thres_pcent));
+  const double user_space = 100.0 * (thres_pcent / 100.0);
+  if (!(user_space >= 1.0 && user_space <= 100.0)) {
+    throw InputError(fmt::format("--sizing thres: --gc-thres {} gives ConfFDP a user space ratio of {} (below 1 it "
+                                 "divides by zero in its ssd_init_params); give 1 to 100",
+                                 thres_pcent, user_space));
   }
+  const auto ratio = static_cast<uint64_t>(user_space);
   const uint64_t total_mib = logical / kMiB * 100 / ratio;
   const uint64_t per_die_mib = total_mib / g.dies();
   const uint64_t lines = per_die_mib / (block / kMiB);

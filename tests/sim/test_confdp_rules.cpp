@@ -79,6 +79,7 @@ TEST_CASE("confdp sizing: lines from the logical capacity and --gc-thres in whol
   // 128 KiB blocks are not whole MiB at scale 1: ConfFDP cannot size it.
   CHECK_THROWS_AS(ftl::confdp_lines(small, 60, 1), InputError);
   CHECK_THROWS_AS(ftl::confdp_lines(eth, 0.5, 1), InputError);  // ratio 0: ConfFDP divides by zero
+  CHECK_THROWS_AS(ftl::confdp_lines(eth, -5, 1), InputError);
   CHECK(ftl::parse_sizing("lines") == std::nullopt);
   CHECK(ftl::parse_sizing("thres") == 1u);
   CHECK(ftl::parse_sizing("thres:128") == 128u);

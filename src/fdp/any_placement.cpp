@@ -6,7 +6,7 @@ AnyPlacement make_placement(const PlacementSpec& spec, const FdpConfig& c, const
   switch (spec.kind) {
     case PlacementKind::kOracle:
       return OraclePlacement(oracle_handles(in.records, in.sector_bytes, in.logical_slots, in.wrap, c.handles,
-                                            in.trim_keeps_partial, in.fit_map));
+                                            in.trim_keeps_partial, in.fit_map, in.trim_plus_one));
     case PlacementKind::kInterval:
       return IntervalPlacement(in.logical_slots, c.handles);
     case PlacementKind::kSingle:

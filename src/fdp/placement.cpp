@@ -95,7 +95,7 @@ IntervalPlacement::IntervalPlacement(uint64_t logical_slots, uint32_t handles)
 
 std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                     uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial,
-                                    std::span<const uint32_t> fit_map) {
+                                    std::span<const uint32_t> fit_map, bool trim_plus_one) {
   using trace::Op;
   if (handles > 256) throw InputError("--placement oracle supports at most 256 handles");
   const bool fit = !fit_map.empty();
@@ -125,6 +125,10 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
     const auto& r = records[i];
     if (!usable(r, span)) continue;
     const bool is_write = r.op == static_cast<uint8_t>(Op::kWrite);
+    const uint64_t after = span.first_slot + span.slots;  // --trim-range plus-one unmaps it too
+    if (!is_write && trim_plus_one && (after < (fit ? fit_map.size() : logical_slots) || (wrap && !fit))) {
+      next_event[lpn_of(after)] = idx;
+    }
     for (uint64_t k = span.slots; k-- > 0;) {
       const uint32_t lpn = lpn_of(span.first_slot + k);
       if (!is_write) {

@@ -100,14 +100,16 @@ class OraclePlacement {
 // shortest first, are split over handles 0 .. handles-2 in equal shares of
 // write volume; slots never overwritten go to the last handle. Records are
 // enumerated exactly as the simulation driver does (a trim ends the life of
-// every slot it unmaps: all it touches unless `trim_keeps_partial`);
+// every slot it unmaps: all it touches unless `trim_keeps_partial`, and the
+// slot after its range with `trim_plus_one`);
 // malformed records are skipped (the driver reports them).
 // With a non-empty `fit_map` (--logical fit:) trace slots are remapped
 // through it instead of folded into `logical_slots`.
 [[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                                   uint64_t logical_slots, bool wrap, uint32_t handles,
                                                   bool trim_keeps_partial = false,
-                                                  std::span<const uint32_t> fit_map = {});
+                                                  std::span<const uint32_t> fit_map = {},
+                                                  bool trim_plus_one = false);
 
 // interval: the device remembers when it last wrote each LBA (in host slots
 // written since the start) and sends a rewrite with interval v to handle

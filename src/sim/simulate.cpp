@@ -370,6 +370,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     inputs.logical_slots = cfg.geometry.logical_slots();
     inputs.wrap = opts.wrap;
     inputs.trim_keeps_partial = cfg.trim_keeps_partial;
+    inputs.trim_plus_one = cfg.trim_plus_one;
     if (fit_map != nullptr) inputs.fit_map = *fit_map;
     fdp::AnyPlacement placement = fdp::make_placement(setup.placement, fdp, inputs);
     std::visit(

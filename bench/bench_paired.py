@@ -46,7 +46,11 @@ def main():
     ap.add_argument("--writes", default="20e6", help="random writes after the fill (a count: 20000000 or 20e6)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default="/tmp/ftlsim-bench-paired")
+    ap.add_argument("--new-args", default="",
+                    help="extra options for the new binary only, e.g. \"--rules confdp --sizing lines\" (the old "
+                         "binary runs the FEMU rules on the same device)")
     args = ap.parse_args()
+    new_extra = args.new_args.split()
     os.makedirs(args.workdir, exist_ok=True)
     print(f"| case | old CPU s | new CPU s | new/old | WAF old / new |")
     print(f"|---|---|---|---|---|")
@@ -58,7 +62,7 @@ def main():
         olds, news = [], []
         for _ in range(args.repeat):
             o, waf_o = cpu_seconds(args.old, trace, sim)
-            n, waf_n = cpu_seconds(args.new, trace, sim)
+            n, waf_n = cpu_seconds(args.new, trace, sim + new_extra)
             olds.append(o)
             news.append(n)
         mo, mn = statistics.median(olds), statistics.median(news)

@@ -142,7 +142,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   // Options outside the settings that change results.
-  const std::string fixed = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
+  const std::string fixed = fmt::format("wrap={}\n{}\n{}", a.model.wrap, describe(a.timing),
+                                        a.model.reset_at.empty() ? "" : "reset_at=" + a.model.reset_at + "\n");
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
   sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
                                         [&](std::span<const std::string> values) {

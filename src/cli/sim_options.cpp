@@ -2,17 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "core/error.h"
 #include "cli/timing_options.h"
 #include "core/units.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
+#include "ftl/confdp_sizing.h"
 #include "ftl/ftl_config.h"
 #include "ftl/geometry.h"
 #include "sim/fit.h"
@@ -24,6 +27,7 @@ using sim::ValueKind;
 
 constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"preset", ValueKind::kWord, "femu-default"},
+    {"rules", ValueKind::kWord, "femu"},
     {"channels", ValueKind::kInteger, ""},
     {"luns", ValueKind::kInteger, ""},
     {"planes", ValueKind::kInteger, ""},
@@ -32,23 +36,30 @@ constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"page-size", ValueKind::kSize, ""},
     {"logical", ValueKind::kSize, ""},
     {"op", ValueKind::kReal, ""},
+    {"sizing", ValueKind::kWord, ""},
     {"gc-thres", ValueKind::kReal, "75"},
     {"gc-thres-high", ValueKind::kReal, "95"},
     {"victim", ValueKind::kWord, "greedy"},
     {"d-choices", ValueKind::kInteger, "8"},
     {"seed", ValueKind::kInteger, "1"},
     {"gc-check", ValueKind::kWord, "request"},
-    {"rg-gc", ValueKind::kWord, "first"},
+    {"rg-gc", ValueKind::kWord, "first", "every"},
+    {"gc-order", ValueKind::kWord, "block", "page"},
+    {"declined", ValueKind::kWord, "requeue", "keep"},
+    {"forced-passes", ValueKind::kWord, "femu", "5"},
     {"trim-partial", ValueKind::kWord, "unmap"},
+    {"trim-range", ValueKind::kWord, "exact", "plus-one"},
     {"rg", ValueKind::kInteger, "1"},
     {"ru-size", ValueKind::kSize, ""},
     {"ruh", ValueKind::kInteger, "8"},
     {"ruh-type", ValueKind::kWord, "pi"},
-    {"pi-gc", ValueKind::kWord, "gc-ru"},
+    {"pi-gc", ValueKind::kWord, "gc-ru", "host-ru"},
     {"ii-gc", ValueKind::kWord, "last-ruh"},
     {"ru-open", ValueKind::kWord, "startup"},
-    {"rg-split", ValueKind::kWord, "lines"},
+    {"rg-split", ValueKind::kWord, "lines", "dies"},
     {"rg-of", ValueKind::kWord, "pid"},
+    {"pid-format", ValueKind::kWord, "rgif", "confdp"},
+    {"single", ValueKind::kWord, "line-path", "handle0"},
     {"ru-time-limit", ValueKind::kWord, "off"},
     {"placement", ValueKind::kPlacement, "single"},
     {"interval", ValueKind::kSize, ""},
@@ -84,6 +95,22 @@ uint64_t ru_time_limit(const std::string& text) {
   return *ns;
 }
 
+// --reset-at device:MARKER | counters:MARKER ("" = none).
+sim::ResetAt parse_reset_at(const std::string& text) {
+  sim::ResetAt r;
+  if (text.empty()) return r;
+  const size_t colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  if (colon != std::string::npos && (kind == "device" || kind == "counters")) {
+    r.kind = kind == "device" ? sim::ResetAt::Kind::kDevice : sim::ResetAt::Kind::kCounters;
+    r.marker = parse_uint_option(std::string_view(text).substr(colon + 1), "--reset-at");
+    return r;
+  }
+  throw InputError(fmt::format("--reset-at: '{}' is not device:MARKER (reset the whole device) or counters:MARKER "
+                               "(reset its counters only) at the trace's first marker of that value",
+                               text));
+}
+
 // Two-word settings: the first word is FEMU's rule (the default), the second
 // ftlsim's alternative. Returns whether `text` is the alternative.
 bool choice(Setting s, std::string_view text, std::string_view femu, std::string_view other, std::string_view what) {
@@ -91,28 +118,95 @@ bool choice(Setting s, std::string_view text, std::string_view femu, std::string
   if (text == other) return true;
   throw InputError(fmt::format("{}: '{}' is not {} ({}) or {}", option_name(s), text, femu, what, other));
 }
-bool gc_check_per_page(std::string_view t) {
-  return choice(Setting::kGcCheck, t, "request", "page", "once per write request, FEMU");
+// The two-word settings: FEMU's word (the default) first.
+struct TwoWords {
+  Setting setting;
+  std::string_view femu, other, what;
+};
+constexpr TwoWords kTwoWords[] = {
+    {Setting::kRules, "femu", "confdp", "every rule MoatLab FEMU's"},
+    {Setting::kGcCheck, "request", "page", "once per write request, FEMU"},
+    {Setting::kRgGc, "first", "every", "FEMU"},
+    {Setting::kGcOrder, "block", "page", "block by block, FEMU"},
+    {Setting::kDeclined, "requeue", "keep", "popped and inserted again, FEMU's FDP path"},
+    {Setting::kTrimPartial, "unmap", "keep", "FEMU"},
+    {Setting::kTrimRange, "exact", "plus-one", "the range given, FEMU"},
+    {Setting::kRuOpen, "startup", "lazy", "FEMU"},
+    {Setting::kPidFormat, "rgif", "confdp", "TP4146's RG bits, invalid IDs to handle 0, FEMU"},
+    {Setting::kSingle, "line-path", "handle0", "FEMU's line path"},
+};
+// Whether `text` is the alternative word of two-word setting `s`.
+bool alternative(Setting s, std::string_view text) {
+  for (const TwoWords& w : kTwoWords) {
+    if (w.setting == s) return choice(s, text, w.femu, w.other, w.what);
+  }
+  throw std::logic_error("alternative() called for a setting that is not two words");
 }
-bool rg_gc_every(std::string_view t) { return choice(Setting::kRgGc, t, "first", "every", "FEMU"); }
-bool trim_keeps(std::string_view t) { return choice(Setting::kTrimPartial, t, "unmap", "keep", "FEMU"); }
-bool ru_open_lazy(std::string_view t) { return choice(Setting::kRuOpen, t, "startup", "lazy", "FEMU"); }
+bool is_two_words(Setting s) {
+  return std::any_of(std::begin(kTwoWords), std::end(kTwoWords), [s](const TwoWords& w) { return w.setting == s; });
+}
+bool confdp_rules(std::string_view t) { return alternative(Setting::kRules, t); }
+// --forced-passes: femu (0: FEMU's bound) or a count of at least 1.
+uint32_t forced_passes(std::string_view t) {
+  if (t == "femu") return 0;
+  uint32_t n = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (ec != std::errc() || p != t.data() + t.size() || n == 0) {
+    throw InputError(fmt::format("--forced-passes: '{}' is not femu (FEMU's bound: none on the line path, RUs + RGs "
+                                 "under FDP) or a number of passes of at least 1 (ConfFDP: 5)",
+                                 t));
+  }
+  return n;
+}
+
+// The value of setting `s` at point `v`: as given, else the rule set's
+// (--rules confdp switches every rule where ConfFDP differs).
+std::string rule_value(const ModelArgs& a, const Point& v, Setting s) {
+  const SettingInfo& info = kSettings[idx(s)];
+  if (!a.is_given(s) && !info.confdp_text.empty() && confdp_rules(v[idx(Setting::kRules)])) {
+    return std::string(info.confdp_text);
+  }
+  return v[idx(s)];
+}
+
+// --sizing at point `v`: as given, else thres (at the preset's scale) under
+// --rules confdp or on a confdp-* preset unless the line count is given
+// another way, else lines. Refuses thres with --blocks, --op or fit:.
+std::string sizing_value(const ModelArgs& a, const Point& v) {
+  const std::string& preset = v[idx(Setting::kPreset)];
+  const bool lines_given = a.is_given(Setting::kBlocks) || a.is_given(Setting::kOp) ||
+                           (a.is_given(Setting::kLogical) && sim::parse_fit(v[idx(Setting::kLogical)]));
+  if (a.is_given(Setting::kSizing)) {
+    const std::string& text = v[idx(Setting::kSizing)];
+    if (ftl::parse_sizing(text) && lines_given) {
+      throw InputError(fmt::format("--sizing {} derives the line count from --gc-thres as ConfFDP does: it cannot be "
+                                   "combined with --blocks, --op or --logical fit:",
+                                   text));
+    }
+    return text;
+  }
+  if (lines_given || (!confdp_rules(v[idx(Setting::kRules)]) && preset.substr(0, 7) != "confdp-")) return "lines";
+  const uint32_t scale = ftl::preset_sizing_scale(preset);
+  return scale == 1 ? "thres" : fmt::format("thres:{}", scale);
+}
 
 // Checks a name-valued item by parsing it as the model will.
 void check_word(Setting s, const std::string& item) {
+  if (is_two_words(s)) {
+    (void)alternative(s, item);
+    return;
+  }
   switch (s) {
     case Setting::kPreset: (void)ftl::preset_geometry(item); break;
     case Setting::kVictim: (void)ftl::parse_victim_policy(item); break;
-    case Setting::kGcCheck: (void)gc_check_per_page(item); break;
-    case Setting::kRgGc: (void)rg_gc_every(item); break;
-    case Setting::kTrimPartial: (void)trim_keeps(item); break;
     case Setting::kRuhType: (void)fdp::parse_ruh_types(item); break;
     case Setting::kPiGc: (void)fdp::parse_pi_gc(item); break;
     case Setting::kIiGc: (void)fdp::parse_ii_gc(item); break;
-    case Setting::kRuOpen: (void)ru_open_lazy(item); break;
     case Setting::kRgSplit: (void)fdp::parse_rg_split(item); break;
     case Setting::kRgOf: (void)fdp::parse_rg_of(item); break;
     case Setting::kRuTimeLimit: (void)ru_time_limit(item); break;
+    case Setting::kSizing: (void)ftl::parse_sizing(item); break;
+    case Setting::kForcedPasses: (void)forced_passes(item); break;
     case Setting::kPlacement: (void)fdp::parse_placement(item); break;
     default: break;
   }
@@ -144,7 +238,10 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
                                  val(Setting::kOp)));
   }
   const double op = has_op ? op_value : preset_op;
-  if (given(Setting::kLogical) && sim::parse_fit(val(Setting::kLogical))) {
+  const std::optional<uint32_t> thres_scale = ftl::parse_sizing(sizing_value(a, v));
+  if (thres_scale && !given(Setting::kLogical)) {
+    // ConfFDP sizes the raw capacity from the logical one: keep the preset's.
+  } else if (given(Setting::kLogical) && sim::parse_fit(val(Setting::kLogical))) {
     // --logical fit:P%: sized from the trace by simulate(); a placeholder here.
     g.logical_bytes = ftl::kSlotBytes;
   } else if (given(Setting::kLogical)) {
@@ -162,15 +259,23 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   cfg.gc.victim = ftl::parse_victim_policy(val(Setting::kVictim));
   cfg.gc.d_choices = to_u32(Setting::kDChoices, val(Setting::kDChoices));
   cfg.gc.seed = to_u64(Setting::kSeed, val(Setting::kSeed));
-  cfg.gc.forced_check_per_slot = gc_check_per_page(val(Setting::kGcCheck));
-  cfg.gc.every_pool = rg_gc_every(val(Setting::kRgGc));
-  cfg.trim_keeps_partial = trim_keeps(val(Setting::kTrimPartial));
+  cfg.gc.forced_check_per_slot = alternative(Setting::kGcCheck, val(Setting::kGcCheck));
+  cfg.gc.every_pool = alternative(Setting::kRgGc, rule_value(a, v, Setting::kRgGc));
+  cfg.gc.page_order = alternative(Setting::kGcOrder, rule_value(a, v, Setting::kGcOrder));
+  cfg.gc.forced_passes = forced_passes(rule_value(a, v, Setting::kForcedPasses));
+  cfg.trim_keeps_partial = alternative(Setting::kTrimPartial, val(Setting::kTrimPartial));
+  cfg.trim_plus_one = alternative(Setting::kTrimRange, rule_value(a, v, Setting::kTrimRange));
+  // (A geometry without dies or pages is left to validate(), which names the option.)
+  if (thres_scale && g.dies() != 0 && g.block_bytes() != 0) {
+    g.blocks_per_plane = ftl::confdp_lines(g, cfg.gc.thres_pcent, *thres_scale);
+  }
   cfg.validate();
   return cfg;
 }
 
-fdp::PlacementSetup build_placement(const Point& v) {
+fdp::PlacementSetup build_placement(const ModelArgs& a, const Point& v) {
   auto val = [&](Setting s) -> const std::string& { return v[idx(s)]; };
+  auto rule = [&](Setting s) { return rule_value(a, v, s); };
   fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(val(Setting::kPlacement));
   p.fdp.reclaim_groups = to_u32(Setting::kRg, val(Setting::kRg));
@@ -182,11 +287,20 @@ fdp::PlacementSetup build_placement(const Point& v) {
   if (ruh == 0 || ruh > 256) throw InputError(fmt::format("--ruh {} must be between 1 and 256", ruh));
   p.fdp.handles = ruh;
   p.fdp.ruh_types = fdp::parse_ruh_types(val(Setting::kRuhType));
-  p.fdp.pi_gc_ru = fdp::parse_pi_gc(val(Setting::kPiGc));
+  p.fdp.pi_gc_ru = fdp::parse_pi_gc(rule(Setting::kPiGc));
   p.fdp.ii_gc = fdp::parse_ii_gc(val(Setting::kIiGc));
-  p.fdp.open_at_start = !ru_open_lazy(val(Setting::kRuOpen));
-  p.fdp.rg_split = fdp::parse_rg_split(val(Setting::kRgSplit));
+  p.fdp.open_at_start = !alternative(Setting::kRuOpen, val(Setting::kRuOpen));
+  p.fdp.rg_split = fdp::parse_rg_split(rule(Setting::kRgSplit));
   p.fdp.rg_of = fdp::parse_rg_of(val(Setting::kRgOf));
+  p.fdp.declined_requeue = !alternative(Setting::kDeclined, rule(Setting::kDeclined));
+  p.fdp.pid_confdp = alternative(Setting::kPidFormat, rule(Setting::kPidFormat));
+  p.fdp.single_handle0 = alternative(Setting::kSingle, rule(Setting::kSingle));
+  if (confdp_rules(val(Setting::kRules)) && p.fdp.reclaim_groups > 1) {
+    throw InputError(fmt::format(
+        "--rules confdp --rg {}: ConfFDP's rules for more than one reclaim group (RGs of whole channels, a write "
+        "or GC copy moved to the nearest RG not at its high threshold) are not modelled yet; use --rg 1",
+        p.fdp.reclaim_groups));
+  }
   p.fdp.ru_time_limit_ns = ru_time_limit(val(Setting::kRuTimeLimit));
   return p;
 }
@@ -217,8 +331,14 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   // Registered in product order, so --help lists them in the order a sweep varies them.
   add(Setting::kPreset, "NAME", "Device",
       "Device preset: femu-default (16 GiB raw, 8x8 LUNs, 256 blocks x 256 x 4 KiB pages, 12 GiB logical) "
-      "femu-eth (98 GiB raw, 8x8 LUNs, 98 lines of 16 MiB blocks, 64 GiB logical) or femu-eth-512m (femu-eth "
-      "at 1/128 scale: 98 lines of 128 KiB blocks, 512 MiB logical; for traces/geth-ethstate.ftr)");
+      "femu-eth (98 GiB raw, 8x8 LUNs, 98 lines of 16 MiB blocks, 64 GiB logical), femu-eth-512m (femu-eth "
+      "at 1/128 scale: 98 lines of 128 KiB blocks, 512 MiB logical; for traces/geth-ethstate.ftr), confdp-eth "
+      "and confdp-eth-512m (the same devices with the lines ConfFDP derives from --gc-thres: 106 at 60)");
+  add(Setting::kRules, "femu|confdp", "Device",
+      "Rule set: femu (MoatLab FEMU's BlackBox SSD) or confdp (the ConfFDP fork the Ethereum FDP study ran: "
+      "--sizing thres, --rg-gc every, --gc-order page, --declined keep, --forced-passes 5, --trim-range "
+      "plus-one, --pi-gc host-ru, --rg-split dies, --pid-format confdp, --single handle0); an option given "
+      "explicitly overrides its rule (docs/model.md)");
   add(Setting::kChannels, "N", "Device", "Channels (default: the preset's; 8 for all presets)");
   add(Setting::kLuns, "N", "Device", "LUNs (dies) per channel (default: the preset's; 8 for all presets)");
   add(Setting::kPlanes, "N", "Device", "Planes per LUN (default: the preset's; 1)");
@@ -237,6 +357,10 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kOp, "FRACTION", "Device",
       "Over-provisioning as a fraction, physical/logical - 1 (default: the preset's, 1/3 for femu-default, "
       "0.53 for femu-eth and femu-eth-512m)");
+  add(Setting::kSizing, "lines|thres[:S]", "Device",
+      "Line count: lines (the preset's or --blocks', FEMU) or thres (ConfFDP: raw = logical x 100 / --gc-thres "
+      "in whole MiB; thres:S sizes as for a device S times larger, keeping its line count). Default: thres (at "
+      "the preset's scale, 128 for the -512m presets) under --rules confdp or a confdp-* preset, else lines");
   add(Setting::kGcThres, "PCT", "GC",
       "Background GC threshold in percent (FEMU gc_thres_pcent): GC runs while free lines <= "
       "(1 - pct/100) x lines, taking only victims with >= 1/8 invalid pages. Below 100 and at most "
@@ -252,6 +376,18 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kRgGc, "first|every", "GC",
       "GC across reclaim groups: first (FEMU: a background pass in the first RG over its threshold, forced GC "
       "while any RG is over its high threshold) or every (each RG on its own)");
+  add(Setting::kGcOrder, "block|page", "GC",
+      "Order GC copies a victim's live pages in: block (block by block, FEMU) or page (page by page across the "
+      "dies, ConfFDP)");
+  add(Setting::kDeclined, "requeue|keep", "GC",
+      "Under FDP, a background victim declined for having < 1/8 invalid pages: requeue (popped and inserted "
+      "again, FEMU) or keep (left in place, ConfFDP and FEMU's line path)");
+  add(Setting::kForcedPasses, "femu|N", "GC",
+      "Forced GC passes one write request may run: femu (FEMU's bound: none on the line path, RUs + RGs under "
+      "FDP) or N (ConfFDP: 5)");
+  add(Setting::kTrimRange, "exact|plus-one", "Device",
+      "LBAs a trim unmaps: exact (its range, FEMU) or plus-one (also the 4 KiB page after each range: ConfFDP's "
+      "(nlb + 1) bug, reproduced because the study ran it)");
   add(Setting::kTrimPartial, "unmap|keep", "Device",
       "A trim covering part of a 4 KiB page: unmap (the page is unmapped, FEMU) or keep (it stays mapped)");
   add(Setting::kRg, "N", "FDP",
@@ -278,6 +414,13 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kRgOf, "pid|lba", "FDP",
       "Which RG a write goes to: pid (the RG bits of its placement identifier, TP4146, FEMU) or lba (its LBA "
       "in 1 MiB stripes)");
+  add(Setting::kPidFormat, "rgif|confdp", "FDP",
+      "Placement identifier parsing: rgif (TP4146's RG bits; an invalid ID goes to handle 0 of RG 0 as an FDP "
+      "event, FEMU) or confdp (handle = ID & 0xff, RG = ID >> 8; an invalid handle goes to the last handle, "
+      "an invalid RG to the last RG, no event)");
+  add(Setting::kSingle, "line-path|handle0", "FDP",
+      "What --placement single runs on: line-path (FEMU's non-FDP line path, one write pointer) or handle0 "
+      "(ConfFDP, which has no non-FDP mode: every write through handle 0 of the same FDP device)");
   add(Setting::kRuTimeLimit, "DURATION|off", "FDP",
       "RU time limit: an RU that host writes reach is closed this long (trace time) after its first host "
       "write, full or not, and the FDP events RU time limit exceeded and RU not fully written are counted "
@@ -291,6 +434,12 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kInterval, "SIZE", "Output",
       "Host bytes between timeseries rows (default: 1% of the bytes the trace writes)");
   app.add_flag("--wrap", a.wrap, "Fold LBAs beyond the logical capacity into it (modulo) instead of failing")
+      ->group("Input");
+  app.add_option("--reset-at", a.reset_at,
+                 "device:MARKER resets the whole device (mapping, units, erase counts, counters; ConfFDP's "
+                 "management reset) and counters:MARKER only its counters, at the trace's first marker of that "
+                 "value, so WAF, GC onset and the time series count from there (fast mode; not sweepable)")
+      ->type_name("KIND:MARKER")
       ->group("Input");
 }
 
@@ -394,7 +543,10 @@ sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std:
     run.options.interval_bytes = parse_size_or_throw(point[idx(Setting::kInterval)], "--interval");
     if (run.options.interval_bytes == 0) throw InputError("--interval must be above 0");
   }
-  run.placement = build_placement(point);
+  run.placement = build_placement(a, point);
+  run.rules = point[idx(Setting::kRules)];
+  run.sizing = sizing_value(a, point);
+  run.options.reset = parse_reset_at(a.reset_at);
   return run;
 }
 

@@ -18,10 +18,11 @@ namespace ftlsim::cli {
 
 // In product order: in a sweep the last one varies fastest.
 enum class Setting : uint8_t {
-  kPreset, kChannels, kLuns, kPlanes, kBlocks, kPages, kPageSize, kLogical, kOp,
-  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed, kGcCheck, kRgGc, kTrimPartial,
-  kRg, kRuSize, kRuh, kRuhType, kPiGc, kIiGc, kRuOpen, kRgSplit, kRgOf, kRuTimeLimit, kPlacement,
-  kInterval,
+  kPreset, kRules, kChannels, kLuns, kPlanes, kBlocks, kPages, kPageSize, kLogical, kOp, kSizing,
+  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed, kGcCheck, kRgGc, kGcOrder, kDeclined, kForcedPasses,
+  kTrimPartial, kTrimRange,
+  kRg, kRuSize, kRuh, kRuhType, kPiGc, kIiGc, kRuOpen, kRgSplit, kRgOf, kPidFormat, kSingle, kRuTimeLimit,
+  kPlacement, kInterval,
   kCount
 };
 inline constexpr size_t kSettingCount = static_cast<size_t>(Setting::kCount);
@@ -29,7 +30,10 @@ inline constexpr size_t kSettingCount = static_cast<size_t>(Setting::kCount);
 struct SettingInfo {
   std::string_view name;          // option name without dashes: "gc-thres"
   sim::ValueKind kind;
-  std::string_view default_text;  // "" = derived (from the preset or the trace)
+  std::string_view default_text;  // "" = derived (from the preset or the trace); FEMU's rule for rule settings
+  // A rule where ConfFDP differs: its value under --rules confdp when the
+  // option is not given ("" = the same as default_text).
+  std::string_view confdp_text = {};
 };
 [[nodiscard]] const SettingInfo& setting_info(Setting s);
 [[nodiscard]] const SettingInfo& setting_info(size_t i);
@@ -41,6 +45,7 @@ struct ModelArgs {
   Point text;                                 // as given (may be lists); defaults otherwise
   std::array<bool, kSettingCount> given{};    // on the command line
   bool wrap = false;
+  std::string reset_at;                       // --reset-at KIND:MARKER ("" = none)
 
   ModelArgs();
   [[nodiscard]] bool is_given(Setting s) const { return given[static_cast<size_t>(s)]; }

@@ -21,6 +21,7 @@ struct PlacementInputs {
   uint64_t logical_slots = 0;              // of the device
   bool wrap = false;                       // --wrap
   bool trim_keeps_partial = false;         // --trim-partial keep
+  bool trim_plus_one = false;              // --trim-range plus-one
   std::span<const uint32_t> fit_map;       // --logical fit: trace slot -> device slot; empty without
 };
 

@@ -169,7 +169,8 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
       l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % ru.units_per_die_group) % sets);
     }
   }
-  l.requeue_declined = true;
+  l.requeue_declined = c.declined_requeue;
+  l.forced_cap = l.units + l.pools;  // FEMU's max_fg_gc bound in ssd_stream_write
   const uint32_t hosts = h_count * rgs;
   const uint32_t total = 2 * hosts + rgs;
   l.stream_pool.resize(total);

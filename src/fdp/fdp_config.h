@@ -70,6 +70,22 @@ struct FdpConfig {
   bool open_at_start = true;
   RgSplit rg_split = RgSplit::kLines;
   RgOf rg_of = RgOf::kPid;
+  // --declined: a background pass that declines its victim (fewer than 1/8
+  // of its slots invalid) pops it and inserts it again (true, FEMU's
+  // select_victim_ru) or leaves it in place (false, ConfFDP's
+  // select_victim_line; FEMU's line path).
+  bool declined_requeue = true;
+  // --pid-format: false (FEMU) parses a placement identifier by TP4146's
+  // RGIF and writes an invalid one through handle 0 in RG 0 as the event
+  // "invalid placement identifier"; true (ConfFDP fdpssd_write): handle =
+  // pid & 0xff, RG = pid >> 8, an invalid handle becomes the last handle and
+  // an invalid RG the last RG (ConfFDP logs no event; ftlsim still counts them).
+  bool pid_confdp = false;
+  // --single: false (FEMU) runs placement `single` on FEMU's line path (one
+  // stream shared by host writes and GC); true (ConfFDP, which has no
+  // separate non-FDP mode) writes everything through handle 0 of the same
+  // FDP device, the other handles keeping their open RUs.
+  bool single_handle0 = false;
   // --ru-time-limit: an RU that host writes reach is closed this long (trace
   // time) after its first host write, full or not; 0 = no limit.
   uint64_t ru_time_limit_ns = 0;

@@ -23,7 +23,7 @@ struct HandleStats {
   uint64_t host_bytes = 0;    // HBMW: host writes placed through it
   uint64_t gc_in_bytes = 0;   // GC survivors written into its RUs
   uint64_t gc_out_bytes = 0;  // survivors GC copied out of RUs it filled (the copying it causes)
-  uint64_t mbmw_bytes = 0;    // MBMW charged to it: host_bytes + gc_out_bytes (FEMU fdp_count_gc_writes)
+  uint64_t mbmw_bytes = 0;    // MBMW charged to it: host_bytes + gc_out_bytes (FEMU do_gc_fdp_style's statistics calls)
   uint64_t mbe_bytes = 0;     // MBE charged to it: bytes of its RUs that GC erased
   uint32_t units_in_use = 0;  // RUs it holds (open or closed) at the end (FEMU ru_in_use_cnt)
   uint64_t ru_available_bytes = 0;  // RUAMW: bytes still writable in its open host RUs, all RGs

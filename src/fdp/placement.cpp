@@ -57,8 +57,9 @@ PlacementSpec parse_placement(std::string_view text) {
 
 bool isolates(const PlacementSpec& p) { return p.kind != PlacementKind::kSingle; }
 
-PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif)
-    : handle_bits_(16 - rgif), handle_mask_((1u << (16 - rgif)) - 1), rgs_(rgs) {
+PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif, bool confdp)
+    : handle_bits_(confdp ? 8 : 16 - rgif), handle_mask_(confdp ? 0xFFu : (1u << (16 - rgif)) - 1), rgs_(rgs),
+      confdp_(confdp), last_handle_(static_cast<uint16_t>(handles - 1)) {
   if (rgif > 15) throw std::logic_error("PidPlacement: RG identifier format wider than 15 bits");
   switch (spec.kind) {
     case PlacementKind::kSingle:
@@ -71,8 +72,8 @@ PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t
       for (const auto& [pid, h] : spec.map) {
         if (pid > handle_mask_) {
           throw InputError(fmt::format("--placement {}: placement handle {} does not fit the {} bits a placement "
-                                       "identifier leaves beside {} reclaim groups",
-                                       spec.text, pid, 16 - rgif, rgs));
+                                       "identifier leaves beside {} reclaim groups{}",
+                                       spec.text, pid, handle_bits_, rgs, confdp ? " (--pid-format confdp)" : ""));
         }
         if (h >= handles) {
           throw InputError(fmt::format("--placement {}: handle {} does not exist (--ruh {} gives 0-{})", spec.text,
@@ -94,7 +95,7 @@ IntervalPlacement::IntervalPlacement(uint64_t logical_slots, uint32_t handles)
 
 std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                     uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial,
-                                    std::span<const uint32_t> fit_map) {
+                                    std::span<const uint32_t> fit_map, bool trim_plus_one) {
   using trace::Op;
   if (handles > 256) throw InputError("--placement oracle supports at most 256 handles");
   const bool fit = !fit_map.empty();
@@ -124,6 +125,10 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
     const auto& r = records[i];
     if (!usable(r, span)) continue;
     const bool is_write = r.op == static_cast<uint8_t>(Op::kWrite);
+    const uint64_t after = span.first_slot + span.slots;  // --trim-range plus-one unmaps it too
+    if (!is_write && trim_plus_one && (after < (fit ? fit_map.size() : logical_slots) || (wrap && !fit))) {
+      next_event[lpn_of(after)] = idx;
+    }
     for (uint64_t k = span.slots; k-- > 0;) {
       const uint32_t lpn = lpn_of(span.first_slot + k);
       if (!is_write) {

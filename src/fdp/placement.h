@@ -45,25 +45,37 @@ struct Placed {
 // (fdp: handle i; map: the listed handles). An identifier naming an RG or
 // handle the device lacks counts as the FDP event "invalid placement
 // identifier" and is written through handle 0 in RG 0, as FEMU does.
+//
+// With ConfFDP's parsing (`confdp`, --pid-format confdp; fdpftl.c
+// fdpssd_write) the handle is pid & 0xff and the RG pid >> 8 whatever the RG
+// count; an invalid handle is written through the last handle and an
+// invalid RG through the last RG (still counted here; ConfFDP logs nothing).
 class PidPlacement {
  public:
   // Throws InputError for a map to a missing handle.
-  PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs = 1, uint32_t rgif = 0);
+  PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs = 1, uint32_t rgif = 0,
+               bool confdp = false);
   Placed begin_request(const trace::Record& r) {
     const uint32_t rg = r.pid >> handle_bits_;
     const uint16_t h = table_[r.pid & handle_mask_];
     if (h != kInvalidHandle && rg < rgs_) [[likely]] return Placed{h, static_cast<uint16_t>(rg)};
     ++invalid_pid_requests_;
+    if (confdp_) {
+      return Placed{h != kInvalidHandle ? h : last_handle_, static_cast<uint16_t>(rg < rgs_ ? rg : rgs_ - 1)};
+    }
     return Placed{};
   }
   [[nodiscard]] uint16_t slot_handle(uint16_t request_handle, uint32_t /*lpn*/) { return request_handle; }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return invalid_pid_requests_; }
+  void reset_counts() { invalid_pid_requests_ = 0; }  // --reset-at
 
  private:
   std::vector<uint16_t> table_ = std::vector<uint16_t>(65536, kInvalidHandle);
   uint32_t handle_bits_ = 16;  // 16 - rgif (a shift of 16 leaves RG 0 for any 16-bit identifier)
   uint32_t handle_mask_ = 0xFFFF;
   uint32_t rgs_ = 1;
+  bool confdp_ = false;
+  uint16_t last_handle_ = 0;
   uint64_t invalid_pid_requests_ = 0;
 };
 
@@ -75,6 +87,7 @@ class OraclePlacement {
   Placed begin_request(const trace::Record& /*r*/) { return {}; }
   [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t /*lpn*/) { return handles_[next_++]; }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return 0; }
+  void reset_counts() {}
 
  private:
   std::vector<uint8_t> handles_;
@@ -87,14 +100,16 @@ class OraclePlacement {
 // shortest first, are split over handles 0 .. handles-2 in equal shares of
 // write volume; slots never overwritten go to the last handle. Records are
 // enumerated exactly as the simulation driver does (a trim ends the life of
-// every slot it unmaps: all it touches unless `trim_keeps_partial`);
+// every slot it unmaps: all it touches unless `trim_keeps_partial`, and the
+// slot after its range with `trim_plus_one`);
 // malformed records are skipped (the driver reports them).
 // With a non-empty `fit_map` (--logical fit:) trace slots are remapped
 // through it instead of folded into `logical_slots`.
 [[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                                   uint64_t logical_slots, bool wrap, uint32_t handles,
                                                   bool trim_keeps_partial = false,
-                                                  std::span<const uint32_t> fit_map = {});
+                                                  std::span<const uint32_t> fit_map = {},
+                                                  bool trim_plus_one = false);
 
 // interval: the device remembers when it last wrote each LBA (in host slots
 // written since the start) and sends a rewrite with interval v to handle
@@ -116,6 +131,7 @@ class IntervalPlacement {
     return static_cast<uint16_t>(k < last_handle_ ? k : last_handle_);
   }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return 0; }
+  void reset_counts() {}
 
  private:
   std::vector<uint64_t> last_write_;  // 0 = never written

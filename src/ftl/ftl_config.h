@@ -52,6 +52,12 @@ struct GcConfig {
   // only, forced GC while any pool is over its high threshold; true: every
   // pool on its own (docs/model.md rules 9 and 10).
   bool every_pool = false;
+  // --gc-order: false (FEMU) copies a victim's live slots block by block;
+  // true page by page across the dies, channel outermost (ConfFDP do_gc).
+  bool page_order = false;
+  // --forced-passes: at most this many forced passes per write request; 0
+  // keeps FEMU's bound (none on the line path, units + RGs under FDP).
+  uint32_t forced_passes = 0;
 
   // FEMU computes both thresholds with a truncating cast; so do we.
   [[nodiscard]] uint32_t thres_lines(uint32_t lines) const;
@@ -64,6 +70,9 @@ struct FtlConfig {
   // --trim-partial: false (FEMU) unmaps every slot a trim touches; true keeps
   // the slots it covers only partly (docs/model.md rule 16).
   bool trim_keeps_partial = false;
+  // --trim-range: false (FEMU) unmaps the slots a trim covers; true also the
+  // slot after each range (ConfFDP msssd_trim's (nlb + 1), a bug it ran with).
+  bool trim_plus_one = false;
 
   // Every problem with geometry and GC settings, one message each.
   [[nodiscard]] std::vector<std::string> problems() const;

@@ -44,6 +44,10 @@ struct FtlLayout {
   // FEMU's FDP path (docs/model.md rule 13): a declined background victim is
   // popped and inserted again, and one without valid slots is always taken.
   bool requeue_declined = false;
+  // Forced passes one write request may run by default (FEMU: none on the
+  // line path; units + pools on the FDP path, ssd_stream_write's
+  // max_fg_gc loop).
+  uint32_t forced_cap = UINT32_MAX;
 
   [[nodiscard]] uint32_t row_slots() const {
     return write_orders.empty() ? 0 : static_cast<uint32_t>(write_orders[0].size());

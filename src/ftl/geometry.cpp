@@ -78,10 +78,22 @@ Geometry preset_geometry(std::string_view name) {
     g.logical_bytes = uint64_t{512} << 20;
     return g;
   }
-  throw InputError(fmt::format("--preset: unknown preset '{}' (known: femu-default, femu-eth, femu-eth-512m)", name));
+  if (name == "confdp-eth" || name == "confdp-eth-512m") {
+    // The study's device as ConfFDP sizes it (run-fdp.sh): femu-eth's dies,
+    // blocks and namespace, its line count derived from --gc-thres by
+    // --sizing thres (ftl/confdp_sizing.h); 106 is the count at 60%.
+    g = preset_geometry(name == "confdp-eth" ? "femu-eth" : "femu-eth-512m");
+    g.blocks_per_plane = 106;
+    return g;
+  }
+  throw InputError(fmt::format("--preset: unknown preset '{}' (known: femu-default, femu-eth, femu-eth-512m, "
+                               "confdp-eth, confdp-eth-512m)",
+                               name));
 }
 
-std::vector<std::string_view> preset_names() { return {"femu-default", "femu-eth", "femu-eth-512m"}; }
+std::vector<std::string_view> preset_names() {
+  return {"femu-default", "femu-eth", "femu-eth-512m", "confdp-eth", "confdp-eth-512m"};
+}
 
 uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);

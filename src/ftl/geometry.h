@@ -53,6 +53,8 @@ struct Geometry {
 // 64 GiB logical namespace, so 53% over-provisioning. femu-eth-512m:
 // femu-eth at 1/128 scale, 32-page (128 KiB) blocks and a 512 MiB namespace,
 // for traces captured on a 512 MiB device (traces/geth-ethstate.ftr).
+// confdp-eth, confdp-eth-512m: the same devices with the line count ConfFDP
+// derives from --gc-thres (--sizing thres, ftl/confdp_sizing.h; 106 at 60%).
 [[nodiscard]] Geometry preset_geometry(std::string_view name);  // throws InputError
 [[nodiscard]] std::vector<std::string_view> preset_names();
 

@@ -8,7 +8,8 @@
 // write-pointer order, channel fastest), so host writes and GC copies fill
 // memory sequentially. GC takes a victim's live slots in FEMU's copy order
 // instead, block by block with channel outermost (docs/model.md, "Where slots
-// live"): gc_pass() walks them column by column, and exported slot numbers
+// live"): gc_pass() walks them column by column (page by page across the
+// columns with ConfFDP's --gc-order page), and exported slot numbers
 // (exported_slot()) use that numbering. Units are grouped into pools
 // (reclaim groups) with their own free list, victim policy and thresholds.
 // GC moves the survivors of a unit to the stream layout.gc_dest names for the
@@ -168,6 +169,20 @@ class PageFtl {
     }
   }
 
+  // Counting from a reset (--reset-at): reset() re-initialises the whole
+  // device as when it was built (mapping, units, erase counts, write
+  // pointers, counters; ConfFDP's management reset); reset_counters() zeroes
+  // the counters only (FtlStats and per-stream counts; erase counts, which
+  // are wear, stay).
+  void reset() {
+    Sink sink = std::move(sink_);
+    *this = PageFtl(cfg_, layout_, victims0_, std::move(sink));
+  }
+  void reset_counters() {
+    stats_ = FtlStats{};
+    std::fill(stream_stats_.begin(), stream_stats_.end(), StreamStats{});
+  }
+
   [[nodiscard]] const FtlStats& stats() const { return stats_; }
   [[nodiscard]] const std::vector<StreamStats>& stream_stats() const { return stream_stats_; }
   [[nodiscard]] const LineTable& lines() const { return table_; }
@@ -260,7 +275,12 @@ class PageFtl {
   bool per_slot_check_ = false;
   bool every_pool_ = false;
   uint32_t pools_over_high_ = 0;    // pools with free_count <= high
-  uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (FEMU fdp_gc_until_clear)
+  uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (layout.forced_cap or --forced-passes)
+  bool page_order_ = false;         // --gc-order page (ConfFDP)
+  // What the engine was built from, for reset().
+  FtlConfig cfg_;
+  FtlLayout layout_;
+  Victims victims0_;
   // GC order: per die set, the write-order columns of a row (a column = one
   // block per plane of one die: written slots n with n mod S equal) ranked as
   // FEMU collects them; and each unit's die set (layout.unit_order).

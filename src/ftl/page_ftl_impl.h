@@ -38,9 +38,14 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   requeue_declined_ = layout.requeue_declined;
   per_slot_check_ = cfg.gc.forced_check_per_slot;
   every_pool_ = cfg.gc.every_pool;
-  // FEMU bounds the FDP path's forced loop (fdp_gc_until_clear); the line
-  // path's loop (ssd_write) has no bound.
-  forced_cap_ = layout.requeue_declined ? layout.units + layout.pools : UINT32_MAX;
+  // FEMU bounds the FDP path's forced loop (ssd_stream_write's max_fg_gc);
+  // the line path's loop (ssd_write) has no bound; ConfFDP's fdpssd_write
+  // runs at most 5 passes (--forced-passes).
+  forced_cap_ = cfg.gc.forced_passes != 0 ? cfg.gc.forced_passes : layout.forced_cap;
+  page_order_ = cfg.gc.page_order;
+  cfg_ = cfg;
+  layout_ = layout;
+  victims0_ = victims;
   l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
   p2l_.assign(layout.physical_slots(), kUnmapped);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
@@ -265,6 +270,20 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   const uint32_t pages = block_slots_;
   for (uint32_t row = vbase; row < vbase + spu_; row += row_slots_) {
     const uint32_t row_end = row + row_slots_;
+    if (page_order_) {
+      // ConfFDP's do_gc: page by page, and in each page the dies in GC rank
+      // (channel, then LUN): written slot page x S + c for c in cols.
+      for (uint32_t page = row; page < row_end; page += columns_) {
+        for (const uint32_t c : cols) {
+          const uint32_t src = page + c;
+          if ((bits[src >> 6] >> (src & 63)) & 1) {
+            const uint32_t ahead = src + kAheadPages * columns_;
+            copy(src, ahead < row_end ? ahead : kUnmapped);
+          }
+        }
+      }
+      continue;
+    }
     if (columns_ == 64 && row % 64 == 0 && pages % 64 == 0) {
       // One word per page holds that page of all 64 columns: transpose 64
       // pages at a time so that each column's pages are one word.

@@ -64,6 +64,8 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.null();
   }
   j.end_object();
+  j.field("rules", run.rules);    // --rules
+  j.field("sizing", run.sizing);  // --sizing
   j.key("gc").begin_object();
   j.field("victim", std::string(ftl::victim_policy_name(gc.victim)));
   j.field("thres_pcent", gc.thres_pcent);
@@ -75,8 +77,16 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("seed", gc.seed);
   j.field("forced_check", gc.forced_check_per_slot ? "page" : "request");  // --gc-check
   j.field("rg_gc", gc.every_pool ? "every" : "first");                   // --rg-gc
+  j.field("gc_order", gc.page_order ? "page" : "block");                 // --gc-order
+  j.key("forced_passes");                                                 // --forced-passes: null = FEMU's bound
+  if (gc.forced_passes != 0) {
+    j.value(uint64_t{gc.forced_passes});
+  } else {
+    j.null();
+  }
   j.end_object();
   j.field("trim_partial", run.config.trim_keeps_partial ? "keep" : "unmap");
+  j.field("trim_range", run.config.trim_plus_one ? "plus-one" : "exact");
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   j.key("fdp").begin_object();
   j.field("placement", run.placement.placement.text);
@@ -99,6 +109,9 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   word("ru_open", fdp.open_at_start ? "startup" : "lazy");
   word("rg_split", fdp::rg_split_name(fdp.rg_split));
   word("rg_of", fdp::rg_of_name(fdp.rg_of));
+  word("declined", fdp.declined_requeue ? "requeue" : "keep");
+  word("pid_format", fdp.pid_confdp ? "confdp" : "rgif");
+  j.field("single", fdp.single_handle0 ? "handle0" : "line-path");
   j.key("ru_time_limit_ns");  // null: no limit
   if (fdp.ru_time_limit_ns != 0) {
     j.value(fdp.ru_time_limit_ns);
@@ -155,7 +168,14 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("trimmed_pages", s.trimmed_slots);
   j.field("partial_trim_pages", r.requests.partial_trim_slots);
   j.field("wrapped_requests", r.requests.wrapped_requests);
+  j.field("trim_extra_pages", r.requests.trim_extra_slots);
   j.end_object();
+  j.key("reset_record");  // --reset-at: the marker record every counter counts from (null: none)
+  if (r.reset_record) {
+    j.value(*r.reset_record);
+  } else {
+    j.null();
+  }
   // FDP statistics log (0x22) and events as a device reports them.
   j.key("fdp_stats").begin_object();
   j.field("hbmw", s.host_slots * kSlot);
@@ -242,6 +262,16 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += fmt::format("fdp rules  pi survivors to {}, ii survivors to {}, RUs opened at {}, RG from the {}\n",
                        fdp::pi_gc_name(fdp.pi_gc_ru), fdp::ii_gc_name(fdp.ii_gc),
                        fdp.open_at_start ? "start-up" : "first write", fdp::rg_of_name(fdp.rg_of));
+  }
+  const bool confdp_rule = gc.page_order || gc.forced_passes != 0 || run.config.trim_plus_one ||
+                           !fdp.declined_requeue || fdp.pid_confdp || fdp.single_handle0 || run.sizing != "lines";
+  if (run.rules != "femu" || confdp_rule) {
+    out += fmt::format("rules      {}: sizing {}, gc order {}, forced passes {}, declined victims {}, trim range {}, "
+                       "pid format {}, single on {}\n",
+                       run.rules, run.sizing, gc.page_order ? "page" : "block",
+                       gc.forced_passes != 0 ? std::to_string(gc.forced_passes) : std::string("femu"),
+                       fdp.declined_requeue ? "requeued" : "kept", run.config.trim_plus_one ? "plus-one" : "exact",
+                       fdp.pid_confdp ? "confdp" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
   }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
     out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "--gc-check page " : "",

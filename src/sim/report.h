@@ -16,6 +16,8 @@ namespace ftlsim::sim {
 struct RunDescription {
   std::string trace_path;
   std::string preset;  // "" when the geometry was given option by option
+  std::string rules = "femu";    // --rules
+  std::string sizing = "lines";  // --sizing as resolved
   ftl::FtlConfig config;
   SimOptions options;
   fdp::PlacementSetup placement;

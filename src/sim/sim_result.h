@@ -39,9 +39,14 @@ struct RequestCounts {
   uint64_t rmw_read_slots = 0;       // ... of which the old slot was mapped and had to be read
   uint64_t partial_trim_slots = 0;   // partly covered by a trim: left mapped
   uint64_t wrapped_requests = 0;     // requests folded into the device with --wrap
+  uint64_t trim_extra_slots = 0;     // --trim-range plus-one: mapped slots after a range it unmapped
 };
 
 struct SimResult {
+  // --reset-at: index of the marker record at which the device or its
+  // counters were reset (every counter below counts from there); none when
+  // the trace has no such marker or no reset was asked for.
+  std::optional<uint64_t> reset_record;
   ftl::FtlStats ftl;
   RequestCounts requests;
   std::optional<GcOnset> gc_onset;

@@ -37,9 +37,10 @@ constexpr size_t kPrefetchNear = 16;
 template <class Ftl, class Placement>
 class Driver {
  public:
-  Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, bool trim_keeps_partial, const TraceView& t,
+  Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, const ftl::FtlConfig& cfg, const TraceView& t,
          const SimOptions& o, uint64_t interval, const std::vector<uint32_t>* fit_map)
-      : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(trim_keeps_partial), t_(t), opts_(o),
+      : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(cfg.trim_keeps_partial),
+        trim_plus_one_(cfg.trim_plus_one), t_(t), opts_(o),
         interval_(interval),
         ru_time_limit_(fdp.ru_time_limit_ns != 0),
         next_row_(interval),
@@ -95,6 +96,9 @@ class Driver {
         if (rec.sectors != 0) bad_record(t_, i, trace::check_record(rec));
         ++r.requests.markers;
         marker_ = rec.lba;
+        if (opts_.reset.kind != ResetAt::Kind::kNone && !r.reset_record && rec.lba == opts_.reset.marker) [[unlikely]] {
+          reset(i, r);
+        }
         return false;  // not a device request: no GC opportunity
       default: bad_record(t_, i, trace::check_record(rec));
     }
@@ -184,6 +188,37 @@ class Driver {
       }
       ftl_.trim(lpn(s.first_slot + k));
     }
+    if (trim_plus_one_) [[unlikely]] {
+      // ConfFDP's msssd_trim unmaps (nlb + 1) LBAs of a range of nlb: the
+      // slot after the range too, when the device has it (folded with --wrap).
+      const uint64_t extra = s.first_slot + s.slots;
+      const uint64_t limit = fit_ != nullptr ? fit_slots_ : ftl_.logical_slots();
+      if (extra < limit || (opts_.wrap && fit_ == nullptr)) {
+        const uint32_t p = lpn(extra);
+        if (ftl_.is_mapped(p)) ++c.trim_extra_slots;
+        ftl_.trim(p);
+      }
+    }
+  }
+
+  // --reset-at: the device (or its counters) starts again at marker record i.
+  void reset(uint64_t i, SimResult& r) {
+    if (opts_.reset.kind == ResetAt::Kind::kDevice) {
+      ftl_.reset();
+    } else {
+      ftl_.reset_counters();
+    }
+    placement_.reset_counts();
+    const uint64_t markers = r.requests.markers;
+    r.requests = RequestCounts{};
+    r.requests.markers = markers;
+    std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
+    r.timeseries.clear();
+    r.gc_onset.reset();
+    r.reset_record = i;
+    last_host_ = 0;
+    last_nand_ = 0;
+    next_row_ = interval_;
   }
 
   void add_row(SimResult& r) {
@@ -213,6 +248,7 @@ class Driver {
   Placement& placement_;
   fdp::StreamMap streams_;
   bool trim_keeps_partial_;
+  bool trim_plus_one_;
   const TraceView& t_;
   const SimOptions& opts_;
   uint64_t interval_;
@@ -310,6 +346,9 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   const fdp::FdpConfig fdp = fdp::effective_config(setup);
   const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
+  if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
+    throw InputError("--reset-at works in fast mode only: a timed run cannot reset the NAND it is timing");
+  }
   uint64_t interval = opts.interval_bytes;
   if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) / 100, kSlot);
 
@@ -331,12 +370,13 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     inputs.logical_slots = cfg.geometry.logical_slots();
     inputs.wrap = opts.wrap;
     inputs.trim_keeps_partial = cfg.trim_keeps_partial;
+    inputs.trim_plus_one = cfg.trim_plus_one;
     if (fit_map != nullptr) inputs.fit_map = *fit_map;
     fdp::AnyPlacement placement = fdp::make_placement(setup.placement, fdp, inputs);
     std::visit(
         [&](auto& ftl, auto& place) {
           ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
-          Driver driver(ftl, place, fdp, cfg.trim_keeps_partial, trace, opts, interval, fit_map);
+          Driver driver(ftl, place, fdp, cfg, trace, opts, interval, fit_map);
           drive(driver);
           collect(ftl, place, driver, fdp, r);
           if (opts.keep_l2p) {

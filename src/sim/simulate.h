@@ -16,6 +16,16 @@
 
 namespace ftlsim::sim {
 
+// --reset-at: at the first marker record with this value, reset the whole
+// device (kDevice: mapping, units, erase counts, write pointers and counters,
+// as ConfFDP's management reset re-initialises its FTL) or only the counters
+// (kCounters), so WAF, GC onset and the time series count from there.
+struct ResetAt {
+  enum class Kind : uint8_t { kNone, kDevice, kCounters };
+  Kind kind = Kind::kNone;
+  uint64_t marker = 0;
+};
+
 struct SimOptions {
   // A timeseries row every this many host bytes; 0 = 1% of the trace's
   // written bytes (at least one slot).
@@ -41,6 +51,7 @@ struct SimOptions {
   // Timed mode (--timing): NAND latencies and the host model. Without it the
   // run is fast mode. Both make the same FTL decisions (src/timing/).
   std::optional<timing::TimingConfig> timing;
+  ResetAt reset;  // fast mode only
 };
 
 struct TraceView {

@@ -71,6 +71,12 @@ TEST_CASE("oracle groups writes by the time until their LBA dies", "[fdp][unit]"
   // Finite volume: bucket 0 has 3 slots, bucket 1 has 1; two finite handles:
   // bucket 0's middle (1.5 of 4) -> handle 0, bucket 1's (3.5 of 4) -> handle 1.
   CHECK(h == std::vector<uint8_t>{0, 0, 2, 1, 0, 2, 2});
+  // --trim-range plus-one (ConfFDP): the trim of slot 1 also ends slot 2's
+  // second life (written at t=5, dead when 6 slots have been written:
+  // lifetime 1). Buckets 0,0,never,1,0,0,never: bucket 0 has 4 of 5 finite
+  // slots, its middle (2 of 5) -> handle 0; bucket 1's (4 of 5) -> handle 1.
+  const auto plus = fdp::oracle_handles(r, 512, 16, false, 3, false, {}, true);
+  CHECK(plus == std::vector<uint8_t>{0, 0, 2, 1, 0, 0, 2});
 }
 
 TEST_CASE("interval placement sends rewrites by observed interval, first writes to the last handle",

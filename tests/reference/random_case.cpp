@@ -25,7 +25,7 @@ struct Shape {
 Shape shape_of(const RefConfig& c) {
   Shape s;
   const uint32_t dies = c.channels * c.luns;
-  if (!c.fdp) {
+  if (!c.fdp && !c.single_handle0) {
     s.per_pool = c.blocks;
     s.spu = dies * c.planes * c.pages;
     return s;
@@ -65,6 +65,26 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   c.forced_check_per_slot = g.chance(20);
   c.every_pool = g.chance(25);
   c.trim_keeps_partial = g.chance(25);
+  // ConfFDP's rules: each on its own, or in 15% of the cases all together
+  // (--rules confdp: ConfFDP's rule set but for the geometry, which stays random).
+  const bool confdp = g.chance(15);
+  c.gc_page_order = confdp || g.chance(25);
+  c.declined_keep = confdp || g.chance(25);
+  c.forced_passes = confdp ? 5 : g.chance(25) ? static_cast<uint32_t>(g.range(1, 6)) : 0;
+  c.trim_plus_one = confdp || g.chance(25);
+  c.pid_confdp = confdp || g.chance(20);
+  c.single_handle0 = confdp || g.chance(20);
+  if (confdp) {
+    c.every_pool = true;
+    c.pi_gc_ru = false;
+    c.ruh_types = RuhTypes::pi;
+    c.open_at_start = true;
+    c.forced_check_per_slot = false;
+  }
+  if (g.chance(10)) {
+    c.reset_kind = static_cast<uint8_t>(g.range(1, 2));
+    c.reset_marker = g.range(1, 40);
+  }
   if (!c.rg_split_lines && (c.channels * c.luns) % c.rgs != 0) c.rg_split_lines = true;
   if (c.fdp && c.rg_split_lines && g.chance(20)) {
     const auto k = static_cast<uint32_t>(g.range(2, 4));
@@ -117,6 +137,12 @@ uint16_t draw_pid(CaseRng& g, const RefConfig& c, uint64_t lpn) {
   if (!c.fdp) return static_cast<uint16_t>(g.next());  // ignored on the line path
   uint32_t handle = static_cast<uint32_t>(g.range(0, c.handles - 1));
   if (g.chance(4)) handle = c.handles + static_cast<uint32_t>(g.range(0, 2));  // no such handle
+  if (c.pid_confdp) {
+    // ConfFDP's format: handle in the low byte, RG above it (some missing).
+    uint32_t rg = c.rg_of_pid ? region_rg(c, lpn) : 0;
+    if (g.chance(4)) rg = static_cast<uint32_t>(g.range(0, c.rgs + 1));
+    return static_cast<uint16_t>((rg << 8) | handle);
+  }
   if (!c.rg_of_pid) {
     // No RG bits: a PID with high bits set is simply a handle the device lacks.
     return static_cast<uint16_t>(g.chance(2) ? 0x8000u | handle : handle);
@@ -227,6 +253,13 @@ std::string cli_flags(const RefConfig& c) {
   if (c.forced_check_per_slot) o << " --gc-check page";
   if (c.every_pool) o << " --rg-gc every";
   if (c.trim_keeps_partial) o << " --trim-partial keep";
+  if (c.gc_page_order) o << " --gc-order page";
+  if (c.declined_keep) o << " --declined keep";
+  if (c.forced_passes != 0) o << " --forced-passes " << c.forced_passes;
+  if (c.trim_plus_one) o << " --trim-range plus-one";
+  if (c.pid_confdp) o << " --pid-format confdp";
+  if (c.single_handle0) o << " --single handle0";
+  if (c.reset_kind != 0) o << " --reset-at " << (c.reset_kind == 1 ? "device:" : "counters:") << c.reset_marker;
   return o.str();
 }
 

@@ -60,7 +60,9 @@ class Reference {
         case 1: read(q); break;
         case 2: trim(q); break;
         case 3: break;  // flush: no mapping change (rule 17)
-        case 4: continue;  // marker: not a request, no background pass (rule 10)
+        case 4:  // marker: not a request, no background pass (rule 10)
+          if (c_.reset_kind != 0 && !reset_done_ && q.lba == c_.reset_marker) reset();
+          continue;
         default: throw std::invalid_argument("reference: unknown op");
       }
       background();
@@ -69,6 +71,28 @@ class Reference {
   }
 
  private:
+  // --reset-at: the whole device as built (1), or only the counters (2; the
+  // erase counts, which are wear, stay).
+  void reset() {
+    reset_done_ = true;
+    if (c_.reset_kind == 1) {
+      units_.clear();
+      pools_.clear();
+      streams_.clear();
+      l2p_.clear();
+      handles_.clear();
+      r_ = RefResult{};
+      build();
+      return;
+    }
+    r_ = RefResult{};
+    for (RefHandle& h : handles_) h = RefHandle{};
+  }
+
+  // The device has FDP's layout: placement fdp, or placement single with
+  // --single handle0 (every write through handle 0; rule 1's ConfFDP column).
+  bool fdp_device() const { return c_.fdp || c_.single_handle0; }
+
   // ---- geometry and units (Terms, "Where slots live", rule 3) ----
   uint32_t dies() const { return c_.channels * c_.luns; }
   uint32_t die_channel(uint32_t d) const { return d % c_.channels; }
@@ -78,11 +102,11 @@ class Reference {
     if (c_.channels == 0 || c_.luns == 0 || c_.planes == 0 || c_.blocks == 0 || c_.pages == 0) {
       throw std::invalid_argument("reference: empty geometry");
     }
-    const uint32_t rgs = c_.fdp ? c_.rgs : 1;
-    if (rgs == 0 || (c_.fdp && c_.handles == 0)) throw std::invalid_argument("reference: no RG or no handle");
-    const uint32_t k = c_.fdp && c_.rg_split_lines ? c_.lines_per_ru : 1;
+    const uint32_t rgs = fdp_device() ? c_.rgs : 1;
+    if (rgs == 0 || (fdp_device() && c_.handles == 0)) throw std::invalid_argument("reference: no RG or no handle");
+    const uint32_t k = fdp_device() && c_.rg_split_lines ? c_.lines_per_ru : 1;
     if (k == 0 || c_.blocks % k != 0) throw std::invalid_argument("reference: lines_per_ru must divide blocks");
-    if (c_.fdp && !c_.rg_split_lines && (c_.lines_per_ru != 1 || dies() % rgs != 0)) {
+    if (fdp_device() && !c_.rg_split_lines && (c_.lines_per_ru != 1 || dies() % rgs != 0)) {
       throw std::invalid_argument("reference: --rg-split dies needs lines_per_ru 1 and RGs dividing the dies");
     }
     std::vector<uint32_t> all(dies());
@@ -94,7 +118,7 @@ class Reference {
       });
       return ds;
     };
-    if (!c_.fdp || c_.rg_split_lines) {
+    if (!fdp_device() || c_.rg_split_lines) {
       // Rule 3: RG g owns units [g N, (g+1) N), N = units / RGs rounded down.
       const uint32_t n_units = c_.blocks / k;
       per_pool_ = n_units / rgs;
@@ -143,11 +167,11 @@ class Reference {
       for (uint32_t u = g * per_pool_; u < (g + 1) * per_pool_; ++u) p.free.push_back(u);
     }
 
-    const uint32_t n_handles = c_.fdp ? c_.handles : 1;
-    shared_gc_ = c_.fdp && !c_.ii_gc_last_ruh && c_.ruh_types != RuhTypes::pi;
+    const uint32_t n_handles = fdp_device() ? c_.handles : 1;
+    shared_gc_ = fdp_device() && !c_.ii_gc_last_ruh && c_.ruh_types != RuhTypes::pi;
     handles_.assign(n_handles + (shared_gc_ ? 1 : 0), RefHandle{});
 
-    if (!c_.fdp) {
+    if (!fdp_device()) {
       // Rule 2: line 0 opens at start-up.
       open(stream(Kind::kLine, 0, 0));
     } else if (c_.open_at_start) {
@@ -308,7 +332,7 @@ class Reference {
 
   // Where survivors of a unit taken by `owner` in RG g go.
   uint32_t gc_destination(uint32_t owner, uint32_t g) {
-    if (!c_.fdp) return stream(Kind::kLine, 0, 0);  // rule 1: the shared write pointer
+    if (!fdp_device()) return stream(Kind::kLine, 0, 0);  // rule 1: the shared write pointer
     if (owner == c_.handles) return stream(Kind::kSharedGc, c_.handles, g);  // the shared GC RU's own units
     if (is_pi(owner)) {
       return c_.pi_gc_ru ? stream(Kind::kPiGc, owner, g)       // rule 6
@@ -327,8 +351,9 @@ class Reference {
     }
     const uint32_t min_invalid = spu_ / 8;
     uint32_t v = 0;
-    if (!c_.fdp) {
-      // Rule 12: a background pass leaves a victim with < U/8 invalid in place.
+    if (!fdp_device() || c_.declined_keep) {
+      // Rule 12 (and rule 13's ConfFDP column): a background pass leaves a
+      // victim with < U/8 invalid in place.
       v = p.heap[1];
       if (!force && spu_ - units_[v].valid < min_invalid) {
         ++r_.gc_background_declined;
@@ -360,7 +385,7 @@ class Reference {
     // is taken before anything is copied, whether or not the victim has a
     // live slot, and before the victim is freed.
     if (streams_[dest].unit == kNone) open(dest);
-    for (uint32_t off = 0; off < spu_; ++off) {
+    for (const uint32_t off : copy_order()) {
       const uint32_t lpn = units_[v].lpn_at[off];
       if (lpn == kNone) continue;
       units_[v].lpn_at[off] = kNone;
@@ -381,6 +406,25 @@ class Reference {
     pools_[g].free.push_back(v);
   }
 
+  // Rule 14: offsets in block order (0, 1, 2, ...), or with --gc-order page
+  // (ConfFDP's do_gc) page by page: for each line of the unit, each page, the
+  // blocks in block order (die rank, then plane).
+  std::vector<uint32_t> copy_order() const {
+    std::vector<uint32_t> order;
+    if (!c_.gc_page_order) {
+      for (uint32_t off = 0; off < spu_; ++off) order.push_back(off);
+      return order;
+    }
+    const uint32_t blocks_per_line = static_cast<uint32_t>(units_[0].dies_write.size()) * c_.planes;
+    const uint32_t per_line = blocks_per_line * c_.pages;
+    for (uint32_t li = 0; li < spu_ / per_line; ++li) {
+      for (uint32_t page = 0; page < c_.pages; ++page) {
+        for (uint32_t b = 0; b < blocks_per_line; ++b) order.push_back(li * per_line + b * c_.pages + page);
+      }
+    }
+    return order;
+  }
+
   // ---- thresholds (rules 9 and 10) ----
   bool over_high(uint32_t g) const { return pools_[g].free.size() <= pools_[g].high; }
   bool over_thres(uint32_t g) const { return pools_[g].free.size() <= pools_[g].thres; }
@@ -390,17 +434,17 @@ class Reference {
     }
     return false;
   }
-  // "RUs closed early": FEMU's fdp_gc_until_clear stops after this many passes.
-  // READING: the cap is FDP's (fdp_gc_until_clear); FEMU's line path loop in
+  // "RUs closed early": the max_fg_gc loop of FEMU's ssd_stream_write stops
+  // after this many passes. READING: the cap is FDP's; FEMU's line path loop in
   // ssd_write has none, so none here (a guard throws if it would never end).
   uint64_t forced_cap() const { return uint64_t{pools_.size()} * per_pool_ + pools_.size(); }
 
   // Forced GC before a write request (or before a slot with --gc-check page)
   // that writes into pool g.
   void forced(uint32_t g, bool per_slot) {
-    if (!c_.fdp) {
+    if (!fdp_device()) {
       uint64_t n = 0;
-      while (over_high(0)) {
+      while (over_high(0) && (c_.forced_passes == 0 || n < c_.forced_passes)) {  // --forced-passes N: at most N
         if (!gc_pass(0, true)) break;
         if (++n > 10'000'000) throw std::logic_error("reference: forced GC does not end");
       }
@@ -410,7 +454,8 @@ class Reference {
     // writing RG. --gc-check page and --rg-gc every look at that RG only.
     const bool only_writing = per_slot || c_.every_pool;
     uint64_t n = 0;
-    while ((only_writing ? over_high(g) : any_over_high()) && n < forced_cap()) {
+    const uint64_t cap = c_.forced_passes != 0 ? c_.forced_passes : forced_cap();
+    while ((only_writing ? over_high(g) : any_over_high()) && n < cap) {
       if (!gc_pass(g, true)) break;
       ++n;
     }
@@ -461,7 +506,17 @@ class Reference {
     const Span s = span(q);
     uint32_t handle = 0;
     uint32_t rg = 0;  // from the PID (rule 8), or per slot with --rg-of lba
-    if (c_.fdp) {
+    if (c_.fdp && c_.pid_confdp) {
+      // Rule 8's ConfFDP column: handle = pid & 0xff, RG = pid >> 8 (RG 0
+      // only without RG bits, --rg-of lba); an invalid handle becomes the
+      // last handle, an invalid RG the last RG.
+      const uint32_t rgs = c_.rg_of_pid ? c_.rgs : 1;
+      handle = q.pid & 0xFFu;
+      rg = q.pid >> 8;
+      if (handle >= c_.handles || rg >= rgs) ++r_.invalid_pid_requests;
+      handle = std::min(handle, c_.handles - 1);
+      rg = std::min(rg, rgs - 1);
+    } else if (c_.fdp) {
       if (c_.rg_of_pid) {
         // Rule 8: PID = (RG << (16 - RGIF)) | handle.
         const uint32_t bits = rgif();
@@ -483,7 +538,7 @@ class Reference {
         }
       }
     }
-    const auto slot_rg = [&](uint64_t lpn) { return c_.fdp && !c_.rg_of_pid ? lba_rg(lpn) : rg; };
+    const auto slot_rg = [&](uint64_t lpn) { return fdp_device() && !c_.rg_of_pid ? lba_rg(lpn) : rg; };
     // Rule 9: once per request, before its slot loop. READING: with
     // --rg-of lba the request's pool is its first slot's RG.
     if (!c_.forced_check_per_slot) forced(slot_rg(s.first), false);
@@ -498,7 +553,7 @@ class Reference {
       if (l2p_[lpn] != kNone) invalidate(l2p_[lpn]);
       ++r_.host_slots;
       ++handles_[handle].host_slots;
-      program(c_.fdp ? stream(Kind::kHost, handle, g) : stream(Kind::kLine, 0, 0), lpn);
+      program(fdp_device() ? stream(Kind::kHost, handle, g) : stream(Kind::kLine, 0, 0), lpn);
     }
   }
 
@@ -521,6 +576,15 @@ class Reference {
       invalidate(l2p_[lpn]);
       l2p_[lpn] = kNone;
       ++r_.trimmed_slots;
+    }
+    // Rule 16's ConfFDP column (--trim-range plus-one): the slot after the
+    // range too, when the device has it.
+    const uint64_t extra = s.first + s.count;
+    if (c_.trim_plus_one && extra < c_.logical_slots && l2p_[extra] != kNone) {
+      invalidate(l2p_[extra]);
+      l2p_[extra] = kNone;
+      ++r_.trimmed_slots;
+      ++r_.trim_extra_slots;
     }
   }
 
@@ -587,6 +651,7 @@ class Reference {
   uint32_t spu_ = 0;
   uint32_t per_pool_ = 0;
   bool shared_gc_ = false;
+  bool reset_done_ = false;
   RefResult r_;
 };
 
@@ -608,7 +673,11 @@ std::string describe(const RefConfig& c) {
     << " ru_open=" << (c.open_at_start ? "start" : "lazy") << " rg_split=" << (c.rg_split_lines ? "lines" : "dies")
     << " rg_of=" << (c.rg_of_pid ? "pid" : "lba") << " gc_check=" << (c.forced_check_per_slot ? "page" : "request")
     << " rg_gc=" << (c.every_pool ? "every" : "first") << " trim_partial=" << (c.trim_keeps_partial ? "keep" : "unmap")
-    << " lines_per_ru=" << c.lines_per_ru;
+    << " lines_per_ru=" << c.lines_per_ru << " gc_order=" << (c.gc_page_order ? "page" : "block")
+    << " declined=" << (c.declined_keep ? "keep" : "requeue") << " forced_passes=" << c.forced_passes
+    << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact") << " pid_format=" << (c.pid_confdp ? "confdp" : "rgif")
+    << " single=" << (c.single_handle0 ? "handle0" : "line-path") << " reset_kind=" << int{c.reset_kind}
+    << " reset_marker=" << c.reset_marker;
   return o.str();
 }
 

@@ -40,6 +40,16 @@ struct RefConfig {
   bool every_pool = false;             // rule 10 (true: --rg-gc every)
   bool trim_keeps_partial = false;     // rule 16 (true: --trim-partial keep)
   uint32_t lines_per_ru = 1;     // RU = this many consecutive lines (rg_split_lines only; must divide blocks)
+  // ConfFDP's rules (docs/model.md, the ConfFDP column), each on its own:
+  bool gc_page_order = false;    // rule 14 (true: --gc-order page)
+  bool declined_keep = false;    // rule 13 (true: --declined keep)
+  uint32_t forced_passes = 0;    // rule 9 (N > 0: --forced-passes N)
+  bool trim_plus_one = false;    // rule 16 (true: --trim-range plus-one)
+  bool pid_confdp = false;       // rule 8 (true: --pid-format confdp)
+  bool single_handle0 = false;   // rule 1 (true: --single handle0; placement single on the FDP device)
+  // --reset-at: 0 none, 1 device:reset_marker, 2 counters:reset_marker.
+  uint8_t reset_kind = 0;
+  uint64_t reset_marker = 0;
 };
 
 // op as trace::Op: 0 write, 1 read, 2 trim, 3 flush, 4 marker.
@@ -69,6 +79,7 @@ struct RefResult {
   uint64_t gc_background_no_victim = 0;
   uint64_t gc_onset_host_slots = kNoOnset;
   uint64_t trimmed_slots = 0, rmw_slots = 0, rmw_read_slots = 0, partial_trim_slots = 0;
+  uint64_t trim_extra_slots = 0;  // --trim-range plus-one: mapped slots after a range it unmapped
   uint64_t unmapped_read_slots = 0;
   uint32_t free_units_end = 0;
   uint64_t mapped_slots_end = 0;

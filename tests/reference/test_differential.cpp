@@ -84,6 +84,9 @@ ftl::FtlConfig ftl_config(const RefConfig& c) {
   f.gc.forced_check_per_slot = c.forced_check_per_slot;
   f.gc.every_pool = c.every_pool;
   f.trim_keeps_partial = c.trim_keeps_partial;
+  f.gc.page_order = c.gc_page_order;
+  f.gc.forced_passes = c.forced_passes;
+  f.trim_plus_one = c.trim_plus_one;
   return f;
 }
 
@@ -104,6 +107,9 @@ fdp::PlacementSetup placement_setup(const RefConfig& c) {
   f.open_at_start = c.open_at_start;
   f.rg_split = c.rg_split_lines ? fdp::RgSplit::kLines : fdp::RgSplit::kDies;
   f.rg_of = c.rg_of_pid ? fdp::RgOf::kPid : fdp::RgOf::kLba;
+  f.declined_requeue = !c.declined_keep;
+  f.pid_confdp = c.pid_confdp;
+  f.single_handle0 = c.single_handle0;
   return p;
 }
 
@@ -122,6 +128,10 @@ FastRun run_fast(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t
   try {
     sim::SimOptions opts;
     opts.keep_l2p = true;
+    opts.reset.kind = c.reset_kind == 1   ? sim::ResetAt::Kind::kDevice
+                      : c.reset_kind == 2 ? sim::ResetAt::Kind::kCounters
+                                          : sim::ResetAt::Kind::kNone;
+    opts.reset.marker = c.reset_marker;
     f.result = sim::simulate(ftl_config(c), view, opts, placement_setup(c));
   } catch (const InputError& e) {
     f.threw = true;
@@ -184,6 +194,7 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
   eq("rmw_slots", f.requests.rmw_slots, r.rmw_slots);
   eq("rmw_read_slots", f.requests.rmw_read_slots, r.rmw_read_slots);
   eq("partial_trim_slots", f.requests.partial_trim_slots, r.partial_trim_slots);
+  eq("trim_extra_slots", f.requests.trim_extra_slots, r.trim_extra_slots);
   eq("unmapped_read_slots", f.requests.unmapped_read_slots, r.unmapped_read_slots);
   eq("free_lines_end", f.free_lines_end, r.free_units_end);
   eq("mapped_slots_end", f.mapped_slots_end, r.mapped_slots_end);
@@ -283,7 +294,7 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
   const uint64_t only = env_u64("FTLSIM_DIFF_SEED", 0);
   const uint64_t cases = only != 0 ? 1 : env_u64("FTLSIM_DIFF_CASES", kDefaultCases);
   const uint64_t max_reports = env_u64("FTLSIM_DIFF_REPORTS", 3);
-  uint64_t failures = 0, device_full = 0, with_gc = 0, fdp_cases = 0;
+  uint64_t failures = 0, device_full = 0, with_gc = 0, fdp_cases = 0, confdp_rules = 0;
   for (uint64_t i = 1; i <= cases; ++i) {
     const RandomCase rc = make_random_case(only != 0 ? only : i);
     const RefRun ref = run_ref(rc.cfg, rc.requests, rc.requests.size());
@@ -292,11 +303,16 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
     device_full += ref.full;
     with_gc += !ref.full && ref.result.gc_passes > 0;
     fdp_cases += rc.cfg.fdp;
+    confdp_rules += rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 &&
+                    rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
     if (diff.empty()) continue;
     if (++failures <= max_reports) FAIL_CHECK(report(rc, diff));
   }
-  INFO(fmt::format("{} cases ({} FDP), {} with GC, {} device full in both", cases, fdp_cases, with_gc, device_full));
+  INFO(fmt::format("{} cases ({} FDP, {} under every ConfFDP rule), {} with GC, {} device full in both", cases,
+                   fdp_cases, confdp_rules, with_gc, device_full));
   CHECK(failures == 0);
+  // Both rule sets must be drawn: ConfFDP's in about 15% of the cases.
+  if (only == 0) CHECK(confdp_rules * 10 >= cases);
   // The generator must exercise GC, or equal counters prove little.
   if (only == 0) CHECK(with_gc * 10 >= cases * 9);
 }

@@ -219,6 +219,95 @@ TEST_CASE("reference: FDP reinserts a declined victim, which reorders ties", "[r
     CHECK(l.l2p[2] == 32);
     CHECK(l.free_units_end == 5);
   }
+  SECTION("--declined keep (ConfFDP) leaves it in place under FDP too") {
+    // As above until W(32,16), but the declined L0 stays on top: the first
+    // forced pass takes L0, its survivors (2,4,...,14,1,...,15) open the GC
+    // line 3: lpn 2 -> slot 48; free 4 + L0 = 5 <= 5: the second takes L1,
+    // whose first survivor (18) fills line 3's last slot, n = 15 (channel
+    // 1, page 7, offset 15): 63. The same totals, the two victims swapped.
+    c.declined_keep = true;
+    const RefResult k = run_reference(c, reqs);
+    CHECK(k.gc_slots == 30);
+    CHECK(k.gc_forced_passes == 2);
+    CHECK(k.gc_background_declined == 2);
+    CHECK(k.gc_background_no_victim == 2);
+    CHECK(k.l2p[2] == 48);
+    CHECK(k.l2p[18] == 63);
+  }
+}
+
+// ConfFDP's rules on the reference, the cases of tests/sim/test_confdp_rules.cpp
+// (derived there) checked against the reference too.
+TEST_CASE("reference: ConfFDP's copy order, forced-pass limit, trim range, PID format and reset",
+          "[reference][validation]") {
+  {  // copy order: 2 channels x 4 pages, 6 lines, T(0) after W(0,8)
+    RefConfig c = line_cfg(2, 4, 6, 16, 30, 80);
+    c.gc_page_order = true;
+    const RefResult r = run_reference(c, {W(0, 8), T(0)});
+    CHECK(r.gc_slots == 7);
+    CHECK(r.l2p[1] == 8);
+    CHECK(r.l2p[2] == 12);
+    CHECK(r.l2p[3] == 9);
+    CHECK(r.l2p[7] == 11);
+  }
+  {  // forced passes: 16 lines, thres = high = 8, 48 logical slots
+    RefConfig c = line_cfg(2, 4, 16, 48, 50, 50);
+    const std::vector<RefRequest> reqs{W(0, 48), W(0, 48), W(0, 1)};
+    const RefResult femu = run_reference(c, reqs);
+    CHECK(femu.gc_forced_passes == 5);
+    CHECK(femu.gc_background_passes == 1);
+    c.forced_passes = 2;
+    const RefResult two = run_reference(c, reqs);
+    CHECK(two.gc_forced_passes == 2);
+    CHECK(two.gc_background_passes == 2);
+    CHECK(two.unit_erases == 4);
+  }
+  {  // trim range: the slot after each range too, none after the last slot
+    RefConfig c = line_cfg(2, 4, 6, 16, 30, 80);
+    c.trim_plus_one = true;
+    const RefResult r = run_reference(c, {W(0, 4), W(15), T(0, 2), T(15)});
+    CHECK(r.trimmed_slots == 4);
+    CHECK(r.trim_extra_slots == 1);
+    CHECK(r.mapped_slots_end == 1);
+    CHECK(r.l2p[2] == kNone);
+  }
+  {  // PID format: handle = pid & 0xff, RG = pid >> 8, invalid to the last
+    RefConfig c = fdp_cfg(2, 4, 12, 16, 50, 80, 1, 4);
+    c.pid_confdp = true;
+    const RefResult r = run_reference(c, {W(0, 1, 0x0002), W(1, 1, 0x0005), W(2, 1, 0x0102)});
+    CHECK(r.invalid_pid_requests == 2);
+    CHECK(r.handles[0].host_slots == 0);
+    CHECK(r.handles[2].host_slots == 2);
+    CHECK(r.handles[3].host_slots == 1);
+  }
+  {  // single on handle 0 of the FDP device: lpn 8 opens handle 0's next line, 4
+    RefConfig c = fdp_cfg(2, 4, 12, 16, 50, 80, 1, 4);
+    c.fdp = false;
+    c.single_handle0 = true;
+    const RefResult r = run_reference(c, {W(0, 9, 3)});
+    CHECK(r.l2p[8] == 32);
+    CHECK(r.handles.size() == 4);
+    CHECK(r.handles[0].host_slots == 9);
+  }
+  {  // reset at marker 7: the device, or the counters only
+    RefConfig c = line_cfg(2, 4, 6, 16, 30, 80);
+    c.reset_marker = 7;
+    const std::vector<RefRequest> reqs{W(0, 8), W(0, 1), {4, 7, 0, 0, 0}, W(8, 4)};
+    c.reset_kind = 1;
+    const RefResult dev = run_reference(c, reqs);
+    CHECK(dev.host_slots == 4);
+    CHECK(dev.gc_slots == 0);
+    CHECK(dev.mapped_slots_end == 4);
+    CHECK(dev.l2p[8] == 0);
+    CHECK(dev.l2p[9] == 4);
+    c.reset_kind = 2;
+    const RefResult cnt = run_reference(c, reqs);
+    CHECK(cnt.host_slots == 4);
+    CHECK(cnt.gc_slots == 0);
+    CHECK(cnt.mapped_slots_end == 12);
+    CHECK(cnt.l2p[0] == 8);
+    CHECK(cnt.l2p[8] == 16);
+  }
 }
 
 // Rule 4 and rule 8. 2 channels x 2 pages (U = 4), 10 lines, 2 RGs of
@@ -581,7 +670,11 @@ TEST_CASE("reference: invariants on random cases", "[reference][validation]") {
     CHECK(out == r.gc_slots);
     CHECK(in == r.gc_slots);
     CHECK(erased == r.unit_erases);
-    CHECK(erases == r.unit_erases);
+    if (rc.cfg.reset_kind == 2) {
+      CHECK(erases >= r.unit_erases);  // a counters reset keeps the erase counts (wear)
+    } else {
+      CHECK(erases == r.unit_erases);
+    }
     CHECK(in_use + r.free_units_end == r.erase_count_per_unit.size());
     std::vector<uint32_t> phys;
     for (uint32_t s : r.l2p) {

@@ -208,14 +208,20 @@ void run_replay(const ReplayArgs& a) {
   req.create_bytes = a.create.empty() ? 0 : *parse_size(a.create);
   req.force = a.force;
   req.placement = cfg.placement;
+  req.inputs = &inputs;
   if (!a.create.empty() && req.create_bytes == 0) throw InputError("--create 0: give the size of the file to create");
   replay::Target target(req, replay::Target::Deferred{});  // checks only: nothing created or resized yet
   const replay::TargetInfo& info = target.info();
-  // --out may hold neither the trace nor the target (it is replaced as a set).
+  // --out may hold neither the trace nor the target, also one --create is
+  // about to make (it is replaced as a set).
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     RunInputs around = inputs;
-    around.add("--target", a.target);
+    if (identity_of(a.target)) {
+      around.add("--target", a.target);
+    } else {
+      around.add_planned("--target", a.target);
+    }
     out.emplace("--out", a.out, replay::kOutputNames, around);
   }
   if (cfg.placement == PlacementMode::kStream) replay::check_write_streams(info);

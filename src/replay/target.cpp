@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "replay/device_safety.h"
+#include "replay/device_stack.h"
 
 namespace ftlsim::replay {
 namespace {
@@ -97,6 +98,21 @@ void read_dio_alignment(int fd, const std::string& path, TargetInfo& info) {
   }
 }
 
+// An OFD write lock on the whole file for as long as `fd` is open: a second
+// replay (another Target) onto the same file fails here, whatever its name.
+void lock_file(int fd, const std::string& path) {
+  struct flock lk {};
+  lk.l_type = F_WRLCK;
+  lk.l_whence = SEEK_SET;
+  if (::fcntl(fd, F_OFD_SETLK, &lk) == 0) return;
+  if (errno == EAGAIN || errno == EACCES) {
+    throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
+                                 "writing to it?); two replays onto one file would overwrite each other",
+                                 path));
+  }
+  throw system_error_from_errno(fmt::format("{}: cannot lock", path));
+}
+
 InputError no_direct_io(const std::string& path) {
   return InputError(fmt::format("--target {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
                                 "file on ext4 or XFS, or to a block device",
@@ -144,6 +160,11 @@ void Target::open_file(const TargetRequest& r) {
   uint64_t bytes = 0;
   if (!exists) {
     if (r.create_bytes == 0) {
+      if (r.path.rfind("/dev/", 0) == 0) {
+        throw InputError(fmt::format("--target {} does not exist: no such device (device nodes are made by the "
+                                     "kernel, not by --create; check the name, e.g. with lsblk)",
+                                     r.path));
+      }
       throw InputError(fmt::format("--target {} does not exist; add --create SIZE to create it (sparse)", r.path));
     }
     probe_new_file_alignment(r);
@@ -151,6 +172,7 @@ void Target::open_file(const TargetRequest& r) {
     pending_bytes_ = r.create_bytes;
     bytes = r.create_bytes;
   } else {
+    if (r.inputs != nullptr) check_stack_inputs(stack_of_file(r.path), *r.inputs, "--target " + r.path);
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
     std::vector<std::string> findings = inspect_regular_file(r.path);
@@ -172,6 +194,7 @@ void Target::open_file(const TargetRequest& r) {
       if (errno == EINVAL) throw no_direct_io(r.path);
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
     }
+    lock_file(fd_, r.path);
     read_dio_alignment(fd_, r.path, info_);
   }
   info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
@@ -200,6 +223,7 @@ void Target::materialize() {
       if (errno == EINVAL) throw no_direct_io(info_.path);
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", info_.path));
     }
+    lock_file(fd_, info_.path);
     const uint32_t planned = info_.block_bytes;
     read_dio_alignment(fd_, info_.path, info_);
     if (info_.block_bytes != planned) {
@@ -220,7 +244,10 @@ void Target::open_block_device(const TargetRequest& r) {
   struct stat st {};
   if (::stat(r.path.c_str(), &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
   const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
+  const DeviceStack stack = stack_of_device(maj, min);
+  if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
   std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(r.path));
+  for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
   if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
   info_.findings = std::move(findings);
 

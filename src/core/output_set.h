@@ -1,0 +1,34 @@
+#pragma once
+// What an output folder's earlier run provably wrote. Every folder ftlsim
+// publishes carries a manifest (kManifestName) listing each file it wrote,
+// with its inode and size, and each sub-folder. A later run replaces or
+// removes such a folder only when every entry in it is one the manifest
+// lists, of the same type, inode and size, on the folder's own file system
+// and not a mount point: anything else (a file the user added or changed,
+// a folder named like an output, a bind mount, a ".x.ftlsim-y" name, a
+// folder without a manifest) is someone else's and is never deleted.
+// Everything works on open folders (openat/unlinkat), never on path text.
+#include <string>
+#include <vector>
+
+namespace ftlsim {
+
+// Hidden, and not a staging name (is_staging_name() is false for it).
+inline constexpr const char* kManifestName = ".ftlsim_manifest";
+
+// Writes the manifest of the folder `dir` (an open folder holding what this
+// run wrote, nothing else), naming everything in it at any depth. `shown`
+// names the folder in messages. Throws SystemError.
+void write_manifest(int dir, const std::string& shown);
+
+// The entries of the open folder `dir` that its manifest does not prove
+// this program wrote, each as "NAME (why)", at any depth; empty when the
+// whole folder may go (an empty folder included).
+[[nodiscard]] std::vector<std::string> unproven_entries(int dir);
+
+// Removes from the folder `name` in `parent` every entry its manifest
+// proves, at any depth, then the manifest and the folder once empty.
+// Anything else stays. Returns true when the folder is gone.
+bool remove_written_set(int parent, const std::string& name);
+
+}  // namespace ftlsim

@@ -1,7 +1,9 @@
 #include "core/io_identity.h"
 
 #include <fmt/format.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,6 +27,14 @@ std::string folder_of(const std::string& path) {
 
 // Throws unless `dir` is a folder this process may create entries in.
 void check_writable_folder(std::string_view option, const std::string& path, const std::string& dir) {
+  struct statfs fs_info {};
+  if (::statfs(dir.c_str(), &fs_info) == 0) {
+    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
+      throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give a "
+                                   "folder on a disk",
+                                   option, path, dir, *kind));
+    }
+  }
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
     throw InputError(fmt::format("{} {}: its folder {} does not exist", option, path, dir));
@@ -41,6 +51,23 @@ std::optional<FileIdentity> identity_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   return FileIdentity{st.st_dev, st.st_ino};
+}
+
+std::optional<std::string_view> pseudo_fs_name(long f_type) {
+  switch (f_type) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC: return "cgroup";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    case BPF_FS_MAGIC: return "bpf";
+    case PSTOREFS_MAGIC: return "pstore";
+    case EFIVARFS_MAGIC: return "efivarfs";
+    default: return std::nullopt;
+  }
 }
 
 std::string_view file_type_name(mode_t mode) {

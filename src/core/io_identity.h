@@ -24,6 +24,10 @@ struct FileIdentity {
 // when it does not exist (or cannot be stat'ed).
 [[nodiscard]] std::optional<FileIdentity> identity_of(const std::string& path);
 
+// "proc", "sysfs", ... for a statfs f_type of a kernel file system that
+// holds no regular files a program can create; nullopt for others.
+[[nodiscard]] std::optional<std::string_view> pseudo_fs_name(long f_type);
+
 // "a character device", "a FIFO", ... for the type bits of st_mode.
 [[nodiscard]] std::string_view file_type_name(mode_t mode);
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE, RENAME_EXCHANGE (glibc 2.28+)
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -59,6 +60,14 @@ OutputDir::OutputDir(std::string option, std::string path, std::vector<std::stri
     throw InputError(fmt::format("{} {}: name the folder itself, not one through '..'", option_, path_));
   }
   open_parent();
+  struct statfs fs_info {};
+  if (::fstatfs(base_.get(), &fs_info) == 0) {
+    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
+      throw InputError(fmt::format("{} {}: its folder is on a {} file system, which holds no files ftlsim could "
+                                   "write; give a folder on a disk",
+                                   option_, path_, *kind));
+    }
+  }
   if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option_, path_,
                                  parent_text_.empty() ? "." : parent_text_, std::strerror(errno)));

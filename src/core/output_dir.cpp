@@ -94,6 +94,7 @@ void OutputDir::open_parent() {
   const std::string dir = parent_text_.empty() ? "." : parent_text_;
   base_ = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (base_.valid()) return;
+  if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, dir));
   if (errno != ENOENT) {
     throw InputError(fmt::format("{} {}: cannot open its folder {} ({})", option_, path_, dir, std::strerror(errno)));
   }
@@ -109,6 +110,7 @@ void OutputDir::open_parent() {
     if (up.empty()) up = ".";
     base_ = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (base_.valid()) break;
+    if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, up));
     if (errno != ENOENT) {
       throw InputError(fmt::format("{} {}: cannot open {} ({})", option_, path_, up, std::strerror(errno)));
     }
@@ -176,12 +178,7 @@ std::string OutputDir::shown(const std::string& entry) const {
 }
 
 OutputDir::~OutputDir() {
-  if (published_ || staging_name_.empty()) return;
-  try {
-    write_manifest(staging_fd_.get(), shown(staging_name_));  // all of it is this run's
-  } catch (const SystemError&) {
-  }
-  remove_written_set(base_.get(), staging_name_);
+  if (!published_ && !staging_name_.empty()) remove_staging_folder(base_.get(), staging_name_);
 }
 
 const std::string& OutputDir::staging() {

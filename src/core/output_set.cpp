@@ -70,16 +70,17 @@ bool stat_self(int dir, struct statx& sx) {
   return ::statx(dir, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO, &sx) == 0;
 }
 
-void append_listing(int dir, const std::string& prefix, std::string& text) {
+// Everything in the open folder `dir` at any depth, as a manifest.
+void collect(int dir, const std::string& prefix, Manifest& m) {
   for (const Entry& e : list(dir)) {
     const std::string rel = prefix + e.name;
     if (rel == kManifestName) continue;
     if (S_ISREG(e.sx.stx_mode)) {
-      text += fmt::format("f {} {} {}\n", e.sx.stx_ino, e.sx.stx_size, rel);
+      m[rel] = Written{false, e.sx.stx_ino, e.sx.stx_size};
     } else if (S_ISDIR(e.sx.stx_mode)) {
-      text += fmt::format("d 0 0 {}\n", rel);
+      m[rel] = Written{true, 0, 0};
       const UniqueFd sub = open_subfolder(dir, e.name);
-      if (sub.valid()) append_listing(sub.get(), rel + "/", text);
+      if (sub.valid()) collect(sub.get(), rel + "/", m);
     }
   }
 }
@@ -180,8 +181,12 @@ bool remove_proven(int dir, const std::string& prefix, const Manifest& m) {
 }  // namespace
 
 void write_manifest(int dir, const std::string& shown) {
+  Manifest m;
+  collect(dir, "", m);
   std::string text(kManifestHeader);
-  append_listing(dir, "", text);
+  for (const auto& [rel, w] : m) {
+    text += w.folder ? fmt::format("d 0 0 {}\n", rel) : fmt::format("f {} {} {}\n", w.ino, w.size, rel);
+  }
   const UniqueFd fd(::openat(dir, kManifestName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!fd.valid()) throw system_error_from_errno(fmt::format("cannot create {}/{}", shown, kManifestName));
   if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()) || ::fsync(fd.get()) != 0) {
@@ -195,6 +200,16 @@ std::vector<std::string> unproven_entries(int dir) {
   std::vector<std::string> out;
   collect_unproven(dir, "", m, out);
   return out;
+}
+
+bool remove_staging_folder(int parent, const std::string& name) {
+  const UniqueFd dir = open_subfolder(parent, name);
+  if (!dir.valid()) return false;
+  Manifest m;
+  collect(dir.get(), "", m);  // a fresh mkdtemp folder: what is in it, this run wrote
+  if (!remove_proven(dir.get(), "", m)) return false;
+  ::unlinkat(dir.get(), kManifestName, 0);
+  return ::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0;
 }
 
 bool remove_written_set(int parent, const std::string& name) {

@@ -31,4 +31,10 @@ void write_manifest(int dir, const std::string& shown);
 // Anything else stays. Returns true when the folder is gone.
 bool remove_written_set(int parent, const std::string& name);
 
+// Removes the staging folder `name` in `parent` that this process made
+// (mkdtemp) and alone wrote into, when the run did not publish it: its
+// files and folders on its own file system, never a mount point in it.
+// Returns true when it is gone.
+bool remove_staging_folder(int parent, const std::string& name);
+
 }  // namespace ftlsim

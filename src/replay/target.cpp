@@ -161,8 +161,8 @@ void Target::open_file(const TargetRequest& r) {
   if (!exists) {
     if (r.create_bytes == 0) {
       if (r.path.rfind("/dev/", 0) == 0) {
-        throw InputError(fmt::format("--target {} does not exist: no such device (device nodes are made by the "
-                                     "kernel, not by --create; check the name, e.g. with lsblk)",
+        throw InputError(fmt::format("--target {} does not exist: no such device (the kernel makes the node "
+                                     "of a device that exists; check the name, e.g. with lsblk)",
                                      r.path));
       }
       throw InputError(fmt::format("--target {} does not exist; add --create SIZE to create it (sparse)", r.path));

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli/cli_run.h"
 
@@ -50,7 +51,7 @@ const std::string kSmall = "--logical 8M --no-progress";
 
 }  // namespace
 
-TEST_CASE("--out link/../results writes where the kernel resolves it, for every command (#22 item 3)", "[cli]") {
+TEST_CASE("output folders given as link/../results: written where the kernel resolves it, for every command (#22 item 3)", "[cli]") {
   const TempDir tmp("lost-dotdot");
   const std::string work = tmp.file("work");
   fs::create_directories(work + "/results");
@@ -147,7 +148,7 @@ TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote (#22 ite
   CHECK_FALSE(fs::exists(sw + "/gc-thres=80"));
 }
 
-TEST_CASE("--out symdir/ and symdir/. are the symbolic link symdir (#22 item 13)", "[cli]") {
+TEST_CASE("output folders given as symdir/ and symdir/. are the symbolic link symdir (#22 item 13)", "[cli]") {
   const TempDir tmp("lost-symdir");
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string real = tmp.file("real");
@@ -183,7 +184,7 @@ TEST_CASE("replay: a --out that would hold the --create target is refused before
   CHECK(names_in(o) == std::set<std::string>{"deep"});
 }
 
-TEST_CASE("replay: a regular-file target is locked; a second replay onto it is refused (#22 item 9)", "[cli]") {
+TEST_CASE("replay: a regular-file target is locked, and a second replay onto it is refused (#22 item 9)", "[cli]") {
   const TempDir tmp("lost-lock");
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string img = tmp.file("t.img");
@@ -225,10 +226,11 @@ TEST_CASE("messages say what is wrong (#22 item 14)", "[cli]") {
   CHECK_THAT(same.output, Contains("is the input " + in + " (the same file)"));
   CHECK_THAT(same.output, !Contains("input input"));
   // /proc and /sys hold no files: said so, not "0 B free".
-  for (const std::string& args : {std::string("gen --pattern uniform --logical 8M --writes 10 -o /proc/x.ftr"),
-                                  "gen --pattern uniform --logical 8M --writes 10 -o /sys/x.ftr",
-                                  "--trace " + t + " " + kSmall + " --out /proc/x",
-                                  "--trace " + t + " " + kSmall + " --gc-thres 60,80 --out /proc/x"}) {
+  const std::vector<std::string> pseudo = {"gen --pattern uniform --logical 8M --writes 10 -o /proc/x.ftr",
+                                           "gen --pattern uniform --logical 8M --writes 10 -o /sys/x.ftr",
+                                           "--trace " + t + " " + kSmall + " --out /proc/x",
+                                           "--trace " + t + " " + kSmall + " --gc-thres 60,80 --out /proc/x"};
+  for (const std::string& args : pseudo) {
     const RunResult r = run_ftlsim(args);
     INFO(args << "\n" << r.output);
     CHECK(r.exit_code == 2);

@@ -109,6 +109,20 @@ std::vector<std::string> swap_paths(std::string_view swaps) {
   return paths;
 }
 
+void add_use_findings(unsigned major, unsigned minor, const std::string& who, std::string_view mountinfo,
+                      const std::vector<std::string>& swaps, std::vector<std::string>& findings) {
+  for (const std::string& m : mounts_of(mountinfo, major, minor)) {
+    findings.push_back(fmt::format("{} is mounted at {}", who, m));
+  }
+  for (const std::string& s : swaps) {
+    struct stat st {};
+    if (::stat(s.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && ::major(st.st_rdev) == major &&
+        ::minor(st.st_rdev) == minor) {
+      findings.push_back(fmt::format("{} is an active swap device ({})", who, s));
+    }
+  }
+}
+
 std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, std::string_view path,
                                               const std::vector<std::string>& signatures,
                                               const SafetyPaths& paths) {
@@ -139,16 +153,7 @@ std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, st
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
   for (const Node& n : nodes) {
     const std::string who = n.major == major && n.minor == minor ? std::string(path) : "partition " + n.name;
-    for (const std::string& m : mounts_of(mountinfo, n.major, n.minor)) {
-      findings.push_back(fmt::format("{} is mounted at {}", who, m));
-    }
-    for (const std::string& s : swaps) {
-      struct stat st {};
-      if (::stat(s.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && ::major(st.st_rdev) == n.major &&
-          ::minor(st.st_rdev) == n.minor) {
-        findings.push_back(fmt::format("{} is an active swap device ({})", who, s));
-      }
-    }
+    add_use_findings(n.major, n.minor, who, mountinfo, swaps, findings);
     const std::vector<std::string> holders = list_dir(n.dir / "holders");
     if (!holders.empty()) {
       findings.push_back(fmt::format("{} is held by {} (part of an active device-mapper/md stack)", who,

@@ -216,16 +216,7 @@ std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPa
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
   const auto in_use = [&](const StackDevice& d) {
     const std::string who = fmt::format("/dev/{} ({})", d.name, d.how);
-    for (const std::string& m : mounts_of(mountinfo, d.major, d.minor)) {
-      findings.push_back(fmt::format("{} is mounted at {}", who, m));
-    }
-    for (const std::string& s : swaps) {
-      struct stat st {};
-      if (::stat(s.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && ::major(st.st_rdev) == d.major &&
-          ::minor(st.st_rdev) == d.minor) {
-        findings.push_back(fmt::format("{} is an active swap device ({})", who, s));
-      }
-    }
+    add_use_findings(d.major, d.minor, who, mountinfo, swaps, findings);
     return who;
   };
   for (size_t i = 1; i < stack.below.size(); ++i) in_use(stack.below[i]);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_checks.h"
 #include "cli/cli_run.h"
 
 using Catch::Contains;
@@ -23,6 +24,8 @@ using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
+using ftlsim::test::names_in;
+using ftlsim::test::expect_refusal;
 
 namespace {
 
@@ -32,19 +35,6 @@ std::string make_trace(const std::string& path) {
   const RunResult g = run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + path);
   REQUIRE(g.exit_code == 0);
   return path;
-}
-
-void expect_refusal(const std::string& args, const std::string& message) {
-  const RunResult r = run_ftlsim(args);
-  INFO(args << "\n" << r.output);
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains(message));
-}
-
-std::set<std::string> names_in(const std::string& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
 }
 
 const std::string kSmall = "--logical 8M --no-progress";

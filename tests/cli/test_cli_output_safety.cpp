@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/cli_checks.h"
 #include "cli/cli_run.h"
 
 using ftlsim::test::kDevice;
@@ -27,6 +28,8 @@ using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
 using Catch::Contains;
+using ftlsim::test::names_in;
+using ftlsim::test::expect_refusal;
 
 namespace {
 
@@ -38,21 +41,6 @@ std::string make_trace(const TempDir& tmp, const std::string& name = "t.ftr", co
   const RunResult g = run_ftlsim("gen --pattern uniform --logical 48M --fill --writes " + writes + " -o " + t);
   REQUIRE(g.exit_code == 0);
   return t;
-}
-
-void expect_refusal(const std::string& args, const std::string& message) {
-  const RunResult r = run_ftlsim(args);
-  INFO(args << "\n" << r.output);
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains(message));
-}
-
-// The names in `dir`, its output folder manifest (core/output_set.h) aside.
-std::set<std::string> names_in(const std::string& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  names.erase(".ftlsim_manifest");
-  return names;
 }
 
 // Runs `args` with the output file size limited to `kib` KiB (dash's ulimit

@@ -1,9 +1,25 @@
-# Sourced by the root-only shell tests that use a loop device.
+# Sourced by the root-only shell tests that use a loop device, first thing.
+# skip WHY (exit 77, ctest's SKIP_RETURN_CODE), fail WHY, pass WHAT;
+# expect_refusal NAME REGEX CMD...: CMD exits 2 with one line matching REGEX.
 # scratch_setup NAME: a scratch folder $tmp (mktemp, named after NAME), $mnt
 # inside it for a mount point, $loop (empty until the test attaches a
 # device) and the array scratch_loops (more loop devices a test attaches);
 # on exit everything is unmounted, detached (the array's last first) and
 # removed, whether the test passed, failed or was interrupted.
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+
+expect_refusal() {
+  local name="$1" pat="$2"; shift 2
+  local rc=0 err
+  err="$("$@" 2>&1 >/dev/null)" || rc=$?
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2 ($err)"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "$name: want one line, got: $err"
+  grep -qE -- "$pat" <<<"$err" || fail "$name: '$err' does not match '$pat'"
+  pass "$name: $err"
+}
+
 scratch_setup() {
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/ftlsim-$1.XXXXXX")"
   loop="" mnt="$tmp/mnt"

@@ -17,9 +17,7 @@
 # loop devices, no mkfs.ext4.
 set -euo pipefail
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+. "$(dirname "$0")/../common/scratch_loop.sh"
 
 [ $# -ge 1 ] && [ -x "$1" ] || fail "usage: $0 FTLSIM_BINARY"
 ftlsim="$(realpath "$1")"
@@ -30,33 +28,24 @@ command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null || skip "needs m
 [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 [ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
 
-. "$(dirname "$0")/../common/scratch_loop.sh"
 scratch_setup replay-stack-safety
 
-# attach FILE [losetup options]: a loop device, detached on exit.
+# attach VAR FILE [losetup options]: a loop device into $VAR, detached on exit.
 attach() {
-  local file="$1" dev; shift
+  local var="$1" file="$2" dev; shift 2
   dev="$(losetup -f --show "$@" "$file")" || skip "losetup failed"
   scratch_loops+=("$dev")
-  echo "$dev"
+  printf -v "$var" '%s' "$dev"
 }
 
-expect_refusal() {
-  local name="$1" pat="$2"; shift 2
-  local rc=0 err
-  err="$("$@" 2>&1 >/dev/null)" || rc=$?
-  [ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2 ($err)"
-  grep -qE -- "$pat" <<<"$err" || fail "$name: '$err' does not match '$pat'"
-  pass "$name: $err"
-}
 
 # ------------------------------------------------------------ 1. the trace backs the target
 "$ftlsim" gen --pattern uniform --logical 8M --writes 1000 -o "$tmp/t.ftr" >/dev/null
 cp "$tmp/t.ftr" "$tmp/t.copy"
 ln "$tmp/t.ftr" "$tmp/hard.ftr"
-l_trace="$(attach "$tmp/t.ftr")"
-l_off="$(attach "$tmp/t.ftr" --offset 4096)"
-l_on_loop="$(attach "$l_trace")"
+attach l_trace "$tmp/t.ftr"
+attach l_off "$tmp/t.ftr" --offset 4096
+attach l_on_loop "$l_trace"
 for target in "$l_trace" "$l_off" "$l_on_loop"; do
   for trace in "$tmp/t.ftr" "$tmp/hard.ftr"; do
     for force in "" --force; do
@@ -71,8 +60,8 @@ pass "trace intact"
 
 # ------------------------------------------------------------ 2. the same file under another loop device
 truncate -s 64M "$tmp/disk.img"
-l1="$(attach "$tmp/disk.img")"
-l2="$(attach "$tmp/disk.img" --offset $((1 << 20)))"
+attach l1 "$tmp/disk.img"
+attach l2 "$tmp/disk.img" --offset $((1 << 20))
 mkfs.ext4 -q "$l2"
 mkdir -p "$mnt"
 mount "$l2" "$mnt" || skip "cannot mount $l2"
@@ -81,7 +70,7 @@ sync
 expect_refusal "mounted beside" "$l2 \(a loop device over $tmp/disk.img\) is mounted at $mnt" \
   "$ftlsim" replay --trace "$tmp/t.copy" --target "$l1" --no-progress
 # A loop device on the target: its stack goes down to disk.img as well.
-l_up="$(attach "$l1")"
+attach l_up "$l1"
 expect_refusal "mounted beside, target on a loop device" "is mounted at $mnt" \
   "$ftlsim" replay --trace "$tmp/t.copy" --target "$l_up" --no-progress
 # 3. The trace on that file system: refused even with --force.
@@ -96,7 +85,7 @@ pass "file system beside clean"
 expect_refusal "signature beside" "$l2 \(a loop device over $tmp/disk.img\): ext4 file system signature" \
   "$ftlsim" replay --trace "$tmp/t.copy" --target "$l1" --no-progress
 # Mounted through a loop device on the other loop device.
-l2_up="$(attach "$l2")"
+attach l2_up "$l2"
 mount "$l2_up" "$mnt" || skip "cannot mount $l2_up"
 expect_refusal "mounted on a loop device beside" "is mounted at $mnt" \
   "$ftlsim" replay --trace "$tmp/t.copy" --target "$l1" --no-progress

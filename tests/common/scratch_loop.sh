@@ -20,6 +20,21 @@ expect_refusal() {
   pass "$name: $err"
 }
 
+# scratch_need_loops BINARY TOOL...: the argument is an executable (sets
+# $ftlsim to its full path), the run is root, losetup, loop devices and each
+# TOOL exist (/usr/sbin and /sbin searched too); else fail or skip.
+scratch_need_loops() {
+  [ $# -ge 1 ] && [ -x "$1" ] || fail "usage: $0 FTLSIM_BINARY"
+  ftlsim="$(realpath "$1")"
+  shift
+  [ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mount)"
+  PATH="$PATH:/usr/sbin:/sbin"
+  local tool
+  for tool in losetup "$@"; do command -v "$tool" >/dev/null || skip "needs $tool"; done
+  [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
+  [ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
+}
+
 scratch_setup() {
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/ftlsim-$1.XXXXXX")"
   loop="" mnt="$tmp/mnt"

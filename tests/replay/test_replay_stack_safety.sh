@@ -19,14 +19,7 @@ set -euo pipefail
 
 . "$(dirname "$0")/../common/scratch_loop.sh"
 
-[ $# -ge 1 ] && [ -x "$1" ] || fail "usage: $0 FTLSIM_BINARY"
-ftlsim="$(realpath "$1")"
-[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mount)"
-command -v losetup >/dev/null || skip "needs losetup"
-PATH="$PATH:/usr/sbin:/sbin"
-command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null || skip "needs mkfs.ext4 and e2fsck (e2fsprogs)"
-[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
-[ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
+scratch_need_loops "$@" mkfs.ext4 e2fsck
 
 scratch_setup replay-stack-safety
 

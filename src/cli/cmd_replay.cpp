@@ -358,7 +358,7 @@ void run_replay(const ReplayArgs& a) {
   }
 
   if (out) {
-    replay::write_outputs(out->staging(), report);
+    out->write([&](const std::string& dir) { replay::write_outputs(dir, report); });
     out->publish();
   }
   fmt::print("{}", replay::summary_text(report));

@@ -177,6 +177,15 @@ std::string OutputDir::shown(const std::string& entry) const {
   return parent_text_ == "/" ? "/" + entry : parent_text_ + "/" + entry;
 }
 
+std::string OutputDir::shown_error(std::string message) const {
+  if (staging_.empty()) return message;
+  const std::string place = shown(staging_name_);
+  for (size_t at = message.find(staging_); at != std::string::npos; at = message.find(staging_, at + place.size())) {
+    message.replace(at, staging_.size(), place);
+  }
+  return message;
+}
+
 OutputDir::~OutputDir() {
   if (!published_ && !staging_name_.empty()) remove_staging_folder(base_.get(), staging_name_);
 }

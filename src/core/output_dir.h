@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/dir_fd.h"
+#include "core/error.h"
 #include "core/io_identity.h"
 
 namespace ftlsim {
@@ -43,6 +44,19 @@ class OutputDir {
   // (core/dir_fd.h fd_path), created (with the target's missing parents)
   // on the first call. Throws SystemError.
   const std::string& staging();
+  // Runs `write(staging())`. A SystemError it throws (disk full, ...) is
+  // thrown again naming the staging folder where the user finds it
+  // ("PARENT/.NAME.ftlsim-XXXXXX"), not as /proc/self/fd/N.
+  template <typename F>
+  void write(F&& write) {
+    try {
+      write(staging());
+    } catch (const SystemError& e) {
+      throw SystemError(shown_error(e.what()));
+    }
+  }
+  // `message` with the staging path text replaced as write() does.
+  [[nodiscard]] std::string shown_error(std::string message) const;
   // Puts the staged set in place of the target. Throws SystemError (the
   // target then still holds what it held before).
   void publish();

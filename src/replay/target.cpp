@@ -31,6 +31,15 @@ std::optional<uint64_t> read_sysfs_number(const fs::path& p) {
   return std::nullopt;
 }
 
+// True when `path` names a place under /dev (as given, through symbolic
+// links or relative): a missing name there is a device that is not there.
+bool in_dev_folder(const std::string& path) {
+  if (path.rfind("/dev/", 0) == 0) return true;
+  std::error_code ec;
+  const std::string folder = fs::weakly_canonical(fs::absolute(path).parent_path(), ec).string();
+  return !ec && (folder == "/dev" || folder.rfind("/dev/", 0) == 0);
+}
+
 std::string refusal(const std::string& path, const std::vector<std::string>& findings) {
   return fmt::format("refusing to write to {}: {} (--force writes anyway; every finding is printed)", path,
                      fmt::join(findings, "; "));
@@ -160,7 +169,7 @@ void Target::open_file(const TargetRequest& r) {
   uint64_t bytes = 0;
   if (!exists) {
     if (r.create_bytes == 0) {
-      if (r.path.rfind("/dev/", 0) == 0) {
+      if (in_dev_folder(r.path)) {
         throw InputError(fmt::format("--target {} does not exist: no such device (the kernel makes the node "
                                      "of a device that exists; check the name, e.g. with lsblk)",
                                      r.path));

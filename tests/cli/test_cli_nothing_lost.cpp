@@ -228,7 +228,9 @@ TEST_CASE("messages say what is wrong (#22 item 14)", "[cli]") {
     CHECK_THAT(r.output, !Contains("B free"));
   }
   // A missing device node: no --create advice (nothing is created under /dev).
-  for (const std::string name : {"/dev/loop-ftlsim-missing0p1", "/dev/ftlsim-missing/sdz1"}) {
+  ::symlink("/dev", tmp.file("devlink").c_str());
+  for (const std::string& name : {std::string("/dev/loop-ftlsim-missing0p1"), std::string("/dev/ftlsim-missing/sdz1"),
+                                  tmp.file("devlink/loop-ftlsim-missing0p1")}) {
     const RunResult r = run_ftlsim("replay --no-progress --trace " + t + " --target " + name);
     INFO(r.output);
     CHECK(r.exit_code == 2);

@@ -48,7 +48,13 @@ is never the trace (any name). A block device that is mounted, held by a
 device-mapper/md stack, partitioned, or carries a partition-table,
 file-system or RAID signature (libblkid), and a file that backs a loop
 device, is an active swap file or carries such a signature, is refused
-unless --force; every finding is printed.
+unless --force; every finding is printed. The target's whole stack is
+checked the same way: the devices it is built on (device-mapper, md, loop
+backing files) and every device built on any of them (other loop devices
+over the same file at any offset, holders, partitions); an input found in
+it (a backing file, or on a file system mounted from it) is refused, --force
+or not. A file target is locked (OFD lock) for the run: a second replay
+onto it is refused.
 
 An I/O waits while an earlier overlapping I/O is in flight (reads may
 overlap reads), and a flush waits for all earlier I/Os, so the target ends

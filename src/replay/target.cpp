@@ -300,8 +300,11 @@ void Target::open_nvme(const TargetRequest& r) {
     const std::string block_path = "/dev/nvme" + name.substr(2);
     struct stat st {};
     if (::stat(block_path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+      const DeviceStack stack = stack_of_device(::major(st.st_rdev), ::minor(st.st_rdev));
+      if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
       std::vector<std::string> findings =
           inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path, probe_signatures(block_path));
+      for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
       if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
       info_.findings = std::move(findings);
     }

@@ -20,12 +20,19 @@ namespace {
 
 constexpr std::string_view kManifestHeader = "ftlsim output set 1\n";
 
-// One manifest line: a file with its inode and size, or a folder.
+// One manifest line: a file with its inode, size and change time (so that
+// a file made later under a reused inode number is not taken for it), or a
+// folder.
 struct Written {
   bool folder = false;
   uint64_t ino = 0;
   uint64_t size = 0;
+  uint64_t ctime_ns = 0;
 };
+
+uint64_t ctime_ns(const struct statx& sx) {
+  return static_cast<uint64_t>(sx.stx_ctime.tv_sec) * 1000000000ULL + sx.stx_ctime.tv_nsec;
+}
 using Manifest = std::map<std::string, Written>;  // by path relative to the set's folder
 
 struct Entry {
@@ -48,7 +55,7 @@ std::vector<Entry> list(int dir) {
     const std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     Entry en{name, {}};
-    if (::statx(dir, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO | STATX_SIZE, &en.sx) == 0) {
+    if (::statx(dir, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO | STATX_SIZE | STATX_CTIME, &en.sx) == 0) {
       out.push_back(std::move(en));
     }
   }
@@ -76,9 +83,9 @@ void collect(int dir, const std::string& prefix, Manifest& m) {
     const std::string rel = prefix + e.name;
     if (rel == kManifestName) continue;
     if (S_ISREG(e.sx.stx_mode)) {
-      m[rel] = Written{false, e.sx.stx_ino, e.sx.stx_size};
+      m[rel] = Written{false, e.sx.stx_ino, e.sx.stx_size, ctime_ns(e.sx)};
     } else if (S_ISDIR(e.sx.stx_mode)) {
-      m[rel] = Written{true, 0, 0};
+      m[rel] = Written{true, 0, 0, 0};
       const UniqueFd sub = open_subfolder(dir, e.name);
       if (sub.valid()) collect(sub.get(), rel + "/", m);
     }
@@ -102,16 +109,17 @@ Manifest read_manifest(int dir, bool& found) {
     if (eol == std::string::npos) return m;
     const std::string_view line(text.data() + pos, eol - pos);
     pos = eol + 1;
-    // "f INO SIZE PATH" or "d 0 0 PATH"
-    if (line.size() < 7 || (line[0] != 'f' && line[0] != 'd') || line[1] != ' ') return m;
-    Written w{line[0] == 'd', 0, 0};
-    const char* p = line.data() + 2;
+    // "f INO SIZE CTIME_NS PATH" or "d 0 0 0 PATH"
+    if (line.size() < 9 || (line[0] != 'f' && line[0] != 'd') || line[1] != ' ') return m;
+    Written w{line[0] == 'd', 0, 0, 0};
+    const char* p = line.data() + 1;
     const char* end = line.data() + line.size();
-    auto r = std::from_chars(p, end, w.ino);
-    if (r.ec != std::errc() || r.ptr == end || *r.ptr != ' ') return m;
-    r = std::from_chars(r.ptr + 1, end, w.size);
-    if (r.ec != std::errc() || r.ptr == end || *r.ptr != ' ') return m;
-    m[std::string(r.ptr + 1, end)] = w;
+    for (uint64_t* field : {&w.ino, &w.size, &w.ctime_ns}) {
+      const auto r = std::from_chars(p + 1, end, *field);
+      if (r.ec != std::errc() || r.ptr == end || *r.ptr != ' ') return m;
+      p = r.ptr;
+    }
+    m[std::string(p + 1, end)] = w;
   }
   found = true;
   return m;
@@ -124,7 +132,9 @@ std::string why_unproven(const Entry& e, const std::string& rel, const Manifest&
   if (it == m.end()) return "not written by ftlsim";
   if (it->second.folder) return S_ISDIR(e.sx.stx_mode) ? std::string() : "was a folder";
   if (!S_ISREG(e.sx.stx_mode)) return "not the file ftlsim wrote";
-  if (e.sx.stx_ino != it->second.ino || e.sx.stx_size != it->second.size) return "changed since ftlsim wrote it";
+  if (e.sx.stx_ino != it->second.ino || e.sx.stx_size != it->second.size || ctime_ns(e.sx) != it->second.ctime_ns) {
+    return "changed since ftlsim wrote it";
+  }
   return {};
 }
 
@@ -185,7 +195,8 @@ void write_manifest(int dir, const std::string& shown) {
   collect(dir, "", m);
   std::string text(kManifestHeader);
   for (const auto& [rel, w] : m) {
-    text += w.folder ? fmt::format("d 0 0 {}\n", rel) : fmt::format("f {} {} {}\n", w.ino, w.size, rel);
+    text += w.folder ? fmt::format("d 0 0 0 {}\n", rel)
+                     : fmt::format("f {} {} {} {}\n", w.ino, w.size, w.ctime_ns, rel);
   }
   const UniqueFd fd(::openat(dir, kManifestName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!fd.valid()) throw system_error_from_errno(fmt::format("cannot create {}/{}", shown, kManifestName));

@@ -1,13 +1,14 @@
 #pragma once
 // What an output folder's earlier run provably wrote. Every folder ftlsim
 // publishes carries a manifest (kManifestName) listing each file it wrote,
-// with its inode and size, and each sub-folder. A later run replaces or
-// removes such a folder only when every entry in it is one the manifest
-// lists, of the same type, inode and size, on the folder's own file system
-// and not a mount point: anything else (a file the user added or changed,
-// a folder named like an output, a bind mount, a ".x.ftlsim-y" name, a
-// folder without a manifest) is someone else's and is never deleted.
-// Everything works on open folders (openat/unlinkat), never on path text.
+// with its inode, size and change time, and each sub-folder. A later run
+// replaces or removes such a folder only when every entry in it is one the
+// manifest lists, of the same type, inode, size and change time, on the
+// folder's own file system and not a mount point: anything else (a file the
+// user added or changed, a folder named like an output, a bind mount, a
+// ".x.ftlsim-y" name, a folder without a manifest) is someone else's and is
+// never deleted. Everything works on open folders (openat/unlinkat), never
+// on path text.
 #include <string>
 #include <vector>
 

@@ -131,6 +131,11 @@ TEST_CASE("a run deletes only what an earlier run provably wrote", "[core][unit]
     fs::rename(copy, out + "/timeseries.csv");
     CHECK_THROWS_WITH(OutputDir("--out", out, kOwn, {}), Contains("timeseries.csv (changed since ftlsim wrote it)"));
     CHECK(slurp(out + "/timeseries.csv") == "set");
+    // Same inode and size, its status changed (a new file under a reused
+    // inode number shows the same way).
+    publish_set(tmp.file("o3"), {"summary.json"});
+    fs::permissions(tmp.file("o3/summary.json"), fs::perms::owner_read, fs::perm_options::replace);
+    CHECK_THROWS_WITH(OutputDir("--out", tmp.file("o3"), kOwn, {}), Contains("summary.json (changed since ftlsim wrote it)"));
   }
   SECTION("no manifest: nothing in it is provably ftlsim's") {
     fs::create_directories(out);

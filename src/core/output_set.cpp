@@ -213,6 +213,21 @@ std::vector<std::string> unproven_entries(int dir) {
   return out;
 }
 
+std::vector<std::string> unproven_folder(int parent, const std::string& name) {
+  struct statx sx {}, parent_sx {};
+  if (!stat_self(parent, parent_sx) ||
+      ::statx(parent, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO, &sx) != 0) {
+    return {name + " (cannot be inspected)"};
+  }
+  if (!S_ISDIR(sx.stx_mode)) return {name + " (not a folder)"};
+  if (crosses_mount(sx, parent_sx)) return {name + " (a mount point)"};
+  const UniqueFd dir = open_subfolder(parent, name);
+  if (!dir.valid()) return {name + " (cannot be opened)"};
+  std::vector<std::string> out = unproven_entries(dir.get());
+  for (std::string& e : out) e = name + "/" + e;
+  return out;
+}
+
 bool remove_staging_folder(int parent, const std::string& name) {
   const UniqueFd dir = open_subfolder(parent, name);
   if (!dir.valid()) return false;
@@ -224,6 +239,11 @@ bool remove_staging_folder(int parent, const std::string& name) {
 }
 
 bool remove_written_set(int parent, const std::string& name) {
+  struct statx sx {}, parent_sx {};
+  if (!stat_self(parent, parent_sx) || ::statx(parent, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE, &sx) != 0 ||
+      crosses_mount(sx, parent_sx)) {
+    return false;
+  }
   const UniqueFd dir = open_subfolder(parent, name);
   if (!dir.valid()) return false;
   bool found = false;

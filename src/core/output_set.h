@@ -27,7 +27,12 @@ void write_manifest(int dir, const std::string& shown);
 // whole folder may go (an empty folder included).
 [[nodiscard]] std::vector<std::string> unproven_entries(int dir);
 
-// Removes from the folder `name` in `parent` every entry its manifest
+// The same for the entry `name` of the open folder `parent`, which must
+// itself be a folder on the same file system, not a mount point; each
+// finding is "NAME/ENTRY (why)" or "NAME (why)".
+[[nodiscard]] std::vector<std::string> unproven_folder(int parent, const std::string& name);
+
+// Removes from the folder `name` in `parent` (never a mount point) every entry its manifest
 // proves, at any depth, then the manifest and the folder once empty.
 // Anything else stays. Returns true when the folder is gone.
 bool remove_written_set(int parent, const std::string& name);

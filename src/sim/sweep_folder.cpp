@@ -66,21 +66,17 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
   for (const std::string& name : entries) {
     struct stat st {};
     std::string why;
-    if (::fstatat(folder.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      why = "cannot be inspected";
-    } else if (name == "sweep.csv") {
-      if (!S_ISREG(st.st_mode)) why = "not a regular file";
-    } else if (!S_ISDIR(st.st_mode)) {
-      why = "not a configuration's folder";
-    } else if (const UniqueFd sub = open_subfolder(folder.get(), name); !sub.valid()) {
-      why = "cannot be opened";
-    } else if (const auto unproven = unproven_entries(sub.get()); !unproven.empty()) {
-      why = fmt::format("holds {}{}", unproven.front(), unproven.size() > 1 ? ", ..." : "");
+    if (name == "sweep.csv") {
+      if (::fstatat(folder.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+        why = "sweep.csv (not a regular file)";
+      }
+    } else if (const auto unproven = unproven_folder(folder.get(), name); !unproven.empty()) {
+      why = fmt::format("{}{}", unproven.front(), unproven.size() > 1 ? ", ..." : "");
     }
     if (!why.empty()) {
       throw InputError(fmt::format("--out {}: --force removes only what the earlier sweep provably wrote, and "
-                                   "{}/{} is {}; nothing was removed: move it away or give a new folder",
-                                   dir, dir, name, why));
+                                   "{} holds {}; nothing was removed: move it away or give a new folder",
+                                   dir, dir, why));
     }
   }
   // sweep.csv last: a removal stopped half-way (an error, a kill) leaves a

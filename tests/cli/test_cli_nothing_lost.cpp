@@ -132,6 +132,19 @@ TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote (#22 ite
   CHECK(slurp(sw + "/gc-thres=80/thesis.tex") == "x");
   CHECK(fs::exists(sw + "/gc-thres=60/summary.json"));
   fs::remove(sw + "/gc-thres=80/thesis.tex");
+  // ... a configuration folder that is a symbolic link, and (as root) a bind mount.
+  fs::rename(sw + "/gc-thres=80", tmp.file("c80"));
+  fs::create_directory_symlink(tmp.file("c80"), sw + "/gc-thres=80");
+  expect_refusal("--trace " + t + " " + kSmall + " --gc-thres 60,70 --force --out " + sw, "gc-thres=80 (not a folder)");
+  fs::remove(sw + "/gc-thres=80");
+  fs::create_directory(sw + "/gc-thres=80");
+  if (::geteuid() == 0 && ftlsim::test::run_shell("mount --bind " + tmp.file("c80") + " " + sw + "/gc-thres=80").exit_code == 0) {
+    expect_refusal("--trace " + t + " " + kSmall + " --gc-thres 60,70 --force --out " + sw, "gc-thres=80 (a mount point)");
+    (void)ftlsim::test::run_shell("umount " + sw + "/gc-thres=80");
+  }
+  CHECK(fs::exists(tmp.file("c80/summary.json")));
+  fs::remove(sw + "/gc-thres=80");
+  fs::rename(tmp.file("c80"), sw + "/gc-thres=80");
   const RunResult forced = run_ftlsim("--trace " + t + " " + kSmall + " --gc-thres 60,70 --force --out " + sw);
   INFO(forced.output);
   CHECK(forced.exit_code == 0);

@@ -2,7 +2,8 @@
 # `ftlsim replay` onto a block device checks the target's whole stack
 # (issue #22, items 1 and 2; needs root for loop devices and mounts):
 #   1. a loop device backed by the trace (at offset 0 or any other, through
-#      a hard link, a loop device on that loop device) is refused, --force
+#      a hard link, a loop device on that loop device; --wrap, so that the
+#      whole trace fits) is refused, --force
 #      or not, and the trace stays intact;
 #   2. a loop device over disk.img is refused while another loop device
 #      over the same file (another offset) holds a mounted ext4, or only
@@ -43,7 +44,7 @@ for target in "$l_trace" "$l_off" "$l_on_loop"; do
   for trace in "$tmp/t.ftr" "$tmp/hard.ftr"; do
     for force in "" --force; do
       expect_refusal "trace behind $target ($trace $force)" "stored in the input --trace" \
-        "$ftlsim" replay --trace "$trace" --target "$target" --no-progress $force
+        "$ftlsim" replay --trace "$trace" --target "$target" --no-progress --wrap $force
     done
   done
 done

@@ -105,9 +105,8 @@ void OutputDir::open_parent() {
   while (!parts.empty()) {
     missing_.insert(missing_.begin(), parts.back());
     parts.pop_back();
-    std::string up = absolute ? "/" : "";
-    for (size_t i = 0; i < parts.size(); ++i) up += (i > 0 ? "/" : "") + parts[i];
-    if (up.empty()) up = ".";
+    const std::string up = parts.empty() ? (absolute ? "/" : ".")
+                                         : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
     base_ = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (base_.valid()) break;
     if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, up));

@@ -7,7 +7,11 @@
 // before #22.
 #include <catch2/catch.hpp>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -215,6 +219,34 @@ TEST_CASE("replay: a regular-file target is locked, and a second replay onto it 
   CHECK(slurp(img) == before);
   // Released: accepted again.
   CHECK(run_ftlsim("replay --no-progress --trace " + t + " --target " + img).exit_code == 0);
+
+  // Two replays at once: a slow timed one holds the file; once its lock is
+  // in /proc/locks, a second one is refused; the first then ends by Ctrl-C.
+  struct stat st {};
+  REQUIRE(::stat(img.c_str(), &st) == 0);
+  std::string id = ":";  // "OFDLCK ADVISORY  WRITE -1 MAJ:MIN:INO 0 EOF"
+  id += std::to_string(st.st_ino);
+  id += ' ';
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::signal(SIGINT, SIG_DFL);
+    const std::string cmd = std::string(FTLSIM_BINARY) + " replay --no-progress --mode timed --speed 1e-6 --trace " +
+                            t + " --target " + img + " >/dev/null 2>&1";
+    ::execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  bool locked = false;
+  for (int i = 0; i < 200 && !locked; ++i) {
+    const std::string locks = slurp("/proc/locks");
+    locked = locks.find("OFDLCK ADVISORY  WRITE") != std::string::npos && locks.find(id) != std::string::npos;
+    if (!locked) ::usleep(50 * 1000);
+  }
+  CHECK(locked);
+  if (locked) expect_refusal("replay --no-progress --trace " + t + " --target " + img, "holds a lock");
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
 }
 
 TEST_CASE("messages say what is wrong (#22 item 14)", "[cli]") {

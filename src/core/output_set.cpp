@@ -40,9 +40,11 @@ struct Entry {
   struct statx sx {};
 };
 
-// The entries of the open folder `dir` ("." and ".." left out), sorted.
-std::vector<Entry> list(int dir) {
+// The entries of the open folder `dir` ("." and ".." left out), sorted;
+// `ok` false when it cannot be read.
+std::vector<Entry> list(int dir, bool* ok = nullptr) {
   std::vector<Entry> out;
+  if (ok != nullptr) *ok = false;
   const int fd = ::dup(dir);
   if (fd < 0) return out;
   DIR* d = ::fdopendir(fd);
@@ -50,6 +52,7 @@ std::vector<Entry> list(int dir) {
     ::close(fd);
     return out;
   }
+  if (ok != nullptr) *ok = true;
   ::rewinddir(d);
   while (const dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
@@ -140,11 +143,13 @@ std::string why_unproven(const Entry& e, const std::string& rel, const Manifest&
 
 void collect_unproven(int dir, const std::string& prefix, const Manifest& m, std::vector<std::string>& out) {
   struct statx dir_sx {};
-  if (!stat_self(dir, dir_sx)) {
-    out.push_back(prefix + " (cannot be inspected)");
+  bool listed = false;
+  const std::vector<Entry> entries = list(dir, &listed);
+  if (!stat_self(dir, dir_sx) || !listed) {
+    out.push_back((prefix.empty() ? std::string(".") : prefix) + " (cannot be listed)");
     return;
   }
-  for (const Entry& e : list(dir)) {
+  for (const Entry& e : entries) {
     const std::string rel = prefix + e.name;
     if (rel == kManifestName) continue;
     if (const std::string why = why_unproven(e, rel, m, dir_sx); !why.empty()) {

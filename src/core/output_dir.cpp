@@ -72,7 +72,22 @@ OutputDir::OutputDir(std::string option, std::string path, std::vector<std::stri
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option_, path_,
                                  parent_text_.empty() ? "." : parent_text_, std::strerror(errno)));
   }
-  if (!missing_.empty()) return;  // the folder and its parents are made by staging()
+  if (!missing_.empty()) {
+    // The folder and its parents are made by staging(): the first of them
+    // must not be a file the run is about to create (replay --create).
+    struct stat base {};
+    if (::fstat(base_.get(), &base) == 0) {
+      for (const RunInputs::Input& in : inputs.inputs()) {
+        if (in.planned && in.id == FileIdentity{base.st_dev, base.st_ino} &&
+            std::filesystem::path(in.path).filename() == missing_.front()) {
+          throw InputError(fmt::format("{} {} would be made inside {} {}, a file this run creates; write the "
+                                       "results into another folder",
+                                       option_, path_, in.option, in.path));
+        }
+      }
+    }
+    return;
+  }
   struct stat st {};
   if (::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno == ENOENT) return;

@@ -188,6 +188,13 @@ TEST_CASE("replay: a --out that would hold the --create target is refused before
     CHECK_THAT(r.output, Contains("which this run creates"));
     CHECK_FALSE(fs::exists(target));
   }
+  // --out below the file --create is about to make.
+  for (const std::string& out : {o + "/t.img/r", o + "/t.img/r/deeper", o + "/deep/../t.img/r"}) {
+    const RunResult r = run_ftlsim("replay --no-progress --trace " + t + " --target " + o + "/t.img --create 8M --out " + out);
+    INFO(out << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("a file this run creates"));
+  }
   CHECK(names_in(o) == std::set<std::string>{"deep"});
 }
 

@@ -248,7 +248,7 @@ void run_compare(const CompareArgs& c) {
   if (out_dir) {
     dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
     callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
-      if (o.result) sim::write_job_outputs(dirs[i], jobs[i], *o.result);
+      if (o.result) out_dir->write([&](const std::string&) { sim::write_job_outputs(dirs[i], jobs[i], *o.result); });
     };
   }
   for (const sim::SweepJob& j : jobs) {
@@ -294,7 +294,7 @@ void run_compare(const CompareArgs& c) {
       csv += fmt::format("{},{},{},{}\n", csv_field(l.metric), csv_field(l.csv_a),
                          csv_field(l.csv_b), l.csv_change);
     }
-    write_file_atomically(out_dir->staging() + "/compare.csv", csv);
+    out_dir->write([&](const std::string& dir) { write_file_atomically(dir + "/compare.csv", csv); });
     out_dir->publish();
     fmt::print("wrote      {0}/a/, {0}/b/, {0}/compare.csv\n", escape_for_terminal(c.out));
   }

@@ -145,8 +145,10 @@ void run_qd_sweep(const QdSweepArgs& a) {
                                  a.trace, timing::op_filter_name(ops)));
   }
   if (out) {
-    write_file_atomically(out->staging() + "/qd_sweep.csv", timing::qd_sweep_csv(rows));
-    write_file_atomically(out->staging() + "/qd_sweep.json", timing::qd_sweep_json(rows));
+    out->write([&](const std::string& dir) {
+      write_file_atomically(dir + "/qd_sweep.csv", timing::qd_sweep_csv(rows));
+      write_file_atomically(dir + "/qd_sweep.json", timing::qd_sweep_json(rows));
+    });
     out->publish();
   }
   fmt::print("qd-sweep   {} ({} records), closed loop, {} requests timed{}\n", escape_for_terminal(a.trace),

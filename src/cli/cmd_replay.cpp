@@ -48,7 +48,13 @@ is never the trace (any name). A block device that is mounted, held by a
 device-mapper/md stack, partitioned, or carries a partition-table,
 file-system or RAID signature (libblkid), and a file that backs a loop
 device, is an active swap file or carries such a signature, is refused
-unless --force; every finding is printed.
+unless --force; every finding is printed. The target's whole stack is
+checked the same way: the devices it is built on (device-mapper, md, loop
+backing files) and every device built on any of them (other loop devices
+over the same file at any offset, holders, partitions); an input found in
+it (a backing file, or on a file system mounted from it) is refused, --force
+or not. A file target is locked (OFD lock) for the run: a second replay
+onto it is refused.
 
 An I/O waits while an earlier overlapping I/O is in flight (reads may
 overlap reads), and a flush waits for all earlier I/Os, so the target ends
@@ -208,14 +214,20 @@ void run_replay(const ReplayArgs& a) {
   req.create_bytes = a.create.empty() ? 0 : *parse_size(a.create);
   req.force = a.force;
   req.placement = cfg.placement;
+  req.inputs = &inputs;
   if (!a.create.empty() && req.create_bytes == 0) throw InputError("--create 0: give the size of the file to create");
   replay::Target target(req, replay::Target::Deferred{});  // checks only: nothing created or resized yet
   const replay::TargetInfo& info = target.info();
-  // --out may hold neither the trace nor the target (it is replaced as a set).
+  // --out may hold neither the trace nor the target, also one --create is
+  // about to make (it is replaced as a set).
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     RunInputs around = inputs;
-    around.add("--target", a.target);
+    if (identity_of(a.target)) {
+      around.add("--target", a.target);
+    } else {
+      around.add_planned("--target", a.target);
+    }
     out.emplace("--out", a.out, replay::kOutputNames, around);
   }
   if (cfg.placement == PlacementMode::kStream) replay::check_write_streams(info);
@@ -352,7 +364,7 @@ void run_replay(const ReplayArgs& a) {
   }
 
   if (out) {
-    replay::write_outputs(out->staging(), report);
+    out->write([&](const std::string& dir) { replay::write_outputs(dir, report); });
     out->publish();
   }
   fmt::print("{}", replay::summary_text(report));

@@ -109,7 +109,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   reader.check_intact();  // no results from a trace that changed under the run
   run.interval_bytes = result.interval_bytes;
   if (out) {
-    sim::write_outputs(out->staging(), run, result);
+    out->write([&](const std::string& dir) { sim::write_outputs(dir, run, result); });
     out->publish();
   }
   fmt::print("{}", sim::summary_text(run, result));

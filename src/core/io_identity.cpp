@@ -1,7 +1,9 @@
 #include "core/io_identity.h"
 
 #include <fmt/format.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,6 +27,14 @@ std::string folder_of(const std::string& path) {
 
 // Throws unless `dir` is a folder this process may create entries in.
 void check_writable_folder(std::string_view option, const std::string& path, const std::string& dir) {
+  struct statfs fs_info {};
+  if (::statfs(dir.c_str(), &fs_info) == 0) {
+    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
+      throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give a "
+                                   "folder on a disk",
+                                   option, path, dir, *kind));
+    }
+  }
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
     throw InputError(fmt::format("{} {}: its folder {} does not exist", option, path, dir));
@@ -35,19 +45,29 @@ void check_writable_folder(std::string_view option, const std::string& path, con
   }
 }
 
-// `dir` as an absolute path without a trailing '/' ("out/" -> "/cwd/out").
-fs::path clean_folder(const std::string& dir) {
-  fs::path p = fs::absolute(dir).lexically_normal();
-  if (p.filename().empty() && p != p.root_path()) p = p.parent_path();
-  return p;
-}
-
 }  // namespace
 
 std::optional<FileIdentity> identity_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   return FileIdentity{st.st_dev, st.st_ino};
+}
+
+std::optional<std::string_view> pseudo_fs_name(long f_type) {
+  switch (f_type) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC: return "cgroup";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    case BPF_FS_MAGIC: return "bpf";
+    case PSTOREFS_MAGIC: return "pstore";
+    case EFIVARFS_MAGIC: return "efivarfs";
+    default: return std::nullopt;
+  }
 }
 
 std::string_view file_type_name(mode_t mode) {
@@ -75,29 +95,47 @@ void RunInputs::add(std::string option, const std::string& path) {
   if (const auto id = identity_of(path)) inputs_.push_back({std::move(option), path, *id});
 }
 
+void RunInputs::add_planned(std::string option, const std::string& path) {
+  if (path.empty()) return;
+  if (const auto id = identity_of(folder_of(path))) inputs_.push_back({std::move(option), path, *id, true});
+}
+
+static std::string input_name(const RunInputs::Input& in) {
+  // convert's positional input has no option: "the input in.txt".
+  return in.option == "input" ? fmt::format("the input {}", in.path) : fmt::format("the input {} {}", in.option, in.path);
+}
+
 void RunInputs::check_not_input(std::string_view option, const std::string& path) const {
   const auto id = identity_of(path);
   if (!id) return;
   for (const Input& in : inputs_) {
-    if (in.id == *id) {
-      throw InputError(fmt::format("{} {} is the input {} {} (the same file); an output never replaces an input",
-                                   option, path, in.option, in.path));
+    if (!in.planned && in.id == *id) {
+      throw InputError(fmt::format("{} {} is {} (the same file); an output never replaces an input", option, path,
+                                   input_name(in)));
     }
   }
 }
 
 void RunInputs::check_not_inside(std::string_view option, const std::string& dir) const {
-  const auto folder = identity_of(dir);
-  if (!folder) return;
+  if (const auto folder = identity_of(dir)) check_not_inside(option, dir, *folder);
+}
+
+void RunInputs::check_not_inside(std::string_view option, const std::string& dir, FileIdentity folder) const {
   for (const Input& in : inputs_) {
-    // Walk up from the input to the root, comparing every folder on the way.
+    // Walk up from the input (or the folder a planned file goes into) to
+    // the root, comparing every folder on the way.
     std::error_code ec;
-    fs::path p = fs::canonical(in.path, ec);
+    fs::path p = fs::canonical(in.planned ? folder_of(in.path) : in.path, ec);
     if (ec) continue;
     for (;;) {
-      if (const auto id = identity_of(p.string()); id && *id == *folder) {
-        throw InputError(fmt::format("{} {} holds the input {} {}; write the results into another folder",
-                                     option, dir, in.option, in.path));
+      if (const auto id = identity_of(p.string()); id && *id == folder) {
+        if (in.planned) {
+          throw InputError(fmt::format("{} {} would hold {} {}, which this run creates; write the results into "
+                                       "another folder",
+                                       option, dir, in.option, in.path));
+        }
+        throw InputError(fmt::format("{} {} holds {}; write the results into another folder", option, dir,
+                                     input_name(in)));
       }
       if (p == p.root_path() || !p.has_parent_path()) break;
       p = p.parent_path();
@@ -122,33 +160,51 @@ void check_output_file(std::string_view option, const std::string& path, bool fo
   check_writable_folder(option, path, folder_of(path));
 }
 
+std::string folder_name_of(const std::string& path) {
+  std::string t = path;
+  for (;;) {
+    if (t.size() > 1 && t.back() == '/') {
+      t.pop_back();
+    } else if (t.size() > 2 && t.compare(t.size() - 2, 2, "/.") == 0) {
+      t.resize(t.size() - 2);
+    } else {
+      return t;
+    }
+  }
+}
+
 void check_output_folder(std::string_view option, const std::string& dir, const RunInputs& inputs) {
   if (dir.empty()) throw InputError(fmt::format("{}: the output folder is empty", option));
+  // "symdir/" and "symdir/." are the link "symdir" itself; every later step
+  // lets the kernel resolve the text as given (never lexically normalised).
+  const std::string name = folder_name_of(dir);
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) == 0) {
+  if (::lstat(name.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
       throw InputError(fmt::format("{} {} is a symbolic link; give the folder it points to", option, dir));
     }
     if (!S_ISDIR(st.st_mode)) {
       throw InputError(fmt::format("{} {} exists and is {}, not a folder", option, dir, file_type_name(st.st_mode)));
     }
-    inputs.check_not_inside(option, dir);
-    check_writable_folder(option, dir, dir);
-    const fs::path clean = clean_folder(dir);
-    check_writable_folder(option, dir, clean.has_parent_path() ? clean.parent_path().string() : clean.string());
+    inputs.check_not_inside(option, name);
+    check_writable_folder(option, dir, name);
+    check_writable_folder(option, dir, name + "/..");
     return;
   }
   if (errno != ENOENT && errno != ENOTDIR) {
     throw InputError(fmt::format("{} {}: cannot stat ({})", option, dir, std::strerror(errno)));
   }
-  // Absent: the nearest existing parent must be a writable folder.
-  fs::path p = clean_folder(dir);
-  while (p.has_parent_path() && p != p.root_path()) {
-    p = p.parent_path();
-    if (::stat(p.c_str(), &st) == 0) break;
-    if (errno != ENOENT && errno != ENOTDIR) throw InputError(fmt::format("{} {}: cannot stat {} ({})", option, dir, p.string(), std::strerror(errno)));
+  // Absent: the nearest existing parent (by the path's own text) must be a writable folder.
+  std::string p = name;
+  for (;;) {
+    const size_t slash = p.find_last_of('/');
+    p = slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : p.substr(0, slash);
+    if (::stat(p.c_str(), &st) == 0 || p == "." || p == "/") break;
+    if (errno != ENOENT && errno != ENOTDIR) {
+      throw InputError(fmt::format("{} {}: cannot stat {} ({})", option, dir, p, std::strerror(errno)));
+    }
   }
-  check_writable_folder(option, dir, p.string());
+  check_writable_folder(option, dir, p);
 }
 
 }  // namespace ftlsim

@@ -24,6 +24,10 @@ struct FileIdentity {
 // when it does not exist (or cannot be stat'ed).
 [[nodiscard]] std::optional<FileIdentity> identity_of(const std::string& path);
 
+// "proc", "sysfs", ... for a statfs f_type of a kernel file system that
+// holds no regular files a program can create; nullopt for others.
+[[nodiscard]] std::optional<std::string_view> pseudo_fs_name(long f_type);
+
 // "a character device", "a FIFO", ... for the type bits of st_mode.
 [[nodiscard]] std::string_view file_type_name(mode_t mode);
 
@@ -37,6 +41,9 @@ class RunInputs {
  public:
   // Records `path` (given with `option`, e.g. "--trace") when it exists.
   void add(std::string option, const std::string& path);
+  // Records a file the run will create at `path` (replay --target with
+  // --create): no output folder may hold the folder it is made in.
+  void add_planned(std::string option, const std::string& path);
 
   // Throws InputError when `path` is one of the inputs (same device and
   // inode), naming both options.
@@ -45,13 +52,20 @@ class RunInputs {
   // Throws InputError when the folder `dir` is, or holds at any depth, one
   // of the inputs (its contents may be replaced as a whole).
   void check_not_inside(std::string_view option, const std::string& dir) const;
+  // The same for the folder with identity `folder` (an open folder), `dir` naming it.
+  void check_not_inside(std::string_view option, const std::string& dir, FileIdentity folder) const;
 
- private:
+  // Every input's identity, for checks that look further (a replay
+  // target's loop and device-mapper stack, replay/device_stack.h).
   struct Input {
     std::string option;
     std::string path;
     FileIdentity id;
+    bool planned = false;  // add_planned: `id` is the folder it will be made in
   };
+  [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }
+
+ private:
   std::vector<Input> inputs_;
 };
 
@@ -61,8 +75,13 @@ class RunInputs {
 // is writable. Throws InputError naming `option` and `path`.
 void check_output_file(std::string_view option, const std::string& path, bool force, const RunInputs& inputs);
 
+// `path` without trailing "/" and "/." components ("out/./" -> "out"),
+// so that its last component names the folder itself.
+[[nodiscard]] std::string folder_name_of(const std::string& path);
+
 // The checks on an output folder before any work: `dir` is absent or a
-// real folder (not a symbolic link, not a file), holds no input, and it
+// real folder (not a symbolic link, also when given as "link/" or "link/.";
+// not a file), holds no input, and it
 // (or, when absent, its nearest existing parent) is a writable folder.
 // Throws InputError naming `option` and `dir`.
 void check_output_folder(std::string_view option, const std::string& dir, const RunInputs& inputs);

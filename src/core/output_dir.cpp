@@ -4,31 +4,35 @@
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE, RENAME_EXCHANGE (glibc 2.28+)
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/output_set.h"
 
 namespace ftlsim {
 namespace {
 
-namespace fs = std::filesystem;
-
-// `path` absolute, without "." or ".." or a trailing '/', so that
-// parent_path() is its folder ("--out ." names the current folder itself).
-fs::path without_slash(const std::string& path) {
-  fs::path p = fs::absolute(path).lexically_normal();
-  if (p.filename().empty() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
-  return p;
+std::vector<std::string> split_components(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t slash = std::min(text.find('/', pos), text.size());
+    if (slash > pos) parts.push_back(text.substr(pos, slash - pos));
+    pos = slash + 1;
+  }
+  return parts;
 }
 
-void remove_all_quietly(const std::string& path) {
-  std::error_code ec;
-  fs::remove_all(path, ec);
+std::string entries_text(const std::vector<std::string>& names) {
+  return fmt::format("{} entr{}: {}{}", names.size(), names.size() == 1 ? "y" : "ies", names.front(),
+                     names.size() > 1 ? ", ..." : "");
 }
 
 }  // namespace
@@ -39,120 +43,248 @@ bool is_staging_name(const std::string& name) {
 
 OutputDir::OutputDir(std::string option, std::string path, std::vector<std::string> own, const RunInputs& inputs)
     : option_(std::move(option)), path_(std::move(path)), own_(std::move(own)) {
-  check_output_folder(option_, path_, inputs);
-  const fs::path target = without_slash(path_);
-  if (!target.has_parent_path() || target == target.root_path()) {
-    throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
+  if (path_.empty()) throw InputError(fmt::format("{}: the output folder is empty", option_));
+  const std::string text = folder_name_of(path_);
+  const size_t slash = text.rfind('/');
+  name_ = slash == std::string::npos ? text : text.substr(slash + 1);
+  parent_text_ = slash == std::string::npos ? std::string() : slash == 0 ? std::string("/") : text.substr(0, slash);
+  if (name_.empty() || text == "/") throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
+  if (name_ == "." || name_ == "..") {
+    // The folder is swapped out at the end: it must not hold the current
+    // folder, which would then be removed under the user's shell.
+    if (parent_text_.empty()) {
+      throw InputError(fmt::format("{} {} is (or holds) the current folder; give a folder beside it, e.g. "
+                                   "--out results",
+                                   option_, path_));
+    }
+    throw InputError(fmt::format("{} {}: name the folder itself, not one through '..'", option_, path_));
   }
-  // The folder is swapped out at the end: it must not hold the current
-  // folder, which would then be removed under the user's shell.
-  if (const auto out_id = identity_of(path_)) {
-    std::error_code ec;
-    for (fs::path p = fs::current_path(ec); !ec && !p.empty(); p = p.parent_path()) {
-      if (identity_of(p.string()) == out_id) {
-        throw InputError(fmt::format("{} {} is (or holds) the current folder; give a folder beside it, e.g. "
-                                     "--out results",
-                                     option_, path_));
-      }
-      if (p == p.root_path()) break;
+  open_parent();
+  struct statfs fs_info {};
+  if (::fstatfs(base_.get(), &fs_info) == 0) {
+    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
+      throw InputError(fmt::format("{} {}: its folder is on a {} file system, which holds no files ftlsim could "
+                                   "write; give a folder on a disk",
+                                   option_, path_, *kind));
     }
   }
-  check_entries();
+  if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
+    throw InputError(fmt::format("{} {}: cannot write into {} ({})", option_, path_,
+                                 parent_text_.empty() ? "." : parent_text_, std::strerror(errno)));
+  }
+  if (!missing_.empty()) {
+    // The folder and its parents are made by staging(): the first of them
+    // must not be a file the run is about to create (replay --create).
+    struct stat base {};
+    if (::fstat(base_.get(), &base) == 0) {
+      for (const RunInputs::Input& in : inputs.inputs()) {
+        if (in.planned && in.id == FileIdentity{base.st_dev, base.st_ino} &&
+            std::filesystem::path(in.path).filename() == missing_.front()) {
+          throw InputError(fmt::format("{} {} would be made inside {} {}, a file this run creates; write the "
+                                       "results into another folder",
+                                       option_, path_, in.option, in.path));
+        }
+      }
+    }
+    return;
+  }
+  struct stat st {};
+  if (::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return;
+    throw InputError(fmt::format("{} {}: cannot stat ({})", option_, path_, std::strerror(errno)));
+  }
+  if (S_ISLNK(st.st_mode)) {
+    throw InputError(fmt::format("{} {} is a symbolic link; give the folder it points to", option_, path_));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    throw InputError(fmt::format("{} {} exists and is {}, not a folder", option_, path_, file_type_name(st.st_mode)));
+  }
+  const UniqueFd dir = open_subfolder(base_.get(), name_);
+  if (!dir.valid()) throw InputError(fmt::format("{} {}: cannot open ({})", option_, path_, std::strerror(errno)));
+  inputs.check_not_inside(option_, path_, FileIdentity{st.st_dev, st.st_ino});
+  check_existing(dir.get());
+}
+
+void OutputDir::open_parent() {
+  const std::string dir = parent_text_.empty() ? "." : parent_text_;
+  base_ = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (base_.valid()) return;
+  if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, dir));
+  if (errno != ENOENT) {
+    throw InputError(fmt::format("{} {}: cannot open its folder {} ({})", option_, path_, dir, std::strerror(errno)));
+  }
+  // Missing parents: the nearest existing ancestor, and the names below it
+  // that staging() creates.
+  std::vector<std::string> parts = split_components(parent_text_);
+  const bool absolute = parent_text_.front() == '/';
+  while (!parts.empty()) {
+    missing_.insert(missing_.begin(), parts.back());
+    parts.pop_back();
+    const std::string up = parts.empty() ? (absolute ? "/" : ".")
+                                         : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
+    base_ = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (base_.valid()) break;
+    if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, up));
+    if (errno != ENOENT) {
+      throw InputError(fmt::format("{} {}: cannot open {} ({})", option_, path_, up, std::strerror(errno)));
+    }
+  }
+  const bool dots = std::any_of(missing_.begin(), missing_.end(), [](const std::string& s) { return s == "." || s == ".."; });
+  if (!base_.valid() || dots) {
+    throw InputError(fmt::format("{} {}: its folder {} does not exist", option_, path_, parent_text_));
+  }
+}
+
+void OutputDir::check_existing(int dir) const {
+  struct stat st {}, parent {};
+  struct statx sx {};
+  if (::fstat(dir, &st) != 0 || ::fstat(base_.get(), &parent) != 0 ||
+      ::statx(dir, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) != 0) {
+    throw InputError(fmt::format("{} {}: cannot stat ({})", option_, path_, std::strerror(errno)));
+  }
+  if (st.st_dev != parent.st_dev ||
+      ((sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0 && (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0)) {
+    throw InputError(fmt::format("{} {} is a mount point; a run replaces its output folder as a whole, which a "
+                                 "mount point cannot be: give a folder inside it",
+                                 option_, path_));
+  }
+  const FileIdentity out_id{st.st_dev, st.st_ino};
+  std::error_code ec;
+  for (std::filesystem::path p = std::filesystem::current_path(ec); !ec && !p.empty(); p = p.parent_path()) {
+    if (identity_of(p.string()) == out_id) {
+      throw InputError(fmt::format("{} {} is (or holds) the current folder; give a folder beside it, e.g. "
+                                   "--out results",
+                                   option_, path_));
+    }
+    if (p == p.root_path()) break;
+  }
+  if (::faccessat(dir, ".", W_OK | X_OK, 0) != 0) {
+    throw InputError(fmt::format("{} {}: cannot write into it ({})", option_, path_, std::strerror(errno)));
+  }
+  // Names this kind of run never writes.
+  const std::vector<std::string> unproven = unproven_entries(dir);
+  std::vector<std::string> foreign;
+  for (const std::string& e : unproven) {
+    const std::string name = e.substr(0, e.find_first_of("/ "));
+    if (name != kManifestName && std::find(own_.begin(), own_.end(), name) == own_.end() &&
+        std::find(foreign.begin(), foreign.end(), name) == foreign.end()) {
+      foreign.push_back(name);
+    }
+  }
+  if (!foreign.empty()) {
+    throw InputError(fmt::format(
+        "{} {} holds {} entr{} this run does not write ({}{}); a run replaces its output folder as a whole, so "
+        "give a new or empty folder",
+        option_, path_, foreign.size(), foreign.size() == 1 ? "y" : "ies", foreign.front(),
+        foreign.size() > 1 ? ", ..." : ""));
+  }
+  // Names it writes, but not provably by an earlier run.
+  if (!unproven.empty()) {
+    throw InputError(fmt::format("{} {} holds {} that no earlier ftlsim run provably wrote (a run deletes only "
+                                 "the files its folder's manifest {} lists, unchanged); give a new or empty folder",
+                                 option_, path_, entries_text(unproven), kManifestName));
+  }
+}
+
+std::string OutputDir::shown(const std::string& entry) const {
+  if (parent_text_.empty()) return entry;
+  return parent_text_ == "/" ? "/" + entry : parent_text_ + "/" + entry;
+}
+
+std::string OutputDir::shown_error(std::string message) const {
+  if (staging_.empty()) return message;
+  const std::string place = shown(staging_name_);
+  for (size_t at = message.find(staging_); at != std::string::npos; at = message.find(staging_, at + place.size())) {
+    message.replace(at, staging_.size(), place);
+  }
+  return message;
 }
 
 OutputDir::~OutputDir() {
-  if (!published_ && !staging_.empty()) remove_all_quietly(staging_);
-}
-
-void OutputDir::check_entries() const {
-  std::error_code ec;
-  if (!fs::is_directory(fs::symlink_status(path_, ec))) return;
-  std::vector<std::string> foreign;
-  for (fs::directory_iterator it(path_, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (std::find(own_.begin(), own_.end(), name) == own_.end() && !is_staging_name(name)) foreign.push_back(name);
-  }
-  if (ec) throw InputError(fmt::format("{} {}: cannot list it ({})", option_, path_, ec.message()));
-  if (foreign.empty()) return;
-  std::sort(foreign.begin(), foreign.end());
-  throw InputError(fmt::format(
-      "{} {} holds {} entr{} this run does not write ({}{}); a run replaces its output folder as a whole, so "
-      "give a new or empty folder",
-      option_, path_, foreign.size(), foreign.size() == 1 ? "y" : "ies", foreign.front(),
-      foreign.size() > 1 ? ", ..." : ""));
+  if (!published_ && !staging_name_.empty()) remove_staging_folder(base_.get(), staging_name_);
 }
 
 const std::string& OutputDir::staging() {
   if (!staging_.empty()) return staging_;
-  const fs::path target = without_slash(path_);
-  fs::path parent = target.parent_path();
-  if (parent.empty()) parent = ".";
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec) throw SystemError(fmt::format("cannot create the folder {} for {}: {}", parent.string(), path_, ec.message()));
-  std::string name = (parent / fmt::format(".{}.ftlsim-XXXXXX", target.filename().string())).string();
-  if (::mkdtemp(name.data()) == nullptr) {
-    throw system_error_from_errno(fmt::format("cannot create a staging folder in {} for {}", parent.string(), path_));
+  for (const std::string& part : missing_) {
+    if (::mkdirat(base_.get(), part.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw system_error_from_errno(fmt::format("cannot create the folder {} for {}", part, path_));
+    }
+    UniqueFd next = open_subfolder(base_.get(), part);
+    if (!next.valid()) throw system_error_from_errno(fmt::format("cannot open the folder {} for {}", part, path_));
+    base_ = std::move(next);
   }
-  ::chmod(name.c_str(), 0777 & ~process_umask());  // mkdtemp made it 0700
-  staging_ = name;
+  missing_.clear();
+  std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", fd_path(base_.get()), name_);
+  if (::mkdtemp(name.data()) == nullptr) {
+    throw system_error_from_errno(fmt::format("cannot create a staging folder in {} for {}",
+                                              parent_text_.empty() ? "." : parent_text_, path_));
+  }
+  staging_name_ = name.substr(name.rfind('/') + 1);
+  staging_fd_ = open_subfolder(base_.get(), staging_name_);
+  if (!staging_fd_.valid()) throw system_error_from_errno(fmt::format("cannot open {}", shown(staging_name_)));
+  ::fchmod(staging_fd_.get(), 0777 & ~process_umask());  // mkdtemp made it 0700
+  staging_ = fd_path(staging_fd_.get());
   return staging_;
 }
 
 void OutputDir::publish() {
-  const std::string& from = staging();
-  const std::string to = without_slash(path_).string();
-  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) {
+  staging();
+  const std::string from = shown(staging_name_);
+  write_manifest(staging_fd_.get(), from);
+  const int dir = base_.get();
+  if (::renameat2(dir, staging_name_.c_str(), dir, name_.c_str(), RENAME_NOREPLACE) == 0) {
     published_ = true;
     return;
   }
   if (errno == EINVAL) {
     // No RENAME_NOREPLACE on this file system: rename() onto an absent name.
     struct stat st {};
-    if (::lstat(to.c_str(), &st) != 0 && std::rename(from.c_str(), to.c_str()) == 0) {
+    if (::fstatat(dir, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 &&
+        ::renameat(dir, staging_name_.c_str(), dir, name_.c_str()) == 0) {
       published_ = true;
       return;
     }
   } else if (errno != EEXIST && errno != ENOTEMPTY) {
     published_ = true;  // keep the staging folder: it holds the only copy of the results
-    throw system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, to, from));
+    throw system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, path_, from));
   }
   // The target exists: it must still be a folder of this run's kind.
   struct stat st {};
-  if (::lstat(to.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+  UniqueFd old;
+  if (::fstatat(dir, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) old = open_subfolder(dir, name_);
+  if (!old.valid()) {
+    published_ = true;
     throw SystemError(fmt::format("{} {} changed while the run went on (now {}); the results are in {}", option_,
                                   path_, file_type_name(st.st_mode), from));
   }
   try {
-    check_entries();
+    check_existing(old.get());
   } catch (const InputError& e) {
     published_ = true;  // keep the staging folder: it holds the only copy of the results
     throw SystemError(fmt::format("{}; the results are in {}", e.what(), from));
   }
-  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_EXCHANGE) == 0) {
-    // `from` now names the old set.
+  if (::renameat2(dir, staging_name_.c_str(), dir, name_.c_str(), RENAME_EXCHANGE) == 0) {
     published_ = true;
-    remove_all_quietly(from);
+    remove_written_set(dir, staging_name_);  // the old set now has the staging name
     return;
   }
   if (errno != EINVAL) {
     published_ = true;  // keep the staging folder: it holds the only copy of the results
-    throw system_error_from_errno(fmt::format("cannot exchange {} and {} (the results are in {})", from, to, from));
+    throw system_error_from_errno(fmt::format("cannot exchange {} and {} (the results are in {})", from, path_, from));
   }
   // No RENAME_EXCHANGE: move the old set aside, the new one in, then drop the old.
-  std::string aside = from + "-old";
-  if (std::rename(to.c_str(), aside.c_str()) != 0) {
-    published_ = true;
-    throw system_error_from_errno(fmt::format("cannot move {} aside (the results are in {})", to, from));
+  const std::string aside = staging_name_ + "-old";
+  published_ = true;
+  if (::renameat(dir, name_.c_str(), dir, aside.c_str()) != 0) {
+    throw system_error_from_errno(fmt::format("cannot move {} aside (the results are in {})", path_, from));
   }
-  if (std::rename(from.c_str(), to.c_str()) != 0) {
-    const SystemError e = system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, to, from));
-    std::rename(aside.c_str(), to.c_str());
-    published_ = true;
+  if (::renameat(dir, staging_name_.c_str(), dir, name_.c_str()) != 0) {
+    const SystemError e = system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, path_, from));
+    ::renameat(dir, aside.c_str(), dir, name_.c_str());
     throw e;
   }
-  published_ = true;
-  remove_all_quietly(aside);
+  remove_written_set(dir, aside);
 }
 
 }  // namespace ftlsim

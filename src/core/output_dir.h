@@ -8,12 +8,21 @@
 // staging folder is removed, or, after a crash, stays as a hidden
 // ".ftlsim-" folder that no one takes for a result).
 //
+// The path is resolved once, by the kernel, when the OutputDir is made: its
+// folder is opened, and every later check, creation, rename and removal is
+// relative to that open folder (openat, mkdirat, renameat2, unlinkat), so
+// "link/../results" means one folder throughout. A trailing "/" or "/." is
+// dropped first, so "symdir/" and "symdir/." are the symbolic link "symdir"
+// (refused) as "symdir" is.
+//
 // An existing target may hold only entries a run of this kind writes
-// (`own`) and hidden ftlsim staging leftovers: the set is replaced as a
-// whole, so anything else in it would be lost, and is refused instead.
+// (`own`), each proven by the folder's manifest (core/output_set.h): the
+// old set is removed entry by entry, and only what the manifest proves.
 #include <string>
 #include <vector>
 
+#include "core/dir_fd.h"
+#include "core/error.h"
 #include "core/io_identity.h"
 
 namespace ftlsim {
@@ -24,28 +33,50 @@ namespace ftlsim {
 
 class OutputDir {
  public:
-  // Every check before the work (check_output_folder and the entries of an
-  // existing folder). Throws InputError naming `option` and `path`.
+  // Every check before the work. Throws InputError naming `option` and `path`.
   OutputDir(std::string option, std::string path, std::vector<std::string> own, const RunInputs& inputs);
   OutputDir(const OutputDir&) = delete;
   OutputDir& operator=(const OutputDir&) = delete;
   // Removes the staging folder unless published.
   ~OutputDir();
 
-  // The staging folder, created (with the target's missing parents) on the
-  // first call. Throws SystemError.
+  // The staging folder as a path that leads to the open folder itself
+  // (core/dir_fd.h fd_path), created (with the target's missing parents)
+  // on the first call. Throws SystemError.
   const std::string& staging();
+  // Runs `write(staging())`. A SystemError it throws (disk full, ...) is
+  // thrown again naming the staging folder where the user finds it
+  // ("PARENT/.NAME.ftlsim-XXXXXX"), not as /proc/self/fd/N.
+  template <typename F>
+  void write(F&& write) {
+    try {
+      write(staging());
+    } catch (const SystemError& e) {
+      throw SystemError(shown_error(e.what()));
+    }
+  }
+  // `message` with the staging path text replaced as write() does.
+  [[nodiscard]] std::string shown_error(std::string message) const;
   // Puts the staged set in place of the target. Throws SystemError (the
   // target then still holds what it held before).
   void publish();
   [[nodiscard]] const std::string& path() const { return path_; }
 
  private:
-  void check_entries() const;
+  void check_existing(int dir) const;
+  void open_parent();
+  [[nodiscard]] std::string shown(const std::string& entry) const;
 
   std::string option_;
   std::string path_;
   std::vector<std::string> own_;
+  std::string parent_text_;           // the folder part of the path as given ("" for a bare name)
+  std::string name_;                  // the target's name in its folder
+  UniqueFd base_;                     // the target's folder, or its nearest existing ancestor
+  std::vector<std::string> missing_;  // folders to create below base_ to reach the target's folder
+  UniqueFd parent_;                   // the target's folder, once it exists
+  std::string staging_name_;
+  UniqueFd staging_fd_;
   std::string staging_;
   bool published_ = false;
 };

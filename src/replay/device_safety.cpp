@@ -1,5 +1,7 @@
 #include "replay/device_safety.h"
 
+#include "replay/sysfs_text.h"
+
 #include <blkid/blkid.h>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -22,43 +24,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
-bool parse_dev(std::string_view text, unsigned& major, unsigned& minor) {
-  const size_t colon = text.find(':');
-  if (colon == std::string_view::npos) return false;
-  const char* b = text.data();
-  auto r1 = std::from_chars(b, b + colon, major);
-  auto r2 = std::from_chars(b + colon + 1, b + text.size(), minor);
-  return r1.ec == std::errc() && r2.ec == std::errc() && r1.ptr == b + colon && r2.ptr == b + text.size();
-}
-
 struct Node {
   std::string name;  // sysfs name: loop0, loop0p1, sda2
   unsigned major = 0, minor = 0;
   fs::path dir;
 };
-
-std::vector<std::string> list_dir(const fs::path& dir) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    names.push_back(it->path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 }  // namespace
 
@@ -139,6 +109,20 @@ std::vector<std::string> swap_paths(std::string_view swaps) {
   return paths;
 }
 
+void add_use_findings(unsigned major, unsigned minor, const std::string& who, std::string_view mountinfo,
+                      const std::vector<std::string>& swaps, std::vector<std::string>& findings) {
+  for (const std::string& m : mounts_of(mountinfo, major, minor)) {
+    findings.push_back(fmt::format("{} is mounted at {}", who, m));
+  }
+  for (const std::string& s : swaps) {
+    struct stat st {};
+    if (::stat(s.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && ::major(st.st_rdev) == major &&
+        ::minor(st.st_rdev) == minor) {
+      findings.push_back(fmt::format("{} is an active swap device ({})", who, s));
+    }
+  }
+}
+
 std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, std::string_view path,
                                               const std::vector<std::string>& signatures,
                                               const SafetyPaths& paths) {
@@ -169,16 +153,7 @@ std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, st
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
   for (const Node& n : nodes) {
     const std::string who = n.major == major && n.minor == minor ? std::string(path) : "partition " + n.name;
-    for (const std::string& m : mounts_of(mountinfo, n.major, n.minor)) {
-      findings.push_back(fmt::format("{} is mounted at {}", who, m));
-    }
-    for (const std::string& s : swaps) {
-      struct stat st {};
-      if (::stat(s.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && ::major(st.st_rdev) == n.major &&
-          ::minor(st.st_rdev) == n.minor) {
-        findings.push_back(fmt::format("{} is an active swap device ({})", who, s));
-      }
-    }
+    add_use_findings(n.major, n.minor, who, mountinfo, swaps, findings);
     const std::vector<std::string> holders = list_dir(n.dir / "holders");
     if (!holders.empty()) {
       findings.push_back(fmt::format("{} is held by {} (part of an active device-mapper/md stack)", who,

@@ -31,6 +31,12 @@ namespace ftlsim::replay {
 // Paths in a /proc/swaps text (the first column after the header line).
 [[nodiscard]] std::vector<std::string> swap_paths(std::string_view swaps);
 
+// Appends to `findings` the mounts (in a /proc/self/mountinfo text) and the
+// active swap (among /proc/swaps `swaps`) of the device major:minor, which
+// `who` names.
+void add_use_findings(unsigned major, unsigned minor, const std::string& who, std::string_view mountinfo,
+                      const std::vector<std::string>& swaps, std::vector<std::string>& findings);
+
 struct SafetyPaths {
   std::string sysfs = "/sys";
   std::string mountinfo = "/proc/self/mountinfo";

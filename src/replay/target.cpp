@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "replay/device_safety.h"
+#include "replay/device_stack.h"
 
 namespace ftlsim::replay {
 namespace {
@@ -28,6 +29,15 @@ std::optional<uint64_t> read_sysfs_number(const fs::path& p) {
   uint64_t v = 0;
   if (in >> v) return v;
   return std::nullopt;
+}
+
+// True when `path` names a place under /dev (as given, through symbolic
+// links or relative): a missing name there is a device that is not there.
+bool in_dev_folder(const std::string& path) {
+  if (path.rfind("/dev/", 0) == 0) return true;
+  std::error_code ec;
+  const std::string folder = fs::weakly_canonical(fs::absolute(path).parent_path(), ec).string();
+  return !ec && (folder == "/dev" || folder.rfind("/dev/", 0) == 0);
 }
 
 std::string refusal(const std::string& path, const std::vector<std::string>& findings) {
@@ -97,6 +107,21 @@ void read_dio_alignment(int fd, const std::string& path, TargetInfo& info) {
   }
 }
 
+// An OFD write lock on the whole file for as long as `fd` is open: a second
+// replay (another Target) onto the same file fails here, whatever its name.
+void lock_file(int fd, const std::string& path) {
+  struct flock lk {};
+  lk.l_type = F_WRLCK;
+  lk.l_whence = SEEK_SET;
+  if (::fcntl(fd, F_OFD_SETLK, &lk) == 0) return;
+  if (errno == EAGAIN || errno == EACCES) {
+    throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
+                                 "writing to it?); two replays onto one file would overwrite each other",
+                                 path));
+  }
+  throw system_error_from_errno(fmt::format("{}: cannot lock", path));
+}
+
 InputError no_direct_io(const std::string& path) {
   return InputError(fmt::format("--target {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
                                 "file on ext4 or XFS, or to a block device",
@@ -144,6 +169,11 @@ void Target::open_file(const TargetRequest& r) {
   uint64_t bytes = 0;
   if (!exists) {
     if (r.create_bytes == 0) {
+      if (in_dev_folder(r.path)) {
+        throw InputError(fmt::format("--target {} does not exist: no such device (the kernel makes the node "
+                                     "of a device that exists; check the name, e.g. with lsblk)",
+                                     r.path));
+      }
       throw InputError(fmt::format("--target {} does not exist; add --create SIZE to create it (sparse)", r.path));
     }
     probe_new_file_alignment(r);
@@ -151,6 +181,7 @@ void Target::open_file(const TargetRequest& r) {
     pending_bytes_ = r.create_bytes;
     bytes = r.create_bytes;
   } else {
+    if (r.inputs != nullptr) check_stack_inputs(stack_of_file(r.path), *r.inputs, "--target " + r.path);
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
     std::vector<std::string> findings = inspect_regular_file(r.path);
@@ -172,6 +203,7 @@ void Target::open_file(const TargetRequest& r) {
       if (errno == EINVAL) throw no_direct_io(r.path);
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
     }
+    lock_file(fd_, r.path);
     read_dio_alignment(fd_, r.path, info_);
   }
   info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
@@ -200,6 +232,7 @@ void Target::materialize() {
       if (errno == EINVAL) throw no_direct_io(info_.path);
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", info_.path));
     }
+    lock_file(fd_, info_.path);
     const uint32_t planned = info_.block_bytes;
     read_dio_alignment(fd_, info_.path, info_);
     if (info_.block_bytes != planned) {
@@ -220,7 +253,10 @@ void Target::open_block_device(const TargetRequest& r) {
   struct stat st {};
   if (::stat(r.path.c_str(), &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
   const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
+  const DeviceStack stack = stack_of_device(maj, min);
+  if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
   std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(r.path));
+  for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
   if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
   info_.findings = std::move(findings);
 
@@ -264,8 +300,11 @@ void Target::open_nvme(const TargetRequest& r) {
     const std::string block_path = "/dev/nvme" + name.substr(2);
     struct stat st {};
     if (::stat(block_path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+      const DeviceStack stack = stack_of_device(::major(st.st_rdev), ::minor(st.st_rdev));
+      if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
       std::vector<std::string> findings =
           inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path, probe_signatures(block_path));
+      for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
       if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
       info_.findings = std::move(findings);
     }

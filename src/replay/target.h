@@ -1,12 +1,16 @@
 #pragma once
 // The file or device a replay writes to, opened for O_DIRECT I/O after the
 // safety checks:
-//  - a regular file: used as it is; created (sparse) only with --create SIZE,
+//  - a regular file: locked (an OFD write lock, F_OFD_SETLK) for the
+//    Target's life, so that a second replay onto it is refused; used as it is; created (sparse) only with --create SIZE,
 //    and never resized unless --create SIZE and --force say so; refused when
 //    device_safety.h finds it backing a loop device, an active swap file or
 //    holding a signature (unless --force);
-//  - a block device: refused when device_safety.h finds it in use or holding
-//    data (unless --force), opened with O_EXCL unless --force;
+//  - a block device: refused when device_safety.h finds it, or any device of
+//    its stack (device_stack.h), in use or holding data (unless --force),
+//    opened with O_EXCL unless --force;
+// Either is refused, --force or not, when an input of the run is in its
+// stack (a loop device's backing file, a file system on the same storage).
 //  - an NVMe generic character device /dev/ngXnY (--placement nvme only).
 // Two phases, so that every refusal comes before any change: the Deferred
 // constructor only checks (info() then holds the size and alignment the
@@ -17,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io_identity.h"
 #include "replay/nvme_device.h"
 #include "replay/replay_config.h"
 
@@ -46,6 +51,9 @@ struct TargetRequest {
   uint64_t create_bytes = 0;  // --create SIZE (0 = not given)
   bool force = false;
   PlacementMode placement = PlacementMode::kNone;
+  // The run's inputs: none may be anywhere in the target's stack
+  // (device_stack.h), --force or not. Not owned; may be null.
+  const RunInputs* inputs = nullptr;
 };
 
 class Target {

@@ -1,13 +1,20 @@
 #include "sim/sweep_folder.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
+#include "core/dir_fd.h"
 #include "core/error.h"
 #include "core/output_dir.h"
+#include "core/output_set.h"
 #include "sim/sweep_resume.h"
 
 namespace ftlsim::sim {
@@ -50,15 +57,38 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
                                  "this command); give a new folder to keep it, or --force to replace it",
                                  dir, previous.size(), previous.size() == 1 ? "" : "s"));
   }
+  // --force removes only what the earlier sweep provably wrote: sweep.csv
+  // as a regular file, and configuration folders whose every entry their
+  // manifest proves (core/output_set.h). All of it is checked first, through
+  // the folder opened once, so that nothing is removed when anything would stay.
+  const UniqueFd folder = open_subfolder(AT_FDCWD, folder_name_of(dir));
+  if (!folder.valid()) throw InputError(fmt::format("--out {}: cannot open it ({})", dir, std::strerror(errno)));
+  for (const std::string& name : entries) {
+    struct stat st {};
+    std::string why;
+    if (name == "sweep.csv") {
+      if (::fstatat(folder.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) {
+        why = "sweep.csv (not a regular file)";
+      }
+    } else if (const auto unproven = unproven_folder(folder.get(), name); !unproven.empty()) {
+      why = fmt::format("{}{}", unproven.front(), unproven.size() > 1 ? ", ..." : "");
+    }
+    if (!why.empty()) {
+      throw InputError(fmt::format("--out {}: --force removes only what the earlier sweep provably wrote, and "
+                                   "{} holds {}; nothing was removed: move it away or give a new folder",
+                                   dir, dir, why));
+    }
+  }
   // sweep.csv last: a removal stopped half-way (an error, a kill) leaves a
   // folder still recognised as a sweep's, which --force can then finish.
   for (const std::string& name : entries) {
-    if (name == "sweep.csv") continue;
-    fs::remove_all(fs::path(dir) / name, ec);
-    if (ec) throw SystemError(fmt::format("--force: cannot remove {}/{}: {}", dir, name, ec.message()));
+    if (name != "sweep.csv" && !remove_written_set(folder.get(), name)) {
+      throw SystemError(fmt::format("--force: cannot remove all of {}/{}", dir, name));
+    }
   }
-  fs::remove(fs::path(dir) / "sweep.csv", ec);
-  if (ec) throw SystemError(fmt::format("--force: cannot remove {}/sweep.csv: {}", dir, ec.message()));
+  if (::unlinkat(folder.get(), "sweep.csv", 0) != 0) {
+    throw system_error_from_errno(fmt::format("--force: cannot remove {}/sweep.csv", dir));
+  }
   return SweepFolder::kReplaced;
 }
 

@@ -107,7 +107,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
     if (o.result) {
       // Each configuration's folder appears complete or not at all.
       OutputDir folder("--out", run.out_dir + "/" + table.ids[i], output_names(), run.inputs);
-      write_job_outputs(folder.staging(), todo_jobs[j], *o.result);
+      folder.write([&](const std::string& dir) { write_job_outputs(dir, todo_jobs[j], *o.result); });
       folder.publish();
     }
     const std::lock_guard lock(snapshot_mutex);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -79,5 +80,17 @@ class TempDir {
   }
   std::filesystem::path path_;
 };
+
+// The names in the folder `dir`, hidden ones included, except an output
+// folder's manifest (".ftlsim_manifest", core/output_set.h).
+inline std::set<std::string> names_in(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.insert(e.path().filename().string());
+  names.erase(".ftlsim_manifest");
+  return names;
+}
+
+// Writes `text` as the whole file `path`.
+inline void put(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 }  // namespace ftlsim::test

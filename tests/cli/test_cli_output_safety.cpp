@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "cli/cli_checks.h"
 #include "cli/cli_run.h"
 
 using ftlsim::test::kDevice;
@@ -27,6 +28,8 @@ using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
 using Catch::Contains;
+using ftlsim::test::names_in;
+using ftlsim::test::expect_refusal;
 
 namespace {
 
@@ -38,19 +41,6 @@ std::string make_trace(const TempDir& tmp, const std::string& name = "t.ftr", co
   const RunResult g = run_ftlsim("gen --pattern uniform --logical 48M --fill --writes " + writes + " -o " + t);
   REQUIRE(g.exit_code == 0);
   return t;
-}
-
-void expect_refusal(const std::string& args, const std::string& message) {
-  const RunResult r = run_ftlsim(args);
-  INFO(args << "\n" << r.output);
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains(message));
-}
-
-std::set<std::string> names_in(const std::string& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
 }
 
 // Runs `args` with the output file size limited to `kib` KiB (dash's ulimit
@@ -114,7 +104,7 @@ TEST_CASE("no output replaces an input (#14 item 7)", "[cli]") {
   expect_refusal("convert --from disksim " + in + " -o " + map + " --pid-map " + map + " --force",
                  "-o " + map + " is the input --pid-map");
   CHECK(slurp(map) == map_before);
-  expect_refusal("convert --from disksim " + in + " -o " + in + " --force", "is the input input");
+  expect_refusal("convert --from disksim " + in + " -o " + in + " --force", "is the input " + in + " (the same file)");
   const std::string markers = tmp.file("markers.txt");
   std::ofstream(markers) << "0 1\n";
   fs::create_symlink(markers, tmp.file("m-link"));

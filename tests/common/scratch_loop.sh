@@ -1,11 +1,44 @@
-# Sourced by the root-only shell tests that use a loop device.
+# Sourced by the root-only shell tests that use a loop device, first thing.
+# skip WHY (exit 77, ctest's SKIP_RETURN_CODE), fail WHY, pass WHAT;
+# expect_refusal NAME REGEX CMD...: CMD exits 2 with one line matching REGEX.
 # scratch_setup NAME: a scratch folder $tmp (mktemp, named after NAME), $mnt
-# inside it for a mount point, and $loop (empty until the test attaches a
-# device); on exit everything is unmounted, detached and removed, whether
-# the test passed, failed or was interrupted.
+# inside it for a mount point, $loop (empty until the test attaches a
+# device) and the array scratch_loops (more loop devices a test attaches);
+# on exit everything is unmounted, detached (the array's last first) and
+# removed, whether the test passed, failed or was interrupted.
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+
+expect_refusal() {
+  local name="$1" pat="$2"; shift 2
+  local rc=0 err
+  err="$("$@" 2>&1 >/dev/null)" || rc=$?
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2 ($err)"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "$name: want one line, got: $err"
+  grep -qE -- "$pat" <<<"$err" || fail "$name: '$err' does not match '$pat'"
+  pass "$name: $err"
+}
+
+# scratch_need_loops BINARY TOOL...: the argument is an executable (sets
+# $ftlsim to its full path), the run is root, losetup, loop devices and each
+# TOOL exist (/usr/sbin and /sbin searched too); else fail or skip.
+scratch_need_loops() {
+  [ $# -ge 1 ] && [ -x "$1" ] || fail "usage: $0 FTLSIM_BINARY"
+  ftlsim="$(realpath "$1")"
+  shift
+  [ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mount)"
+  PATH="$PATH:/usr/sbin:/sbin"
+  local tool
+  for tool in losetup "$@"; do command -v "$tool" >/dev/null || skip "needs $tool"; done
+  [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
+  [ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
+}
+
 scratch_setup() {
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/ftlsim-$1.XXXXXX")"
   loop="" mnt="$tmp/mnt"
+  scratch_loops=()
   trap scratch_cleanup EXIT
 }
 
@@ -13,5 +46,7 @@ scratch_cleanup() {
   set +e
   mountpoint -q "$mnt" && umount "$mnt"
   [ -n "$loop" ] && losetup -d "$loop"
+  local i
+  for ((i = ${#scratch_loops[@]} - 1; i >= 0; i--)); do losetup -d "${scratch_loops[i]}" 2>/dev/null; done
   rm -rf "$tmp"
 }

@@ -22,16 +22,10 @@ namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::Existing;
 using ftlsim::test::slurp;
+using ftlsim::test::names_in;
+using ftlsim::test::put;
 
 namespace {
-
-void put(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-std::set<std::string> names_in(const std::string& dir) {
-  std::set<std::string> names;
-  for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
-  return names;
-}
 
 }  // namespace
 

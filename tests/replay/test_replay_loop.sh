@@ -14,9 +14,7 @@
 # loop devices, no O_DIRECT in the temp dir.
 set -euo pipefail
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+. "$(dirname "$0")/../common/scratch_loop.sh"
 
 [ $# -ge 1 ] && [ -x "$1" ] || fail "usage: $0 FTLSIM_BINARY"
 ftlsim="$1"
@@ -25,7 +23,6 @@ command -v losetup >/dev/null && command -v python3 >/dev/null || skip "needs lo
 [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 [ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
 
-. "$(dirname "$0")/../common/scratch_loop.sh"
 scratch_setup replay-loop
 
 # An 80 MiB backing file; the loop device sees [8 MiB, 72 MiB) of it. The
@@ -101,15 +98,6 @@ pass "replay + verify on $loop; guard bytes intact"
 pass "replaying over replay data needs no --force"
 
 # ------------------------------------------------------------ 3. refusals
-expect_refusal() {
-  local name="$1" pat="$2"; shift 2
-  local rc=0 err
-  err="$("$@" 2>&1 >/dev/null)" || rc=$?
-  [ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2 ($err)"
-  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "$name: want one line, got: $err"
-  grep -qE "$pat" <<<"$err" || fail "$name: '$err' does not match '$pat'"
-  pass "$name: $err"
-}
 # udev may still be probing the device after a replay closed it; wait for it.
 settle() { command -v udevadm >/dev/null && udevadm settle 2>/dev/null; sleep 0.2; }
 if command -v mkfs.ext4 >/dev/null; then

@@ -14,21 +14,10 @@
 # loop devices, no mkfs.ext4, no O_DIRECT in the temp dir.
 set -euo pipefail
 
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-
-[ $# -ge 1 ] && [ -x "$1" ] || fail "usage: $0 FTLSIM_BINARY"
-ftlsim="$(realpath "$1")"
-[ "$(id -u)" -eq 0 ] || skip "needs root (loop devices, mount)"
-command -v losetup >/dev/null || skip "needs losetup"
-PATH="$PATH:/usr/sbin:/sbin"
-command -v mkfs.ext4 >/dev/null && command -v e2fsck >/dev/null && command -v debugfs >/dev/null ||
-  skip "needs mkfs.ext4, e2fsck and debugfs (e2fsprogs)"
-[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
-[ -e /dev/loop-control ] || skip "no loop device support (/dev/loop-control)"
-
 . "$(dirname "$0")/../common/scratch_loop.sh"
+
+scratch_need_loops "$@" mkfs.ext4 e2fsck debugfs
+
 scratch_setup replay-target-safety
 
 "$ftlsim" gen --pattern uniform --logical 16M --writes 2000 -o "$tmp/t.ftr" >/dev/null
@@ -42,14 +31,6 @@ sync
 ln "$tmp/disk.img" "$tmp/hard.img"
 ln -s "$tmp/disk.img" "$tmp/soft.img"
 
-expect_refusal() {
-  local name="$1" pat="$2"; shift 2
-  local rc=0 err
-  err="$("$@" 2>&1 >/dev/null)" || rc=$?
-  [ "$rc" -eq 2 ] || fail "$name: exit $rc, want 2 ($err)"
-  grep -qE "$pat" <<<"$err" || fail "$name: '$err' does not match '$pat'"
-  pass "$name: $err"
-}
 
 # ------------------------------------------------------------ 1. mounted
 for target in "$tmp/disk.img" "$tmp/hard.img" "$tmp/soft.img"; do

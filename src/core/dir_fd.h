@@ -1,0 +1,41 @@
+#pragma once
+// A file descriptor owned by one object (closed on destruction), and the
+// few directory operations output folders need, all relative to an open
+// folder so that a path is resolved once and never re-read as text.
+#include <string>
+#include <utility>
+
+namespace ftlsim {
+
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd&& o) noexcept {
+    if (this != &o) reset(std::exchange(o.fd_, -1));
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() { reset(); }
+
+  void reset(int fd = -1);
+  [[nodiscard]] int get() const { return fd_; }
+  [[nodiscard]] bool valid() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+// "/proc/self/fd/N": a path that the kernel resolves to the open file `fd`
+// itself (a magic link), for code that takes path text (AtomicFile, the
+// report writers) but must land in the folder that was checked.
+[[nodiscard]] std::string fd_path(int fd);
+
+// openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC): a
+// folder entry that is a real folder, never a symbolic link to one.
+// Invalid (errno set) when it is not.
+[[nodiscard]] UniqueFd open_subfolder(int dir, const std::string& name);
+
+}  // namespace ftlsim

@@ -55,6 +55,19 @@ def colors(n):
     return [cycle[i % len(cycle)] for i in range(n)]
 
 
+# One colour per placement ID, the same in every panel and figure: tab10 and
+# then tab20's light tones, without their greys, which mark handles that hold
+# no single ID (handle_color). IDs past the list wrap around.
+ID_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+             "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"]
+MIXED_GREYS = ["0.25", "0.5", "0.7", "0.4", "0.6", "0.8", "0.15"]
+
+
+def id_color(pid):
+    """The colour of placement ID pid, in every figure."""
+    return ID_COLORS[pid % len(ID_COLORS)]
+
+
 def check_unique_labels(labels):
     """Raises InputError if two runs share a label (their lines could not be told apart)."""
     seen = set()

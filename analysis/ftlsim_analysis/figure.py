@@ -16,7 +16,10 @@ DPI = 100
 
 
 def new_figure(nrows=1, ncols=1, width=7.0, height=4.0, **kwargs):
-    """A figure with a grid of axes (always a 2-D array of axes)."""
+    """A figure with a grid of axes (always a 2-D array of axes). Constrained
+    layout: titles, labels, colour bars and legends outside the axes get room
+    of their own instead of running into the next panel."""
+    kwargs.setdefault("layout", "constrained")
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False, **kwargs)
     return fig, axes
 

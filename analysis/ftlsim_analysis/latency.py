@@ -14,6 +14,25 @@ EVENT_UNITS = {"host_read": "requests", "host_write": "requests", "host_trim": "
                "gc_copy": "4 KiB copies", "erase": "block erases"}
 
 
+# One colour per op / event kind in every timed-mode figure: a read is blue
+# in the CDF and in the time series alike.
+KIND_COLORS = {"read": "#1f77b4", "write": "#ff7f0e", "trim": "#9467bd", "host_read": "#1f77b4",
+               "host_write": "#ff7f0e", "host_trim": "#9467bd", "gc_copy": "#2ca02c", "erase": "#d62728"}
+
+
+def kind_colors(kinds):
+    """{kind: colour}: KIND_COLORS, other kinds from the colours left over."""
+    spare = [c for c in colors(10) if c not in KIND_COLORS.values()]
+    out, k = {}, 0
+    for kind in kinds:
+        if kind in KIND_COLORS:
+            out[kind] = KIND_COLORS[kind]
+        else:
+            out[kind] = spare[k % len(spare)]
+            k += 1
+    return out
+
+
 def event_unit(kind):
     return EVENT_UNITS.get(kind, "events")
 
@@ -56,7 +75,7 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     check_unique_labels([label for label, _ in runs])
     present = list(dict.fromkeys(op for _, cdf in runs for op in cdf))
     chosen = _chosen(present, ops, "ops")
-    op_color = dict(zip(chosen, colors(len(chosen))))
+    op_color = kind_colors(chosen)
     fig, axes = new_figure(width=7, height=4.2)
     ax = axes[0][0]
     rows = []
@@ -168,7 +187,7 @@ def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
     fig, axes = new_figure(3, 1, width=8, height=8, sharex=True)
     top, middle, bottom = axes[0][0], axes[1][0], axes[2][0]
     out = []
-    for ev, color in zip(chosen, colors(len(chosen))):
+    for ev, color in kind_colors(chosen).items():
         ts, rates, mbs, p50, p99 = [], [], [], [], []
         for s in starts:
             r = by_key.get((ev, s))

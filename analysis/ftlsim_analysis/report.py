@@ -212,7 +212,7 @@ class Report:
             summaries.append(summary)
             waf_runs.append((placement or a.waf_placements, read_timeseries(os.path.join(folder, "timeseries.csv")),
                              summary["gc_onset"]))
-        title = default_title(f"WAF over the run ({a.device} --gc-thres {a.gc_thres})", describe(summaries))
+        title = default_title("WAF over the run", describe(summaries))
         png = os.path.join(self.fig_dir, "waf_over_time.png")
         plot_waf(waf_runs, png, x="host_bytes", title=title)
         figs.append((png, "Cumulative and interval WAF against host writes, GC onset dashed."))

@@ -232,7 +232,7 @@ def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=N
     # Room for CELL_FONTSIZE text such as "+195.0%" in every cell.
     panel_w = max(4.6, 0.8 * len(xs) + 1.8)
     panel_h = max(4.0, 0.45 * len(ys) + 1.8)
-    fig, axes = new_figure(1, len(panels), width=panel_w * len(panels), height=panel_h, layout="constrained")
+    fig, axes = new_figure(1, len(panels), width=panel_w * len(panels), height=panel_h)
     out = []
     for ax, (name, g, change, f) in zip(axes[0], panels):
         if change:

@@ -186,7 +186,7 @@ def draw_waf(runs, x="host_bytes", title=None, source=None):
     legend_ax = panel_axes[AFTER][0] if after else top
     handles, labels = top.get_legend_handles_labels()
     legend_ax.legend(handles, labels, fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.suptitle(title or default_title("WAF over the run", source), y=0.97 if after else 0.95)
+    fig.suptitle(title or default_title("WAF over the run", source))
     header = ["run", "kind", x, "waf", "interval_waf"] + (["host_bytes", "panel", "x_drawn"] if x == "marker" else [])
     return fig, header, csv_rows
 

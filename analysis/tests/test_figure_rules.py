@@ -262,3 +262,15 @@ def test_colour_bars_clear_of_the_next_panel(close_figures):
     for bar, nxt in zip(bars, panels[1:]):
         b, n = bar.get_tightbbox(renderer), nxt.get_tightbbox(renderer)  # labels and ticks included
         assert b.x1 < n.x0, f"colour bar ends at {b.x1:.0f} px, the next panel begins at {n.x0:.0f} px"
+
+
+def test_an_op_has_one_colour_in_every_timed_figure(close_figures):
+    cdf = read_latency_cdf(fixture("timed", "latency_cdf.csv"))
+    events = read_events(fixture("timed", "events.csv"))
+    by_cdf = {l.get_label().split()[0]: l.get_color() for l in draw_latency_cdf([("x", cdf)])[0].axes[0].get_lines()}
+    # host_write listed first in one figure, second in the other: colour by kind, not position.
+    for chosen in (["host_write", "host_read", "gc_copy"], ["gc_copy", "host_read", "host_write"]):
+        top = draw_events(events, events=chosen)[0].axes[0]
+        by_event = {l.get_label().split(":")[0]: l.get_color() for l in top.get_lines()}
+        assert by_event["host_read"] == by_cdf["read"] and by_event["host_write"] == by_cdf["write"]
+        assert len(set(by_event.values())) == 3

@@ -161,12 +161,14 @@ def draw_waf(runs, x="host_bytes", title=None, source=None):
                            gid=f"gc_onset {label}")
             top = panel_axes[panel][0]
             # A label at the top of the line, each run's one line lower, so lines at the same x stay readable.
-            top.annotate(f"{label}: {_onset_text(x, at, panel, short=True, after_unit=after_unit)}", xy=(at * panel_scale[panel], 1),
+            where = _onset_text(x, at, panel, short=True, after_unit=after_unit)
+            top.annotate(f"{label}: {where}", xy=(at * panel_scale[panel], 1),
                          xycoords=("data", "axes fraction"), xytext=(4, -3 - 13 * onsets), textcoords="offset points",
                          ha="left", va="top", fontsize=8, color=color,
                          bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1})
             panel_axes[MARKERS][0].plot([], [], color=color, linestyle=dashes, linewidth=1.2,
-                                        label=f"{label}: GC onset at {_onset_text(x, at, panel, after_unit=after_unit)}")
+                                        label=f"{label}: GC onset at "
+                                              f"{_onset_text(x, at, panel, after_unit=after_unit)}")
             base = [label, "gc_onset", onset.get("marker") if x == "marker" else at, None, None]
             csv_rows.append(base + ([onset.get("host_bytes"), panel, at] if x == "marker" else []))
             onsets += 1

@@ -14,7 +14,8 @@ from ftlsim_analysis.figure import GIB, ID_COLORS, MIB, id_color
 from ftlsim_analysis.handles import draw_handles, handle_ids
 from ftlsim_analysis.latency import draw_events, draw_latency_cdf
 from ftlsim_analysis.qd import draw_qd, knee_qd
-from ftlsim_analysis.results import read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep, read_timeseries
+from ftlsim_analysis.results import (read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep,
+                                     read_timeseries)
 from ftlsim_analysis.source import describe
 from ftlsim_analysis.sweep_plots import draw_sweep_heatmap, option_axis
 from ftlsim_analysis.waf import draw_waf
@@ -274,3 +275,16 @@ def test_an_op_has_one_colour_in_every_timed_figure(close_figures):
         by_event = {l.get_label().split(":")[0]: l.get_color() for l in top.get_lines()}
         assert by_event["host_read"] == by_cdf["read"] and by_event["host_write"] == by_cdf["write"]
         assert len(set(by_event.values())) == 3
+
+
+def test_the_cdf_command_reads_n_beside_the_file(tmp_path, monkeypatch):
+    import json
+    import shutil
+    shutil.copy(fixture("timed", "latency_cdf.csv"), tmp_path / "latency_cdf.csv")
+    summary = _summary("a")
+    summary["timing"] = {"ops": {"read": {"count": 7}, "write": {"count": 9}}}
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    seen = {}
+    monkeypatch.setattr(cli_plots, "plot_latency_cdf", lambda runs, png, **kw: seen.update(kw))
+    cli_plots.latency_main(["cdf", f"t={tmp_path}", "-o", str(tmp_path / "c.png")])
+    assert seen["counts"] == {"t": {"read": 7, "write": 9}} and seen["source"] == "fixture.ftr on femu-default"

@@ -132,9 +132,9 @@ def latency_main(argv=None):
 
 
 def qd_main(argv=None):
-    p = _Parser(prog="plot_qd.py", description="QPS and latency percentiles against queue depth, knee marked. A RUN "
-                "is an `ftlsim qd-sweep --out` folder or its qd_sweep.csv (qd_sweep.json beside it gives the "
-                "knee), as DIR or LABEL=DIR.")
+    p = _Parser(prog="plot_qd.py", description="QPS and latency percentiles against queue depth, the knee marked "
+                "where QPS flattens (the first queue depth at 95% of the best QPS, if one twice as deep was "
+                "swept). A RUN is an `ftlsim qd-sweep --out` folder or its qd_sweep.csv, as DIR or LABEL=DIR.")
     p.add_argument("runs", nargs="+", metavar="RUN")
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--title")

@@ -63,7 +63,15 @@ def colors(n):
 # no single ID (handle_color). IDs past the list wrap around.
 ID_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
              "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"]
-MIXED_GREYS = ["0.25", "0.5", "0.7", "0.4", "0.6", "0.8", "0.15"]
+
+
+def greys(n):
+    """n distinct greys from dark (0.15) to light (0.75), dark and light
+    alternating so that neighbours in a stack differ most; none is an ID
+    colour."""
+    levels = [0.15 + 0.6 * i / max(1, n - 1) for i in range(n)]
+    order = [levels[(i // 2) if i % 2 == 0 else n - 1 - i // 2] for i in range(n)]
+    return [f"{v:.3f}" for v in order]
 
 
 def id_color(pid):

@@ -3,7 +3,7 @@ placement ID (the trace's tags). Right: each handle's WAF share, split into
 its host writes and the GC copying it causes, stacked so a bar's height is
 the run's WAF."""
 from .errors import InputError
-from .figure import GIB, MIXED_GREYS, check_unique_labels, id_color, new_figure, save
+from .figure import GIB, check_unique_labels, greys, id_color, new_figure, save
 from .source import describe, title as default_title
 
 
@@ -34,12 +34,10 @@ def handle_ids(summary):
     return out
 
 
-def handle_color(name, ids, mixed):
+def handle_color(ids, grey):
     """A handle holding exactly one placement ID takes that ID's colour
-    (figure.id_color); any other handle a grey, `mixed` its index among them."""
-    if len(ids) == 1:
-        return id_color(ids[0])
-    return MIXED_GREYS[mixed % len(MIXED_GREYS)]
+    (figure.id_color); any other handle `grey`, a grey of its own."""
+    return id_color(ids[0]) if len(ids) == 1 else grey
 
 
 def handle_legend(name, ids):
@@ -110,7 +108,14 @@ def draw_handles(runs, title=None, source=None):
 
     # A handle's colour: its one placement ID's, else a grey of its own (per
     # name and IDs held, across runs: single's ruh0 is not fdp's ruh0).
-    mixed = {}
+    mixed = []
+    for _, s in runs:
+        ids_of = handle_ids(s)
+        for h in s["handles"]:
+            legend = handle_legend(h["name"], ids_of.get(h["name"], []))
+            if len(ids_of.get(h["name"], [])) != 1 and legend not in mixed:
+                mixed.append(legend)
+    grey_of = dict(zip(mixed, greys(len(mixed))))
     labelled = set()  # (legend text, part) entries already made
     for i, (label, s) in enumerate(runs):
         bottom = 0.0
@@ -119,9 +124,7 @@ def draw_handles(runs, title=None, source=None):
         for name, host_share, gc_share in handle_parts(s):
             ids = ids_of.get(name, [])
             legend = handle_legend(name, ids)
-            if len(ids) != 1:
-                mixed.setdefault(legend, len(mixed))
-            c = handle_color(name, ids, mixed.get(legend, 0))
+            c = handle_color(ids, grey_of.get(legend))
             for part, share, style in (("host", host_share, {}),
                                        ("GC copying", gc_share, {"alpha": 0.5, "hatch": "//"})):
                 if share <= 0:

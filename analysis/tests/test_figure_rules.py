@@ -10,7 +10,7 @@ import pytest
 from conftest import fixture
 
 from ftlsim_analysis import cli_plots
-from ftlsim_analysis.figure import GIB, ID_COLORS, MIB, id_color
+from ftlsim_analysis.figure import GIB, ID_COLORS, MIB, greys, id_color
 from ftlsim_analysis.handles import draw_handles, handle_ids
 from ftlsim_analysis.latency import draw_events, draw_latency_cdf
 from ftlsim_analysis.qd import draw_qd, knee_qd
@@ -92,6 +92,17 @@ def test_a_placement_id_has_one_colour_in_both_panels_and_every_figure(close_fig
     assert greys[0] != greys[1] and not set(greys) & {_rgb(c) for c in ID_COLORS}
     legend = [t.get_text() for t in fig3.axes[1].get_legend().get_texts()]
     assert "ruh0: IDs 0, 1: host" in legend and "ruh2 = ID 5: host" in legend
+
+
+def test_handles_without_an_id_each_get_a_grey_of_their_own(close_figures):
+    oracle = _six_ids("oracle", handles=8)  # handles chosen by lifetime: no placement ID to colour them by
+    assert handle_ids(oracle) == {}
+    got = _colours_by_gid(draw_handles([("o", oracle)])[0])
+    shades = [got[f"o ruh{h} host"] for h in range(8) if f"o ruh{h} host" in got]
+    assert len(shades) == 5 and all(len(c) == 1 for c in shades)  # ruh 0-3 and 5 wrote bytes here
+    shades = [next(iter(c)) for c in shades]
+    assert len(set(shades)) == 5 and all(r == g == b for r, g, b in shades)  # distinct greys
+    assert greys(9) and len(set(greys(9))) == 9
 
 
 def test_fdp_ids_past_the_handles_go_to_ruh0():

@@ -11,9 +11,11 @@ def handle_ids(summary):
     """{handle name: sorted placement IDs written through it}, from the
     placement policy (config.fdp.placement) and the IDs the trace wrote:
     single -> every ID to ruh0; fdp -> ID i to ruhi, IDs >= the handle count to
-    ruh0 (invalid, as ftlsim counts them); map:P=H,... -> as listed, unlisted
-    to ruh0. Other policies (oracle, interval) and several RGs: {} (handles
-    carry no ID, or the mapping is not known here)."""
+    ruh0 (invalid, as ftlsim counts them), or with pid_format confdp ID i to
+    ruh(i & 0xff), an invalid handle to the last; map:P=H,... -> as listed,
+    unlisted to ruh0. Other policies (oracle, interval), map: under confdp
+    and several RGs: {} (handles carry no ID, or the mapping is not known
+    here)."""
     fdp = (summary.get("config") or {}).get("fdp") or {}
     policy, n = fdp.get("placement"), fdp.get("handles")
     pids = sorted(p["pid"] for p in summary["host_bytes_by_placement_id"])
@@ -21,9 +23,13 @@ def handle_ids(summary):
         return {}
     if policy == "single":
         return {"ruh0": pids}
+    confdp = fdp.get("pid_format") == "confdp"  # ConfFDP: handle = ID & 0xff, an invalid one the last
     if policy == "fdp" and n:
-        target = {p: p if p < n else 0 for p in pids}
-    elif policy.startswith("map:"):
+        if confdp:
+            target = {p: p & 0xFF if (p & 0xFF) < n else n - 1 for p in pids}
+        else:
+            target = {p: p if p < n else 0 for p in pids}
+    elif policy.startswith("map:") and not confdp:
         listed = dict(item.split("=") for item in policy[4:].split(",") if "=" in item)
         target = {p: int(listed.get(str(p), 0)) for p in pids}
     else:

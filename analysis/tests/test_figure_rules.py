@@ -108,6 +108,9 @@ def test_handles_without_an_id_each_get_a_grey_of_their_own(close_figures):
 def test_fdp_ids_past_the_handles_go_to_ruh0():
     s = _six_ids("fdp", handles=4)  # ID 5 >= 4 handles: invalid, written through ruh0 (docs/fdp.md)
     assert handle_ids(s)["ruh0"] == [0, 5]
+    # ConfFDP's format (docs/cli.md --pid-format): handle = ID & 0xff, an invalid handle to the last one.
+    s["config"]["fdp"]["pid_format"] = "confdp"
+    assert handle_ids(s) == {"ruh0": [0], "ruh1": [1], "ruh2": [2], "ruh3": [3, 5]}
 
 
 def test_axis_labels_carry_units(close_figures):

@@ -302,3 +302,20 @@ def test_the_cdf_command_reads_n_beside_the_file(tmp_path, monkeypatch):
     monkeypatch.setattr(cli_plots, "plot_latency_cdf", lambda runs, png, **kw: seen.update(kw))
     cli_plots.latency_main(["cdf", f"t={tmp_path}", "-o", str(tmp_path / "c.png")])
     assert seen["counts"] == {"t": {"read": 7, "write": 9}} and seen["source"] == "fixture.ftr on femu-default"
+
+
+def test_two_line_titles_clear_of_the_panels(close_figures):
+    # The default title is two lines (what, then trace and device): it must not run into panel titles.
+    s = read_sweep(fixture("sweep", "sweep.csv"))
+    rows, _ = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
+    runs = [(n, read_timeseries(fixture(f"run_{n}", "timeseries.csv")), _summary(n)["gc_onset"]) for n in "ab"]
+    for fig in (draw_handles([("a", _summary("a")), ("b", _summary("b"))])[0], draw_qd([("dev", rows)])[0],
+                draw_sweep_heatmap(s, "ru-size", "gc-thres", change_vs="single")[0],
+                draw_waf(runs, source="t.ftr on dev")[0]):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        top = fig._suptitle.get_window_extent(renderer)
+        assert "\n" in fig._suptitle.get_text()
+        for ax in fig.axes:
+            box = ax.get_tightbbox(renderer)  # the axes with its own title and labels
+            assert box.y1 <= top.y0 + 1, f"{fig._suptitle.get_text()!r} overlaps a panel ({box.y1:.0f} > {top.y0:.0f})"

@@ -9,6 +9,7 @@ from .handles import plot_handles
 from .latency import plot_events, plot_latency_cdf
 from .qd import plot_qd
 from .results import read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep, read_timeseries
+from .source import describe, op_counts, summary_beside
 from .sweep_plots import parse_where, plot_sweep_heatmap, plot_sweep_lines
 from .waf import X_AXES, plot_waf
 
@@ -59,7 +60,7 @@ def waf_main(argv=None):
         summary_path = os.path.join(path if os.path.isdir(path) else os.path.dirname(path), "summary.json")
         onset = read_summary(summary_path)["gc_onset"] if os.path.exists(summary_path) else None
         runs.append((label, series, onset))
-    plot_waf(runs, a.out, x=a.x, title=a.title)
+    plot_waf(runs, a.out, x=a.x, title=a.title, source=describe([summary_beside(run_spec(s)[1]) for s in a.runs]))
     _done(a.out)
 
 
@@ -119,25 +120,28 @@ def latency_main(argv=None):
     a = p.parse_args(argv)
     if a.figure == "cdf":
         runs = [(label, read_latency_cdf(_file_in(path, "latency_cdf.csv"))) for label, path in map(run_spec, a.runs)]
-        plot_latency_cdf(runs, a.out, ops=_csv_list(a.ops), tail=a.tail, title=a.title)
+        summaries = {label: summary_beside(path) for label, path in map(run_spec, a.runs)}
+        plot_latency_cdf(runs, a.out, ops=_csv_list(a.ops), tail=a.tail, title=a.title,
+                         counts={label: op_counts(s) for label, s in summaries.items()},
+                         source=describe(list(summaries.values())))
     else:
         _, path = run_spec(a.run)
         plot_events(read_events(_file_in(path, "events.csv")), a.out, events=_csv_list(a.events),
-                    interval_ns=a.interval_ns, title=a.title)
+                    interval_ns=a.interval_ns, title=a.title, source=describe([summary_beside(path)]))
     _done(a.out)
 
 
 def qd_main(argv=None):
-    p = _Parser(prog="plot_qd.py", description="QPS and latency percentiles against queue depth, knee marked. A RUN "
-                "is an `ftlsim qd-sweep --out` folder or its qd_sweep.csv (qd_sweep.json beside it gives the "
-                "knee), as DIR or LABEL=DIR.")
+    p = _Parser(prog="plot_qd.py", description="QPS and latency percentiles against queue depth, the knee marked "
+                "where QPS flattens (the first queue depth at 95% of the best QPS, if one twice as deep was "
+                "swept). A RUN is an `ftlsim qd-sweep --out` folder or its qd_sweep.csv, as DIR or LABEL=DIR.")
     p.add_argument("runs", nargs="+", metavar="RUN")
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--title")
     a = p.parse_args(argv)
     runs = []
     for label, path in map(run_spec, a.runs):
-        rows, knee = read_qd_sweep(_file_in(path, "qd_sweep.csv"))
-        runs.append((label, rows, knee))
+        rows, _ = read_qd_sweep(_file_in(path, "qd_sweep.csv"))  # the knee: qd.knee_qd, not the file's 90% rule
+        runs.append((label, rows))
     plot_qd(runs, a.out, title=a.title)
     _done(a.out)

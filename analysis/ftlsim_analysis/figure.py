@@ -16,7 +16,10 @@ DPI = 100
 
 
 def new_figure(nrows=1, ncols=1, width=7.0, height=4.0, **kwargs):
-    """A figure with a grid of axes (always a 2-D array of axes)."""
+    """A figure with a grid of axes (always a 2-D array of axes). Constrained
+    layout: titles, labels, colour bars and legends outside the axes get room
+    of their own instead of running into the next panel."""
+    kwargs.setdefault("layout", "constrained")
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False, **kwargs)
     return fig, axes
 
@@ -53,6 +56,27 @@ def colors(n):
     """n distinct colours, the same for the same position in every figure."""
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     return [cycle[i % len(cycle)] for i in range(n)]
+
+
+# One colour per placement ID, the same in every panel and figure: tab10 and
+# then tab20's light tones, without their greys, which mark handles that hold
+# no single ID (handle_color). IDs past the list wrap around.
+ID_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+             "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5"]
+
+
+def greys(n):
+    """n distinct greys from dark (0.15) to light (0.75), dark and light
+    alternating so that neighbours in a stack differ most; none is an ID
+    colour."""
+    levels = [0.15 + 0.6 * i / max(1, n - 1) for i in range(n)]
+    order = [levels[(i // 2) if i % 2 == 0 else n - 1 - i // 2] for i in range(n)]
+    return [f"{v:.3f}" for v in order]
+
+
+def id_color(pid):
+    """The colour of placement ID pid, in every figure."""
+    return ID_COLORS[pid % len(ID_COLORS)]
 
 
 def check_unique_labels(labels):

@@ -5,8 +5,36 @@ import numpy as np
 
 from .errors import InputError
 from .figure import check_unique_labels, colors, new_figure, save
+from .source import title as default_title
 
 _LINESTYLES = ["-", "--", ":", "-."]
+# What one event of each events.csv kind is (docs/timing.md): host kinds
+# count requests of any size, gc_copy 4 KiB page copies, erase block erases.
+EVENT_UNITS = {"host_read": "requests", "host_write": "requests", "host_trim": "requests",
+               "gc_copy": "4 KiB copies", "erase": "block erases"}
+
+
+# One colour per op / event kind in every timed-mode figure: a read is blue
+# in the CDF and in the time series alike.
+KIND_COLORS = {"read": "#1f77b4", "write": "#ff7f0e", "trim": "#9467bd", "host_read": "#1f77b4",
+               "host_write": "#ff7f0e", "host_trim": "#9467bd", "gc_copy": "#2ca02c", "erase": "#d62728"}
+
+
+def kind_colors(kinds):
+    """{kind: colour}: KIND_COLORS, other kinds from the colours left over."""
+    spare = [c for c in colors(10) if c not in KIND_COLORS.values()]
+    out, k = {}, 0
+    for kind in kinds:
+        if kind in KIND_COLORS:
+            out[kind] = KIND_COLORS[kind]
+        else:
+            out[kind] = spare[k % len(spare)]
+            k += 1
+    return out
+
+
+def event_unit(kind):
+    return EVENT_UNITS.get(kind, "events")
 
 
 def _chosen(available, wanted, what):
@@ -19,24 +47,35 @@ def _chosen(available, wanted, what):
     return list(wanted)
 
 
-def plot_latency_cdf(runs, png_path, ops=None, tail=False, title=None):
+def plot_latency_cdf(runs, png_path, ops=None, tail=False, title=None, counts=None, source=None):
+    """plot_latency_cdf draws and writes the figure of draw_latency_cdf (same
+    arguments); returns the CSV rows."""
+    fig, header, rows = draw_latency_cdf(runs, ops=ops, tail=tail, title=title, counts=counts, source=source)
+    save(fig, png_path, header, rows)
+    return rows
+
+
+def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source=None):
     """Draws the latency distribution of each chosen op of each run as steps
     (latency in microseconds, log scale): the cumulative fraction, or with
     tail=True the fraction above each latency, 1 - cum, on a log scale (the
-    last bucket, where it is 0, cannot be shown there). Writes png_path and
-    its CSV.
+    last bucket, where it is 0, cannot be shown there). Each line's legend
+    entry states its number of requests n (from `counts`), the legend sits
+    outside the axes, and the default title names the trace and device
+    (`source`). Returns (figure, CSV header, CSV rows).
 
     runs: [(label, {op: [(latency_ns, cum_fraction)]}) as read_latency_cdf
     returns], labels distinct. ops: op names to show (None: all present in
-    any run). Colour is the op, line style the run.
-    CSV columns: run, op, latency_ns, cum_fraction, tail_fraction.
-    Returns the CSV rows."""
+    any run). Colour is the op, line style the run. counts: {run label: {op:
+    requests}} (summary.json timing.ops.<op>.count); a run or op missing
+    there is labelled "n not recorded".
+    CSV columns: run, op, latency_ns, cum_fraction, tail_fraction."""
     if not runs:
         raise InputError("no runs to plot")
     check_unique_labels([label for label, _ in runs])
     present = list(dict.fromkeys(op for _, cdf in runs for op in cdf))
     chosen = _chosen(present, ops, "ops")
-    op_color = dict(zip(chosen, colors(len(chosen))))
+    op_color = kind_colors(chosen)
     fig, axes = new_figure(width=7, height=4.2)
     ax = axes[0][0]
     rows = []
@@ -51,7 +90,9 @@ def plot_latency_cdf(runs, png_path, ops=None, tail=False, title=None):
             if tail:  # log scale: leave out the zero at the top bucket
                 keep = [i for i, y in enumerate(ys) if y > 0]
                 xs, ys = [xs[i] for i in keep], [ys[i] for i in keep]
-            name = op if len(runs) == 1 else f"{label}: {op}"
+            n = ((counts or {}).get(label) or {}).get(op)
+            name = (op if len(runs) == 1 else f"{label}: {op}") + (f" (n = {n:,})" if n is not None
+                                                                  else " (n not recorded)")
             ax.plot(xs, ys, drawstyle="steps-post", color=op_color[op],
                     linestyle=_LINESTYLES[k % len(_LINESTYLES)], label=name)
             for lat, c in points:
@@ -67,10 +108,9 @@ def plot_latency_cdf(runs, png_path, ops=None, tail=False, title=None):
         ax.set_ylim(0, 1.02)
     ax.set_xlabel("latency (us)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
-    ax.set_title(title or ("latency tail" if tail else "latency CDF"))
-    save(fig, png_path, ["run", "op", "latency_ns", "cum_fraction", "tail_fraction"], rows)
-    return rows
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))  # clear of the curves
+    ax.set_title(title or default_title("latency tail" if tail else "latency CDF", source), fontsize=10)
+    return fig, ["run", "op", "latency_ns", "cum_fraction", "tail_fraction"], rows
 
 
 def infer_interval_ns(rows):
@@ -97,21 +137,26 @@ def events_title(interval_ns):
     return f"events/s, MiB/s and latency in {fmt_duration(interval_ns)} intervals"
 
 
-def plot_events(rows, png_path, events=None, interval_ns=None, title=None):
+def plot_events(rows, png_path, events=None, interval_ns=None, title=None, source=None):
     """plot_events draws and writes the figure of draw_events (same
     arguments); returns the CSV rows."""
-    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title)
+    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title, source=source)
     save(fig, png_path, header, out)
     return out
 
 
-def draw_events(rows, events=None, interval_ns=None, title=None):
+def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
     """Draws, per chosen event kind, events per second (top) and MiB/s (middle)
     in each interval (its count and bytes over its length: events.csv holds
     counts and bytes per interval), and the interval's p50 (dashed) and p99
     (solid) latency in microseconds (bottom, log scale, at the interval's
     middle), against simulated time. Returns (figure, CSV header,
-    CSV rows); the title (default events_title) says the interval length.
+    CSV rows); the title (default events_title, and `source`, the trace and
+    device, under it) says the interval length. Kinds count different
+    things (EVENT_UNITS: requests, 4 KiB GC copies, block erases): each
+    legend entry names its unit and its n (events in all, the latencies'
+    sample), and an axis that mixes units says so. Legends sit outside the
+    axes, clear of the data.
 
     rows: events.csv as read_events returns it. events: kinds to show (None:
     all present). interval_ns: the interval length; None infers it as the
@@ -142,7 +187,7 @@ def draw_events(rows, events=None, interval_ns=None, title=None):
     fig, axes = new_figure(3, 1, width=8, height=8, sharex=True)
     top, middle, bottom = axes[0][0], axes[1][0], axes[2][0]
     out = []
-    for ev, color in zip(chosen, colors(len(chosen))):
+    for ev, color in kind_colors(chosen).items():
         ts, rates, mbs, p50, p99 = [], [], [], [], []
         for s in starts:
             r = by_key.get((ev, s))
@@ -161,18 +206,21 @@ def draw_events(rows, events=None, interval_ns=None, title=None):
             ts.append((starts[-1] + interval_ns) / 1e9)
             rates.append(rates[-1])
             mbs.append(mbs[-1])
-        top.plot(ts, rates, drawstyle="steps-post", color=color, label=ev)
+        n = sum(r["count"] for r in rows if r["event"] == ev)
+        top.plot(ts, rates, drawstyle="steps-post", color=color, label=f"{ev}: {event_unit(ev)}, n = {n:,}")
         middle.plot(ts, mbs, drawstyle="steps-post", color=color, label=ev)
         bottom.plot(mids, p99, color=color, label=f"{ev} p99")
         bottom.plot(mids, p50, color=color, linestyle="--", label=f"{ev} p50")
-    top.set_ylabel("events per second" if interval_ns else "events in the interval")
+    units = list(dict.fromkeys(event_unit(ev) for ev in chosen))
+    what = units[0] if len(units) == 1 else "events (mixed units: see legend)"
+    top.set_ylabel(f"{what}\nper second" if interval_ns else f"{what}\nin the interval")
     middle.set_ylabel("MiB/s" if interval_ns else "MiB in the interval")
     bottom.set_ylabel("latency (us)")
     bottom.set_yscale("log")
     bottom.set_xlabel("simulated time (s)")
     for ax in (top, middle, bottom):
         ax.grid(True, which="both", alpha=0.3)
-    top.legend(fontsize="small")
-    bottom.legend(fontsize="x-small", ncol=2)
-    top.set_title(title or events_title(interval_ns))
+    top.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    bottom.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    top.set_title(title or default_title(events_title(interval_ns), source), fontsize=10)
     return fig, ["event", "interval_start_ns", "count", "rate_per_s", "mib_per_s", "lat_p50_ns", "lat_p99_ns"], out

@@ -7,6 +7,10 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from .errors import InputError
 from .figure import check_unique_labels, colors, new_figure, save
+from .source import title as default_title
+
+# qd_sweep.json records neither trace nor device: the default title says so.
+QD_SOURCE_UNKNOWN = "trace and device not recorded in qd_sweep.json (name them with --title)"
 
 # (CSV column, name, line style, point marker); with one series each
 # percentile also gets a colour of its own (PERCENTILE_COLORS).
@@ -17,20 +21,31 @@ KNEE_DASHES = [(0, (5, 3)), (0, (2, 2)), (0, (8, 2, 1, 2)), (0, (1, 1.5))]
 CSV_HEADER = ["run", "placement", "ops", "qd", "qps", "mib_per_s", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns", "is_knee"]
 
 
+KNEE_SHARE = 0.95  # of the best QPS
+
+
 def knee_qd(rows):
-    """The smallest queue depth whose QPS reaches 90% of the largest QPS
-    measured (the timed-mode contract's definition); None for no rows."""
+    """Where throughput flattens: the smallest queue depth k whose QPS
+    reaches KNEE_SHARE (95%) of the best QPS measured, provided a queue depth
+    of 2k or more was measured too. Then doubling the queue depth (or more)
+    past k added at most 1/0.95 - 1 = 5.3% throughput. None when there is no
+    such depth: the curve was still rising at the deepest queue swept (k is
+    the last, or too close to it to tell), or there are no rows.
+
+    Not ftlsim qd-sweep's printed knee (90% of the best, with no look past
+    it), which marks a queue depth even while throughput still rises."""
     if not rows:
         return None
     best = max(r["qps"] for r in rows)
-    return min(r["qd"] for r in rows if r["qps"] >= 0.9 * best)
+    k = min(r["qd"] for r in rows if r["qps"] >= KNEE_SHARE * best)
+    return k if any(r["qd"] >= 2 * k for r in rows) else None
 
 
 def _series(runs):
     """[(run label, placement or None, ops, legend name, rows by qd, knee)]."""
-    check_unique_labels([label for label, _, _ in runs])
+    check_unique_labels([label for label, _ in runs])
     out = []
-    for label, rows, knee in runs:
+    for label, rows in runs:
         if not rows:
             raise InputError(f"run {label}: qd_sweep.csv has no rows")
         placements = list(dict.fromkeys(r.get("placement") for r in rows))
@@ -45,7 +60,7 @@ def _series(runs):
             if len(set(qds)) != len(qds):
                 raise InputError(f"run {label}: queue depth listed twice for "
                                  + (f"placement {p}, " if p is not None else "") + f"ops {ops}")
-            k = knee if (knee is not None and len(groups) == 1) else knee_qd(sub)
+            k = knee_qd(sub)
             parts = [label] if (len(runs) > 1 or p is None) else []
             parts += [p] if p is not None else []
             name = " ".join(parts) + (f" ({ops})" if several_ops else "")
@@ -53,7 +68,13 @@ def _series(runs):
     return out
 
 
-def draw_qd(runs, title=None):
+def _n_text(rows):
+    """The number of requests timed per queue depth: 'n = 1,000 per QD'."""
+    counts = sorted({int(r["count"]) for r in rows})
+    return f"n = {counts[0]:,} per QD" if len(counts) == 1 else f"n = {counts[0]:,} to {counts[-1]:,} per QD"
+
+
+def draw_qd(runs, title=None, source=None):
     """The figure of plot_qd: returns (figure, CSV header, CSV rows)."""
     if not runs:
         raise InputError("no runs to plot")
@@ -73,6 +94,8 @@ def draw_qd(runs, title=None):
             left.plot([k], [knee_row["qps"]], marker="o", markersize=13, markerfacecolor="none",
                       markeredgecolor=color, markeredgewidth=1.5, linestyle=dashes,
                       label=f"{name}: knee at QD {k}")
+        else:
+            left.plot([], [], linestyle="none", label=f"{name}: no knee, QPS still rising at QD {qds[-1]}")
         for j, (col, pname, style, mark) in enumerate(PERCENTILES):
             right.plot(qds, [r[col] / 1e3 for r in sub], color=PERCENTILE_COLORS[j] if one else color,
                        linestyle=style, marker=mark, markersize=4,
@@ -87,31 +110,40 @@ def draw_qd(runs, title=None):
             ax.set_xticks(all_qds)
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
             ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("queue depth")
+        ax.set_xlabel("queue depth (requests in flight)")
         ax.grid(True, which="both", alpha=0.3)
-    left.set_ylabel("QPS (requests/s)")
+    best = max(r["qps"] for s in series for r in s[4])
+    scale, unit = next((f, u) for f, u in ((1e6, "million"), (1e3, "thousand"), (1, "")) if best >= f or f == 1)
+    left.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / scale:g}"))  # no "1e6" in the corner
+    left.set_ylabel(f"QPS ({unit + ' ' if unit else ''}requests/s)")
+    left.set_ylim(bottom=0)
     right.set_ylabel("latency (us)")
     right.set_yscale("log")
-    left.legend(fontsize="small")
+    left.legend(fontsize="small", loc="best")  # the corner with the fewest points under it
+    # Latency legends outside the panel, clear of the lines; n = requests timed at each QD.
     if one:
-        right.legend(title=series[0][3], fontsize="small", title_fontsize="small")
+        right.legend(title=f"{series[0][3]}, {_n_text(series[0][4])}", fontsize="small", title_fontsize="small",
+                     loc="upper left", bbox_to_anchor=(1.01, 1.0))
     else:
         # Two keys instead of one entry per line: colour = series, style = percentile.
         key_title = "placement" if len(runs) == 1 and all(s[1] is not None for s in series) else None
-        by_series = right.legend([Line2D([], [], color=c) for c in colors(len(series))], [s[3] for s in series],
-                                 fontsize="small", loc="upper left", title=key_title, title_fontsize="small")
+        by_series = right.legend([Line2D([], [], color=c) for c in colors(len(series))],
+                                 [f"{s[3]}, {_n_text(s[4])}" for s in series], fontsize="small", loc="upper left",
+                                 bbox_to_anchor=(1.01, 1.0), title=key_title, title_fontsize="small")
         right.add_artist(by_series)
         right.legend([Line2D([], [], color="0.25", linestyle=st, marker=mk, markersize=4)
                       for _, _, st, mk in PERCENTILES], [p for _, p, _, _ in PERCENTILES],
-                     fontsize="small", loc="lower right", title="percentile", title_fontsize="small")
-    left.set_title("throughput", fontsize=10)
+                     fontsize="small", loc="lower left", bbox_to_anchor=(1.01, 0.0), title="percentile",
+                     title_fontsize="small")
+    left.set_title(f"throughput; knee: the first QD at {KNEE_SHARE:.0%} of the best QPS,\n"
+                   "if 2x that QD or more was swept", fontsize=9)
     right.set_title("latency percentiles", fontsize=10)
-    if title:
-        fig.suptitle(title)
+    fig.suptitle(title or default_title("QPS and latency against queue depth",
+                                        QD_SOURCE_UNKNOWN if source is None else source), fontsize=11)
     return fig, CSV_HEADER, out
 
 
-def plot_qd(runs, png_path, title=None):
+def plot_qd(runs, png_path, title=None, source=None):
     """Draws QPS (left) and latency percentiles p50/p95/p99/p99.9 in
     microseconds (right, log scale) against queue depth (log2 scale), one
     series per run, placement and op filter, the knee as a ring on the QPS
@@ -120,13 +152,13 @@ def plot_qd(runs, png_path, title=None):
     several, the colour is the series and style and marker the percentile,
     with a key for each.
 
-    runs: [(label, rows as read_qd_sweep returns them, knee_qd or None)];
-    labels distinct; rows may carry a "placement". The knee is the given
-    knee_qd when the run has one series and a knee, else knee_qd(rows) per
-    series.
+    runs: [(label, rows as read_qd_sweep returns them)]; labels distinct;
+    rows may carry a "placement". The knee is knee_qd of each series' rows
+    (a series without one says so in the legend).
     CSV columns: run, placement (empty without a placement column), ops, qd,
     qps, mib_per_s, p50_ns, p95_ns, p99_ns, p99_9_ns, is_knee (1 on the knee's
-    row). Returns the CSV rows."""
-    fig, header, out = draw_qd(runs, title=title)
+    row). The default title names the trace and device when `source` gives
+    them (qd_sweep.json does not). Returns the CSV rows."""
+    fig, header, out = draw_qd(runs, title=title, source=source)
     save(fig, png_path, header, out)
     return out

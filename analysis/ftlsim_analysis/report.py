@@ -27,6 +27,7 @@ from .errors import InputError
 from .handles import plot_handles
 from .latency import events_title, fmt_duration, infer_interval_ns, plot_events, plot_latency_cdf
 from .results import read_compare, read_events, read_latency_cdf, read_summary, read_sweep, read_timeseries
+from .source import describe, op_counts, title as default_title
 from .runner import REPO, Identity, RunCache, display, find_ftlsim, trace_info
 from .sweep_plots import ordered_values, plot_sweep_heatmap, plot_sweep_lines
 from .values import expand_values, parse_size
@@ -205,12 +206,13 @@ class Report:
         a = self.a
         os.makedirs(self.fig_dir, exist_ok=True)
         figs = []
-        waf_runs = []
+        waf_runs, summaries = [], []
         for placement, folder in placement_runs(self.waf):
             summary = read_summary(os.path.join(folder, "summary.json"))
+            summaries.append(summary)
             waf_runs.append((placement or a.waf_placements, read_timeseries(os.path.join(folder, "timeseries.csv")),
                              summary["gc_onset"]))
-        title = f"WAF over the run ({a.device} --gc-thres {a.gc_thres})"
+        title = default_title("WAF over the run", describe(summaries))
         png = os.path.join(self.fig_dir, "waf_over_time.png")
         plot_waf(waf_runs, png, x="host_bytes", title=title)
         figs.append((png, "Cumulative and interval WAF against host writes, GC onset dashed."))
@@ -221,15 +223,14 @@ class Report:
 
         la, lb = self.labels["a"], self.labels["b"]
         png = os.path.join(self.fig_dir, "handles.png")
-        plot_handles([(la, self.summary_a), (lb, self.summary_b)], png, title="Where the bytes went")
+        plot_handles([(la, self.summary_a), (lb, self.summary_b)], png)
         figs.append((png, "Host writes per placement ID, and each handle's WAF share split into its host writes "
                           "and the GC copying out of its RUs (the bars sum to the WAF)."))
 
         grid = read_sweep(os.path.join(self.grid.out, "sweep.csv"))
         placements = ordered_values([r["values"]["placement"] for r in grid.rows])
         png = os.path.join(self.fig_dir, "sweep_heatmap.png")
-        plot_sweep_heatmap(grid, "ru-size", "gc-thres", png, facet="placement", change_vs=placements[0],
-                           title="WAF over GC threshold x RU size")
+        plot_sweep_heatmap(grid, "ru-size", "gc-thres", png, facet="placement", change_vs=placements[0])
         figs.append((png, f"WAF per placement over --gc-thres x --ru-size, and the change against "
                           f"{placements[0]} in percent."))
         ru = self._grid_ru_size(grid)
@@ -244,15 +245,20 @@ class Report:
         self.grid_table = grid
         if self.timed:
             png = os.path.join(self.fig_dir, "latency_cdf.png")
+            timed = {label: read_summary(os.path.join(run.out, "summary.json")) for _, label, run in self.timed}
             plot_latency_cdf([(label, read_latency_cdf(os.path.join(run.out, "latency_cdf.csv")))
-                              for _, label, run in self.timed], png, title=f"Latency CDF (--timing {a.timing_opts})")
+                              for _, label, run in self.timed], png,
+                             title=default_title(f"latency CDF (--timing {a.timing_opts})",
+                                                 describe(list(timed.values()))),
+                             counts={label: op_counts(s) for label, s in timed.items()})
             figs.append((png, "Latency distribution per operation type of both sides in timed mode."))
             side, label, run = self.timed[-1]
             events = read_events(os.path.join(run.out, "events.csv"))
             shown = [e for e in EVENTS_SHOWN if any(r["event"] == e for r in events)]
             png = os.path.join(self.fig_dir, "events.png")
             interval = infer_interval_ns(events)
-            plot_events(events, png, events=shown or None, title=f"{label}: {events_title(interval)}")
+            plot_events(events, png, events=shown or None,
+                        title=default_title(f"{label}: {events_title(interval)}", describe([timed[label]])))
             figs.append((png, f"Side {side} ({label}) in timed mode: events per second, MiB/s and p50/p99 latency "
                               f"in each {fmt_duration(interval)} interval (events.csv)." if interval else
                               f"Side {side} ({label}) in timed mode: events, MiB and latency of its one interval "

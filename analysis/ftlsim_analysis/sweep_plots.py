@@ -9,6 +9,8 @@ import numpy as np
 from .errors import InputError
 from .figure import colors, new_figure, save
 from .results import SWEEP_RESULT_COLUMNS
+from .source import describe_sweep, title as default_title
+from .values import SETTINGS
 
 _SIZE = re.compile(r"^([0-9]+)([kKmMgGtTpP]?)(i?[bB])?$")
 _SHIFT = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40, "p": 50}
@@ -24,6 +26,12 @@ METRIC_LABELS = {
     "ru_not_fully_written": "RUs closed before fully written (count)",
 }
 CELL_FONTSIZE = 9  # heatmap cell text, points
+# The unit of each swept numeric option (ftlsim --help), for axis labels;
+# size options (values.SETTINGS kind "size") are drawn in one binary unit.
+OPTION_UNITS = {"gc-thres": "%", "gc-thres-high": "%", "op": "fraction, physical / logical - 1",
+                "channels": "count", "luns": "per channel", "planes": "per LUN", "blocks": "per plane",
+                "pages": "per block", "d-choices": "count", "rg": "reclaim groups", "ruh": "handles"}
+_SIZE_UNITS = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB"), (1, "bytes")]
 
 
 def metric_label(metric):
@@ -36,6 +44,20 @@ def metric_label(metric):
 def metric_name(metric):
     """metric_label without its unit, for titles: "WAF", "GC copying"."""
     return metric_label(metric).split(" (")[0]
+
+
+def option_axis(option, values):
+    """(axis label, tick texts) of swept option `option` taking `values` (its
+    texts, in order): the option and its unit, "--gc-thres (%)". Sizes
+    ("1M", "256K") are shown in the largest binary unit that keeps every
+    value at least 1 ("--ru-size (MiB)", ticks "0.25", "1", "16")."""
+    keys = [value_key(v) for v in values]
+    if values and dict(SETTINGS).get(option) == "size" and all(k is not None for k in keys):
+        smallest = min(keys)
+        scale, unit = next((f, u) for f, u in _SIZE_UNITS if smallest >= f or f == 1)
+        return f"--{option} ({unit})", [f"{k / scale:g}" for k in keys]
+    unit = OPTION_UNITS.get(option)
+    return (f"--{option} ({unit})" if unit else f"--{option}"), list(values)
 
 
 def value_key(text):
@@ -94,7 +116,7 @@ def _select(sweep, used, where, metric):
     return rows
 
 
-def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=None, title=None):
+def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=None, title=None, source=None):
     """Draws `metric` against swept option `x`, one line per value of swept
     option `group` (one line if group is None or not swept), and writes
     png_path and its CSV. x values are evenly spaced, numerically ordered.
@@ -127,15 +149,17 @@ def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=
             if r is not None:
                 out.append([v, g if g is not None else "", y, r["error"]])
         ax.plot(range(len(xs)), ys, marker="o", color=color, label=g if g is not None else metric)
+    x_label, x_ticks = option_axis(x, xs)
     ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs)
-    ax.set_xlabel(f"--{x}")
+    ax.set_xticklabels(x_ticks)
+    ax.set_xlabel(x_label)
     ax.set_ylabel(metric_label(metric))
     ax.grid(True, alpha=0.3)
     if group:
-        ax.legend(title=f"--{group}", fontsize="small")
+        ax.legend(title=f"--{group}", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fixed = ", ".join(f"{k}={v}" for k, v in where.items())
-    ax.set_title(title or f"{metric_name(metric)} against --{x}" + (f" ({fixed})" if fixed else ""))
+    what = f"{metric_name(metric)} against --{x}" + (f" ({fixed})" if fixed else "")
+    ax.set_title(title or default_title(what, describe_sweep(sweep) if source is None else source), fontsize=10)
     save(fig, png_path, [x, group or "group", metric, "error"], out)
     return out
 
@@ -151,16 +175,17 @@ def _cell_text(v, change):
 
 
 def plot_sweep_heatmap(sweep, x, y, png_path, metric="waf", facet="placement", change_vs=None, where=None,
-                       title=None):
+                       title=None, source=None):
     """Draws the figure of draw_sweep_heatmap (same arguments) and writes
     png_path and its CSV; returns the CSV rows."""
     fig, header, out = draw_sweep_heatmap(sweep, x, y, metric=metric, facet=facet, change_vs=change_vs,
-                                          where=where, title=title)
+                                          where=where, title=title, source=source)
     save(fig, png_path, header, out)
     return out
 
 
-def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=None, where=None, title=None):
+def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=None, where=None, title=None,
+                       source=None):
     """Draws `metric` over swept options x (columns) and y (rows) as a
     heatmap, one panel per value of swept option `facet` (one panel if facet
     is None or not swept), all on one colour scale, cell values written in
@@ -207,7 +232,7 @@ def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=N
     # Room for CELL_FONTSIZE text such as "+195.0%" in every cell.
     panel_w = max(4.6, 0.8 * len(xs) + 1.8)
     panel_h = max(4.0, 0.45 * len(ys) + 1.8)
-    fig, axes = new_figure(1, len(panels), width=panel_w * len(panels), height=panel_h, layout="constrained")
+    fig, axes = new_figure(1, len(panels), width=panel_w * len(panels), height=panel_h)
     out = []
     for ax, (name, g, change, f) in zip(axes[0], panels):
         if change:
@@ -228,14 +253,17 @@ def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=N
                 error = "; ".join("missing" if r is None else r["error"] for r in sources
                                   if r is None or r["error"])
                 out.append([name, vy, vx, v, error])
+        x_label, x_ticks = option_axis(x, xs)
+        y_label, y_ticks = option_axis(y, ys)
         ax.set_xticks(range(len(xs)))
-        ax.set_xticklabels(xs, fontsize=9)
+        ax.set_xticklabels(x_ticks, fontsize=9)
         ax.set_yticks(range(len(ys)))
-        ax.set_yticklabels(ys, fontsize=9)
-        ax.set_xlabel(f"--{x}")
-        ax.set_ylabel(f"--{y}")
+        ax.set_yticklabels(y_ticks, fontsize=9)
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(y_label)
         ax.set_title(name, fontsize=10)
         bar = fig.colorbar(im, ax=ax, shrink=0.9)
         bar.set_label(f"change in {metric_name(metric)} vs {change_vs} (%)" if change else metric_label(metric))
-    fig.suptitle(title or f"{metric_name(metric)} over --{y} x --{x}", fontsize=11)
+    what = f"{metric_name(metric)} over --{y} x --{x}"
+    fig.suptitle(title or default_title(what, describe_sweep(sweep) if source is None else source), fontsize=11)
     return fig, ["panel", y, x, "value", "error"], out

@@ -2,6 +2,7 @@
 GC onset marked (the WAF-over-time figure of the Ethereum FDP study)."""
 from .errors import InputError
 from .figure import GIB, MIB, check_unique_labels, colors, new_figure, save
+from .source import title as default_title
 
 # x axis choices: the timeseries column, how it is shown, its scale.
 X_AXES = {
@@ -84,23 +85,25 @@ class MarkerAxis:
         return (MARKERS, marker) if not at else self._in_span(at[-1], host_bytes)
 
 
-def _fmt_bytes(b):
-    return f"{b / GIB:.3g} GiB" if b >= GIB else f"{b / MIB:.3g} MiB"
+def _fmt_bytes(b, unit):
+    """Bytes in the unit (GIB or MIB) of the axis they are drawn on."""
+    return f"{b / unit:.3g} " + ("GiB" if unit == GIB else "MiB")
 
 
-def _onset_text(x, onset_x, panel, short=False):
-    """The onset's position as text, in the unit its axis shows."""
+def _onset_text(x, onset_x, panel, short=False, after_unit=MIB):
+    """The onset's position as text, in the unit its axis shows (host_bytes:
+    GiB; the after-last-marker panel: after_unit)."""
     if panel == AFTER:
-        return f"+{_fmt_bytes(onset_x)}" + ("" if short else " after the last marker's row")
+        return f"+{_fmt_bytes(onset_x, after_unit)}" + ("" if short else " after the last marker's row")
     if x == "marker":
         m = f"{int(onset_x)}" if float(onset_x).is_integer() else f"{onset_x:.2f}"
         return m if short else f"marker {m}"
     if x == "host_bytes":
-        return _fmt_bytes(onset_x)
+        return _fmt_bytes(onset_x, GIB)
     return f"{onset_x / 1e9:.4g} s"
 
 
-def draw_waf(runs, x="host_bytes", title=None):
+def draw_waf(runs, x="host_bytes", title=None, source=None):
     """The figure of plot_waf: returns (figure, CSV header, CSV rows); the
     caller saves or closes the figure."""
     if x not in X_AXES:
@@ -158,18 +161,20 @@ def draw_waf(runs, x="host_bytes", title=None):
                            gid=f"gc_onset {label}")
             top = panel_axes[panel][0]
             # A label at the top of the line, each run's one line lower, so lines at the same x stay readable.
-            top.annotate(f"{label}: {_onset_text(x, at, panel, short=True)}", xy=(at * panel_scale[panel], 1),
+            where = _onset_text(x, at, panel, short=True, after_unit=after_unit)
+            top.annotate(f"{label}: {where}", xy=(at * panel_scale[panel], 1),
                          xycoords=("data", "axes fraction"), xytext=(4, -3 - 13 * onsets), textcoords="offset points",
                          ha="left", va="top", fontsize=8, color=color,
                          bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1})
             panel_axes[MARKERS][0].plot([], [], color=color, linestyle=dashes, linewidth=1.2,
-                                        label=f"{label}: GC onset at {_onset_text(x, at, panel)}")
+                                        label=f"{label}: GC onset at "
+                                              f"{_onset_text(x, at, panel, after_unit=after_unit)}")
             base = [label, "gc_onset", onset.get("marker") if x == "marker" else at, None, None]
             csv_rows.append(base + ([onset.get("host_bytes"), panel, at] if x == "marker" else []))
             onsets += 1
     top, bottom = panel_axes[MARKERS]
-    top.set_ylabel("cumulative WAF")
-    bottom.set_ylabel("interval WAF")
+    top.set_ylabel("cumulative WAF\n(NAND writes / host writes)")
+    bottom.set_ylabel("interval WAF\n(NAND writes / host writes)")
     bottom.set_xlabel("last marker seen m (e.g. block number); rows with the\nsame m spread over [m, m + 1) by host writes"
                       if interpolated else x_label)
     if after:
@@ -183,12 +188,12 @@ def draw_waf(runs, x="host_bytes", title=None):
     legend_ax = panel_axes[AFTER][0] if after else top
     handles, labels = top.get_legend_handles_labels()
     legend_ax.legend(handles, labels, fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.suptitle(title or "WAF over the run", y=0.95 if after else 0.93)
+    fig.suptitle(title or default_title("WAF over the run", source))
     header = ["run", "kind", x, "waf", "interval_waf"] + (["host_bytes", "panel", "x_drawn"] if x == "marker" else [])
     return fig, header, csv_rows
 
 
-def plot_waf(runs, png_path, x="host_bytes", title=None):
+def plot_waf(runs, png_path, x="host_bytes", title=None, source=None):
     """Draws cumulative WAF (top) and interval WAF (bottom, as steps: each
     row's value holds since the previous row) against `x` for every run, and
     at each run's GC onset a line in the run's colour and its own dash
@@ -206,7 +211,8 @@ def plot_waf(runs, png_path, x="host_bytes", title=None):
     x="marker" also host_bytes, panel ("markers" or "after_last_marker") and
     x_drawn (the position drawn: a marker value, possibly fractional, or the
     bytes after the last marker's row).
+    source: the trace and device (source.describe), under the default title.
     Returns the CSV rows. Raises InputError for an unknown x or no runs."""
-    fig, header, rows = draw_waf(runs, x=x, title=title)
+    fig, header, rows = draw_waf(runs, x=x, title=title, source=source)
     save(fig, png_path, header, rows)
     return rows

@@ -299,17 +299,18 @@ def test_events_title_and_axes_say_what_is_drawn():
     fig, _, rows = draw_events(events)
     try:
         top, middle = fig.axes[0], fig.axes[1]
-        assert top.get_ylabel() == "events per second" and middle.get_ylabel() == "MiB/s"
+        # The fixture mixes requests, 4 KiB GC copies and erases: the axis says so.
+        assert top.get_ylabel() == "events (mixed units: see legend)\nper second" and middle.get_ylabel() == "MiB/s"
         assert top.get_title() == "events/s, MiB/s and latency in 1 ms intervals"
         # The top panel draws the CSV's rate_per_s, not its count; the last step ends with its interval (4 ms).
-        host_write = next(l for l in top.get_lines() if l.get_label() == "host_write")
+        host_write = next(l for l in top.get_lines() if l.get_label().startswith("host_write:"))
         assert list(host_write.get_ydata()[:-1]) == [r[3] for r in rows if r[0] == "host_write"]
         assert host_write.get_xdata()[-1] == pytest.approx(0.004)
     finally:
         plt.close(fig)
     fig, _, rows = draw_events([r for r in events if r["interval_start_ns"] == 0])
     try:  # one interval, length unknown: totals, and nothing says per second
-        assert fig.axes[0].get_ylabel() == "events in the interval"
+        assert fig.axes[0].get_ylabel() == "requests\nin the interval"  # reads and writes only
         assert "/s" not in fig.axes[0].get_title() and "second" not in fig.axes[0].get_title()
         assert list(fig.axes[0].get_lines()[0].get_ydata()) == [100]
     finally:
@@ -319,18 +320,20 @@ def test_events_title_and_axes_say_what_is_drawn():
 
 def test_plot_qd(tmp_path):
     rows, knee = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
-    assert knee == 8
-    # By hand: max QPS 65,000; 90% is 58,500; the first QD reaching it is 8 (60,000).
-    assert knee_qd(rows) == 8
+    assert knee == 8  # the file's (ftlsim's 90% rule): not the one drawn
+    # By hand: max QPS 65,000; 95% is 61,750; the first QD reaching it is 16
+    # (64,000), and 32 = 2 x 16 was swept: the knee is 16.
+    assert knee_qd(rows) == 16
     other, none = read_qd_sweep(fixture("qd_noknee", "qd_sweep.csv"))
     assert none is None
-    assert knee_qd(other) == 4  # 18,000 = exactly 90% of 20,000 counts as reaching it
-    out = plot_qd([("dev", rows, knee), ("all", other, None)], str(tmp_path / "q.png"))
+    # 95% of 20,000 is 19,000: 18,000 at QD 4 falls short, 20,000 at 16 reaches it; 64 >= 32 was swept.
+    assert knee_qd(other) == 16
+    out = plot_qd([("dev", rows), ("all", other)], str(tmp_path / "q.png"))
     assert_png(tmp_path / "q.png")
-    assert [(r[0], r[3]) for r in out if r[10] == 1] == [("dev", 8), ("all", 4)]
+    assert [(r[0], r[3]) for r in out if r[10] == 1] == [("dev", 16), ("all", 16)]
     assert [(r[3], r[4], r[9]) for r in out if r[0] == "dev"][:2] == [(1, 10000, 103000), (2, 19000, 120000)]
     csv_rows = read_csv(tmp_path / "q.csv")
-    assert len(csv_rows) == 10 and csv_rows[3]["is_knee"] == "1" and csv_rows[3]["qd"] == "8"
+    assert len(csv_rows) == 10 and csv_rows[4]["is_knee"] == "1" and csv_rows[4]["qd"] == "16"
     assert csv_rows[0]["placement"] == ""  # the old CSV has no placement column
 
 
@@ -340,7 +343,7 @@ def _latency_lines(fig):
 
 def test_plot_qd_one_series_has_a_colour_per_percentile():
     rows, knee = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
-    fig, _, _ = draw_qd([("dev", rows, knee)])
+    fig, _, _ = draw_qd([("dev", rows)])
     try:
         lines = _latency_lines(fig)
         assert [l.get_label() for l in lines] == [p for _, p, _, _ in PERCENTILES]
@@ -354,15 +357,16 @@ def test_plot_qd_with_a_placement_column(tmp_path):
     rows, knee = read_qd_sweep(fixture("qd_placement", "qd_sweep.csv"))
     # qd_sweep.json beside it is not read for the knee: one per placement, from the rows.
     assert knee is None and {r["placement"] for r in rows} == {"single", "fdp"}
-    # By hand: single's best 52,000 -> 90% 46,800, first reached at QD 4 (50,000);
-    # fdp's best 60,000 -> 54,000, first reached at QD 8 (47,000 at 4 is below).
-    out = plot_qd([("geth", rows, knee)], str(tmp_path / "p.png"))
+    # By hand: single's best 52,000 -> 95% 49,400, first reached at QD 4
+    # (50,000), and QD 8 was swept: knee 4. fdp's best 60,000 -> 57,000, first
+    # reached at QD 8, the last swept: still rising, no knee.
+    out = plot_qd([("geth", rows)], str(tmp_path / "p.png"))
     assert_png(tmp_path / "p.png")
-    assert [(r[1], r[3]) for r in out if r[10] == 1] == [("single", 4), ("fdp", 8)]
+    assert [(r[1], r[3]) for r in out if r[10] == 1] == [("single", 4)]
     assert [(r[1], r[3], r[4]) for r in out][:2] == [("single", 1, 10000), ("single", 2, 30000)]
     csv_rows = read_csv(tmp_path / "p.csv")
     assert list(csv_rows[0])[:3] == ["run", "placement", "ops"] and csv_rows[4]["placement"] == "fdp"
-    fig, _, _ = draw_qd([("geth", rows, knee)])
+    fig, _, _ = draw_qd([("geth", rows)])
     try:
         lines = _latency_lines(fig)
         # One line per placement x percentile; colour = placement, style = percentile.
@@ -378,9 +382,9 @@ def test_plot_qd_with_a_placement_column(tmp_path):
         qps = [l for l in fig.axes[0].get_lines() if l.get_label() in ("single", "fdp")]
         assert len(qps) == 2
         knees = [t.get_text() for t in fig.axes[0].get_legend().get_texts() if "knee" in t.get_text()]
-        assert knees == ["single: knee at QD 4", "fdp: knee at QD 8"]
+        assert knees == ["single: knee at QD 4", "fdp: no knee, QPS still rising at QD 8"]
     finally:
         plt.close(fig)
     # Two runs with placements: the run label joins the name.
-    out = plot_qd([("a", rows, None), ("b", rows, None)], str(tmp_path / "two.png"))
+    out = plot_qd([("a", rows), ("b", rows)], str(tmp_path / "two.png"))
     assert len(out) == 16 and {(r[0], r[1]) for r in out} == {(a, p) for a in "ab" for p in ("single", "fdp")}

@@ -1,0 +1,78 @@
+"""What a figure's default title names: the trace and the device of the runs
+drawn, from their summary.json ("trace", "config")."""
+import json
+import os
+
+from .figure import GIB, MIB
+
+
+def _size(b):
+    return f"{b / GIB:.4g} GiB" if b >= GIB else f"{b / MIB:.4g} MiB"
+
+
+def device_text(config):
+    """'femu-eth-512m: 512 MiB logical, 784 MiB physical' from summary.json's
+    config (the preset named, and the capacities the run really had)."""
+    geo = config.get("geometry") or {}
+    parts = []
+    if geo.get("logical_bytes"):
+        parts.append(f"{_size(geo['logical_bytes'])} logical")
+    if geo.get("physical_bytes"):
+        parts.append(f"{_size(geo['physical_bytes'])} physical")
+    preset = config.get("preset") or "device"
+    return preset + (f": {', '.join(parts)}" if parts else "")
+
+
+def describe(summaries):
+    """One line naming the trace(s) and device(s) of `summaries` (summary.json
+    objects; None for a run without one), and the GC threshold when all runs
+    share it: 'geth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB
+    physical; GC threshold 60%'. Differing traces or devices are listed, in
+    order; runs without a summary are 'trace and device not recorded'."""
+    known = [s for s in summaries if s]
+    if not known:
+        return "trace and device not recorded"
+    traces = list(dict.fromkeys(os.path.basename(str(s.get("trace", "?"))) for s in known))
+    devices = list(dict.fromkeys(device_text(s.get("config") or {}) for s in known))
+    text = f"{' / '.join(traces)} on {' / '.join(devices)}"
+    thres = {((s.get("config") or {}).get("gc") or {}).get("thres_pcent") for s in known}
+    if len(thres) == 1 and None not in thres:
+        text += f"; GC threshold {next(iter(thres)):g}%"
+    if len(known) < len(summaries):
+        text += " (some runs: not recorded)"
+    return text
+
+
+def summary_beside(path):
+    """summary.json of the run folder `path` is, or holds (a file in it):
+    the parsed object, or None if there is none or it cannot be read."""
+    folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+    file = os.path.join(folder, "summary.json")
+    # A regular file of sensible size only: a FIFO would block, and a title needs no more.
+    if not os.path.isfile(file) or os.path.getsize(file) > (64 << 20):
+        return None
+    try:
+        with open(file) as f:
+            s = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return s if isinstance(s, dict) else None
+
+
+def title(what, source):
+    """A default title: what is drawn, then the source line under it."""
+    return f"{what}\n{source}" if source else what
+
+
+def describe_sweep(sweep):
+    """describe() of a sweep (results.read_sweep): the summary.json of each
+    configuration folder beside its sweep.csv that ran."""
+    folder = os.path.dirname(sweep.path) or "."
+    return describe([summary_beside(os.path.join(folder, r["config_id"])) for r in sweep.rows if not r["error"]])
+
+
+def op_counts(summary):
+    """{op: requests timed} of a timed run's summary.json (timing.ops.<op>.count);
+    {} without one."""
+    ops = ((summary or {}).get("timing") or {}).get("ops") or {}
+    return {op: o["count"] for op, o in ops.items() if isinstance(o, dict) and isinstance(o.get("count"), int)}

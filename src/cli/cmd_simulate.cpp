@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -57,27 +55,27 @@ std::string single_run_key(const SimulateArgs& a, const Point& point, const trac
   return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
 }
 
-// The config_key in DIR/summary.json: "" when the file is missing, and
-// "none" when it has none (written before keys were, or not by ftlsim).
-std::string key_in_summary(const std::string& dir) {
-  std::ifstream in(dir + "/summary.json");
-  if (!in) return {};
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+// The config_key in an existing --out's summary.json: "" when there is
+// none, and "none" when it has no key (written before keys were).
+std::string key_in_summary(const OutputDir& out) {
+  const std::optional<std::string> text = out.existing_text("summary.json");
+  if (!text) return {};
   const std::string tag = "\"config_key\": \"";
-  const size_t at = text.find(tag);
+  const size_t at = text->find(tag);
   if (at == std::string::npos) return "none";
-  const size_t end = text.find('"', at + tag.size());
-  return end == std::string::npos ? "none" : text.substr(at + tag.size(), end - at - tag.size());
+  const size_t end = text->find('"', at + tag.size());
+  return end == std::string::npos ? "none" : text->substr(at + tag.size(), end - at - tag.size());
 }
 
 // A single run's --out that holds another configuration's results is
 // refused without --force, as a sweep refuses another sweep (a sweep's
 // folder is refused by OutputDir: it holds names a single run does not write).
-void check_out_holds_this_run(const SimulateArgs& a, const std::string& key) {
-  if (a.out.empty() || a.force) return;
-  const std::string shown = escape_for_terminal(a.out);
-  const std::string previous = key_in_summary(a.out);
+// Read through the folder OutputDir resolved and checked.
+void check_out_holds_this_run(const SimulateArgs& a, const OutputDir& out, const std::string& key) {
+  if (a.force) return;
+  const std::string previous = key_in_summary(out);
   if (!previous.empty() && previous != key) {
+    const std::string shown = escape_for_terminal(a.out);
     throw InputError(fmt::format("--out {}: holds the results of another configuration or trace ({}/summary.json); "
                                  "give another folder, or --force to replace them",
                                  shown, shown));
@@ -91,12 +89,12 @@ void run_single(const SimulateArgs& a, const Point& point) {
   RunInputs inputs;
   inputs.add("--trace", a.trace);
   const trace::FtrReader reader(a.trace);
-  if (!a.out.empty()) {
-    run.config_key = single_run_key(a, point, reader);
-    check_out_holds_this_run(a, run.config_key);
-  }
   std::optional<OutputDir> out;
-  if (!a.out.empty()) out.emplace("--out", a.out, sim::output_names(), inputs);
+  if (!a.out.empty()) {
+    out.emplace("--out", a.out, sim::output_names(), inputs);
+    run.config_key = single_run_key(a, point, reader);
+    check_out_holds_this_run(a, *out, run.config_key);
+  }
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
     timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);
   }

@@ -105,6 +105,27 @@ OutputDir::OutputDir(std::string option, std::string path, std::vector<std::stri
   check_existing(dir.get());
 }
 
+std::optional<std::string> OutputDir::existing_text(const std::string& entry) const {
+  if (!missing_.empty() || !base_.valid()) return std::nullopt;
+  const UniqueFd dir = open_subfolder(base_.get(), name_);
+  if (!dir.valid()) return std::nullopt;
+  const UniqueFd file(::openat(dir.get(), entry.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  struct stat st {};
+  if (!file.valid() || ::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(file.get(), buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw SystemError(fmt::format("{} {}: cannot read {} ({})", option_, path_, entry, std::strerror(errno)));
+    }
+    text.append(buf, static_cast<size_t>(n));
+  }
+  return text;
+}
+
 void OutputDir::open_parent() {
   const std::string dir = parent_text_.empty() ? "." : parent_text_;
   base_ = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

@@ -18,6 +18,7 @@
 // An existing target may hold only entries a run of this kind writes
 // (`own`), each proven by the folder's manifest (core/output_set.h): the
 // old set is removed entry by entry, and only what the manifest proves.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,11 @@ class OutputDir {
   // target then still holds what it held before).
   void publish();
   [[nodiscard]] const std::string& path() const { return path_; }
+  // The text of the regular file `entry` in the existing target, read
+  // through the folder resolved at construction; nullopt when the target or
+  // the entry is absent or the entry is not a regular file. Throws
+  // SystemError when it cannot be read.
+  [[nodiscard]] std::optional<std::string> existing_text(const std::string& entry) const;
 
  private:
   void check_existing(int dir) const;

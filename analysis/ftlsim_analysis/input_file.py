@@ -91,19 +91,19 @@ def json_number(path, field, value):
     return value
 
 
-def json_str(path, field, value):
-    if not isinstance(value, str):
-        raise InputError(f"{_where(path, field)} is {shown(value)}, not a string")
+def _typed(path, field, value, kind, noun):
+    if not isinstance(value, kind):
+        raise InputError(f"{_where(path, field)} is {shown(value)}, not {noun}")
     return value
+
+
+def json_str(path, field, value):
+    return _typed(path, field, value, str, "a string")
 
 
 def json_object(path, field, value):
-    if not isinstance(value, dict):
-        raise InputError(f"{_where(path, field)} is {shown(value)}, not an object")
-    return value
+    return _typed(path, field, value, dict, "an object")
 
 
 def json_list(path, field, value):
-    if not isinstance(value, list):
-        raise InputError(f"{_where(path, field)} is {shown(value)}, not a list")
-    return value
+    return _typed(path, field, value, list, "a list")

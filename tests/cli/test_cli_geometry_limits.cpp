@@ -20,9 +20,18 @@ using test::TempDir;
 namespace {
 
 std::string trace_of(const TempDir& tmp) {
-  const std::string t = tmp.file("g.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 4M --writes 500 --seed 5 -o " + t).exit_code == 0);
+  std::string t = test::uniform_trace(tmp, "g.ftr", "--logical 4M --writes 500 --seed 5");
+  REQUIRE(!t.empty());
   return t;
+}
+
+// `args` on a small trace is refused with exit 2 and a message holding `expected`.
+void refused(const std::string& tag, const std::string& args, const std::string& expected) {
+  const TempDir tmp(tag);
+  const test::RunResult r = run_ftlsim("--trace " + trace_of(tmp) + " " + args + " --no-progress");
+  INFO(args << "\n" << r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains(expected));
 }
 
 }  // namespace
@@ -60,29 +69,18 @@ TEST_CASE("geometry products that wrap 32 bits are refused with the exact produc
 }
 
 TEST_CASE("a geometry of exactly 2^32-2 slots passes the geometry check", "[cli][geometry]") {
-  const TempDir tmp("geo-edge");
-  const std::string trace = trace_of(tmp);
   // 2 x 2147483647 = 2^32 - 2: the limit itself; the memory check (1 GiB)
   // then refuses it, which shows the geometry was accepted.
-  const test::RunResult r = run_ftlsim("--trace " + trace +
-                                       " --channels 2 --luns 1 --blocks 2147483647 --pages 1 --no-progress "
-                                       "--mem-limit 1G");
-  INFO(r.output);
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains("this run needs about"));
+  refused("geo-edge", "--channels 2 --luns 1 --blocks 2147483647 --pages 1 --mem-limit 1G", "this run needs about");
 }
 
 TEST_CASE("reclaim groups x handles past 2^32 streams are refused, not a crash", "[cli][geometry]") {
-  const TempDir tmp("geo-streams");
-  const std::string trace = trace_of(tmp);
   // 256 handles x 2^24 RGs: 2 x 256 x 2^24 + 2^24 = 8606711808 streams,
   // which wrapped to 2^24 in 32 bits (a segmentation fault).
-  const test::RunResult r = run_ftlsim("--trace " + trace +
-                                       " --rg 16777216 --blocks 16777216 --channels 1 --luns 1 --pages 16 "
-                                       "--placement fdp --ruh 256 --logical 8M --no-progress --mem-limit off");
-  INFO(r.output);
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains("--rg 16777216 with --ruh 256 gives 8606711808 streams"));
+  refused("geo-streams",
+          "--rg 16777216 --blocks 16777216 --channels 1 --luns 1 --pages 16 --placement fdp --ruh 256 --logical 8M "
+          "--mem-limit off",
+          "--rg 16777216 with --ruh 256 gives 8606711808 streams");
 }
 
 TEST_CASE("summary.json echoes the geometry that ran", "[cli][geometry]") {

@@ -86,8 +86,8 @@ uint64_t mem_available() {
 }
 
 std::string small_trace(const TempDir& tmp) {
-  const std::string t = tmp.file("m.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 2000 --seed 3 -o " + t).exit_code == 0);
+  std::string t = test::uniform_trace(tmp, "m.ftr", "--logical 8M --writes 2000 --seed 3");
+  REQUIRE(!t.empty());
   return t;
 }
 

@@ -263,8 +263,9 @@ void run_compare(const CompareArgs& c) {
     progress.set_configurations_done(done, total);
   };
   const sim::TraceView view{c.trace, reader.records(), reader.meta().sector_bytes};
-  const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, view).bytes,
-                                         sim::estimate_run_memory(jobs[1].run, view).bytes};
+  const sim::TraceSize size = sim::trace_size(view);
+  const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, size).bytes,
+                                         sim::estimate_run_memory(jobs[1].run, size).bytes};
   sim::check_memory(needs, 2, memory_limit(c.mem_limit), "this comparison, a and b at once,");
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
   progress.finish();

@@ -126,10 +126,11 @@ void run_qd_sweep(const QdSweepArgs& a) {
   };
   const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), n);
   std::vector<uint64_t> needs;
+  const sim::TraceSize size = sim::trace_size(view);
   for (const sim::RunDescription& run : runs) {
     sim::RunDescription timed = run;
     timed.options.timing = base;
-    needs.insert(needs.end(), qds.size(), sim::estimate_run_memory(timed, view).bytes);
+    needs.insert(needs.end(), qds.size(), sim::estimate_run_memory(timed, size).bytes);
   }
   sim::check_memory(needs, threads, memory_limit(a.mem_limit),
                     fmt::format("this qd-sweep, {} run{} at a time (-j {}),", threads, threads == 1 ? "" : "s", a.jobs));

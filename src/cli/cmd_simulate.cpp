@@ -63,7 +63,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  const uint64_t need = sim::estimate_run_memory(run, view).bytes;
+  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
   sim::check_memory({&need, 1}, 1, memory_limit(a.mem_limit), "this run");
   const sim::SimResult result = [&] {
     try {
@@ -131,8 +131,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   plan.table.timed = a.timing.timing;
   // Memory: the -j largest configurations may run at once.
   std::vector<uint64_t> needs;
+  const sim::TraceSize size = sim::trace_size(view);
   for (const sim::SweepJob& job : plan.jobs) {
-    if (job.error.empty()) needs.push_back(sim::estimate_run_memory(job.run, view).bytes);
+    if (job.error.empty()) needs.push_back(sim::estimate_run_memory(job.run, size).bytes);
   }
   const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());
   sim::check_memory(needs, at_once, memory_limit(a.mem_limit),

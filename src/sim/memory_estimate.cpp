@@ -26,7 +26,9 @@ uint64_t huge(uint64_t n, uint64_t size) { return (n * size + kHugePage - 1) / k
 
 }  // namespace
 
-MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceView& trace) {
+TraceSize trace_size(const TraceView& trace) { return {trace.records.size(), trace_write_bytes(trace)}; }
+
+MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace) {
   const ftl::Geometry& g = run.config.geometry;
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   const ftl::FtlLayout layout = fdp::make_layout(g, fdp);
@@ -45,12 +47,12 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceView& t
   b += order_entries * 8 + units * 4;
   if (timed) b += units * 44 + uint64_t{g.dies()} * 256;
   // Timeseries rows: one per interval of written bytes, and the last.
-  const uint64_t written = trace_write_bytes(trace);
+  const uint64_t written = trace.written_bytes;
   const uint64_t interval =
       run.options.interval_bytes != 0 ? run.options.interval_bytes : std::max<uint64_t>(written / 100, ftl::kSlotBytes);
   b += (written / interval + 2) * sizeof(TimeseriesRow) * 2;  // a vector grows to twice what it holds
   if (run.placement.placement.kind == fdp::PlacementKind::kOracle) {
-    b += logical * 8 + 2 * (written / ftl::kSlotBytes + trace.records.size());
+    b += logical * 8 + 2 * (written / ftl::kSlotBytes + trace.records);
   } else if (run.placement.placement.kind == fdp::PlacementKind::kInterval) {
     b += logical * 8;
   }

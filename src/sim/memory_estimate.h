@@ -30,10 +30,18 @@ struct MemoryEstimate {
   uint64_t slot_bytes = 0;  // of which the per-slot maps
 };
 
+// What the estimate needs of the trace, read once (one pass over the
+// records) for all the configurations of a sweep.
+struct TraceSize {
+  uint64_t records = 0;
+  uint64_t written_bytes = 0;  // trace_write_bytes
+};
+[[nodiscard]] TraceSize trace_size(const TraceView& trace);
+
 // The estimate of simulate(run.config, trace, run.options, run.placement)
 // with its layout. Throws InputError for a configuration make_layout
 // refuses (as simulate would).
-[[nodiscard]] MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceView& trace);
+[[nodiscard]] MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace);
 
 // Refuses (InputError, before anything is allocated) when the `at_once`
 // largest of `estimates` together exceed `limit` (none: no limit). `what`

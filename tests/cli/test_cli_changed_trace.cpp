@@ -131,15 +131,22 @@ TEST_CASE("error rows from a changed input are rerun, and --force reruns every e
   CHECK(slurp(out + "/sweep.csv") == good);
 }
 
-TEST_CASE("compare refuses results of a trace that grew while it ran", "[cli][hostile]") {
+TEST_CASE("compare and qd-sweep refuse results of a trace that grew while they ran", "[cli][hostile]") {
   const TempDir tmp("changed-compare");
   const std::string trace = tmp.file("t.ftr");
   REQUIRE(run_ftlsim(kGen + trace).exit_code == 0);
-  const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " compare --trace " + trace + " " + kSweepDevice +
-                          " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\" & pid=$!; sleep 0.3; "
-                          "head -c 4096 /dev/zero >> " + trace + "; wait $pid; echo exit=$?'";
-  const test::RunResult r = run_shell("timeout -k 5 300 " + cmd);
-  INFO(r.output);
-  CHECK_THAT(r.output, Contains("exit=2"));
-  CHECK_THAT(r.output, Contains(trace + ": the file changed while ftlsim was reading it (its size went from"));
+  const std::string kept = tmp.file("kept.ftr");
+  std::filesystem::copy_file(trace, kept);
+  for (const std::string& command :
+       {"compare --trace " + trace + " " + kSweepDevice + " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
+        "qd-sweep --trace " + trace + " " + kSweepDevice + " --qd 1:8:1 -j 1"}) {
+    INFO(command);
+    std::filesystem::copy_file(kept, trace, std::filesystem::copy_options::overwrite_existing);
+    const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " " + command +
+                            " & pid=$!; sleep 0.2; head -c 4096 /dev/zero >> " + trace + "; wait $pid; echo exit=$?'";
+    const test::RunResult r = run_shell("timeout -k 5 300 " + cmd);
+    INFO(r.output);
+    CHECK_THAT(r.output, Contains("exit=2"));
+    CHECK_THAT(r.output, Contains(trace + ": the file changed while ftlsim was reading it (its size went from"));
+  }
 }

@@ -266,7 +266,9 @@ void run_compare(const CompareArgs& c) {
   const sim::TraceSize size = sim::trace_size(view);
   const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, size).bytes,
                                          sim::estimate_run_memory(jobs[1].run, size).bytes};
-  sim::check_memory(needs, 2, memory_limit(c.mem_limit), "this comparison, a and b at once,");
+  const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
+  sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
+  for (sim::SweepJob& j : jobs) j.run.options.fit_memory_limit = limit;
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
   progress.finish();
   reader.check_intact();  // no results from a trace that changed under the runs

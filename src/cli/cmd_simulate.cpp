@@ -63,8 +63,10 @@ void run_single(const SimulateArgs& a, const Point& point) {
   run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
-  sim::check_memory({&need, 1}, 1, memory_limit(a.mem_limit), "this run");
+  sim::check_memory({&need, 1}, 1, limit, "this run");
+  run.options.fit_memory_limit = limit;
   const sim::SimResult result = [&] {
     try {
       return sim::simulate(run.config, view, run.options, run.placement);
@@ -132,11 +134,13 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // Memory: the -j largest configurations may run at once.
   std::vector<uint64_t> needs;
   const sim::TraceSize size = sim::trace_size(view);
-  for (const sim::SweepJob& job : plan.jobs) {
+  const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
+  for (sim::SweepJob& job : plan.jobs) {
     if (job.error.empty()) needs.push_back(sim::estimate_run_memory(job.run, size).bytes);
+    job.run.options.fit_memory_limit = limit;
   }
   const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());
-  sim::check_memory(needs, at_once, memory_limit(a.mem_limit),
+  sim::check_memory(needs, at_once, limit,
                     fmt::format("this sweep, {} configuration{} at a time (-j {}),", at_once, at_once == 1 ? "" : "s",
                                 a.jobs));
   // Records of the configurations to run (set once the carried-over ones

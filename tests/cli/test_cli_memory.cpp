@@ -188,3 +188,20 @@ TEST_CASE("the memory limit option takes auto, off or a size", "[cli][memory]") 
     CHECK(run_ftlsim("--trace " + trace + " " + test::kDevice + " --mem-limit " + good).exit_code == 0);
   }
 }
+
+TEST_CASE("a --logical fit run is checked once its geometry is fitted", "[cli][memory]") {
+  const TempDir tmp("mem-fit");
+  const std::string trace = small_trace(tmp);  // touches at most 2048 slots of 8 MiB
+  // fit:0.01% makes the logical space 10^4 x the footprint (up to 20.5M
+  // slots, 80 MiB of l2p alone) and derives the pages for the preset's OP;
+  // the geometry as given (femu-eth-512m) needs about 13 MiB.
+  const std::string args = "--trace " + trace + " --preset femu-eth-512m --logical fit:0.01% --no-progress";
+  CHECK(run_ftlsim("--trace " + trace + " --preset femu-eth-512m --no-progress --mem-limit 20M").exit_code == 0);
+  const test::RunResult r = run_ftlsim(args + " --mem-limit 20M");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("this run (--logical fit:0.01%) needs about"));
+  const auto [code, rss] = peak_rss(args + " --mem-limit off");
+  CHECK(code == 0);
+  CHECK(rss > (uint64_t{20} << 20));  // it would indeed not have fitted
+}

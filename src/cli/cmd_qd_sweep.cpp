@@ -133,7 +133,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
     needs.insert(needs.end(), qds.size(), sim::estimate_run_memory(timed, size).bytes);
   }
   sim::check_memory(needs, threads, memory_limit(a.mem_limit),
-                    fmt::format("this qd-sweep, {} run{} at a time (-j {}),", threads, threads == 1 ? "" : "s", a.jobs));
+                    fmt::format("this qd-sweep, {} run{} at a time (-j {}),", threads, threads == 1 ? "" : "s", a.jobs),
+                    true);
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();

@@ -142,7 +142,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());
   sim::check_memory(needs, at_once, limit,
                     fmt::format("this sweep, {} configuration{} at a time (-j {}),", at_once, at_once == 1 ? "" : "s",
-                                a.jobs));
+                                a.jobs),
+                    true);
   // Records of the configurations to run (set once the carried-over ones
   // are known); the note counts configurations.
   ProgressLine progress("sweep", reader.size() * n, ProgressUnit::kRecords, stderr_progress(a));

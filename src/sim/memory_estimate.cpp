@@ -61,7 +61,7 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
 }
 
 void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std::optional<MemoryBudget>& limit,
-                  const std::string& what) {
+                  const std::string& what, bool jobs_option) {
   if (!limit || estimates.empty()) return;
   std::vector<uint64_t> sorted(estimates.begin(), estimates.end());
   std::sort(sorted.begin(), sorted.end(), std::greater<>());
@@ -73,7 +73,7 @@ void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std
                                "tables; docs/bad_input.md, Memory), more than the {} available ({}); give a smaller "
                                "geometry{}, or --mem-limit SIZE to allow more (off: no limit)",
                                what, format_bytes(need), need, format_bytes(limit->bytes), limit->source,
-                               n > 1 ? " or fewer jobs (-j)" : ""));
+                               jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
 }
 
 }  // namespace ftlsim::sim

@@ -45,9 +45,10 @@ struct TraceSize {
 
 // Refuses (InputError, before anything is allocated) when the `at_once`
 // largest of `estimates` together exceed `limit` (none: no limit). `what`
-// names the run in the message ("this run", "the sweep's 4 configurations
-// at a time (-j 4)").
+// names the run in the message ("this run", "this sweep, 4 configurations
+// at a time (-j 4),"); `jobs_option`: the command has -j, so the message
+// suggests fewer jobs when more than one runs at once.
 void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std::optional<MemoryBudget>& limit,
-                  const std::string& what);
+                  const std::string& what, bool jobs_option = false);
 
 }  // namespace ftlsim::sim

@@ -173,6 +173,7 @@ TEST_CASE("a sweep counts the configurations that run at once", "[cli][memory]")
   INFO(cmp.output);
   CHECK(cmp.exit_code == 2);
   CHECK_THAT(cmp.output, Contains("this comparison, a and b at once, needs about"));
+  CHECK(cmp.output.find("-j") == std::string::npos);  // compare has no -j to lower
 }
 
 TEST_CASE("the memory limit option takes auto, off or a size", "[cli][memory]") {

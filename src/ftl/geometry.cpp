@@ -103,7 +103,10 @@ std::vector<std::string_view> preset_names() { return {"femu-default", "femu-eth
 
 uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);
-  const double per_block_row = static_cast<double>(g.slots_per_line()) * kSlotBytes;
+  // Exact in double (not the 32-bit die count, which may have wrapped: the
+  // geometry is checked after this).
+  const double per_block_row = static_cast<double>(g.slots_per_block()) * g.channels * g.luns_per_channel *
+                               g.planes_per_lun * kSlotBytes;
   const double blocks = std::ceil(needed / per_block_row);
   if (!(blocks >= 1.0) || blocks > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
     throw InputError(fmt::format("--logical {} with --op {} gives an impossible number of blocks", logical_bytes, op));

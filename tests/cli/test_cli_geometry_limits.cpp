@@ -57,6 +57,8 @@ TEST_CASE("geometry products that wrap 32 bits are refused with the exact produc
       {"--channels 1 --luns 1 --blocks 4 --pages 1048576 --page-size 16M", "17179869184"},
       // one past the limit: 3 x 5 x 17 x 257 x 65537 = 2^32 - 1
       {"--channels 3 --luns 5 --planes 17 --blocks 257 --pages 65537", "4294967295"},
+      // blocks derived from --logical and --op: from the exact die count (2^32 wrapped to 0)
+      {"--channels 65536 --luns 65536 --pages 1 --logical 1G --op 0.25", "4294967296"},
       // FDP on a wrapped geometry: refused by the geometry, before the RU shape
       {"--channels 65536 --luns 65536 --blocks 4 --pages 1 --placement fdp --ru-size 64M", "17179869184"},
   };

@@ -42,12 +42,13 @@ size_t rows_with(const std::string& csv, const std::string& status) {
   }));
 }
 
-// Runs the sweep in the background and applies `change` to the trace after
-// 0.5 s (a few of the 40 configurations are done by then).
+// Runs the sweep in the background and applies `change` to the trace once
+// the sweep has started (its first sweep.csv is written after the trace's
+// fingerprint) and 0.3 s more (a few of the 40 configurations are done).
 test::RunResult sweep_while(const std::string& trace, const std::string& out, const std::string& change) {
   const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " --trace " + trace + " " + kSweepDevice +
-                          " --gc-thres 50:89:1 -j 1 --out " + out + " & pid=$!; sleep 0.5; " + change +
-                          "; wait $pid; echo exit=$?'";
+                          " --gc-thres 50:89:1 -j 1 --out " + out + " & pid=$!; while [ ! -f " + out +
+                          "/sweep.csv ] && kill -0 $pid; do sleep 0.05; done; sleep 0.3; " + change + "; wait $pid; echo exit=$?'";
   return run_shell("timeout -k 5 300 " + cmd);
 }
 
@@ -142,8 +143,10 @@ TEST_CASE("compare and qd-sweep refuse results of a trace that grew while they r
         "qd-sweep --trace " + trace + " " + kSweepDevice + " --qd 1:8:1 -j 1"}) {
     INFO(command);
     std::filesystem::copy_file(kept, trace, std::filesystem::copy_options::overwrite_existing);
+    // Changed once ftlsim has mapped the trace (so after it read its size).
     const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " " + command +
-                            " & pid=$!; sleep 0.2; head -c 4096 /dev/zero >> " + trace + "; wait $pid; echo exit=$?'";
+                            " & pid=$!; until grep -qF /t.ftr /proc/$pid/maps || ! kill -0 $pid; do sleep 0.02; done; sleep 0.1; "
+                            "head -c 4096 /dev/zero >> " + trace + "; wait $pid; echo exit=$?'";
     const test::RunResult r = run_shell("timeout -k 5 300 " + cmd);
     INFO(r.output);
     CHECK_THAT(r.output, Contains("exit=2"));

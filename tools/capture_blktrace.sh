@@ -20,7 +20,8 @@
 # acted on when COMMAND returns: bash waits for a foreground child).
 #
 # Exit status: COMMAND's when it failed; otherwise 0, or 1 when tracing or
-# conversion failed; 2 for usage errors and failed preconditions.
+# conversion failed or more written bytes than --max-unmatched found no hint;
+# 2 for usage errors and failed preconditions.
 set -euo pipefail
 
 prog=capture_blktrace
@@ -51,7 +52,14 @@ to OUT.ftr with \`ftlsim convert\` and prints \`ftlsim info OUT.ftr\`.
                        block_markers.txt), merged into OUT.ftr as markers
       --route R        blktrace, ftrace or auto (default: auto = blktrace
                        when it works, else ftrace)
-      --action A       block-trace action to import: Q, D or C (default D)
+      --action A       block-trace action to import: Q, D or C (default Q with
+                       --hints, else D; see "Hints and the queue event" below)
+      --hint-tolerance DUR  with --hints: farthest a hint row may be from its
+                       write in time, passed to \`ftlsim convert\` (default 1s;
+                       e.g. 5s, 500ms)
+      --max-unmatched PCT  with --hints: fail (exit 1) when more than PCT
+                       percent of the written bytes found no hint (default 0.1;
+                       100 never fails); the count is printed either way
       --buffer-kb N    per-CPU block-trace buffer in KiB (default 16384)
       --hint-buffer-mib N  hinttrace's ring buffer, a power of two (default 16)
       --no-sync        do not run \`sync\` after COMMAND (by default dirty data
@@ -63,6 +71,13 @@ to OUT.ftr with \`ftlsim convert\` and prints \`ftlsim info OUT.ftr\`.
       --dry-run        check everything (root, device, route, tools, build),
                        print the plan and exit without tracing
   -h, --help           this text
+
+Hints and the queue event: hinttrace logs a write's hint when the bio is
+queued (block_bio_queue), the same event as Q, so Q records meet their hint
+rows at the same time and sectors however long the device queue is. D (issue)
+and C (completion) come later, by seconds on a loaded machine (a split bio's
+last piece too), past the join's tolerance. So --hints imports Q by default;
+--action D with a larger --hint-tolerance imports what the device was sent.
 
 Files next to OUT.ftr: OUT.raw.txt (block trace text), OUT.hints.csv (with
 --hints; format in tools/hinttrace/README.md), OUT.capture.json (capture
@@ -82,7 +97,8 @@ warn() { echo "$prog: warning: $*" >&2; }
 say() { echo "$prog: $*" >&2; }
 
 # ---------------------------------------------------------------- arguments
-device="" out="" hints=0 pid_map="" markers="" route=auto action=D buffer_kb=16384 hint_buf_mib=16
+device="" out="" hints=0 pid_map="" markers="" route=auto action="" buffer_kb=16384 hint_buf_mib=16
+hint_tolerance="" max_unmatched=0.1
 do_sync=1 settle=1 keep_raw=0 force=0 dry_run=0
 cmd=() pid_names=() hints_rewrite=""
 while [ $# -gt 0 ]; do
@@ -97,6 +113,8 @@ while [ $# -gt 0 ]; do
                 pid_names+=(--pid-name "$2"); shift 2 ;;
     --route) [ $# -ge 2 ] || die "$1 needs a value"; route="$2"; shift 2 ;;
     --action) [ $# -ge 2 ] || die "$1 needs a value"; action="$2"; shift 2 ;;
+    --hint-tolerance) [ $# -ge 2 ] || die "$1 needs a value"; hint_tolerance="$2"; shift 2 ;;
+    --max-unmatched) [ $# -ge 2 ] || die "$1 needs a value"; max_unmatched="$2"; shift 2 ;;
     --buffer-kb) [ $# -ge 2 ] || die "$1 needs a value"; buffer_kb="$2"; shift 2 ;;
     --hint-buffer-mib) [ $# -ge 2 ] || die "$1 needs a value"; hint_buf_mib="$2"; shift 2 ;;
     --no-sync) do_sync=0; shift ;;
@@ -116,7 +134,14 @@ done
 # COMMAND as a shell would need it typed again (for messages and metadata).
 cmd_str="$(printf '%q ' "${cmd[@]}")"; cmd_str="${cmd_str% }"
 case "$route" in blktrace|ftrace|auto) ;; *) die "--route must be blktrace, ftrace or auto, not '$route'" ;; esac
+if [ -z "$action" ]; then if [ "$hints" -eq 1 ]; then action=Q; else action=D; fi; fi
 case "$action" in Q|D|C) ;; *) die "--action must be Q, D or C, not '$action'" ;; esac
+if [ -n "$hint_tolerance" ]; then
+  [ "$hints" -eq 1 ] || die "--hint-tolerance needs --hints"
+  [[ "$hint_tolerance" =~ ^[0-9]+(\.[0-9]+)?(ns|us|ms|s)?$ ]] || die "--hint-tolerance wants a duration such as 5s or 500ms, not '$hint_tolerance'"
+fi
+[[ "$max_unmatched" =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v p="$max_unmatched" 'BEGIN {exit !(p <= 100)}' ||
+  die "--max-unmatched wants a percentage from 0 to 100, not '$max_unmatched'"
 [[ "$buffer_kb" =~ ^[1-9][0-9]*$ ]] || die "--buffer-kb wants a positive integer, not '$buffer_kb'"
 [[ "$hint_buf_mib" =~ ^[0-9]+$ ]] && [ "$hint_buf_mib" -ge 1 ] && [ "$hint_buf_mib" -le 1024 ] &&
   [ $((hint_buf_mib & (hint_buf_mib - 1))) -eq 0 ] || die "--hint-buffer-mib wants a power of two from 1 to 1024, not '$hint_buf_mib'"
@@ -137,6 +162,10 @@ devnum="$(( 0x$(stat -L -c %t "$dev_real") )):$(( 0x$(stat -L -c %T "$dev_real")
 sysdev="$(readlink -f "/sys/dev/block/$devnum" 2>/dev/null || true)"
 [ -n "$sysdev" ] && [ -d "$sysdev" ] || die "no sysfs entry /sys/dev/block/$devnum for '$device'"
 devname="$(basename "$sysdev")"
+# An unattached loop device (or an empty one) exists with size 0: nothing
+# can write to it, and a capture would trace nothing.
+[ "$(cat "$sysdev/size" 2>/dev/null || echo 0)" != 0 ] ||
+  die "'$device' has size 0 (an unattached loop device? attach a file first: losetup $device FILE)"
 
 case "$out" in *.ftr) base="${out%.ftr}" ;; *) base="$out" ;; esac
 out_dir="$(dirname "$out")"
@@ -188,6 +217,17 @@ json_str() {
   local s="$1"
   s="${s//\\/\\\\}"; s="${s//\"/\\\"}"; s="${s//$'\n'/\\n}"; s="${s//$'\t'/\\t}"; s="${s//$'\r'/\\r}"
   printf '"%s"' "$s"
+}
+
+# hint_join_counts OUT.ftr: "UNMATCHED_WRITES UNMATCHED_BYTES WRITTEN_BYTES"
+# from the converted trace's header and statistics.
+hint_join_counts() {
+  "$ftlsim" info --json "$1" | awk '
+    /"hint_unmatched": "/ { gsub(/[^0-9]/, "", $2); u = $2 }
+    /"hint_unmatched_bytes": "/ { gsub(/[^0-9]/, "", $2); b = $2 }
+    /"write": [{]/ && w == "" { in_write = 1 }
+    in_write && /"bytes":/ { gsub(/[^0-9]/, "", $2); w = $2; in_write = 0 }
+    END { if (u != "" && w != "") print u, (b == "" ? 0 : b), w }'
 }
 
 stop_hinttrace() {
@@ -608,6 +648,7 @@ kernel="$(uname -r)"
 # ----------------------------------------------------------------- convert
 conv=("$ftlsim" convert --from "$conv_format" "$raw" -o "$out" --action "$action")
 [ -n "$hinttrace" ] && conv+=(--hints "$hints_csv")
+[ -n "$hinttrace" ] && [ -n "$hint_tolerance" ] && conv+=(--hint-tolerance "$hint_tolerance")
 if [ "$hint_offset_ns" != 0 ]; then
   offset_opt="$(grep -o -- '--hint-offset[a-z-]*' <<<"$conv_help" | head -1 || true)"
   if [ -n "$offset_opt" ]; then conv+=("$offset_opt" "$hint_offset_ns")
@@ -641,7 +682,20 @@ if ! "${conv[@]}"; then
   [ "$cmd_rc" -ne 0 ] && exit "$cmd_rc"
   exit 1
 fi
-if [ "$keep_raw" -eq 0 ]; then rm -f "$raw" "$hints_csv"; fi
-
 "$ftlsim" info "$out"
+
+# Writes whose hint was not found carry placement ID 0: said on a line of
+# its own, and above --max-unmatched the capture fails.
+if [ -n "$hinttrace" ]; then
+  read -r unmatched unmatched_bytes written < <(hint_join_counts "$out") ||
+    fail "cannot read the hint join counts from $out; raw capture kept: $raw, $hints_csv"
+  share="$(awk -v u="$unmatched_bytes" -v w="$written" 'BEGIN {printf "%.3f", (w > 0 ? 100 * u / w : 0)}')"
+  say "unmatched hints: $unmatched writes, $unmatched_bytes bytes ($share% of the $written bytes written; limit $max_unmatched%, --max-unmatched)"
+  if awk -v s="$share" -v m="$max_unmatched" 'BEGIN {exit !(s > m)}'; then
+    say "more written bytes than --max-unmatched $max_unmatched% found no hint; $out puts them under placement ID 0. Raw capture kept: $raw, $hints_csv; convert again with a larger --hint-tolerance (see the 'converting:' line), or capture with --max-unmatched 100 to accept"
+    [ "$cmd_rc" -ne 0 ] && exit "$cmd_rc"
+    exit 1
+  fi
+fi
+if [ "$keep_raw" -eq 0 ]; then rm -f "$raw" "$hints_csv"; fi
 exit "$cmd_rc"

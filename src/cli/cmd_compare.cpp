@@ -79,6 +79,7 @@ sim::RunDescription side_run(const CompareArgs& c, std::string_view side, const 
   }
   try {
     const std::vector<std::vector<std::string>> items = expand_settings(m);
+    check_options_apply(m, items, &c.model);
     for (size_t i = 0; i < items.size(); ++i) {
       if (items[i].size() > 1) {
         throw InputError(fmt::format("--{} has {} values; compare takes one configuration per side (run a sweep "

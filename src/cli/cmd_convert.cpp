@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/io_identity.h"
 #include "core/progress_line.h"
+#include "core/units.h"
 #include "trace/import.h"
 #include "trace/text_scan.h"
 
@@ -30,6 +31,7 @@ enum Takes : unsigned {
   kAction = 1u << 2,     // --action
   kBlkFormat = 1u << 3,  // --blk-format
   kCsv = 1u << 4,        // --columns, --op-map, --sep, --no-header
+  kKeepTime = 1u << 5,   // --keep-time: the format writes times relative to the first record
 };
 
 struct Importer {
@@ -45,14 +47,15 @@ constexpr std::array<Importer, 7> kImporters = {{
     {"blkparse", "blkparse text: MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + N [COMM] (or --blk-format)",
      trace::TextFormat::kBlkparse, kDevice | kAction | kBlkFormat},
     {"ftrace-blk", "kernel blk tracer (trace_pipe): TASK-PID [CPU] FLAGS TIME: MAJ,MIN ACTION RWBS SECTOR + N [COMM]",
-     trace::TextFormat::kFtraceBlk, kDevice | kAction},
+     trace::TextFormat::kFtraceBlk, kDevice | kAction | kKeepTime},
     {"msr", "MSR Cambridge CSV: Timestamp(FILETIME),Hostname,DiskNumber,Type,Offset,Size,ResponseTime (bytes)",
-     trace::TextFormat::kMsr, kDisk},
+     trace::TextFormat::kMsr, kDisk | kKeepTime},
     {"alibaba", "Alibaba CSV: device_id,opcode(R|W),offset,length,timestamp(us) (bytes)", trace::TextFormat::kAlibaba,
-     kDevice},
+     kDevice | kKeepTime},
     {"tencent", "Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)",
-     trace::TextFormat::kTencent, kDevice},
-    {"csv", "CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv, kDevice | kCsv},
+     trace::TextFormat::kTencent, kDevice | kKeepTime},
+    {"csv", "CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv,
+     kDevice | kCsv | kKeepTime},
 }};
 
 struct ConvertRequest {
@@ -78,6 +81,8 @@ struct ConvertRequest {
   std::string op_map;
   std::string sep = ",";
   bool no_header = false;
+  bool keep_time = false;
+  bool merge_devices = false;
   bool force = false;
   bool no_progress = false;
   std::string options_text;  // the options as given, for the trace header
@@ -134,6 +139,12 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   refuse("--action", kAction);
   refuse("--blk-format", kBlkFormat);
   for (const char* o : {"--columns", "--op-map", "--sep", "--no-header"}) refuse(o, kCsv);
+  if (given("--keep-time") && (imp.takes & kKeepTime) == 0) {
+    throw InputError(fmt::format("--keep-time does not apply to --from {}: its times are kept as they are", imp.name));
+  }
+  if (given("--merge-devices") && (given("--device") || given("--disk"))) {
+    throw InputError("--merge-devices and --device/--disk are alternatives: give one");
+  }
   if (given("--pid") + given("--pid-map") + given("--hints") > 1) {
     throw InputError("--pid, --pid-map and --hints are alternatives: give one");
   }
@@ -150,6 +161,8 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   o.format = imp.format;
   o.skip_bad = req.skip_bad;
   o.device = given("--disk") ? std::to_string(req.disk) : req.device;
+  o.merge_devices = req.merge_devices;
+  o.keep_time = req.keep_time;
   if (req.action != "Q" && req.action != "D" && req.action != "C") {
     throw InputError(fmt::format("--action {}: expected Q (queued), D (issued) or C (completed)", req.action));
   }
@@ -235,6 +248,9 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
       req.in, req.out, r.records, op(trace::Op::kWrite), op(trace::Op::kRead), op(trace::Op::kTrim),
       op(trace::Op::kFlush), r.bad_lines, r.backwards_timestamps);
   if (!options.device.empty()) line += fmt::format(", {} requests for other devices dropped", r.filtered);
+  if (options.merge_devices) {
+    line += fmt::format(", {} devices merged into one address space", r.devices.size());
+  }
   if ((importer.takes & kAction) != 0) {
     line += fmt::format(", {} events of other actions and {} without data skipped", r.other_actions, r.no_data);
   }
@@ -254,8 +270,8 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
     line += fmt::format(", pid map: {} matched, {} default", r.map_matched, r.map_unmatched);
   }
   if (!options.placement.hints.empty()) {
-    line += fmt::format(", hints: {} writes matched, {} unmatched ({} hint rows", r.hint_matched, r.hint_unmatched,
-                        r.hint_rows);
+    line += fmt::format(", hints: {} writes matched, {} unmatched ({}; {} hint rows", r.hint_matched,
+                        r.hint_unmatched, format_bytes(r.hint_unmatched_bytes), r.hint_rows);
     line += r.hint_bad_lines > 0 ? fmt::format(", {} bad hint lines skipped)", r.hint_bad_lines) : ")";
   }
   if (r.bad_lines > 0) line += fmt::format(" (first bad line {}: {})", r.first_bad_line, r.first_bad_reason);
@@ -300,13 +316,19 @@ Command add_convert_command(CLI::App& root) {
   app->add_option("--device", req->device,
                   "Keep only this device: MAJ,MIN (blkparse, ftrace-blk) or a number (disksim, alibaba, "
                   "tencent volume, csv device column)");
+  app->add_flag("--merge-devices", req->merge_devices,
+                "Put the requests of every device in one address space (an input with several devices is "
+                "refused without this or --device/--disk)");
+  app->add_flag("--keep-time", req->keep_time,
+                "Write the times as they are, not relative to the first record (all but disksim and "
+                "blkparse; a CSV from `ftlsim dump` converts back exactly with it)");
   add_uint_option(*app, "--disk", req->disk, 0, UINT32_MAX, "msr: keep only this DiskNumber");
   add_uint_option(*app, "--skip-bad", req->skip_bad, 0, UINT64_MAX,
                   "Tolerate and skip up to N malformed lines (default 0)");
   app->add_option("--action", req->action, "blkparse, ftrace-blk: import Q, D or C events (default D)");
   app->add_option("--blk-format", req->blk_format, "blkparse: the -f format the text was printed with");
   app->add_option("--columns", req->columns, "csv: FIELD=COLUMN[:UNIT],... (time, lba, length, op, pid, device)");
-  app->add_option("--op-map", req->op_map, "csv: VALUE=OP,... with OP write|read|trim|flush|skip");
+  app->add_option("--op-map", req->op_map, "csv: VALUE=OP,... with OP write|read|trim|flush|marker|skip");
   app->add_option("--sep", req->sep, "csv: field separator (default ',', 'tab' for tabs)");
   app->add_flag("--no-header", req->no_header, "csv: the first line is data (columns as #N)");
   add_uint_option(*app, "--pid", req->pid, 0, 65535, "Placement ID given to every request (default 0)");

@@ -2,10 +2,17 @@
 // trace, as a table or as JSON. Reading the stats validates every record.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/escape.h"
@@ -29,7 +36,56 @@ std::string pid_name(const trace::TraceMeta& meta, trace::PlacementId pid) {
   return it == meta.pid_names.end() ? std::string() : it->second;
 }
 
-std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s) {
+// The header's `devices` key (convert --merge-devices): "DEV:COUNT ..." as
+// (device, requests) pairs, in the order written.
+std::vector<std::pair<std::string, std::string>> merged_devices(const trace::TraceMeta& meta) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string text = meta.get("devices");
+  std::string_view list = text;
+  while (!list.empty()) {
+    const size_t blank = std::min(list.find(' '), list.size());
+    const std::string_view item = list.substr(0, blank);
+    const size_t colon = item.rfind(':');
+    if (colon != std::string_view::npos) {
+      out.emplace_back(std::string(item.substr(0, colon)), std::string(item.substr(colon + 1)));
+    }
+    list.remove_prefix(std::min(blank + 1, list.size()));
+  }
+  return out;
+}
+
+// Requests (not markers) per second and bytes per second over the trace's
+// time span; nullopt when the span is 0 or there is at most one request.
+struct TraceRate {
+  double requests_per_s = 0;
+  double bytes_per_s = 0;
+};
+std::optional<TraceRate> trace_rate(const trace::TraceStats& s) {
+  const uint64_t requests = s.records - s.ops[static_cast<size_t>(Op::kMarker)].records;
+  if (requests < 2 || s.max_time_ns == s.min_time_ns) return std::nullopt;
+  const double span_s = static_cast<double>(s.max_time_ns - s.min_time_ns) * 1e-9;
+  uint64_t bytes = 0;
+  for (uint8_t op = 0; op < trace::kOpCount; ++op) bytes += s.ops[op].bytes;
+  return TraceRate{static_cast<double>(requests) / span_s, static_cast<double>(bytes) / span_s};
+}
+
+// Above what one NVMe device sustains by far (a few million IOPS, tens of
+// GB/s): a trace this fast has times in a smaller unit than its conversion
+// assumed (the CloudPhysics sample with its times read as microseconds gives
+// 15.8 M requests/s).
+inline constexpr double kImplausibleIops = 5e6;
+inline constexpr double kImplausibleBytesPerS = 64.0 * (1ull << 30);
+
+// "7.2 ms", "3.5 s": a time span with three significant digits.
+std::string span_text(uint64_t ns) {
+  const auto v = static_cast<double>(ns);
+  if (ns < 1'000) return fmt::format("{} ns", ns);
+  if (ns < 1'000'000) return fmt::format("{:.3g} us", v * 1e-3);
+  if (ns < 1'000'000'000) return fmt::format("{:.3g} ms", v * 1e-6);
+  return fmt::format("{:.3g} s", v * 1e-9);
+}
+
+std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s, const std::string& warning) {
   const trace::TraceMeta& meta = reader.meta();
   JsonWriter j;
   j.begin_object();
@@ -85,6 +141,28 @@ std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s) 
     j.key("first").null().key("last").null();
   }
   j.end_object();
+  j.key("devices").begin_array();
+  for (const auto& [dev, n] : merged_devices(meta)) {
+    j.begin_object().field("device", dev).key("requests");
+    uint64_t count = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), count);
+    if (ec == std::errc() && end == n.data() + n.size()) {
+      j.value(count);
+    } else {
+      j.value(n);  // header text not written by convert: shown as it is
+    }
+    j.end_object();
+  }
+  j.end_array();
+  j.key("rate");
+  if (const std::optional<TraceRate> rate = trace_rate(s)) {
+    j.begin_object().field("requests_per_s", rate->requests_per_s).field("bytes_per_s", rate->bytes_per_s).end_object();
+  } else {
+    j.null();
+  }
+  j.key("warnings").begin_array();
+  if (!warning.empty()) j.value(warning);
+  j.end_array();
   j.key("lba");
   if (s.has_lba_range()) {
     j.begin_object().field("min", s.min_lba).field("end", s.end_lba).end_object();
@@ -114,6 +192,13 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
     first = false;
   }
   row("records", std::to_string(s.records));
+  if (const auto devices = merged_devices(meta); !devices.empty()) {
+    std::string list;
+    for (const auto& [dev, n] : devices) {
+      list += fmt::format("{}{} ({} request{})", list.empty() ? "" : ", ", dev, n, n == "1" ? "" : "s");
+    }
+    row("devices", fmt::format("{} merged into one address space: {}", devices.size(), list));
+  }
   if (s.records > 0) {
     row("time", fmt::format("first {} ns, last {} ns, span {:.3f} s{}", s.first_time_ns, s.last_time_ns,
                             static_cast<double>(s.max_time_ns - s.min_time_ns) * 1e-9,
@@ -147,10 +232,30 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
   return out;
 }
 
+// The warning about an implausible rate, or "" (see kImplausibleIops).
+std::string rate_warning(const trace::FtrReader& reader, const trace::TraceStats& stats) {
+  const std::optional<TraceRate> rate = trace_rate(stats);
+  if (!rate || (rate->requests_per_s <= kImplausibleIops && rate->bytes_per_s <= kImplausibleBytesPerS)) return {};
+  const double mega = rate->requests_per_s * 1e-6;
+  return fmt::format(
+      "{}: {} requests in {} is {} M requests/s and {}/s, more than a device sustains; are the times in the "
+      "unit the conversion assumed?",
+      reader.path(), stats.records - stats.ops[static_cast<size_t>(Op::kMarker)].records,
+      span_text(stats.max_time_ns - stats.min_time_ns), mega < 1e4 ? fmt::format("{:.4g}", mega) : fmt::format("{:.0f}", mega),
+      format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
+}
+
 void run_info(const InfoArgs& args) {
   const trace::FtrReader reader(args.trace);
   const trace::TraceStats stats = trace::compute_trace_stats(reader);
-  fmt::print("{}", args.json ? to_json(reader, stats) : to_table(reader, stats));
+  const std::string warning = rate_warning(reader, stats);
+  // JSON carries the warning (stderr stays clean for `2>&1` consumers); the
+  // table prints it on stderr after the table.
+  fmt::print("{}", args.json ? to_json(reader, stats, warning) : to_table(reader, stats));
+  if (!args.json && !warning.empty()) {
+    std::fflush(stdout);
+    fmt::print(stderr, "ftlsim info: warning: {}\n", escape_for_terminal(warning));
+  }
 }
 
 }  // namespace

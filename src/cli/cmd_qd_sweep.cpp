@@ -62,6 +62,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
   const std::vector<uint32_t> qds = parse_qds(a.qd);
   const timing::OpFilter ops = timing::parse_op_filter(a.ops);
   const std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  check_options_apply(a.model, items);
   const size_t placement_index = static_cast<size_t>(Setting::kPlacement);
   for (size_t i = 0; i < items.size(); ++i) {
     if (items[i].size() > 1 && i != placement_index) {

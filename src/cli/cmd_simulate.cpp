@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -47,15 +49,57 @@ struct SimulateArgs {
 
 bool stderr_progress(const SimulateArgs& a) { return progress_wanted(a.no_progress); }
 
+// The config_key a single run writes into summary.json: the trace and every
+// setting, as a sweep keys its configurations.
+std::string single_run_key(const SimulateArgs& a, const Point& point, const trace::FtrReader& reader) {
+  // As plan_sweep (sim/sweep_run.cpp) describes a configuration: the options
+  // outside the settings, then every setting; equal runs get equal keys.
+  std::string description = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
+  for (size_t i = 0; i < kSettingCount; ++i) description += fmt::format("{}={}\n", setting_info(i).name, point[i]);
+  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
+}
+
+// The config_key in DIR/summary.json: "" when the file is missing, and
+// "none" when it has none (written before keys were, or not by ftlsim).
+std::string key_in_summary(const std::string& dir) {
+  std::ifstream in(dir + "/summary.json");
+  if (!in) return {};
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string tag = "\"config_key\": \"";
+  const size_t at = text.find(tag);
+  if (at == std::string::npos) return "none";
+  const size_t end = text.find('"', at + tag.size());
+  return end == std::string::npos ? "none" : text.substr(at + tag.size(), end - at - tag.size());
+}
+
+// A single run's --out that holds another configuration's results is
+// refused without --force, as a sweep refuses another sweep (a sweep's
+// folder is refused by OutputDir: it holds names a single run does not write).
+void check_out_holds_this_run(const SimulateArgs& a, const std::string& key) {
+  if (a.out.empty() || a.force) return;
+  const std::string shown = escape_for_terminal(a.out);
+  const std::string previous = key_in_summary(a.out);
+  if (!previous.empty() && previous != key) {
+    throw InputError(fmt::format("--out {}: holds the results of another configuration or trace ({}/summary.json); "
+                                 "give another folder, or --force to replace them",
+                                 shown, shown));
+  }
+}
+
 void run_single(const SimulateArgs& a, const Point& point) {
   sim::RunDescription run = build_run(a.model, point, a.trace);
   run.options.timing = build_timing(a.timing);
   // --out is checked before the work and written as one set at the end.
   RunInputs inputs;
   inputs.add("--trace", a.trace);
+  const trace::FtrReader reader(a.trace);
+  if (!a.out.empty()) {
+    run.config_key = single_run_key(a, point, reader);
+    check_out_holds_this_run(a, run.config_key);
+  }
   std::optional<OutputDir> out;
   if (!a.out.empty()) out.emplace("--out", a.out, sim::output_names(), inputs);
-  const trace::FtrReader reader(a.trace);
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
     timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);
   }
@@ -210,6 +254,7 @@ void run_simulate(const SimulateArgs& a) {
     throw InputError("--trace is required (ftlsim --trace FILE.ftr [options]; see ftlsim --help)");
   }
   std::vector<std::vector<std::string>> items = expand_settings(a.model);
+  check_options_apply(a.model, items);
   for (std::vector<std::string>& t : expand_timing(a.timing)) items.push_back(std::move(t));
   std::vector<size_t> sizes;
   for (const auto& v : items) sizes.push_back(v.size());
@@ -241,7 +286,8 @@ Command add_simulate_options(CLI::App& root) {
   root.add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)")
       ->group("Output");
   root.add_flag("--force", a->force,
-                "A sweep: replace an earlier, different sweep in --out (its sweep.csv and configuration folders)")
+                "Replace the results of another configuration in --out: an earlier, different sweep (its "
+                "sweep.csv and configuration folders), or a single run's")
       ->group("Output");
   root.footer(sweep_help());
   return Command{&root, [a] { run_simulate(*a); }};

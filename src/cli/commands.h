@@ -17,6 +17,7 @@ struct Command {
 
 Command add_info_command(CLI::App& root);     // cmd_info.cpp
 Command add_convert_command(CLI::App& root);  // cmd_convert.cpp
+Command add_dump_command(CLI::App& root);     // cmd_dump.cpp
 Command add_gen_command(CLI::App& root);      // cmd_gen.cpp
 Command add_compare_command(CLI::App& root);  // cmd_compare.cpp
 Command add_qd_sweep_command(CLI::App& root);  // cmd_qd_sweep.cpp

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
       "  ftlsim compare --trace x.ftr --a \"--placement single\" --b \"--placement fdp\"\n"
       "  ftlsim gen --pattern uniform --logical 1G --fill --writes 1e6 -o u.ftr\n"
       "  ftlsim convert --from disksim in.trace -o in.ftr\n"
-      "  ftlsim info x.ftr --json\n",
+      "  ftlsim info x.ftr --json\n"
+      "  ftlsim dump x.ftr --range 0:10\n",
       "ftlsim"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "ftlsim 0.1.0");
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   const std::vector<ftlsim::cli::Command> subcommands = {
       ftlsim::cli::add_info_command(app),
       ftlsim::cli::add_convert_command(app),
+      ftlsim::cli::add_dump_command(app),
       ftlsim::cli::add_gen_command(app),
       ftlsim::cli::add_compare_command(app),
       ftlsim::cli::add_qd_sweep_command(app),

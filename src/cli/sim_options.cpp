@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -354,6 +355,23 @@ std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
     }
   }
   return items;
+}
+
+void check_options_apply(const ModelArgs& a, const std::vector<std::vector<std::string>>& items,
+                         const ModelArgs* common) {
+  for (const std::string& p : items.at(idx(Setting::kPlacement))) {
+    if (fdp::parse_placement(p).kind != fdp::PlacementKind::kSingle) return;
+  }
+  for (const Setting s : {Setting::kRgGc, Setting::kRg, Setting::kRuSize, Setting::kRuh, Setting::kRuhType,
+                          Setting::kPiGc, Setting::kIiGc, Setting::kRuOpen, Setting::kRgSplit, Setting::kRgOf}) {
+    if (a.is_given(s) && (common == nullptr || !common->is_given(s))) {
+      fmt::print(stderr,
+                 "ftlsim: warning: {} does not apply to --placement single (the non-FDP device: one handle, "
+                 "reclaim units are lines, one reclaim group) and changes no result; give --placement fdp, "
+                 "map:..., oracle or interval for it to apply\n",
+                 option_name(s));
+    }
+  }
 }
 
 Point first_point(const std::vector<std::vector<std::string>>& items) {

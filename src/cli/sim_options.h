@@ -69,6 +69,16 @@ void add_mem_limit_option(CLI::App& app, std::string& text);
 [[nodiscard]] sim::RunDescription build_run(const ModelArgs& args, const Point& point,
                                             const std::string& trace_path);
 
+// With only `single` placement (the non-FDP device: one handle, reclaim
+// units are lines, one reclaim group) the FDP device options change nothing:
+// given, each gets a warning on stderr. Not refused: a sweep's `single`
+// configuration, rerun alone with the sweep's options, must still run and
+// give the same summary.json. A placement list with another policy in it
+// keeps them silently; so do options also given in `common` (compare's
+// shared options, meant for its FDP side).
+void check_options_apply(const ModelArgs& a, const std::vector<std::vector<std::string>>& items,
+                         const ModelArgs* common = nullptr);
+
 // The first value of each setting (a run with no lists: its only point).
 [[nodiscard]] Point first_point(const std::vector<std::vector<std::string>>& items);
 

@@ -39,6 +39,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.begin_object();
   j.field("ftlsim_version", "0.1.0");
   j.field("trace", run.trace_path);
+  if (!run.config_key.empty()) j.field("config_key", run.config_key);
   j.key("config").begin_object();
   j.field("preset", run.preset.empty() ? std::string("custom") : run.preset);
   j.key("geometry").begin_object();

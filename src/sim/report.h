@@ -21,6 +21,10 @@ struct RunDescription {
   fdp::PlacementSetup placement;
   uint64_t interval_bytes = 0;  // the interval actually used
   std::map<trace::PlacementId, std::string> pid_names;
+  // Identifies the configuration and trace (sweep_resume.h's config_key);
+  // written into summary.json when set, so a later run into the same
+  // folder can tell whether it holds this configuration's results.
+  std::string config_key;
 };
 
 [[nodiscard]] std::string summary_json(const RunDescription& run, const SimResult& r);

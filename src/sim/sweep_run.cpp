@@ -50,6 +50,7 @@ SweepPlan plan_sweep(std::span<const SweepSetting> settings, std::string_view fi
     plan.table.keys.push_back(config_key(trace_fingerprint, description));
     try {
       plan.jobs[k].run = build(point);
+      plan.jobs[k].run.config_key = plan.table.keys.back();  // also in its summary.json
     } catch (const InputError& e) {
       plan.jobs[k].error = e.what();
     }

@@ -17,6 +17,7 @@ namespace ftlsim::trace::detail {
 namespace {
 
 using scan::parse_uint;
+using scan::split_list;
 using scan::quote;
 using scan::trim;
 
@@ -38,24 +39,12 @@ struct Column {
   Unit unit;                // lba, length
 };
 
-enum class OpAction : uint8_t { kWrite, kRead, kTrim, kFlush, kSkip };
+enum class OpAction : uint8_t { kWrite, kRead, kTrim, kFlush, kMarker, kSkip };
 
 struct OpEntry {
   std::string value;
   OpAction action;
 };
-
-[[nodiscard]] std::vector<std::string_view> split_list(std::string_view spec) {
-  std::vector<std::string_view> out;
-  size_t pos = 0;
-  while (pos <= spec.size()) {
-    const size_t comma = std::min(spec.find(',', pos), spec.size());
-    const std::string_view item = trim(spec.substr(pos, comma - pos));
-    if (!item.empty()) out.push_back(item);
-    pos = comma + 1;
-  }
-  return out;
-}
 
 std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
   std::array<Column, kFieldCount> cols{};
@@ -134,7 +123,7 @@ std::vector<OpEntry> parse_op_map(std::string_view spec) {
     return {{"w", OpAction::kWrite},       {"write", OpAction::kWrite}, {"r", OpAction::kRead},
             {"read", OpAction::kRead},     {"t", OpAction::kTrim},      {"trim", OpAction::kTrim},
             {"d", OpAction::kTrim},        {"discard", OpAction::kTrim}, {"f", OpAction::kFlush},
-            {"flush", OpAction::kFlush}};
+            {"flush", OpAction::kFlush},  {"m", OpAction::kMarker},  {"marker", OpAction::kMarker}};
   }
   std::vector<OpEntry> map;
   for (const std::string_view item : split_list(spec)) {
@@ -151,10 +140,12 @@ std::vector<OpEntry> parse_op_map(std::string_view spec) {
       a = OpAction::kTrim;
     } else if (op == "flush") {
       a = OpAction::kFlush;
+    } else if (op == "marker") {
+      a = OpAction::kMarker;
     } else if (op == "skip") {
       a = OpAction::kSkip;
     } else {
-      throw InputError(fmt::format("--op-map: {} is not one of write, read, trim, flush, skip", quote(op)));
+      throw InputError(fmt::format("--op-map: {} is not one of write, read, trim, flush, marker, skip", quote(op)));
     }
     for (const OpEntry& e : map) {
       if (scan::iequals(e.value, value)) throw InputError(fmt::format("--op-map: {} is given twice", quote(value)));
@@ -218,6 +209,7 @@ class CsvParser {
         case OpAction::kRead: ev.op = Op::kRead; break;
         case OpAction::kTrim: ev.op = Op::kTrim; break;
         case OpAction::kFlush: ev.op = Op::kFlush; break;
+        case OpAction::kMarker: ev.op = Op::kMarker; break;
         case OpAction::kSkip: ++s.skipped_ops; return LineKind::kSkip;
       }
     }
@@ -239,8 +231,8 @@ class CsvParser {
         !parse_uint(trim(f[cols_[kLength].index]), "length", length, why)) {
       return LineKind::kBad;
     }
-    if (ev.op == Op::kFlush) {
-      ev.lba = 0;
+    if (ev.op == Op::kFlush || ev.op == Op::kMarker) {
+      ev.lba = ev.op == Op::kMarker ? lba : 0;  // a marker's value is in the lba column
       ev.sectors = 0;
       return LineKind::kEvent;
     }

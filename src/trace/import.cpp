@@ -45,6 +45,7 @@ static_assert([] {
 
 std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
   if (o.device.empty()) return std::nullopt;
+  if (o.merge_devices) throw InputError("--merge-devices and --device/--disk are alternatives: give one");
   uint32_t dev = 0;
   if (is_blk(o.format)) {
     if (!parse_maj_min(o.device, dev)) {
@@ -139,18 +140,57 @@ TraceMeta make_meta(const ImportOptions& o, const std::string& source, const Pla
   return meta;
 }
 
-void add_result_meta(const ImportSummary& s, TraceMeta& meta) {
+// Keys known only after parsing (the header is written after the parse).
+void add_result_meta(const ImportOptions& o, const Placement& p, const ImportSummary& s, TraceMeta& meta) {
+  if (o.merge_devices) {
+    std::string list;
+    for (const auto& [dev, n] : s.devices) {
+      list += fmt::format("{}{}:{}", list.empty() ? "" : " ", device_label(o.format, dev), n);
+    }
+    meta.kv.emplace_back("devices", list);
+  }
+  if (!p.hints) return;
   meta.kv.emplace_back("hint_rows", std::to_string(s.hint_rows));
   meta.kv.emplace_back("hint_matched", std::to_string(s.hint_matched));
   meta.kv.emplace_back("hint_unmatched", std::to_string(s.hint_unmatched));
+  meta.kv.emplace_back("hint_unmatched_bytes", std::to_string(s.hint_unmatched_bytes));
+}
+
+// Refuses an input with several devices (a trace format that records
+// devices or volumes: disksim, msr, alibaba, tencent, csv with a device
+// column) unless one is kept or they are merged, and a kept device the
+// input does not have.
+void check_devices(const ImportOptions& o, const std::string& source, const std::optional<uint32_t>& device,
+                   const ImportSummary& s) {
+  // A block trace is a capture of one device; its --device keeps the
+  // events of one of several (a partition and its disk) as it always did.
+  if (is_blk(o.format)) return;
+  const std::string keep = o.format == TextFormat::kMsr ? "--disk N" : "--device N";
+  if (device) {
+    for (const auto& [dev, n] : s.devices) {
+      if (dev == *device) return;
+    }
+    if (s.devices.empty()) return;  // no requests at all
+    throw InputError(fmt::format("{}: {} {}: no such device in the input; it has {}", source,
+                                 o.format == TextFormat::kMsr ? "--disk" : "--device", device_label(o.format, *device),
+                                 device_list(o.format, s.devices)));
+  }
+  if (s.devices.size() > 1 && !o.merge_devices) {
+    throw InputError(fmt::format("{}: requests for {} devices: {}; keep one with {}, or give --merge-devices to "
+                                 "put them all in one address space",
+                                 source, s.devices.size(), device_list(o.format, s.devices), keep));
+  }
 }
 
 void run(const ImportOptions& o, std::string_view text, const std::string& source, Placement& p,
          detail::RecordSink& sink, ImportSummary& s) {
   const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
   const std::vector<MarkerPoint> markers = o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
-  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers};
+  detail::DeviceTally devices;
+  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers, &devices};
   kFormats[static_cast<size_t>(o.format)].run(ctx);
+  s.devices = devices.sorted();
+  check_devices(o, source, device, s);
   if (p.hints) {
     s.hint_rows = p.hints->rows();
     s.hint_bad_lines = p.hints->bad_lines();
@@ -173,7 +213,7 @@ ParsedTrace parse_with(std::string_view text, const std::string& source, const I
   out.meta = make_meta(options, source, p);
   detail::RecordSink sink(&append_to_vector, &out.records);
   run(options, text, source, p, sink, out.summary);
-  if (p.hints) add_result_meta(out.summary, out.meta);
+  add_result_meta(options, p, out.summary, out.meta);
   return out;
 }
 
@@ -209,6 +249,21 @@ void run_disksim(const DriveContext& ctx) {
 
 }  // namespace detail
 
+std::string device_label(TextFormat format, uint32_t dev) {
+  if (is_blk(format)) return fmt::format("{},{}", dev >> 20, dev & 0xFFFFF);
+  return std::to_string(dev);
+}
+
+std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t, uint64_t>>& devices, size_t shown) {
+  std::string out;
+  for (size_t i = 0; i < devices.size() && i < shown; ++i) {
+    out += fmt::format("{}{} ({} request{})", i == 0 ? "" : ", ", device_label(format, devices[i].first),
+                       devices[i].second, devices[i].second == 1 ? "" : "s");
+  }
+  if (devices.size() > shown) out += fmt::format(", ... ({} devices)", devices.size());
+  return out;
+}
+
 std::string_view format_name(TextFormat format) { return kFormats[static_cast<size_t>(format)].name; }
 
 std::optional<TextFormat> format_from_name(std::string_view name) {
@@ -230,9 +285,9 @@ ImportSummary import_text_trace(const std::string& in, const std::string& out, c
   Placement p;
   setup_placement(options, p);
   const MappedText input(in);
-  if (p.hints) {
-    // The match counts go into the header, which is sized before the first
-    // record is written: parse first, then write.
+  if (p.hints || options.merge_devices) {
+    // The match counts and the device list go into the header, which is
+    // sized before the first record is written: parse first, then write.
     const ParsedTrace parsed = parse_with(input.text(), in, options, p);
     input.check_intact();
     FtrWriter writer(out, parsed.meta, existing);

@@ -89,6 +89,10 @@ struct ImportOptions {
   // MAJ:MIN; msr: DiskNumber; alibaba: device_id; tencent: VolumeID;
   // disksim: device; csv: the device column.
   std::string device;
+  // An input with requests for several devices is refused unless `device`
+  // keeps one or this puts them all in one address space (their LBAs
+  // overlap as they are; the header's `devices` key lists them).
+  bool merge_devices = false;
   BlkAction action = BlkAction::kIssue;  // blkparse, ftrace-blk
   // blkparse: the -f format the text was printed with; "" = default output.
   std::string blk_format;
@@ -102,6 +106,10 @@ struct ImportOptions {
   // the first record); a marker before the first record gets time 0.
   std::string markers;
   int64_t markers_offset_ns = 0;
+  // Formats whose times count from the first record (all but disksim and
+  // blkparse): write the source times as they are instead, so a CSV from
+  // `ftlsim dump` converts back to the records it came from.
+  bool keep_time = false;
   // Appended to the header metadata after the importer's own keys.
   std::vector<std::pair<std::string, std::string>> meta;
   // When set, the input bytes parsed are set on it every kProgressBatch
@@ -137,7 +145,18 @@ struct ImportSummary {
   uint64_t hint_bad_lines = 0;  // malformed hint-log lines skipped
   uint64_t hint_matched = 0;    // writes that found a hint
   uint64_t hint_unmatched = 0;  // writes that did not (placement ID 0)
+  uint64_t hint_unmatched_bytes = 0;  // their bytes
+  // Requests per device in the input (before the device filter), by device
+  // (device_label names one); a format without devices has one, 0.
+  std::vector<std::pair<uint32_t, uint64_t>> devices;
 };
+
+// How messages and the `devices` header key name device `dev` of `format`:
+// MAJ,MIN for blkparse and ftrace-blk, else the number.
+[[nodiscard]] std::string device_label(TextFormat format, uint32_t dev);
+// "0 (12 requests), 3 (1 request)", at most `shown` devices then "...".
+[[nodiscard]] std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t, uint64_t>>& devices,
+                                      size_t shown = 8);
 
 struct ParsedTrace {
   std::vector<Record> records;

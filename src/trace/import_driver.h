@@ -3,6 +3,7 @@
 //
 // A format is a parser class with
 //   static constexpr bool kRebaseTime;   // write times relative to the first record
+//                                        // (unless ImportOptions::keep_time)
 //   bool has_device() const;             // events carry a kernel device number
 //                                        // (MAJ,MIN) the hint join can match
 //   bool has_process() const;            // events carry a process id / name
@@ -12,11 +13,14 @@
 // malformed-line policy, device filter, time rebasing, placement, output.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -93,6 +97,30 @@ class RecordSink {
   std::vector<Record> buf_;
 };
 
+// Requests per device, counted once per line: the last device's counter is
+// cached, so a run of one device costs a compare.
+class DeviceTally {
+ public:
+  void add(uint32_t dev) {
+    if (last_ == nullptr || dev != last_dev_) {
+      last_dev_ = dev;
+      last_ = &counts_[dev];
+    }
+    ++*last_;
+  }
+  // By device number.
+  [[nodiscard]] std::vector<std::pair<uint32_t, uint64_t>> sorted() const {
+    std::vector<std::pair<uint32_t, uint64_t>> out(counts_.begin(), counts_.end());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::unordered_map<uint32_t, uint64_t> counts_;
+  uint32_t last_dev_ = 0;
+  uint64_t* last_ = nullptr;
+};
+
 // --- placement sources -----------------------------------------------------
 
 struct ConstantPlacer {
@@ -126,6 +154,7 @@ struct HintPlacer {
   int64_t offset_ns = 0;
   uint64_t matched = 0;
   uint64_t unmatched = 0;
+  uint64_t unmatched_sectors = 0;
   PlacementId place(const Event& ev) {
     if (ev.op != Op::kWrite) return 0;
     uint64_t t = ev.time_ns;
@@ -139,6 +168,7 @@ struct HintPlacer {
     const std::optional<uint16_t> v = index->lookup(ev.dev, ev.lba, ev.sectors, t, tolerance_ns);
     if (!v) {
       ++unmatched;
+      unmatched_sectors += ev.sectors;
       return 0;
     }
     ++matched;
@@ -147,6 +177,7 @@ struct HintPlacer {
   void report(ImportSummary& s) const {
     s.hint_matched = matched;
     s.hint_unmatched = unmatched;
+    s.hint_unmatched_bytes = unmatched_sectors * 512;
   }
 };
 
@@ -162,6 +193,7 @@ struct DriveContext {
   RecordSink* sink = nullptr;
   ImportSummary* summary = nullptr;
   const std::vector<MarkerPoint>* markers = nullptr;  // sidecar markers, time order; may be null
+  DeviceTally* devices = nullptr;  // requests per device, before the device filter
 };
 
 // Emits sidecar markers into the record stream as the trace's time passes
@@ -240,6 +272,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   uint64_t last = 0;
   MarkerMerger markers(ctx.markers, ctx.options->markers_offset_ns);
   ProgressLine* const progress = ctx.options->progress;
+  const bool rebase = Parser::kRebaseTime && !ctx.options->keep_time;
   while (cursor.next(line)) {
     if (progress != nullptr && (cursor.line_no() & (kProgressBatch - 1)) == 0) [[unlikely]] {
       progress->set(cursor.pos());
@@ -261,6 +294,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
                   &s.first_bad_reason);
       continue;
     }
+    ctx.devices->add(ev.dev);
     if (ctx.device && ev.dev != *ctx.device) {
       ++s.filtered;
       continue;
@@ -268,7 +302,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     if (s.records > 0 && ev.time_ns < last) ++s.backwards_timestamps;
     last = ev.time_ns;
     Record r{};
-    if constexpr (Parser::kRebaseTime) {
+    if (rebase) {
       if (!have_base) {
         have_base = true;
         base = ev.time_ns;
@@ -287,12 +321,12 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     r.op = static_cast<uint8_t>(ev.op);
     r.flags = 0;
     r.pid = placer.place(ev);
-    markers.before(ev.time_ns, Parser::kRebaseTime, base, s.records == s.markers, *ctx.sink, s);
+    markers.before(ev.time_ns, rebase, base, s.records == s.markers, *ctx.sink, s);
     ++s.ops[static_cast<size_t>(ev.op)];
     ++s.records;
     ctx.sink->push(r);
   }
-  markers.finish(Parser::kRebaseTime, base, *ctx.sink, s);
+  markers.finish(rebase, base, *ctx.sink, s);
   if (progress != nullptr) progress->set(ctx.text.size());
   s.lines = cursor.line_no();
   placer.report(s);

@@ -2,12 +2,15 @@
 // Allocation-free scanning of text traces: lines out of a mapped buffer,
 // fields out of a line, and checked decimal numbers. Every importer parses
 // through these, so a line costs a memchr, a few compares and from_chars.
+// (split_list, for option values, allocates its result.)
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -57,6 +60,20 @@ class LineCursor {
 
 // True when `s` holds only blanks.
 [[nodiscard]] inline bool is_blank_line(std::string_view s) { return trim(s).empty(); }
+
+// The non-empty comma-separated items of an option value ("a, b,,c" ->
+// a, b, c), trimmed; views into `spec`. For options, not per-line parsing.
+[[nodiscard]] inline std::vector<std::string_view> split_list(std::string_view spec) {
+  std::vector<std::string_view> out;
+  size_t pos = 0;
+  while (pos <= spec.size()) {
+    const size_t comma = std::min(spec.find(',', pos), spec.size());
+    const std::string_view item = trim(spec.substr(pos, comma - pos));
+    if (!item.empty()) out.push_back(item);
+    pos = comma + 1;
+  }
+  return out;
+}
 
 // Blank-separated tokens of a line, consumed left to right.
 class Tokens {

@@ -8,7 +8,10 @@
 #      hint 0, so only hints 1..5 are compared);
 #   3. the converted .ftr (when `ftlsim convert` has the ftrace-blk/blkparse
 #      importer): bytes per placement ID 2..5 within 1%;
-#   4. tracer settings are restored after a failing command and after SIGINT.
+#   4. --hints joins on Q by default; a delayed dispatch (the hint log moved
+#      back 3 s) fails the capture above --max-unmatched, and passes with a
+#      larger --hint-tolerance; --dry-run refuses an unattached loop device;
+#   5. tracer settings are restored after a failing command and after SIGINT.
 #
 # usage: test_capture.sh [FTLSIM_BINARY]
 # Exit 77 (ctest SKIP_RETURN_CODE) when it cannot run here: not root, no loop
@@ -48,6 +51,7 @@ cleanup() {
   mountpoint -q "$mnt" && umount "$mnt"
   [ -n "$loop" ] && losetup -d "$loop"
   [ "$mounted_tracefs" -eq 1 ] && umount /sys/kernel/tracing
+  if [ -n "${nobody_dir:-}" ]; then rm -rf "$nobody_dir"; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -71,13 +75,26 @@ expect_refusal "bad action" 2 'action must be' -- "$capture" -d /dev/null -o "$t
 expect_refusal "unknown flag" 2 'unknown argument' -- "$capture" --bogus
 expect_refusal "missing device" 2 'does not exist' -- "$capture" -d /dev/ftlsim-no-such-dev -o "$tmp/x.ftr" -- true
 expect_refusal "not a block device" 2 'not a block device' -- "$capture" -d /dev/null -o "$tmp/x.ftr" -- true
+# Not root: nobody runs a copy of the script, from a folder nobody can
+# enter (the clone may sit under /root, mode 0700, or in a private mktemp
+# folder, where nobody cannot reach the script or even the working folder).
+nobody_dir=""
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-  # bash -c so the check does not depend on nobody reading the repository path.
+  as_nobody=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all)
+  for parent in "${TMPDIR:-/tmp}" /tmp /var/tmp /dev/shm; do
+    d="$(mktemp -d "$parent/ftlsim-nobody.XXXXXX" 2>/dev/null)" || continue
+    chmod 755 "$d"
+    if "${as_nobody[@]}" test -r "$d" -a -x "$d"; then nobody_dir="$d"; break; fi
+    rm -rf "$d"
+  done
+fi
+if [ -n "$nobody_dir" ]; then
+  install -m 755 "$capture" "$nobody_dir/capture_blktrace.sh"
   expect_refusal "not root" 2 'must run as root' -- \
-    setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
-    bash -c "$(cat "$capture")" capture_blktrace.sh -d /dev/null -o /tmp/x.ftr -- true
+    env -C "$nobody_dir" "${as_nobody[@]}" "$nobody_dir/capture_blktrace.sh" -d /dev/null -o "$nobody_dir/x.ftr" -- true
+  rm -rf "$nobody_dir"; nobody_dir=""
 else
-  echo "note: setpriv or user nobody missing; not-root refusal untested"
+  echo "note: setpriv, user nobody or a folder nobody can enter missing; not-root refusal untested"
 fi
 
 # ------------------------------------------------------------- loop + ext4
@@ -149,6 +166,67 @@ for r in "${routes[@]}"; do
   pass "$r: hint log matches the writes and the block trace"
 done
 route="${routes[0]}"
+
+# ------------------------------------------------------------- hint join
+# --hints imports Q events (the hint tracer's own event) by default, and
+# prints the unmatched hints on a line of their own.
+grep -q '"action": "Q"' "$tmp/$route.capture.json" || fail "--hints without --action did not import Q events"
+grep -q 'unmatched hints: 0 writes, 0 bytes' "$tmp/$route.err" || fail "no 'unmatched hints' line of 0 writes"
+pass "--hints imports Q by default; unmatched hints: 0"
+
+# A delayed dispatch: the hint log is moved 3 s back in time, as if every
+# write had been issued (D) 3 s after it was queued. With --action D the
+# default 1 s tolerance finds no hint, and the capture fails; a tolerance
+# past the delay, or --max-unmatched 100, lets it through.
+cat >"$tmp/shift_hints.sh" <<'SHIFT'
+#!/bin/sh
+awk -F, -v OFS=, 'NR > 1 { $1 = sprintf("%.0f", $1 - 3000000000) } { print }' "$1" >"$1.shifted" && mv "$1.shifted" "$1"
+SHIFT
+chmod +x "$tmp/shift_hints.sh"
+late_capture() {  # NAME EXTRA-OPTIONS...: exit status in late_rc, stderr in $tmp/NAME.err
+  local name="$1"; shift
+  rm -f "$mnt/late"
+  late_rc=0
+  "$capture" -d "$loop" -o "$tmp/$name.ftr" --route "$route" --hints --action D --settle 0 \
+    --hints-rewrite "$tmp/shift_hints.sh" "$@" -- \
+    dd if=/dev/zero of="$mnt/late" bs=1M count=4 oflag=direct status=none >/dev/null 2>"$tmp/$name.err" || late_rc=$?
+}
+late_capture late
+[ "$late_rc" -eq 1 ] || { cat "$tmp/late.err"; fail "delayed dispatch: capture exited $late_rc, want 1"; }
+line="$(grep 'unmatched hints: ' "$tmp/late.err")" || { cat "$tmp/late.err"; fail "delayed dispatch: no 'unmatched hints' line"; }
+late_bytes="$(sed -n 's/.*unmatched hints: [0-9]* writes, \([0-9]*\) bytes.*/\1/p' <<<"$line")"
+[ "${late_bytes:-0}" -ge $((4 << 20)) ] || fail "delayed dispatch: '$line' counts less than the 4 MiB dd wrote"
+grep -q 'more written bytes than --max-unmatched 0.1%' "$tmp/late.err" || fail "delayed dispatch: no failure line"
+[ -s "$tmp/late.raw.txt" ] && [ -s "$tmp/late.hints.csv" ] || fail "delayed dispatch: raw capture not kept"
+pass "delayed dispatch: exit 1 with $line"
+late_capture late-tol --hint-tolerance 10s --force
+[ "$late_rc" -eq 0 ] || { cat "$tmp/late-tol.err"; fail "--hint-tolerance 10s: capture exited $late_rc"; }
+grep -q 'unmatched hints: 0 writes, 0 bytes' "$tmp/late-tol.err" || fail "--hint-tolerance 10s: writes still unmatched"
+pass "delayed dispatch with --hint-tolerance 10s: all matched"
+late_capture late-accept --max-unmatched 100 --force
+[ "$late_rc" -eq 0 ] || { cat "$tmp/late-accept.err"; fail "--max-unmatched 100: capture exited $late_rc"; }
+grep -q 'unmatched hints: [1-9]' "$tmp/late-accept.err" || fail "--max-unmatched 100: unmatched writes not reported"
+pass "delayed dispatch with --max-unmatched 100: accepted, reported"
+expect_refusal "tolerance without hints" 2 'hint-tolerance needs --hints' -- \
+  "$capture" -d "$loop" -o "$tmp/x.ftr" --hint-tolerance 5s -- true
+expect_refusal "bad unmatched limit" 2 'percentage from 0 to 100' -- \
+  "$capture" -d "$loop" -o "$tmp/x.ftr" --hints --max-unmatched 101 -- true
+
+# An unattached loop device exists with size 0: refused, even by --dry-run.
+free_loop="$(losetup --find 2>/dev/null || true)"
+if [ -n "$free_loop" ] && [ -b "$free_loop" ] && ! losetup "$free_loop" >/dev/null 2>&1; then
+  rc=0
+  err="$("$capture" -d "$free_loop" -o "$tmp/x.ftr" --dry-run -- true 2>&1 >/dev/null)" || rc=$?
+  if losetup "$free_loop" >/dev/null 2>&1; then
+    echo "note: $free_loop was attached meanwhile (another run); size-0 refusal untested"
+  else
+    [ "$rc" -eq 2 ] && grep -q 'has size 0 (an unattached loop device' <<<"$err" ||
+      fail "unattached loop device: exit $rc, stderr: $err"
+    pass "unattached loop device: $err"
+  fi
+else
+  echo "note: no unattached loop device node; size-0 refusal untested"
+fi
 
 # ------------------------------------------------------------- failure paths
 rc=0

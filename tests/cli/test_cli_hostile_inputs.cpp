@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -66,6 +67,39 @@ std::string small_trace(const TempDir& tmp) {
   REQUIRE(run_ftlsim("gen --pattern uniform --logical 4M --writes 2000 -o " + t).exit_code == 0);
   return t;
 }
+
+// A fresh folder that the user `run_as` (a setpriv prefix) can enter and
+// read, removed on destruction; path() is empty when no candidate parent
+// ($TMPDIR, /tmp, /var/tmp, /dev/shm) lets that user in.
+class ReachableDir {
+ public:
+  explicit ReachableDir(const std::string& run_as) {
+    std::vector<std::string> parents;
+    if (const char* t = std::getenv("TMPDIR"); t != nullptr && *t != '\0') parents.emplace_back(t);
+    for (const char* p : {"/tmp", "/var/tmp", "/dev/shm"}) parents.emplace_back(p);
+    for (const std::string& parent : parents) {
+      std::string tmpl = parent + "/ftlsim-reachable-XXXXXX";
+      if (::mkdtemp(tmpl.data()) == nullptr) continue;
+      if (::chmod(tmpl.c_str(), 0755) == 0 && run_shell(run_as + "test -r " + tmpl + " -a -x " + tmpl).exit_code == 0) {
+        path_ = tmpl;
+        return;
+      }
+      std::error_code ec;
+      fs::remove_all(tmpl, ec);
+    }
+  }
+  ~ReachableDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  ReachableDir(const ReachableDir&) = delete;
+  ReachableDir& operator=(const ReachableDir&) = delete;
+  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
 
 bool have_python() { return run_shell("python3 -c 'import json'").exit_code == 0; }
 
@@ -153,22 +187,32 @@ TEST_CASE("a /proc file or an unreadable file is refused with exit 2", "[cli][ho
   CHECK_FALSE(fs::exists(out));
 
   // Permission denied: exit 2 like a missing file, with the system's message.
-  const std::string trace = small_trace(tmp);
-  REQUIRE(::chmod(trace.c_str(), 0) == 0);
-  std::string prefix;
-  if (::geteuid() == 0) {
-    // Root reads anything: run as nobody (the build tree must be reachable).
-    if (run_shell("command -v setpriv").exit_code != 0) {
-      SKIP_TEST("root and no setpriv to drop privileges");
-    }
-    prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
-    if (run_shell(prefix + FTLSIM_BINARY + " --version").exit_code != 0) {
-      SKIP_TEST("the ftlsim binary is not executable by nobody here");
-    }
+  if (::geteuid() != 0) {
+    const std::string trace = small_trace(tmp);
+    REQUIRE(::chmod(trace.c_str(), 0) == 0);
+    const RunResult r = run_bounded("info " + trace);
+    expect_error(r, "cannot open: Permission denied");
+    CHECK(run_bounded("info " + tmp.file("none.ftr")).exit_code == r.exit_code);
+    return;
   }
-  const RunResult r = run_shell(prefix + "timeout 20 " + FTLSIM_BINARY + " info " + trace);
+  // Root reads anything: run as nobody. The build tree may sit where nobody
+  // cannot enter (a clone under /root, mode 0700, or in a private mktemp
+  // folder), so nobody runs copies of the binary and the trace.
+  if (run_shell("command -v setpriv").exit_code != 0) SKIP_TEST("root and no setpriv to drop privileges");
+  const std::string nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  const ReachableDir shared(nobody);
+  if (shared.path().empty()) SKIP_TEST("no folder here that user nobody can enter");
+  const std::string binary = shared.file("ftlsim");
+  fs::copy_file(FTLSIM_BINARY, binary);
+  fs::permissions(binary, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+  const std::string trace = shared.file("small.ftr");
+  fs::copy_file(small_trace(tmp), trace);
+  REQUIRE(::chmod(trace.c_str(), 0) == 0);
+  INFO("binary " << binary);
+  const RunResult r = run_shell(nobody + "timeout 20 " + binary + " info " + trace);
   expect_error(r, "cannot open: Permission denied");
-  const RunResult missing = run_shell(prefix + "timeout 20 " + FTLSIM_BINARY + " info " + tmp.file("none.ftr"));
+  const RunResult missing = run_shell(nobody + "timeout 20 " + binary + " info " + shared.file("none.ftr"));
   CHECK(missing.exit_code == r.exit_code);
 }
 

@@ -214,8 +214,9 @@ TEST_CASE("an output folder holds one run's complete set (#14 item 10)", "[cli]"
   const std::string sim = "--trace " + t + " " + kDevice + " --out " + out;
   REQUIRE(run_ftlsim(sim + " --timing").exit_code == 0);
   CHECK(names_in(out) == std::set<std::string>{"summary.json", "timeseries.csv", "events.csv", "latency_cdf.csv"});
-  // A fast run: the timed run's events.csv and latency_cdf.csv do not stay.
-  REQUIRE(run_ftlsim(sim + " --interval 16K").exit_code == 0);
+  // A fast run (another configuration: --force): the timed run's events.csv
+  // and latency_cdf.csv do not stay.
+  REQUIRE(run_ftlsim(sim + " --interval 16K --force").exit_code == 0);
   CHECK(names_in(out) == std::set<std::string>{"summary.json", "timeseries.csv"});
   const std::string summary = slurp(out + "/summary.json");
   const std::string series = slurp(out + "/timeseries.csv");
@@ -223,7 +224,7 @@ TEST_CASE("an output folder holds one run's complete set (#14 item 10)", "[cli]"
 
   // Disk full while writing timeseries.csv (a 16 KiB file-size limit: the
   // new summary.json fits, timeseries.csv does not): the old set stays.
-  const RunResult full = run_limited(sim + " --gc-thres 60 --interval 16K", 16);
+  const RunResult full = run_limited(sim + " --gc-thres 60 --interval 16K --force", 16);
   INFO(full.output);
   CHECK(full.exit_code == 1);
   CHECK_THAT(full.output, Contains("cannot write"));

@@ -102,14 +102,16 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
     CHECK_THAT(rows[i + 1], Catch::StartsWith(id + "," + thres + "," + placement + ","));
     // No error; status done; then the 16-digit config_key.
     CHECK(rows[i + 1].substr(rows[i + 1].size() - 23, 7) == ",,done,");
-    // The configuration's folder holds exactly what a single run writes.
+    // The configuration's folder holds exactly what a single run writes (a
+    // folder per configuration: a single run refuses another's results).
+    const std::string single_dir = dir.file("single-" + id);
     const auto single = run_ftlsim("--trace " + tr + " " + kDevice + " --ruh 2 --gc-thres " + thres +
-                                   " --placement " + placement + " --out " + dir.file("single"));
+                                   " --placement " + placement + " --out " + single_dir);
     REQUIRE(single.exit_code == 0);
-    const std::string summary = slurp(dir.file("single/summary.json"));
+    const std::string summary = slurp(single_dir + "/summary.json");
     CHECK(slurp(dir.file("j1/" + id + "/summary.json")) == summary);
     CHECK(slurp(dir.file("j2/" + id + "/summary.json")) == summary);
-    CHECK(slurp(dir.file("j1/" + id + "/timeseries.csv")) == slurp(dir.file("single/timeseries.csv")));
+    CHECK(slurp(dir.file("j1/" + id + "/timeseries.csv")) == slurp(single_dir + "/timeseries.csv"));
     // The row's metrics match the single run's summary.
     std::vector<std::string> cells;
     std::istringstream row(rows[i + 1]);

@@ -452,7 +452,8 @@ TEST_CASE("convert disksim: info and the simulator see the hand-computed request
   const std::string in = dir.file("hand.trace");
   const std::string out = dir.file("hand.ftr");
   write_file(in, kDiskSimText);
-  const RunResult c = run_ftlsim("convert --from disksim " + in + " -o " + out);
+  // Device 1 has one request (line 4): merged into device 0's addresses.
+  const RunResult c = run_ftlsim("convert --from disksim " + in + " -o " + out + " --merge-devices");
   INFO(c.output);
   REQUIRE(c.exit_code == 0);
   CHECK(lines_in(c.output) == 1);
@@ -586,7 +587,7 @@ TEST_CASE("convert disksim: MQSim's tpcc-small trace keeps every request", "[cli
   REQUIRE(unparsed == 0);
   TempDir dir("mqsim");
   const std::string out = dir.file("tpcc.ftr");
-  const RunResult c = run_ftlsim("convert --from disksim " + in + " -o " + out);
+  const RunResult c = run_ftlsim("convert --from disksim " + in + " -o " + out + " --merge-devices");
   INFO(c.output);
   REQUIRE(c.exit_code == 0);
   CHECK_THAT(c.output, Catch::Contains(std::to_string(lines) + " records written"));

@@ -14,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   trace::ImportOptions o;
   o.format = trace::TextFormat::kDiskSim;
+  o.merge_devices = true;  // every line, whatever its device, as the stand-alone parser reads them
   const std::optional<trace::ParsedTrace> b = fuzz::check_import(text, o, /*rebased=*/false);
   FUZZ_CHECK(b.has_value(), "DiskSim has no option or header that refuses a whole text");
 

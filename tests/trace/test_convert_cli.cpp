@@ -129,7 +129,7 @@ TEST_CASE("convert with --hints reports the match counts", "[trace][cli]") {
                        " --hint-map 2=1 --pid-name 1=wal --hint-tolerance 500ms");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.output, Contains("hints: 2 writes matched, 1 unmatched (2 hint rows)"));
+  CHECK_THAT(r.output, Contains("hints: 2 writes matched, 1 unmatched (4.00 KiB; 2 hint rows)"));
   const FtrReader reader(out);
   REQUIRE(reader.size() == 4);
   CHECK(reader.records()[0].pid == 1);

@@ -40,8 +40,10 @@ void check_bad_lines(const ImportOptions& o, const std::string& prefix,
 }  // namespace
 
 TEST_CASE("msr: FILETIME to ns from the first record, bytes to covering sectors", "[trace][unit][msr]") {
-  const ImportOptions o = options_for(TextFormat::kMsr);
+  ImportOptions o = options_for(TextFormat::kMsr);
+  o.merge_devices = true;  // small.msr has disks 0 and 1
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.msr")), "small.msr", o);
+  CHECK(p.meta.get("devices") == "0:4 1:1");
   CHECK_RECORDS(p.records, {rec(0, Op::kWrite, 8, 8), rec(1'000, Op::kRead, 0, 1), rec(100'000, Op::kWrite, 16, 16),
                             rec(50'000, Op::kWrite, 1, 2),  // bytes [1000, 1100): sectors 1 and 2
                             rec(200'000, Op::kRead, 2048, 128)});
@@ -54,7 +56,7 @@ TEST_CASE("msr: FILETIME to ns from the first record, bytes to covering sectors"
   for (const char c : read_bytes(fixture("small.msr"))) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   CHECK(std::memcmp(parse_text_trace(crlf, "mem", o).records.data(), p.records.data(), 5 * sizeof(Record)) == 0);
 
-  ImportOptions disk = o;
+  ImportOptions disk = options_for(TextFormat::kMsr);
   disk.device = "0";  // --disk 0
   const ParsedTrace d = parse_text_trace(read_bytes(fixture("small.msr")), "mem", disk);
   CHECK(d.records.size() == 4);
@@ -78,13 +80,14 @@ TEST_CASE("msr: FILETIME to ns from the first record, bytes to covering sectors"
 }
 
 TEST_CASE("alibaba: microseconds and bytes", "[trace][unit][alibaba]") {
-  const ImportOptions o = options_for(TextFormat::kAlibaba);
+  ImportOptions o = options_for(TextFormat::kAlibaba);
+  o.merge_devices = true;  // devices 0 and 1
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.alibaba")), "mem", o);
   CHECK_RECORDS(p.records, {rec(0, Op::kWrite, 8, 8), rec(10'000, Op::kRead, 0, 1),
                             rec(1'000'000, Op::kWrite, 16, 16), rec(500'000, Op::kRead, 1, 2)});
   CHECK(p.summary.header_lines == 0);
   CHECK(p.summary.unaligned == 1);
-  ImportOptions dev = o;
+  ImportOptions dev = options_for(TextFormat::kAlibaba);
   dev.device = "1";
   CHECK_RECORDS(parse_text_trace(read_bytes(fixture("small.alibaba")), "mem", dev).records,
                 {rec(0, Op::kWrite, 16, 16)});
@@ -98,12 +101,13 @@ TEST_CASE("alibaba: microseconds and bytes", "[trace][unit][alibaba]") {
 }
 
 TEST_CASE("tencent: seconds and sectors, volume filter", "[trace][unit][tencent]") {
-  const ImportOptions o = options_for(TextFormat::kTencent);
+  ImportOptions o = options_for(TextFormat::kTencent);
+  o.merge_devices = true;  // volumes 1063 and 2000
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.tencent")), "mem", o);
   CHECK_RECORDS(p.records, {rec(0, Op::kWrite, 100, 8), rec(0, Op::kRead, 200, 16),
                             rec(1'000'000'000, Op::kWrite, 300, 8), rec(3'000'000'000, Op::kWrite, 400, 32)});
   CHECK(p.summary.header_lines == 1);
-  ImportOptions vol = o;
+  ImportOptions vol = options_for(TextFormat::kTencent);
   vol.device = "1063";
   const ParsedTrace v = parse_text_trace(read_bytes(fixture("small.tencent")), "mem", vol);
   CHECK(v.records.size() == 3);
@@ -159,7 +163,7 @@ TEST_CASE("csv: option and data errors", "[trace][unit][csv]") {
   CHECK_THAT(import_error(text, csv("lba=nope,length=size")),
              Contains("mem: the header line has no column 'nope' (it has: ts_us, offset, size, type, stream)"));
   CHECK_THAT(import_error(text, csv(kCsvColumns, "W=write,R=erase")),
-             Contains("--op-map: 'erase' is not one of write, read, trim, flush, skip"));
+             Contains("--op-map: 'erase' is not one of write, read, trim, flush, marker, skip"));
   CHECK_THAT(import_error(text, csv(kCsvColumns, "W=write,w=read")), Contains("'w' is given twice"));
   ImportOptions nh = csv("lba=offset,length=size");
   nh.csv.header = false;
@@ -236,7 +240,9 @@ TEST_CASE("disksim through the shared driver: same records, plus LBA placement",
     uint64_t lines = 0;
     std::ifstream f(in);
     for (std::string l; std::getline(f, l);) lines += l.find_first_not_of(" \t\r") != std::string::npos ? 1 : 0;
-    const ImportSummary s = import_text_trace(in, dir.file("m.ftr"), options_for(TextFormat::kDiskSim));
+    ImportOptions merged = options_for(TextFormat::kDiskSim);
+    merged.merge_devices = true;  // MQSim's traces hold several devices
+    const ImportSummary s = import_text_trace(in, dir.file("m.ftr"), merged);
     INFO(name);
     CHECK(s.records == lines);
     CHECK(FtrReader(dir.file("m.ftr")).size() == lines);

@@ -283,6 +283,7 @@ TEST_CASE("pid maps: LBA rules on any format, process rules only where processes
   TempDir dir;
   write_bytes(dir.file("lba"), "lba:0-8=1\nlba:8-16=2\nlba:16-4096=3\n");
   ImportOptions o = options_for(TextFormat::kMsr);
+  o.merge_devices = true;  // small.msr has disks 0 and 1
   o.placement.pid_map = dir.file("lba");
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.msr")), "mem", o);
   // First sectors 8, 0, 16, 1, 2048.

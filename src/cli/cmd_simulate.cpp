@@ -98,6 +98,12 @@ void run_single(const SimulateArgs& a, const Point& point) {
     run.config_key = single_run_key(a, point, reader);
     check_out_holds_this_run(a, run.config_key);
   }
+  // Memory: refused before anything is allocated or written.
+  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
+  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
+  sim::check_memory({&need, 1}, 1, limit, "this run");
+  run.options.fit_memory_limit = limit;
   std::optional<OutputDir> out;
   if (!a.out.empty()) out.emplace("--out", a.out, sim::output_names(), inputs);
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
@@ -106,11 +112,6 @@ void run_single(const SimulateArgs& a, const Point& point) {
   ProgressLine progress("simulate", reader.size(), ProgressUnit::kRecords, stderr_progress(a));
   run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
-  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
-  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
-  sim::check_memory({&need, 1}, 1, limit, "this run");
-  run.options.fit_memory_limit = limit;
   const sim::SimResult result = [&] {
     try {
       return sim::simulate(run.config, view, run.options, run.placement);

@@ -133,9 +133,10 @@ TEST_CASE("the issue's geometry is refused before allocating, with the figure", 
   // fails fast instead of filling the machine.
   const std::string bounded = "ulimit -v 4194304; timeout 60 " + std::string(FTLSIM_BINARY) + " ";
   {
-    const test::RunResult r = run_shell(bounded + args + " --mem-limit 16G");
+    const test::RunResult r = run_shell(bounded + args + " --mem-limit 16G --out " + tmp.file("o/run"));
     INFO(r.output);
     CHECK(r.exit_code == 2);
+    CHECK_FALSE(std::filesystem::exists(tmp.file("o")));  // refused before --out is made
     CHECK_THAT(r.output, Contains("this run needs about") && Contains("more than the 16.00 GiB available (--mem-limit)"));
     const uint64_t need = stated_need(r.output);
     CHECK(need >= maps);

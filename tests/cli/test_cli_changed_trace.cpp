@@ -52,14 +52,20 @@ test::RunResult sweep_while(const std::string& trace, const std::string& out, co
   return run_shell("timeout -k 5 300 " + cmd);
 }
 
-}  // namespace
-
-TEST_CASE("a trace that changes during a sweep leaves missing rows, and the rerun completes them", "[cli][hostile]") {
-  const TempDir tmp("changed-sweep");
+// t.ftr (1M records) in `tmp`, and kept.ftr, an untouched copy to restore it from.
+std::pair<std::string, std::string> trace_and_copy(const TempDir& tmp) {
   const std::string trace = tmp.file("t.ftr");
   REQUIRE(run_ftlsim(kGen + trace).exit_code == 0);
   const std::string kept = tmp.file("kept.ftr");
   std::filesystem::copy_file(trace, kept);
+  return {trace, kept};
+}
+
+}  // namespace
+
+TEST_CASE("a trace that changes during a sweep leaves missing rows, and the rerun completes them", "[cli][hostile]") {
+  const TempDir tmp("changed-sweep");
+  const auto [trace, kept] = trace_and_copy(tmp);
   // The reference: the same sweep, undisturbed.
   const std::string ref = tmp.file("ref");
   REQUIRE(run_ftlsim("--trace " + kept + " " + kSweepDevice + " --gc-thres 50:89:1 -j 1 --out " + ref).exit_code ==
@@ -134,10 +140,7 @@ TEST_CASE("error rows from a changed input are rerun, and --force reruns every e
 
 TEST_CASE("compare and qd-sweep refuse results of a trace that grew while they ran", "[cli][hostile]") {
   const TempDir tmp("changed-compare");
-  const std::string trace = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim(kGen + trace).exit_code == 0);
-  const std::string kept = tmp.file("kept.ftr");
-  std::filesystem::copy_file(trace, kept);
+  const auto [trace, kept] = trace_and_copy(tmp);
   for (const std::string& command :
        {"compare --trace " + trace + " " + kSweepDevice + " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
         "qd-sweep --trace " + trace + " " + kSweepDevice + " --qd 1:8:1 -j 1"}) {

@@ -32,8 +32,16 @@ def run_spec(text):
 
 
 def _file_in(path, name):
-    """path itself if it is a file, else path/name."""
-    return path if os.path.isfile(path) else os.path.join(path, name)
+    """path/name for a folder (or a path that does not exist), else path
+    itself: a file, or a FIFO or device that reading then refuses."""
+    return os.path.join(path, name) if os.path.isdir(path) or not os.path.lexists(path) else path
+
+
+def _interval_ns(text):
+    """--interval-ns: a whole number of ns from 1 to 2^63-1."""
+    if not text.isascii() or not text.isdigit() or len(text) > 19 or not 1 <= int(text) < 1 << 63:
+        raise argparse.ArgumentTypeError(f"'{text[:32]}' is not a whole number of ns from 1 to 2^63-1")
+    return int(text)
 
 
 def _csv_list(text):
@@ -115,7 +123,7 @@ def latency_main(argv=None):
     e.add_argument("run", metavar="RUN", help="an ftlsim --timing --out folder or its events.csv")
     e.add_argument("-o", "--out", required=True, metavar="PNG")
     e.add_argument("--events", help="event kinds to show, e.g. host_write,gc_copy (default: all)")
-    e.add_argument("--interval-ns", type=int, help="interval length (default: inferred from the file)")
+    e.add_argument("--interval-ns", type=_interval_ns, help="interval length (default: inferred from the file)")
     e.add_argument("--title")
     a = p.parse_args(argv)
     if a.figure == "cdf":

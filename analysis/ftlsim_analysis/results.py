@@ -33,6 +33,7 @@ import os
 import re
 
 from .errors import InputError
+from .input_file import U64_LIMIT, json_int, json_list, json_number, json_object, json_str, open_input, shown
 
 _INT = re.compile(r"^-?[0-9]+$")
 
@@ -53,15 +54,20 @@ _SWEEP_OPTIONAL = {"ru_not_fully_written"}
 
 
 def parse_number(text):
-    """int for an integer literal, else a finite float; None if not a number."""
+    """int for an integer literal, else a finite float; None if not a number
+    or if it is 2^64 or more in magnitude (ftlsim writes nothing that large:
+    a 400-digit count is damage, and arithmetic on it would overflow)."""
     text = text.strip()
     if _INT.match(text):
-        return int(text)
+        if len(text.lstrip("-")) > 20:  # before int(): Python refuses to convert over 4300 digits
+            return None
+        v = int(text)
+        return v if abs(v) < U64_LIMIT else None
     try:
         v = float(text)
     except ValueError:
         return None
-    return v if math.isfinite(v) else None
+    return v if math.isfinite(v) and abs(v) < U64_LIMIT else None
 
 
 class CsvTable:
@@ -71,7 +77,7 @@ class CsvTable:
         self.path = path
         self.rows = []
         try:
-            with open(path, newline="") as f:
+            with open_input(path) as f:
                 reader = csv.reader(f)
                 try:
                     self.header = next(reader)
@@ -93,10 +99,6 @@ class CsvTable:
                         self.rows.append((reader.line_num, dict(zip(self.header, fields))))
                 except csv.Error as e:
                     raise InputError(f"{path}: line {reader.line_num}: {e}") from None
-        except FileNotFoundError:
-            raise InputError(f"{path}: no such file") from None
-        except IsADirectoryError:
-            raise InputError(f"{path}: is a directory, not a CSV file") from None
         except UnicodeDecodeError:
             raise InputError(f"{path}: not a text file") from None
 
@@ -107,21 +109,18 @@ class CsvTable:
             return None
         v = parse_number(text)
         if v is None:
-            raise InputError(f"{self.path}: line {line}: {column} '{text}' is not a number")
+            raise InputError(f"{self.path}: line {line}: {column} {shown(text)} is not a number below 2^64")
         return v
 
 
 def read_json(path):
     """A JSON file as Python objects."""
-    try:
-        with open(path) as f:
+    with open_input(path) as f:
+        try:
             return json.load(f)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a JSON file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: not valid JSON: {e}") from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as e:  # ValueError: JSONDecodeError, over 4300 digits
+            raise InputError(f"{path}: not valid JSON: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
+                from None
 
 
 def read_summary(path):
@@ -132,7 +131,49 @@ def read_summary(path):
     for key in ("waf", "host_bytes", "nand_bytes", "erases", "gc_onset", "handles", "host_bytes_by_placement_id"):
         if key not in s:
             raise InputError(f"{path}: not a summary.json (no \"{key}\")")
+    check_summary(path, s)
     return s
+
+
+def check_summary(path, s):
+    """Checks the type and range of every summary.json value the figures and
+    the report use; raises InputError naming the field."""
+    json_number(path, "waf", s["waf"])
+    for key in ("host_bytes", "nand_bytes", "erases"):
+        json_int(path, key, s[key])
+    onset = s["gc_onset"]
+    if onset is not None:
+        json_object(path, "gc_onset", onset)
+        for key in ("host_bytes", "trace_time_ns"):
+            if key in onset:
+                json_int(path, f"gc_onset.{key}", onset[key])
+        if onset.get("marker") is not None:
+            json_int(path, "gc_onset.marker", onset["marker"])
+    for i, h in enumerate(json_list(path, "handles", s["handles"])):
+        where = f"handles[{i}]"
+        json_object(path, where, h)
+        json_str(path, f"{where}.name", h.get("name"))
+        for key in ("host_bytes", "gc_out_bytes"):
+            json_int(path, f"{where}.{key}", h.get(key))
+    for i, p in enumerate(json_list(path, "host_bytes_by_placement_id", s["host_bytes_by_placement_id"])):
+        where = f"host_bytes_by_placement_id[{i}]"
+        json_object(path, where, p)
+        json_int(path, f"{where}.pid", p.get("pid"))
+        json_int(path, f"{where}.bytes", p.get("bytes"))
+        if "name" in p:
+            json_str(path, f"{where}.name", p["name"])
+    timing = s.get("timing")
+    if timing is not None:
+        for op, o in json_object(path, "timing.ops", json_object(path, "timing", timing).get("ops", {})).items():
+            where = f"timing.ops.{op}"
+            json_object(path, where, o)
+            json_int(path, f"{where}.count", o.get("count"))
+            for key in ("iops", "mib_per_s", "mb_s"):
+                if key in o or key == "iops":
+                    json_number(path, f"{where}.{key}", o.get(key))
+            lat = json_object(path, f"{where}.lat_ns", o.get("lat_ns"))
+            for key in ("mean", "p50", "p99", "p99.9", "max"):
+                json_number(path, f"{where}.lat_ns.{key}", lat.get(key))
 
 
 def read_timeseries(path):
@@ -257,6 +298,6 @@ def read_qd_sweep(path):
     if os.path.exists(side) and not has_placement:
         j = read_json(side)
         knee = j.get("knee_qd") if isinstance(j, dict) else None
-        if knee is not None and not isinstance(knee, int):
-            raise InputError(f"{side}: knee_qd {knee!r} is not an integer")
+        if knee is not None:
+            json_int(side, "knee_qd", knee, minimum=1)
     return rows, knee

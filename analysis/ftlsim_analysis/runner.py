@@ -17,6 +17,8 @@ import subprocess
 import time
 
 from .errors import InputError, RunError
+from .input_file import json_int, json_number, json_object, json_str, open_input
+from .results import read_json
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -46,17 +48,12 @@ def find_ftlsim(explicit=None):
 def sha256_file(path, chunk=1 << 22):
     """Hex SHA-256 of a file's bytes."""
     h = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            while True:
-                b = f.read(chunk)
-                if not b:
-                    break
-                h.update(b)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory") from None
+    with open_input(path, binary=True) as f:
+        while True:
+            b = f.read(chunk)
+            if not b:
+                break
+            h.update(b)
     return h.hexdigest()
 
 
@@ -128,8 +125,10 @@ class RunCache:
         folder = os.path.join(self.root, f"{name}-{self.key(args)}")
         meta_path = os.path.join(folder, "run.json")
         if os.path.exists(meta_path):
-            with open(meta_path) as f:
-                meta = json.load(f)
+            meta = json_object(meta_path, "(the whole file)", read_json(meta_path))
+            json_str(meta_path, "finished", meta.get("finished"))
+            json_number(meta_path, "seconds", meta.get("seconds"))
+            json_int(meta_path, "exit_code", meta.get("exit_code"), minimum=0)
             meta["cached"] = True
             self.log(f"cached     {name}: {folder} (ran {meta['finished']}, {meta['seconds']:.2f} s)")
             return CachedRun(folder, meta)

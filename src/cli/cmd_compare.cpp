@@ -18,10 +18,12 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
+#include "core/memory_budget.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
 #include "core/units.h"
 #include "fdp/handle_stats.h"
+#include "sim/memory_estimate.h"
 #include "sim/report.h"
 #include "sim/sweep_csv.h"
 #include "sim/sweep_pool.h"
@@ -57,6 +59,7 @@ struct CompareArgs {
   std::string out;
   std::string a, b;
   bool no_progress = false;
+  std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
 };
@@ -261,8 +264,15 @@ void run_compare(const CompareArgs& c) {
     progress.set_configurations_done(done, total);
   };
   const sim::TraceView view{c.trace, reader.records(), reader.meta().sector_bytes};
+  const sim::TraceSize size = sim::trace_size(view);
+  const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, size).bytes,
+                                         sim::estimate_run_memory(jobs[1].run, size).bytes};
+  const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
+  sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
+  for (sim::SweepJob& j : jobs) j.run.options.fit_memory_limit = limit;
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
   progress.finish();
+  reader.check_intact();  // no results from a trace that changed under the runs
   for (size_t i = 0; i < 2; ++i) {
     if (!outcomes[i].result) {
       throw InputError(fmt::format("{} \"{}\": {}", i == 0 ? "--a" : "--b", i == 0 ? c.a : c.b, outcomes[i].error));
@@ -318,6 +328,7 @@ Command add_compare_command(CLI::App& root) {
       ->type_name("DIR");
   add_model_options(*app, c->model);
   add_timing_options(*app, c->timing, true);
+  add_mem_limit_option(*app, c->mem_limit);
   app->add_flag("--no-progress", c->no_progress, "No progress line on stderr (shown only on a terminal)")
       ->group("Output");
   app->footer(kCompareFooter);

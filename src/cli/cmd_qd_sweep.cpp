@@ -21,8 +21,10 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
+#include "core/memory_budget.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
+#include "sim/memory_estimate.h"
 #include "sim/simulate.h"
 #include "sim/sweep_values.h"
 #include "timing/qd_sweep.h"
@@ -38,6 +40,7 @@ struct QdSweepArgs {
   std::string out;
   unsigned jobs = 1;
   bool no_progress = false;
+  std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
 };
@@ -123,11 +126,22 @@ void run_qd_sweep(const QdSweepArgs& a) {
     }
   };
   const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), n);
+  std::vector<uint64_t> needs;
+  const sim::TraceSize size = sim::trace_size(view);
+  for (const sim::RunDescription& run : runs) {
+    sim::RunDescription timed = run;
+    timed.options.timing = base;
+    needs.insert(needs.end(), qds.size(), sim::estimate_run_memory(timed, size).bytes);
+  }
+  sim::check_memory(needs, threads, memory_limit(a.mem_limit),
+                    fmt::format("this qd-sweep, {} run{} at a time (-j {}),", threads, threads == 1 ? "" : "s", a.jobs),
+                    true);
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (std::thread& t : pool) t.join();
   progress.finish();
+  reader.check_intact();  // no results from a trace that changed under the runs
   for (size_t i = 0; i < n; ++i) {
     if (!errors[i]) continue;
     try {
@@ -190,6 +204,7 @@ Command add_qd_sweep_command(CLI::App& root) {
       ->type_name("N");
   add_model_options(*sub, a->model);
   add_timing_options(*sub, a->timing, false);
+  add_mem_limit_option(*sub, a->mem_limit);
   sub->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)");
   return Command{sub, [a] { run_qd_sweep(*a); }};
 }

@@ -19,8 +19,10 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
+#include "core/memory_budget.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
+#include "sim/memory_estimate.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
 #include "sim/sweep_product.h"
@@ -38,6 +40,7 @@ struct SimulateArgs {
   bool no_progress = false;
   bool force = false;  // a sweep replaces an earlier, different sweep in --out
   unsigned jobs = 1;  // set to the core count when registering
+  std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
 };
@@ -89,6 +92,12 @@ void run_single(const SimulateArgs& a, const Point& point) {
   RunInputs inputs;
   inputs.add("--trace", a.trace);
   const trace::FtrReader reader(a.trace);
+  // Memory: refused before anything is allocated or written.
+  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
+  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
+  sim::check_memory({&need, 1}, 1, limit, "this run");
+  run.options.fit_memory_limit = limit;
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
@@ -101,8 +110,14 @@ void run_single(const SimulateArgs& a, const Point& point) {
   ProgressLine progress("simulate", reader.size(), ProgressUnit::kRecords, stderr_progress(a));
   run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
-  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  const sim::SimResult result = sim::simulate(run.config, view, run.options, run.placement);
+  const sim::SimResult result = [&] {
+    try {
+      return sim::simulate(run.config, view, run.options, run.placement);
+    } catch (const InputError&) {
+      reader.check_intact();  // a record error read from a changed file is that change
+      throw;
+    }
+  }();
   progress.finish();
   reader.check_intact();  // no results from a trace that changed under the run
   run.interval_bytes = result.interval_bytes;
@@ -160,6 +175,19 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                                           return r;
                                         });
   plan.table.timed = a.timing.timing;
+  // Memory: the -j largest configurations may run at once.
+  std::vector<uint64_t> needs;
+  const sim::TraceSize size = sim::trace_size(view);
+  const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
+  for (sim::SweepJob& job : plan.jobs) {
+    if (job.error.empty()) needs.push_back(sim::estimate_run_memory(job.run, size).bytes);
+    job.run.options.fit_memory_limit = limit;
+  }
+  const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());
+  sim::check_memory(needs, at_once, limit,
+                    fmt::format("this sweep, {} configuration{} at a time (-j {}),", at_once, at_once == 1 ? "" : "s",
+                                a.jobs),
+                    true);
   // Records of the configurations to run (set once the carried-over ones
   // are known); the note counts configurations.
   ProgressLine progress("sweep", reader.size() * n, ProgressUnit::kRecords, stderr_progress(a));
@@ -183,8 +211,23 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // Ctrl-C: no new configuration starts; sweep.csv marks them missing.
   const StopSignalScope signals("interrupted: finishing the configurations in progress");
   run.stop = signals.flag();
+  run.input_intact = [&reader] { return reader.intact(); };
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep_in_folder(view, plan, run);
   progress.finish();
+  if (!reader.intact()) {
+    // The rows from the change on are missing in sweep.csv: a rerun of the
+    // same command, once the trace is as it was, runs them.
+    const auto missing = static_cast<size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const auto& o) {
+      return o.status == sim::SweepStatus::kMissing;
+    }));
+    try {
+      reader.check_intact();
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}; {} of {} configurations are in {} ({} marked missing): restore the trace "
+                                   "and rerun the same command to resume",
+                                   e.what(), n - missing, n, csv_path, missing));
+    }
+  }
 
   fmt::print("{}", sim::sweep_text(plan.table, outcomes));
   const auto count = [&](sim::SweepStatus s) {
@@ -239,6 +282,7 @@ Command add_simulate_options(CLI::App& root) {
       ->type_name("N");
   add_model_options(root, a->model);
   add_timing_options(root, a->timing, true);
+  add_mem_limit_option(root, a->mem_limit);
   root.add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)")
       ->group("Output");
   root.add_flag("--force", a->force,

@@ -443,6 +443,16 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       ->group("Input");
 }
 
+void add_mem_limit_option(CLI::App& app, std::string& text) {
+  text = "auto";
+  app.add_option("--mem-limit", text,
+                 "Refuse a run whose estimated memory (the device's maps and tables; a sweep's -j "
+                 "configurations at once) exceeds this: auto (the default: MemAvailable, or the room under a "
+                 "lower cgroup limit), a size (e.g. 48G), or off")
+      ->type_name("auto|off|SIZE")
+      ->group("Output");
+}
+
 std::string sweep_help() {
   std::string order;
   for (size_t i = 0; i < kSettingCount; ++i) {

@@ -56,6 +56,10 @@ struct ModelArgs {
 // the option lists of `compare --a/--b`.
 void add_model_options(CLI::App& app, ModelArgs& args);
 
+// --mem-limit auto|off|SIZE of the commands that simulate (not a setting:
+// it changes no result), into `text` (default "auto"; core/memory_budget.h).
+void add_mem_limit_option(CLI::App& app, std::string& text);
+
 // Help text explaining lists, ranges and the sweep order.
 [[nodiscard]] std::string sweep_help();
 

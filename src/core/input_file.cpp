@@ -1,11 +1,15 @@
 #include "core/input_file.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <cstring>
 
 #include "core/error.h"
@@ -21,6 +25,20 @@ std::string file_kind(mode_t mode) {
   if (S_ISLNK(mode)) return "a symbolic link";
   if (S_ISREG(mode)) return "a regular file";
   return "not a regular file";
+}
+
+bool on_pseudo_file_system(int fd) {
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  // <linux/magic.h>: the kernel's file systems whose files are made up when
+  // read (configfs's magic is not in the header: fs/configfs/mount.c).
+  static constexpr unsigned long kConfigfsMagic = 0x62656570;
+  static constexpr unsigned long kPseudo[] = {PROC_SUPER_MAGIC,  SYSFS_MAGIC,        DEBUGFS_MAGIC,
+                                              TRACEFS_MAGIC,     SECURITYFS_MAGIC,   CGROUP_SUPER_MAGIC,
+                                              CGROUP2_SUPER_MAGIC, kConfigfsMagic,   BPF_FS_MAGIC,
+                                              EFIVARFS_MAGIC,    PSTOREFS_MAGIC};
+  const auto type = static_cast<unsigned long>(fs.f_type);
+  return std::find(std::begin(kPseudo), std::end(kPseudo), type) != std::end(kPseudo);
 }
 
 InputFile::InputFile(const std::string& path) : path_(path) {
@@ -51,17 +69,21 @@ InputFile::InputFile(const std::string& path) : path_(path) {
     ::close(fd_);
     throw InputError(fmt::format("{}: not a regular file ({}); give a file", path, file_kind(st_.st_mode)));
   }
-  if (st_.st_size == 0) {
-    // /proc and /sys files say 0 bytes and yet have contents: reading them
-    // as empty would import nothing and report success.
+  // Files of the kernel's pseudo file systems report a size that is not
+  // their contents (/proc: 0 bytes, /sys: 4096) and cannot be mapped:
+  // reading one as empty would import nothing and report success, mapping
+  // one fails with ENODEV.
+  bool special = on_pseudo_file_system(fd_);
+  if (!special && st_.st_size == 0) {
+    // Any other file that says 0 bytes and yet has contents.
     char probe = 0;
-    const ssize_t n = ::pread(fd_, &probe, 1, 0);
-    if (n > 0) {
-      ::close(fd_);
-      throw InputError(fmt::format("{}: a special file that reports 0 bytes but has contents (as in /proc or /sys); "
-                                   "copy it to a regular file first",
-                                   path));
-    }
+    special = ::pread(fd_, &probe, 1, 0) > 0;
+  }
+  if (special) {
+    ::close(fd_);
+    throw InputError(fmt::format("{}: a special file whose size ({} bytes) is not its contents (as in /proc or "
+                                 "/sys); copy it to a regular file first",
+                                 path, st_.st_size));
   }
 }
 

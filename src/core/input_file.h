@@ -15,9 +15,9 @@ class InputFile {
   // Opens `path` read-only with O_NONBLOCK and checks it. Throws InputError
   // (exit 2, the user can fix it) when it is missing, not permitted (with
   // the system's message), not a regular file (naming what it is: FIFO,
-  // directory, block or character device, socket), or a special file that
-  // reports 0 bytes but has contents (/proc, /sys: its size is unknown, so
-  // it cannot be mapped); SystemError for other failures.
+  // directory, block or character device, socket), or a special file whose
+  // size is not its contents (/proc says 0 bytes, /sys 4096: it cannot be
+  // mapped); SystemError for other failures.
   explicit InputFile(const std::string& path);
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
@@ -37,6 +37,10 @@ class InputFile {
   int fd_ = -1;
   struct stat st_ {};
 };
+
+// True when `fd` is on one of the kernel's pseudo file systems (proc, sysfs,
+// debugfs, tracefs, securityfs, cgroup, configfs, bpf, efivarfs, pstore).
+[[nodiscard]] bool on_pseudo_file_system(int fd);
 
 // "a FIFO", "a directory", ...: what a non-regular file is, for messages.
 [[nodiscard]] std::string file_kind(mode_t mode);

@@ -65,9 +65,8 @@ void install_handler() {
 }  // namespace
 
 std::string input_changed_message(const std::string& path, const std::string& what) {
-  return fmt::format("{}: the file changed while ftlsim was reading it ({}; truncated or rewritten by another "
-                     "program?): nothing computed from it is valid",
-                     path, what);
+  return fmt::format("{}: {} ({}; truncated or rewritten by another program?): nothing computed from it is valid",
+                     path, kInputChanged, what);
 }
 
 MappingGuard::MappingGuard(const void* addr, size_t bytes, const std::string& path) : path_(path) {

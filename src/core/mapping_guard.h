@@ -13,6 +13,7 @@
 // handler that runs when the file has already shrunk.
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace ftlsim {
 
@@ -41,6 +42,9 @@ class MappingGuard {
 // "<path>: the file shrank while ftlsim was reading it (...)" for the first
 // guarded mapping that faulted in this process, or "" when none did.
 [[nodiscard]] std::string mapped_input_fault();
+
+// The words every such message holds (docs/bad_input.md).
+inline constexpr std::string_view kInputChanged = "the file changed while ftlsim was reading it";
 
 // The message for a file that shrank or changed while being read.
 [[nodiscard]] std::string input_changed_message(const std::string& path, const std::string& what);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -153,6 +154,15 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   if (c.handles == 0) throw InputError("--ruh must be at least 1");
   const uint32_t rgs = c.reclaim_groups;
   const uint32_t h_count = c.handles;
+  // Streams: a host and a GC stream per handle and RG, and a shared GC
+  // stream per RG; stream ids are 32-bit (counted in 64 bits: 256 handles
+  // x 2^24 RGs would wrap to 0).
+  const uint64_t streams = 2 * uint64_t{h_count} * rgs + rgs;
+  if (streams > std::numeric_limits<uint32_t>::max()) {
+    throw InputError(fmt::format("--rg {} with --ruh {} gives {} streams (a host and a GC stream per handle and "
+                                 "reclaim group, and one per reclaim group); at most 2^32-1 are supported",
+                                 rgs, h_count, streams));
+  }
   l.pools = rgs;
   l.units = ru.units_per_group * rgs;
   l.slots_per_unit = static_cast<uint32_t>(ru.bytes / ftl::kSlotBytes);

@@ -14,6 +14,18 @@ double Geometry::over_provisioning() const {
   return static_cast<double>(physical_slots()) / static_cast<double>(logical_slots()) - 1.0;
 }
 
+exact_u128 Geometry::exact_slots() const {
+  return exact_u128{channels} * luns_per_channel * planes_per_lun * blocks_per_plane * pages_per_block *
+         (page_bytes / kSlotBytes);
+}
+
+std::string exact_text(exact_u128 v) {
+  if (v == 0) return "0";
+  std::string digits;
+  for (; v != 0; v /= 10) digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+  return digits;
+}
+
 std::vector<std::string> Geometry::problems() const {
   std::vector<std::string> p;
   auto positive = [&p](uint64_t v, const char* what) {
@@ -32,10 +44,16 @@ std::vector<std::string> Geometry::problems() const {
     p.push_back(fmt::format("--blocks {}: at least 4 lines are needed (one open, one free for GC, two to choose from)",
                             blocks_per_plane));
   }
-  // Physical slot numbers are 32-bit with one value reserved as "none".
-  const double slots = static_cast<double>(slots_per_line()) * blocks_per_plane;
-  if (slots >= static_cast<double>(std::numeric_limits<uint32_t>::max())) {
-    p.push_back(fmt::format("geometry has {:.0f} 4 KiB slots; at most 2^32-2 (16 TiB) are supported", slots));
+  // Physical slot numbers are 32-bit with one value reserved as "none". The
+  // product is exact (128 bits: five 32-bit factors and the slots per page
+  // cannot wrap it), so no factor can wrap a smaller one into range.
+  const exact_u128 slots = exact_slots();
+  if (slots > kMaxPhysicalSlots) {
+    p.push_back(fmt::format("the geometry has {} x {} x {} x {} x {} x {} = {} 4 KiB slots (channels x LUNs x planes "
+                            "x blocks x pages x slots per page); at most {} (2^32-2, 16 TiB) are supported",
+                            channels, luns_per_channel, planes_per_lun, blocks_per_plane, pages_per_block,
+                            page_bytes / kSlotBytes, exact_text(slots), kMaxPhysicalSlots));
+    return p;  // the other checks use the (now meaningless) 32-bit products
   }
   if (logical_bytes == 0) {
     p.push_back("logical capacity is 0");
@@ -97,7 +115,10 @@ std::vector<std::string_view> preset_names() {
 
 uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);
-  const double per_block_row = static_cast<double>(g.slots_per_line()) * kSlotBytes;
+  // Exact in double (not the 32-bit die count, which may have wrapped: the
+  // geometry is checked after this).
+  const double per_block_row = static_cast<double>(g.slots_per_block()) * g.channels * g.luns_per_channel *
+                               g.planes_per_lun * kSlotBytes;
   const double blocks = std::ceil(needed / per_block_row);
   if (!(blocks >= 1.0) || blocks > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
     throw InputError(fmt::format("--logical {} with --op {} gives an impossible number of blocks", logical_bytes, op));

@@ -16,6 +16,18 @@ inline constexpr uint32_t kSlotBytes = 4096;
 inline constexpr uint32_t kSectorBytes = 512;
 inline constexpr uint32_t kSectorsPerSlot = kSlotBytes / kSectorBytes;
 
+// Physical slot numbers are 32-bit, with one value reserved as "none"
+// (kUnmapped): a geometry holds at most 2^32 - 2 slots (16 TiB).
+inline constexpr uint64_t kMaxPhysicalSlots = (uint64_t{1} << 32) - 2;
+
+// An unsigned 128-bit integer: a product of five 32-bit counts and a small
+// factor, exact.
+__extension__ typedef unsigned __int128 exact_u128;
+[[nodiscard]] std::string exact_text(exact_u128 v);  // decimal digits
+
+// The counts are 32-bit; every product of them below is valid (does not
+// wrap) once problems() is empty, which bounds the slots, and so every
+// product of counts, by kMaxPhysicalSlots.
 struct Geometry {
   uint32_t channels = 8;
   uint32_t luns_per_channel = 8;
@@ -39,6 +51,9 @@ struct Geometry {
   [[nodiscard]] uint64_t logical_slots() const { return logical_bytes / kSlotBytes; }
   // physical / logical - 1
   [[nodiscard]] double over_provisioning() const;
+
+  // channels x LUNs x planes x blocks x pages x slots per page, exact.
+  [[nodiscard]] exact_u128 exact_slots() const;
 
   // Every problem found, one message each (empty when the geometry is usable).
   [[nodiscard]] std::vector<std::string> problems() const;

@@ -13,6 +13,8 @@
 #include "fdp/stream_map.h"
 #include "ftl/any_ftl.h"
 #include "sim/fit.h"
+#include "sim/memory_estimate.h"
+#include "sim/report.h"
 #include "timing/host_loop.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
@@ -341,6 +343,15 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
                                    "of {} slots: {}",
                                    *opts.fit * 100.0, fit->footprint, fit->logical_slots, problems.front()));
     }
+  }
+  if (fit && opts.fit_memory_limit) {
+    RunDescription fitted;
+    fitted.config = cfg;
+    fitted.options = opts;
+    fitted.options.fit.reset();
+    fitted.placement = setup;
+    const uint64_t need = estimate_run_memory(fitted, trace_size(trace)).bytes + fit->slot_of.size() * 4;
+    check_memory({&need, 1}, 1, opts.fit_memory_limit, fmt::format("this run (--logical fit:{:g}%)", *opts.fit * 100));
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);

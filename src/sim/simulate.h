@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "core/memory_budget.h"
 #include "core/progress_line.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement_setup.h"
@@ -52,6 +53,10 @@ struct SimOptions {
   // run is fast mode. Both make the same FTL decisions (src/timing/).
   std::optional<timing::TimingConfig> timing;
   ResetAt reset;  // fast mode only
+  // With fit: the memory the fitted run may use (sim/memory_estimate.h),
+  // checked once the geometry is known, before the device is allocated.
+  // Runs without fit are checked by the caller, which knows what runs at once.
+  std::optional<MemoryBudget> fit_memory_limit;
 };
 
 struct TraceView {

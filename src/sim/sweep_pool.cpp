@@ -46,6 +46,10 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
             out.error = e.what();
             out.status = SweepStatus::kError;
           }
+          if (callbacks.input_intact && !callbacks.input_intact()) {
+            out = SweepOutcome{};  // missing: run again on resume
+            stop.store(true, std::memory_order_relaxed);
+          }
         }
         if (callbacks.on_done) callbacks.on_done(i, out);
         const std::lock_guard lock(mutex);

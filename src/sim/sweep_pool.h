@@ -55,11 +55,18 @@ struct SweepCallbacks {
   // When set and true, workers take no new job (the ones running finish);
   // the jobs never started keep status kMissing (cli/stop_signal.h sets it on Ctrl-C).
   const std::atomic<bool>* cancel = nullptr;
+  // When set, asked after each job: false once the trace changed on disk
+  // (shrank, grew, rewritten: trace::FtrReader::intact). That job's outcome,
+  // whatever it was (a record error made up by the zeros of a lost page,
+  // say), becomes kMissing, and no new job starts: nothing computed from a
+  // changed file is valid, and a resumed sweep runs those rows again.
+  std::function<bool()> input_intact;
 };
 
 // Simulates every job on min(threads, jobs) worker threads (threads == 0
 // means 1), all reading `trace` in place. An InputError from one job's
-// simulation is recorded in its outcome and the sweep continues. Any other
+// simulation is recorded in its outcome and the sweep continues, unless the
+// trace changed (callbacks.input_intact): then the sweep stops. Any other
 // exception (SystemError from on_done, out of memory) stops the workers from
 // taking new jobs and is rethrown once all threads have joined.
 // Returns one outcome per job, in job order.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/mapping_guard.h"
 #include "sim/fnv1a.h"
 
 namespace ftlsim::sim {
@@ -100,7 +101,8 @@ std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const 
 }
 
 size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
-                  const SweepTable& table, const std::string& out_dir, std::vector<SweepOutcome>& outcomes) {
+                  const SweepTable& table, const std::string& out_dir, std::vector<SweepOutcome>& outcomes,
+                  bool rerun_errors) {
   size_t carried = 0;
   for (size_t i = 0; i < table.ids.size() && i < outcomes.size() && i < table.keys.size(); ++i) {
     const auto it = previous.find(table.ids[i]);
@@ -113,7 +115,7 @@ size_t carry_over(const std::map<std::string, std::map<std::string, std::string>
     if (get("config_key") != table.keys[i]) continue;
     const std::string status = get("status");
     SweepOutcome& o = outcomes[i];
-    if (status == "error") {
+    if (status == "error" && !rerun_errors && get("error").find(kInputChanged) == std::string::npos) {
       o.status = SweepStatus::kError;
       o.error = get("error");
     } else if (status == "done" && std::filesystem::exists(out_dir + "/" + table.ids[i] + "/summary.json")) {

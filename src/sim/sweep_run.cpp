@@ -84,7 +84,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
   // its complete rows and marks the others missing (sweep_resume.h).
   const std::string csv_path = run.out_dir + "/sweep.csv";
   std::vector<SweepOutcome> outcomes(n);
-  start.carried = carry_over(read_sweep_rows(csv_path), table, run.out_dir, outcomes);
+  start.carried = carry_over(read_sweep_rows(csv_path), table, run.out_dir, outcomes, run.force);
   std::vector<size_t> todo;
   std::vector<SweepJob> todo_jobs;
   for (size_t k = 0; k < n; ++k) {
@@ -102,6 +102,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
   SweepCallbacks callbacks;
   callbacks.cancel = run.stop;
   callbacks.progress = run.progress;
+  callbacks.input_intact = run.input_intact;
   callbacks.on_done = [&](size_t j, const SweepOutcome& o) {
     const size_t i = todo[j];
     if (o.result) {

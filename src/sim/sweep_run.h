@@ -64,7 +64,7 @@ struct SweepStart {
 
 struct SweepFolderRun {
   std::string out_dir;
-  bool force = false;  // replace another sweep in out_dir (sweep_folder.h)
+  bool force = false;  // replace another sweep in out_dir (sweep_folder.h); rerun this sweep's error rows
   RunInputs inputs;    // no configuration folder may hold one of these
   unsigned threads = 1;
   // Called once the folder is claimed and sweep.csv first written, before
@@ -75,6 +75,9 @@ struct SweepFolderRun {
   // When it becomes true no new configuration starts; those not run stay
   // missing in sweep.csv, to be resumed by running the same sweep again.
   const std::atomic<bool>* stop = nullptr;
+  // False once the trace changed on disk (sweep_pool.h): the configuration
+  // that noticed, and those not started, stay missing.
+  std::function<bool()> input_intact;
 };
 
 // Runs `plan` against `trace` into `run.out_dir`: claims the folder, carries

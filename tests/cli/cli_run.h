@@ -93,4 +93,11 @@ inline std::set<std::string> names_in(const std::string& dir) {
 // Writes `text` as the whole file `path`.
 inline void put(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
+// A uniform trace `name` in `tmp` from `ftlsim gen --pattern uniform ARGS`;
+// "" when gen fails (the caller REQUIREs it).
+inline std::string uniform_trace(const TempDir& tmp, const std::string& name, const std::string& args) {
+  const std::string t = tmp.file(name);
+  return run_ftlsim("gen --pattern uniform " + args + " -o " + t).exit_code == 0 ? t : std::string();
+}
+
 }  // namespace ftlsim::test

@@ -143,12 +143,47 @@ TEST_CASE("a FIFO, directory or device as any input is refused at once", "[cli][
   CHECK_FALSE(fs::exists(out));
 }
 
+// Issue #22, item 12: a sysfs attribute reports 4096 bytes and cannot be
+// mapped (ENODEV); it was "cannot mmap: No such device", exit 1.
+TEST_CASE("a /sys attribute of 4096 bytes is refused with exit 2 by every input", "[cli][hostile]") {
+  std::string attr;
+  for (const char* p : {"/sys/kernel/uevent_seqnum", "/sys/kernel/mm/transparent_hugepage/enabled",
+                        "/sys/devices/system/cpu/online", "/sys/power/state"}) {
+    struct stat st {};
+    if (::stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      attr = p;
+      break;
+    }
+  }
+  if (attr.empty()) SKIP_TEST("no sysfs attribute file of non-zero size here");
+  const TempDir tmp("hostile-sys");
+  const std::string out = tmp.file("p.ftr");
+  const std::string trace = small_trace(tmp);
+  const std::string good_csv = tmp.file("in.csv");
+  std::ofstream(good_csv) << "0,host,0,Write,0,4096,0\n";
+  const std::vector<std::string> commands = {
+      "info " + attr,
+      "--trace " + attr + " " + kDevice,
+      "compare --trace " + attr + " --a \"--gc-thres 60\" --b \"--gc-thres 70\"",
+      "convert --from msr " + attr + " -o " + out,
+      "convert --from msr " + good_csv + " --pid-map " + attr + " -o " + out,
+      "convert --from msr " + good_csv + " --markers " + attr + " -o " + out,
+      "qd-sweep --trace " + attr + " --qd 1,2 " + kDevice,
+  };
+  for (const std::string& c : commands) {
+    INFO(c);
+    expect_error(run_bounded(c), attr + ": a special file whose size (");
+    CHECK_FALSE(fs::exists(out));
+  }
+}
+
 TEST_CASE("a /proc file or an unreadable file is refused with exit 2", "[cli][hostile]") {
   const TempDir tmp("hostile-proc");
   const std::string out = tmp.file("p.ftr");
   // /proc files say 0 bytes and have contents: not "0 records, exit 0".
-  expect_error(run_bounded("convert --from msr /proc/self/status -o " + out), "reports 0 bytes but has contents");
-  expect_error(run_bounded("info /proc/self/status"), "reports 0 bytes but has contents");
+  expect_error(run_bounded("convert --from msr /proc/self/status -o " + out),
+               "/proc/self/status: a special file whose size (0 bytes) is not its contents");
+  expect_error(run_bounded("info /proc/self/status"), "a special file whose size (0 bytes) is not its contents");
   CHECK_FALSE(fs::exists(out));
 
   // Permission denied: exit 2 like a missing file, with the system's message.

@@ -1,0 +1,79 @@
+#include "sim/memory_estimate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "fdp/fdp_config.h"
+#include "fdp/placement_setup.h"
+#include "ftl/ftl_layout.h"
+#include "sim/sim_result.h"
+
+namespace ftlsim::sim {
+namespace {
+
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
+// The program and its libraries (about 6 MiB resident) and the fixed tables
+// (the two pid tables of 65536 entries, histograms): 7 MiB.
+constexpr uint64_t kFixedBytes = uint64_t{7} << 20;
+
+// A HugeArray of `n` elements of `size` bytes: whole 2 MiB pages.
+uint64_t huge(uint64_t n, uint64_t size) { return (n * size + kHugePage - 1) / kHugePage * kHugePage; }
+
+}  // namespace
+
+TraceSize trace_size(const TraceView& trace) { return {trace.records.size(), trace_write_bytes(trace)}; }
+
+MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace) {
+  const ftl::Geometry& g = run.config.geometry;
+  const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
+  const ftl::FtlLayout layout = fdp::make_layout(g, fdp);
+  const bool timed = run.options.timing.has_value();
+  const uint64_t logical = g.logical_slots();
+  const uint64_t physical = layout.physical_slots();
+  MemoryEstimate e;
+  e.slot_bytes = huge(logical, 4) + huge(physical, 4) + huge((physical + 63) / 64, 8);
+  if (run.options.keep_l2p) e.slot_bytes += logical * 4;
+  const uint64_t units = layout.units;
+  uint64_t b = kFixedBytes;
+  b += units * 34 + uint64_t{layout.pools} * (units + 1) * 8 + uint64_t{layout.pools} * 128;
+  b += uint64_t{layout.streams()} * 112;
+  uint64_t order_entries = 0;
+  for (const auto& o : layout.write_orders) order_entries += o.size();
+  b += order_entries * 8 + units * 4;
+  if (timed) b += units * 44 + uint64_t{g.dies()} * 256;
+  // Timeseries rows: one per interval of written bytes, and the last.
+  const uint64_t written = trace.written_bytes;
+  const uint64_t interval =
+      run.options.interval_bytes != 0 ? run.options.interval_bytes : std::max<uint64_t>(written / 100, ftl::kSlotBytes);
+  b += (written / interval + 2) * sizeof(TimeseriesRow) * 2;  // a vector grows to twice what it holds
+  if (run.placement.placement.kind == fdp::PlacementKind::kOracle) {
+    b += logical * 8 + 2 * (written / ftl::kSlotBytes + trace.records);
+  } else if (run.placement.placement.kind == fdp::PlacementKind::kInterval) {
+    b += logical * 8;
+  }
+  e.bytes = e.slot_bytes + b;
+  return e;
+}
+
+void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std::optional<MemoryBudget>& limit,
+                  const std::string& what, bool jobs_option) {
+  if (!limit || estimates.empty()) return;
+  std::vector<uint64_t> sorted(estimates.begin(), estimates.end());
+  std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  const size_t n = std::min(std::max<size_t>(at_once, 1), sorted.size());
+  uint64_t need = 0;
+  for (size_t i = 0; i < n; ++i) need += sorted[i];
+  if (need <= limit->bytes) return;
+  throw InputError(fmt::format("{} needs about {} of memory ({} bytes: the maps of the device's slots, its units and "
+                               "tables; docs/bad_input.md, Memory), more than the {} available ({}); give a smaller "
+                               "geometry{}, or --mem-limit SIZE to allow more (off: no limit)",
+                               what, format_bytes(need), need, format_bytes(limit->bytes), limit->source,
+                               jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
+}
+
+}  // namespace ftlsim::sim

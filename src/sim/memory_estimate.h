@@ -1,0 +1,54 @@
+#pragma once
+// The memory a run will allocate, estimated before it allocates anything,
+// so a run that cannot fit is refused with the figure (core/memory_budget.h)
+// instead of being killed by the kernel halfway. The estimate counts what
+// grows with the configuration and the trace (docs/bad_input.md, "Memory"):
+//   per logical slot   4 B (l2p), + 8 B with --placement oracle or interval
+//   per physical slot  4 B (p2l) + 1/8 B (valid bits)
+//   per unit           34 B (line table, owner, free lists, result copies),
+//                      8 B per pool (each pool's victim queue spans every unit),
+//                      44 B more in timed mode
+//   per stream         112 B; per die (timed) 256 B
+//   write orders       8 B per entry (the layout's and the engine's copy)
+//   timeseries         one row per --interval of written bytes
+//   oracle             1 B per written slot
+//   the program        7 MiB (code, libraries, fixed tables)
+// Each big array is rounded up to the 2 MiB huge pages it is allocated in.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "core/memory_budget.h"
+#include "sim/report.h"
+#include "sim/simulate.h"
+
+namespace ftlsim::sim {
+
+struct MemoryEstimate {
+  uint64_t bytes = 0;
+  uint64_t slot_bytes = 0;  // of which the per-slot maps
+};
+
+// What the estimate needs of the trace, read once (one pass over the
+// records) for all the configurations of a sweep.
+struct TraceSize {
+  uint64_t records = 0;
+  uint64_t written_bytes = 0;  // trace_write_bytes
+};
+[[nodiscard]] TraceSize trace_size(const TraceView& trace);
+
+// The estimate of simulate(run.config, trace, run.options, run.placement)
+// with its layout. Throws InputError for a configuration make_layout
+// refuses (as simulate would).
+[[nodiscard]] MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace);
+
+// Refuses (InputError, before anything is allocated) when the `at_once`
+// largest of `estimates` together exceed `limit` (none: no limit). `what`
+// names the run in the message ("this run", "this sweep, 4 configurations
+// at a time (-j 4),"); `jobs_option`: the command has -j, so the message
+// suggests fewer jobs when more than one runs at once.
+void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std::optional<MemoryBudget>& limit,
+                  const std::string& what, bool jobs_option = false);
+
+}  // namespace ftlsim::sim

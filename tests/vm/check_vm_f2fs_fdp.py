@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the console of tests/vm/guest_f2fs_fdp.sh: the FDP-aware F2FS
+"""Checks the outputs of tests/vm/guest_f2fs_fdp.sh: the FDP-aware F2FS
 (tools/f2fs_fdp) with fdp_log_n=8 and fdp_log_n=1.
 
 The expectations come from where the files are (p3/, p5/) and from the
@@ -16,25 +16,25 @@ the last bio that wrote it.
   a data and a node type;
 - N=1: the same writes share segments (one log per type, as stock F2FS),
   and exactly the six logs are open, each sub-log 0.
-usage: check_vm_f2fs_fdp.py CONSOLE
+usage: check_vm_f2fs_fdp.py DIR   (the guest's /tmp/out: n8/, n1/)
 """
 import collections
+import os
 import re
 import sys
 
 BLOCKS_PER_SEG = 512  # 2 MiB segments of 4 KiB blocks
 
 
-def sections(text):
-    files, name, buf = {}, None, []
-    for line in text.splitlines():
-        if name is not None:
-            if line == "@@END":
-                files[name], name, buf = "\n".join(buf), None, []
-            else:
-                buf.append(line)
-        elif line.startswith("@@FILE "):
-            name = line[7:]
+def read_outputs(top):
+    """{"n8.files": text, ...} from DIR/n8/files, ..."""
+    files = {}
+    for n in (8, 1):
+        for name in ("options", "files", "fdp_logs", "hinttrace.err", "hints.csv"):
+            path = os.path.join(top, f"n{n}", name)
+            if os.path.exists(path):
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    files[f"n{n}.{name}"] = f.read()
     return files
 
 
@@ -63,7 +63,7 @@ def last_hint(writes, until=None):
 
 
 def main():
-    files = sections(open(sys.argv[1], encoding="utf-8", errors="replace").read())
+    files = read_outputs(sys.argv[1])
     passed = failed = 0
 
     def check(name, ok, detail=""):

@@ -5,15 +5,17 @@
 # bi_write_hint): /run/fdp_files writes 8 files into each of p3/ and p5/,
 # deletes half, runs F2FS's foreground cleaning; then prints the files'
 # block addresses (FIEMAP before and after cleaning, each inode's node block
-# from dump.f2fs), the open logs (/sys/fs/f2fs/DEV/fdp_logs) and the trace,
-# as @@FILE sections for tests/vm/check_vm_f2fs_fdp.py.
+# from dump.f2fs), the open logs (/sys/fs/f2fs/DEV/fdp_logs) and the trace
+# into /tmp/out/n<N>/, written as a tar archive onto the conventional
+# namespace ($CONV_BLK) for tests/vm/check_vm_f2fs_fdp.py (the serial console
+# is too slow for the trace).
 set -u
-emit() { echo "@@FILE $1"; cat "$2"; echo "@@END"; }
 modprobe f2fs || exit 1
-echo "@@MODULE $(cat /sys/module/f2fs/taint 2>/dev/null) $(modinfo -F filename f2fs)"
+echo "module: taint $(cat /sys/module/f2fs/taint 2>/dev/null), $(modinfo -F filename f2fs)"
 dev="${FDP_BLK##*/}"
 for n in 8 1; do
-  out="/tmp/n$n"
+  out="/tmp/out/n$n"
+  echo "fdp_log_n=$n"
   mkdir -p "$out"
   # -o 20: the 42 extra open logs of N=8 need reserved segments within the
   # over-provisioned space (the module refuses the mount otherwise)
@@ -42,13 +44,11 @@ for n in 8 1; do
   /run/fdp_files sb "$FDP_BLK" >>"$out/files"
   # each surviving file's inode block: dump.f2fs prints its NAT entry
   for ino in $(awk '$1 == "file" {print $4}' "$out/files"); do
-    blk=$(dump.f2fs -d 1 -i "$ino" "$FDP_BLK" 2>/dev/null | sed -n 's/.*nat_entry.block_addr *\[\(0x[0-9a-f]*\)\].*/\1/p' | head -n1)
+    # (it asks whether to copy the file out: answer no)
+    blk=$(printf 'n\n' | timeout 60 dump.f2fs -d 1 -i "$ino" "$FDP_BLK" 2>/dev/null | sed -n 's/.*nat_entry.block_addr *\[\(0x[0-9a-f]*\)\].*/\1/p' | head -n1)
     echo "inode_blk $ino ${blk:-none}" >>"$out/files"
   done
-  emit "n$n.options" "$out/options"
-  emit "n$n.files" "$out/files"
-  emit "n$n.fdp_logs" "$out/fdp_logs"
-  emit "n$n.hinttrace.err" "$out/hinttrace.err"
-  emit "n$n.hints.csv" "$out/hints.csv"
+  echo "fdp_log_n=$n: $(grep -c . "$out/hints.csv") write bios traced"
 done
+(cd /tmp/out && tar -cf "$CONV_BLK" .) || { echo "writing the outputs to $CONV_BLK failed"; exit 1; }
 exit 0

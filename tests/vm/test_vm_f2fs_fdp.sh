@@ -29,8 +29,13 @@ cc -O2 -static -Wall -o "$work/fdp_files" "$here/fdp_files.c" ||
 
 start=$(date +%s)
 rc=0
+rm -rf "$work/f2fs_fdp.tar" "$work/f2fs_fdp.out"
 "$vm_repo/tools/vm/run_vm.sh" --initramfs "$work/initramfs-f2fs-fdp.cpio.gz" --script "$here/guest_f2fs_fdp.sh" \
-  --file "$work/fdp_files" --mem 1G --timeout 600 --log "$work/f2fs_fdp.raw.log" >"$work/f2fs_fdp.console" || rc=$?
+  --file "$work/fdp_files" --mem 1G --conv-disk "$work/f2fs_fdp.tar" --timeout 600 --log "$work/f2fs_fdp.raw.log" \
+  >"$work/f2fs_fdp.console" || rc=$?
 echo "VM run: $(( $(date +%s) - start )) s, exit $rc (console: $work/f2fs_fdp.console)"
-[ "$rc" = 0 ] || { tail -n 40 "$work/f2fs_fdp.console"; exit 1; }
-python3 "$here/check_vm_f2fs_fdp.py" "$work/f2fs_fdp.console"
+cat "$work/f2fs_fdp.console"
+[ "$rc" = 0 ] || exit 1
+mkdir -p "$work/f2fs_fdp.out"
+tar -xf "$work/f2fs_fdp.tar" -C "$work/f2fs_fdp.out" || { echo "no output archive from the guest"; exit 1; }
+python3 "$here/check_vm_f2fs_fdp.py" "$work/f2fs_fdp.out"

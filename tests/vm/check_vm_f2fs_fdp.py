@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+from vm_checks import Checks
+
 BLOCKS_PER_SEG = 512  # 2 MiB segments of 4 KiB blocks
 
 
@@ -64,13 +66,8 @@ def last_hint(writes, until=None):
 
 def main():
     files = read_outputs(sys.argv[1])
-    passed = failed = 0
-
-    def check(name, ok, detail=""):
-        nonlocal passed, failed
-        passed += bool(ok)
-        failed += not ok
-        print(f"{'ok   ' if ok else 'FAIL '} {name}" + ("" if ok else f": {detail}"))
+    checks = Checks()
+    check = checks.check
 
     for n in (8, 1):
         tag = f"N={n}"
@@ -138,8 +135,7 @@ def main():
             check(f"{tag}: segments mix IDs (one log per type)", bool(mixed), f"{len(seg_ids)} segments, none mixed")
             check(f"{tag}: one sub-log per type", sorted(logs) == sorted((t, 0, s) for t, _, s in logs)
                   and sorted(t for t, _, _ in logs) == list(range(6)), str(logs))
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

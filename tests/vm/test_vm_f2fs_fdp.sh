@@ -13,17 +13,15 @@ ftlsim="$1" work="$2"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/vm_common.sh"
 vm_prereqs "$ftlsim"
-command -v cc >/dev/null 2>&1 || vm_skip "no C compiler for tests/vm/fdp_files.c"
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
+vm_static_program "$here/fdp_files.c" "$work/fdp_files"
 rc=0
 ko="$("$vm_repo/tools/f2fs_fdp/build.sh" --out "$work/f2fs_fdp")" || rc=$?
 [ "$rc" != 2 ] || vm_skip "tools/f2fs_fdp/build.sh lacks a prerequisite (tools/install_deps.sh vm)"
 [ "$rc" = 0 ] || { echo "tools/f2fs_fdp/build.sh failed"; exit 1; }
 make -s -C "$vm_repo/tools/hinttrace" OUT="$work/hinttrace" >"$work/hinttrace-build.log" 2>&1 ||
   vm_skip "the hint tracer did not build here (tools/install_deps.sh capture; log $work/hinttrace-build.log)"
-cc -O2 -static -Wall -o "$work/fdp_files" "$here/fdp_files.c" ||
-  vm_skip "cannot link tests/vm/fdp_files.c statically (libc6-dev)"
 "$vm_repo/tools/vm/build_initramfs.sh" --ftlsim "$ftlsim" --hinttrace "$work/hinttrace/hinttrace" \
   --f2fs-ko "$ko" --out "$work/initramfs-f2fs-fdp.cpio.gz"
 

@@ -426,6 +426,8 @@ for arg in sys.argv[3:]:
         run.setdefault("pebble_env", {})[key[len("pebble_env."):]] = value
     elif key == "compact_after_import":
         run[key] = value == "1"
+    elif key in ("mode", "f2fs_sysfs") and not value:
+        run[key] = None  # not an FDP-aware F2FS run
     else:
         run[key] = (int(value) if value else None) if key in INTS else value
 run["chaingen"] = json.load(open(sys.argv[2]))

@@ -16,11 +16,12 @@
 #     vm       tools/vm and tests/vm: QEMU 10 (FDP-capable NVMe emulation)
 #              from bookworm-backports; nvme-cli, busybox, kmod, cpio, python3,
 #              f2fs-tools; and the backports kernel, fetched with
-#              `apt-get download` and unpacked under build/vm/kernel (the
-#              host's own kernel and boot setup are not touched); for
+#              `apt-get download` and unpacked under build/vm/kernel; for
 #              tools/f2fs_fdp (the FDP-aware F2FS module for that kernel),
 #              the same kernel's linux-source, headers and kbuild, pinned
-#              to the image's version, and pahole
+#              to the image's version, and pahole (the headers depend on
+#              the image package, which apt then installs into /boot; the
+#              running kernel is not touched)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -356,7 +356,9 @@ if [ -n "$f2fs_fdp" ]; then
   # hints would set F2FS's temperatures (i_write_hint), which the study's
   # geth did not: non-FDP only logs the tiers; FDP moves them into p<ID>/
   if [ "$f2fs_fdp" -gt 1 ]; then
-    export GETH_FDP_MODE=dirs,log GETH_FDP_DIR_ROOT="$mnt" GETH_FDP_MAP="$FDP_DIR_MAP"
+    # one folder per database under each p<ID> (geth init opens two)
+    export GETH_FDP_MODE=dirs,log GETH_FDP_MAP="$FDP_DIR_MAP" \
+      GETH_FDP_DIRS="0=$mnt/p0/%s,1=$mnt/p1/%s,2=$mnt/p2/%s,3=$mnt/p3/%s,4=$mnt/p4/%s"
   else
     export GETH_FDP_MODE=log
   fi

@@ -94,7 +94,6 @@ if [ "${1:-}" = --inner ]; then
   shift
   geth="$1" datadir="$2" genesis="$3" side="$4" cache="$5" compact="$6"; shift 6
   common=(--datadir "$datadir" --state.scheme hash --cache "$cache" --snapshot=false)
-  [ -z "${IMPORT_ANCIENT_DIR:-}" ] || common+=(--datadir.ancient "$IMPORT_ANCIENT_DIR")
   if [ "${IMPORT_RESET_MARKER:-0}" = 1 ]; then
     # the reset point (after mkfs+mount, before geth): marker value 0
     { echo "# markers v1: <t_ns CLOCK_MONOTONIC> <value>; writer=run_import_capture (0: reset point after mkfs+mount), geth import (blocks)"
@@ -298,7 +297,7 @@ loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free
 "${mkfs[@]}" "$loop" >/dev/null
 # discard: the file system's frees reach the device as trims (the study's
 # F2FS discards too), so the trace carries them.
-datadir="$mnt/geth"
+datadir="$mnt/geth" ancient_real=""
 if [ -n "$f2fs_fdp" ]; then
   # The study's mount options; alloc_mode=default: F2FS's choice above 16 GiB
   # (at or below it picks reuse; docs/geth_study.md)
@@ -318,8 +317,13 @@ if [ -n "$f2fs_fdp" ]; then
                   printf '%s=%s ' "$k" "$(cat "$knobs/$k")"; done)"
   mkdir "$mnt"/p{0,1,2,3,4,5}
   if [ "$f2fs_fdp" -gt 1 ]; then
-    datadir="$mnt/p4/geth"
-    export IMPORT_ANCIENT_DIR="$mnt/p5/ancient" GETH_FDP_ANCIENT_DIR="$mnt/p5/ancient"
+    # the freezer in p5/ through a symlink, as the study linked its chaindata
+    # (geth v1.14.8's `init` opens chaindata and lightchaindata with one
+    # --datadir.ancient, and the second then fails to lock it)
+    datadir="$mnt/p4/geth" ancient_real="$mnt/p5/ancient"
+    mkdir -p "$ancient_real" "$datadir/geth/chaindata"
+    ln -s "$ancient_real" "$datadir/geth/chaindata/ancient"
+    export GETH_FDP_ANCIENT_DIR="$ancient_real"
   else
     datadir="$mnt/p0/geth"
   fi
@@ -394,7 +398,7 @@ cp "$side/markers.txt" "$base.markers.txt"
 read -r first_block last_block < <(awk '!/^#/ && $2 > 0 {if (!n++) f = $2; l = $2} END {print f + 0, l + 0}' "$side/markers.txt")
 cp "$side/geth.log" "$base.geth.log"
 read -r size_kb used_kb avail_kb < <(df -Pk "$mnt" | awk 'NR == 2 {print $2, $3, $4}')
-ancient_dir="${IMPORT_ANCIENT_DIR:-$datadir/geth/chaindata/ancient}"
+ancient_dir="${ancient_real:-$datadir/geth/chaindata/ancient}"
 ancient_kb="$(du -sk "$ancient_dir" | cut -f1)"
 # (FDP mode: Pebble's tables live in p0..p4/, chaindata holds symlinks)
 chaindata_kb="$(( $(du -sk "$mnt" | cut -f1) - ancient_kb ))"

@@ -94,6 +94,8 @@ if [ "${1:-}" = --inner ]; then
   shift
   geth="$1" datadir="$2" genesis="$3" side="$4" cache="$5" compact="$6"; shift 6
   common=(--datadir "$datadir" --state.scheme hash --cache "$cache" --snapshot=false)
+  ancient=()  # --datadir.ancient for the imports (see --f2fs-fdp below)
+  [ -z "${IMPORT_ANCIENT_DIR:-}" ] || ancient=(--datadir.ancient "$IMPORT_ANCIENT_DIR")
   if [ "${IMPORT_RESET_MARKER:-0}" = 1 ]; then
     # the reset point (after mkfs+mount, before geth): marker value 0
     { echo "# markers v1: <t_ns CLOCK_MONOTONIC> <value>; writer=run_import_capture (0: reset point after mkfs+mount), geth import (blocks)"
@@ -115,7 +117,7 @@ if [ "${1:-}" = --inner ]; then
     i=$((i + 1))
     echo "$prog: geth import $(basename "$f") ($i/$#)" >&2
     GETH_FDP_STATS="$side/fdp_stats.import$i.json" GETH_FDP_LOG="$side/fdp_events.import$i.jsonl" \
-      "$geth" "${common[@]}" "${before[@]}" import "${after[@]}" "$f" >>"$side/geth.log" 2>&1 ||
+      "$geth" "${common[@]}" "${ancient[@]}" "${before[@]}" import "${after[@]}" "$f" >>"$side/geth.log" 2>&1 ||
       { echo "$prog: geth import $f failed (see $side/geth.log)" >&2; tail -5 "$side/geth.log" >&2; exit 1; }
   done
   exit 0
@@ -317,13 +319,12 @@ if [ -n "$f2fs_fdp" ]; then
                   printf '%s=%s ' "$k" "$(cat "$knobs/$k")"; done)"
   mkdir "$mnt"/p{0,1,2,3,4,5}
   if [ "$f2fs_fdp" -gt 1 ]; then
-    # the freezer in p5/ through a symlink, as the study linked its chaindata
-    # (geth v1.14.8's `init` opens chaindata and lightchaindata with one
-    # --datadir.ancient, and the second then fails to lock it)
+    # the freezer in p5/: --datadir.ancient for the imports only (geth
+    # v1.14.8's `init` opens chaindata and lightchaindata with one
+    # --datadir.ancient and the second fails to lock it; geth refuses a
+    # symlinked one); init leaves an empty freezer in chaindata
     datadir="$mnt/p4/geth" ancient_real="$mnt/p5/ancient"
-    mkdir -p "$ancient_real" "$datadir/geth/chaindata"
-    ln -s "$ancient_real" "$datadir/geth/chaindata/ancient"
-    export GETH_FDP_ANCIENT_DIR="$ancient_real"
+    export IMPORT_ANCIENT_DIR="$ancient_real" GETH_FDP_ANCIENT_DIR="$ancient_real"
   else
     datadir="$mnt/p0/geth"
   fi

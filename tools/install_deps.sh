@@ -16,8 +16,12 @@
 #     vm       tools/vm and tests/vm: QEMU 10 (FDP-capable NVMe emulation)
 #              from bookworm-backports; nvme-cli, busybox, kmod, cpio, python3,
 #              f2fs-tools; and the backports kernel, fetched with
-#              `apt-get download` and unpacked under build/vm/kernel (the
-#              host's own kernel and boot setup are not touched)
+#              `apt-get download` and unpacked under build/vm/kernel; for
+#              tools/f2fs_fdp (the FDP-aware F2FS module for that kernel),
+#              the same kernel's linux-source, headers and kbuild, pinned
+#              to the image's version, and pahole (the headers depend on
+#              the image package, which apt then installs into /boot; the
+#              running kernel is not touched)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -53,7 +57,8 @@ for g in "${groups[@]}"; do
       ;;
     vm)
       want_vm=1
-      packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs python3)
+      packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs python3
+                 pahole make gcc xz-utils patch)  # tools/f2fs_fdp's module build
       ;;
     *)
       echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz, vm)" >&2
@@ -74,6 +79,13 @@ done
 # package's dependencies need; `-t bookworm-backports` would upgrade
 # unrelated host packages such as systemd), and the kernel it boots.
 vm_backports=(qemu-system-x86 qemu-system-common qemu-system-data seabios)
+# The guest kernel and what tools/f2fs_fdp/build.sh builds its f2fs.ko
+# against: one version, pinned (apt would take a newer linux-source from
+# bookworm-security, whose F2FS no longer matches the image).
+vm_kernel_abi=6.12.95+deb12
+vm_kernel_version=6.12.95-1~bpo12+1
+vm_kernel_pkgs=("linux-source-6.12=$vm_kernel_version" "linux-headers-$vm_kernel_abi-amd64=$vm_kernel_version"
+                "linux-kbuild-$vm_kernel_abi=$vm_kernel_version")
 vm_source=/etc/apt/sources.list.d/ftlsim-bookworm-backports.sources
 vm_pin=/etc/apt/preferences.d/ftlsim-bookworm-backports
 vm_source_text="# written by ftlsim tools/install_deps.sh vm
@@ -100,7 +112,12 @@ if [ "${want_vm:-0}" = 1 ]; then
       vm_missing+=("$p/bookworm-backports")
     fi
   done
-  ls "$vm_kernel_dir"/boot/vmlinuz-* >/dev/null 2>&1 || vm_missing+=("(kernel)")
+  for p in "${vm_kernel_pkgs[@]}"; do
+    if [ "$(dpkg-query -W -f='${Status} ${Version}' "${p%%=*}" 2>/dev/null)" != "install ok installed ${p#*=}" ]; then
+      vm_missing+=("$p")
+    fi
+  done
+  ls "$vm_kernel_dir"/boot/vmlinuz-"$vm_kernel_abi"-amd64 >/dev/null 2>&1 || vm_missing+=("(kernel)")
 fi
 
 if [ ${#missing[@]} -eq 0 ] && [ ${#vm_missing[@]} -eq 0 ] && [ "$vm_sources_ok" = 1 ]; then
@@ -129,22 +146,17 @@ if [ ${#apt_missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >&2
 fi
 
-# The backports kernel: the image package the linux-image-amd64 metapackage
-# of bookworm-backports names, downloaded (not installed) and unpacked into
-# build/vm/kernel: boot/vmlinuz-* and lib/modules/*.
-if [ "${want_vm:-0}" = 1 ] && ! ls "$vm_kernel_dir"/boot/vmlinuz-* >/dev/null 2>&1; then
-  image=$(apt-cache show linux-image-amd64/bookworm-backports 2>/dev/null |
-          sed -n 's/^Depends: *\(linux-image-[^ ,]*\).*/\1/p' | head -n1)
-  if [ -z "$image" ]; then
-    echo "install_deps: bookworm-backports has no linux-image-amd64 (apt-cache show linux-image-amd64/bookworm-backports)" >&2
-    exit 1
-  fi
+# The backports kernel (the pinned image, the one tools/f2fs_fdp builds for),
+# downloaded (not installed) and unpacked into build/vm/kernel: boot/vmlinuz-*
+# and lib/modules/*.
+if [ "${want_vm:-0}" = 1 ] && ! ls "$vm_kernel_dir"/boot/vmlinuz-"$vm_kernel_abi"-amd64 >/dev/null 2>&1; then
+  image="linux-image-$vm_kernel_abi-amd64"
   dl="$repo/build/vm/kernel-deb"
   rm -rf "$dl" "$vm_kernel_dir.partial"
   mkdir -p "$dl" "$vm_kernel_dir.partial"
   # apt downloads as its _apt user where that user can write the folder
   id _apt >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && chown _apt "$dl"
-  (cd "$dl" && apt-get download -qq "$image/bookworm-backports")
+  (cd "$dl" && apt-get download -qq "$image=$vm_kernel_version")
   dpkg-deb -x "$dl"/"$image"_*.deb "$vm_kernel_dir.partial"
   rm -rf "$vm_kernel_dir" && mv "$vm_kernel_dir.partial" "$vm_kernel_dir"
   rm -rf "$dl"

@@ -17,6 +17,8 @@ import json
 import re
 import sys
 
+from vm_checks import Checks
+
 
 def sections(text):
     files, rcs, name, buf = {}, {}, None, []
@@ -36,13 +38,8 @@ def sections(text):
 
 def main():
     files, rcs = sections(open(sys.argv[1], encoding="utf-8", errors="replace").read())
-    passed = failed = 0
-
-    def check(name, ok, detail=""):
-        nonlocal passed, failed
-        passed += bool(ok)
-        failed += not ok
-        print(f"{'ok   ' if ok else 'FAIL '} {name}" + ("" if ok else f": {detail}"))
+    checks = Checks()
+    check = checks.check
 
     for fs in ("ext4", "f2fs"):
         rc, secs = rcs.get(f"capture_{fs}", (None, 0))
@@ -73,8 +70,7 @@ def main():
                       by_pid.get(h) == wrote.get(("direct", h)), f"{by_pid.get(h)}")
         else:
             check("f2fs: its own temperature hints give more than one placement ID", len(by_pid) > 1, str(by_pid))
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.summary()
 
 
 if __name__ == "__main__":

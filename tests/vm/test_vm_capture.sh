@@ -11,12 +11,10 @@ ftlsim="$1" work="$2"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/vm_common.sh"
 vm_prereqs "$ftlsim"
-command -v cc >/dev/null 2>&1 || vm_skip "no C compiler for tests/vm/hinted_write.c"
 img="$(vm_initramfs "$ftlsim" "$work")"
 [ -x "$work/hinttrace/hinttrace" ] ||
   vm_skip "the hint tracer did not build here (tools/install_deps.sh capture; log $work/hinttrace-build.log)"
-cc -O2 -static -Wall -o "$work/hinted_write" "$here/hinted_write.c" ||
-  vm_skip "cannot link tests/vm/hinted_write.c statically (libc6-dev)"
+vm_static_program "$here/hinted_write.c" "$work/hinted_write"
 
 start=$(date +%s)
 rc=0

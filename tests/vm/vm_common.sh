@@ -46,3 +46,10 @@ vm_initramfs() {
   fi
   echo "$img"
 }
+
+# vm_static_program SRC OUT: OUT = SRC (tests/vm/*.c) linked statically for
+# the guest, whose initramfs has no C library of its own; skip without cc.
+vm_static_program() {
+  command -v cc >/dev/null 2>&1 || vm_skip "no C compiler for tests/vm/$(basename "$1")"
+  cc -O2 -static -Wall -o "$2" "$1" || vm_skip "cannot link tests/vm/$(basename "$1") statically (libc6-dev)"
+}

@@ -38,6 +38,20 @@
 #                        never idles, so by default the trace has no trims.
 #                        0 sends them as the discard thread runs (every 50 ms
 #                        to 60 s, a few requests each time)
+#   --f2fs-fdp N         F2FS with the FDP-aware module (tools/f2fs_fdp; in the
+#                        VM: run_import_capture_vm.sh --f2fs-fdp N), the study's
+#                        host modes (docs/geth_study.md): N=1 non-FDP (one
+#                        sub-log per log type, everything under p0/, Pebble's
+#                        VFS placing nothing, IDs from inodes as on stock
+#                        F2FS), N>1 FDP (N sub-logs, Pebble's tiers in
+#                        p0..p3/, the rest of chaindata in p4/, the freezer in
+#                        p5/, IDs = F2FS's directory IDs from the bios). Both:
+#                        mkfs.f2fs -o --f2fs-ovp, mounted
+#                        discard,nobarrier,discard_unit=segment,alloc_mode=default,
+#                        in-place updates only for fsync (the 64 GiB defaults),
+#                        the study's discard policy, a reset marker (value 0)
+#                        after mkfs+mount
+#   --f2fs-ovp PCT       mkfs.f2fs -o PCT with --f2fs-fdp (default 20)
 #   --geth-bin PATH      use this patched geth binary instead of building one
 #                        (with --chain, go is then not needed)
 #   --build-only         build chaingen and geth, print geth's path and exit
@@ -70,6 +84,9 @@ prog=run_import_capture
 TIER_MAP="wal=1,flush=2,l0cmp=3,midcmp=4,deep=5,meta=0,ancient=5,marker=0"
 ANCIENT_ID=6
 PID_NAMES=(0=fs_meta 1=wal 2=flush 3=l0_compaction 4=mid_compaction 5=deep 6=ancient)
+# --f2fs-fdp N>1: the study's directories p0..p5 (its PIDs), F2FS's IDs
+FDP_DIR_MAP="wal=0,flush=1,l0cmp=2,midcmp=3,deep=4,meta=4,ancient=5,marker=4"
+FDP_PID_NAMES=(0=wal+fs_meta 1=flush 2=l0_compaction 3=mid_compaction 4=chaindata 5=ancient)
 
 # ------------------------------------------------------------- inner mode
 # The command the capture wraps: geth init, then one geth import per chunk.
@@ -77,6 +94,13 @@ if [ "${1:-}" = --inner ]; then
   shift
   geth="$1" datadir="$2" genesis="$3" side="$4" cache="$5" compact="$6"; shift 6
   common=(--datadir "$datadir" --state.scheme hash --cache "$cache" --snapshot=false)
+  ancient=()  # --datadir.ancient for the imports (see --f2fs-fdp below)
+  [ -z "${IMPORT_ANCIENT_DIR:-}" ] || ancient=(--datadir.ancient "$IMPORT_ANCIENT_DIR")
+  if [ "${IMPORT_RESET_MARKER:-0}" = 1 ]; then
+    # the reset point (after mkfs+mount, before geth): marker value 0
+    { echo "# markers v1: <t_ns CLOCK_MONOTONIC> <value>; writer=run_import_capture (0: reset point after mkfs+mount), geth import (blocks)"
+      python3 -c 'import time; print(time.monotonic_ns(), 0)'; } >>"$side/markers.txt"
+  fi
   GETH_FDP_STATS="$side/fdp_stats.init.json" GETH_FDP_LOG="$side/fdp_events.init.jsonl" \
     "$geth" "${common[@]}" init "$genesis" >>"$side/geth.log" 2>&1 ||
     { echo "$prog: geth init failed (see $side/geth.log)" >&2; exit 1; }
@@ -93,7 +117,7 @@ if [ "${1:-}" = --inner ]; then
     i=$((i + 1))
     echo "$prog: geth import $(basename "$f") ($i/$#)" >&2
     GETH_FDP_STATS="$side/fdp_stats.import$i.json" GETH_FDP_LOG="$side/fdp_events.import$i.jsonl" \
-      "$geth" "${common[@]}" "${before[@]}" import "${after[@]}" "$f" >>"$side/geth.log" 2>&1 ||
+      "$geth" "${common[@]}" "${ancient[@]}" "${before[@]}" import "${after[@]}" "$f" >>"$side/geth.log" 2>&1 ||
       { echo "$prog: geth import $f failed (see $side/geth.log)" >&2; tail -5 "$side/geth.log" >&2; exit 1; }
   done
   exit 0
@@ -106,7 +130,7 @@ fail() { echo "$prog: error: $*" >&2; exit 1; }
 say() { echo "$prog: $*" >&2; }
 
 out="" version=v1.14.8 blocks=300 chunks=2 seed=1 cg_args="" scale=128 devsize=512M fs=ext4 compact=0
-memtable_kb="" discard_idle="" min_file_kb=64 chain_dir="" import_files=0 keep_raw=() ids_from="" geth_bin="" build_only=0 static=0
+memtable_kb="" discard_idle="" f2fs_fdp="" f2fs_ovp=20 min_file_kb=64 chain_dir="" import_files=0 keep_raw=() ids_from="" geth_bin="" build_only=0 static=0
 work="${XDG_CACHE_HOME:-$HOME/.cache}/ftlsim/geth_import" force=0 skip_missing=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -123,6 +147,8 @@ while [ $# -gt 0 ]; do
     --fs) fs="${2:?}"; shift 2 ;;
     --ids-from) ids_from="${2:?}"; shift 2 ;;
     --f2fs-discard-idle) discard_idle="${2:?}"; shift 2 ;;
+    --f2fs-fdp) f2fs_fdp="${2:?}"; shift 2 ;;
+    --f2fs-ovp) f2fs_ovp="${2:?}"; shift 2 ;;
     --geth-bin) geth_bin="${2:?}"; shift 2 ;;
     --build-only) build_only=1; shift ;;
     --static) static=1; shift ;;
@@ -155,6 +181,16 @@ case "$fs" in
   f2fs) mkfs=(mkfs.f2fs -q) ;;
   *) die "--fs must be ext4 or f2fs" ;;
 esac
+if [ -n "$f2fs_fdp" ]; then
+  [ "$fs" = f2fs ] || die "--f2fs-fdp applies to --fs f2fs only"
+  [[ "$f2fs_fdp" =~ ^[1-8]$ ]] || die "--f2fs-fdp must be 1..8 (sub-logs per log type)"
+  [[ "$f2fs_ovp" =~ ^[1-9][0-9]?$ ]] || die "--f2fs-ovp must be a percentage 1..99"
+  [ -z "$ids_from" ] || die "--f2fs-fdp sets the IDs' source itself (no --ids-from)"
+  # FDP: F2FS's own IDs (directories), as the device saw them; non-FDP: all
+  # bios are ID 0, so the tiers come from inodes as on stock F2FS.
+  [ "$f2fs_fdp" -gt 1 ] && ids_from=bio || ids_from=inode
+  mkfs=(mkfs.f2fs -q -o "$f2fs_ovp")
+fi
 # F2FS (Linux 6.12) puts its own temperature hints in its bios: the file's
 # hint does not reach them, so the tier comes from the bio's inode.
 [ -n "$ids_from" ] || { [ "$fs" = f2fs ] && ids_from=inode || ids_from=bio; }
@@ -263,7 +299,39 @@ loop="$(losetup --find --show "$tmp/disk.img")" || fail "losetup failed (no free
 "${mkfs[@]}" "$loop" >/dev/null
 # discard: the file system's frees reach the device as trims (the study's
 # F2FS discards too), so the trace carries them.
-mount -t "$fs" -o discard "$loop" "$mnt"
+datadir="$mnt/geth" ancient_real=""
+if [ -n "$f2fs_fdp" ]; then
+  # The study's mount options; alloc_mode=default: F2FS's choice above 16 GiB
+  # (at or below it picks reuse; docs/geth_study.md)
+  mount -t f2fs -o "discard,nobarrier,discard_unit=segment,alloc_mode=default,fdp_log_n=$f2fs_fdp" "$loop" "$mnt" ||
+    fail "mounting with fdp_log_n=$f2fs_fdp failed (is the FDP-aware F2FS loaded? dmesg: $(dmesg | tail -n 2 | tr '\n' ' '))"
+  knobs="/sys/fs/f2fs/$(basename "$loop")"
+  [ -e "$knobs/fdp_logs" ] || fail "$knobs/fdp_logs missing: this F2FS is not tools/f2fs_fdp's"
+  # In-place updates only for fsync (F2FS's policy above 16 GiB; below it
+  # forces them) and the study's discard policy: up to 10240 discards a round,
+  # 1 ms apart, issued while other I/O runs.
+  for kv in ipu_policy=16 max_discard_request=10240 min_discard_issue_time=1 mid_discard_issue_time=1 \
+            max_discard_issue_time=1 discard_io_aware=0; do
+    echo "${kv#*=}" >"$knobs/${kv%%=*}" || fail "cannot set $knobs/${kv%%=*}"
+  done
+  f2fs_knobs="$(for k in ipu_policy max_discard_request min_discard_issue_time mid_discard_issue_time \
+                  max_discard_issue_time discard_io_aware reserved_segments ovp_segments; do
+                  printf '%s=%s ' "$k" "$(cat "$knobs/$k")"; done)"
+  mkdir "$mnt"/p{0,1,2,3,4,5}
+  if [ "$f2fs_fdp" -gt 1 ]; then
+    # the freezer in p5/: --datadir.ancient for the imports only (geth
+    # v1.14.8's `init` opens chaindata and lightchaindata with one
+    # --datadir.ancient and the second fails to lock it; geth refuses a
+    # symlinked one); init leaves an empty freezer in chaindata
+    datadir="$mnt/p4/geth" ancient_real="$mnt/p5/ancient"
+    export IMPORT_ANCIENT_DIR="$ancient_real" GETH_FDP_ANCIENT_DIR="$ancient_real"
+  else
+    datadir="$mnt/p0/geth"
+  fi
+  export IMPORT_RESET_MARKER=1
+else
+  mount -t "$fs" -o discard "$loop" "$mnt"
+fi
 mount_opts="$(findmnt -n -o OPTIONS "$mnt" 2>/dev/null || echo discard)"
 discard_idle_set=""  # what the kernel reports after setting it (run.json; empty: not set)
 if [ -n "$discard_idle" ]; then
@@ -278,6 +346,9 @@ fi
 # (IDs from bios), or every write's ID from its inode (IDs from inodes).
 post="ancient-hints --id $ANCIENT_ID"
 [ "$ids_from" = inode ] && post="inode-hints --ancient-id $ANCIENT_ID"
+rewrite=(--hints-rewrite "$tmp/ancient_hints.sh")
+# FDP-aware F2FS in FDP mode: the bios carry the IDs the device saw
+if [ -n "$f2fs_fdp" ] && [ "$f2fs_fdp" -gt 1 ]; then rewrite=(); fi
 cat >"$tmp/ancient_hints.sh" <<EOF
 #!/bin/sh
 exec python3 "$here/capture_post.py" $post \
@@ -286,9 +357,22 @@ EOF
 chmod +x "$tmp/ancient_hints.sh"
 
 export GETH_FDP=1 GETH_FDP_MODE=hints,log GETH_FDP_MAP="$TIER_MAP" GETH_FDP_MARKERS="$side/markers.txt"
+if [ -n "$f2fs_fdp" ]; then
+  # hints would set F2FS's temperatures (i_write_hint), which the study's
+  # geth did not: non-FDP only logs the tiers; FDP moves them into p<ID>/
+  if [ "$f2fs_fdp" -gt 1 ]; then
+    # one folder per database under each p<ID> (geth init opens two)
+    export GETH_FDP_MODE=dirs,log GETH_FDP_MAP="$FDP_DIR_MAP" \
+      GETH_FDP_DIRS="0=$mnt/p0/%s,1=$mnt/p1/%s,2=$mnt/p2/%s,3=$mnt/p3/%s,4=$mnt/p4/%s"
+  else
+    export GETH_FDP_MODE=log
+  fi
+fi
 export GETH_PEBBLE_NO_COMPRESSION=1 GETH_PEBBLE_MEMTABLE_KB="$memtable_kb" GETH_PEBBLE_SCALE="$scale" GETH_PEBBLE_MIN_FILE_KB="$min_file_kb"
 pid_names=()
-for p in "${PID_NAMES[@]}"; do pid_names+=(--pid-name "$p"); done
+names=("${PID_NAMES[@]}")
+if [ -n "$f2fs_fdp" ] && [ "$f2fs_fdp" -gt 1 ]; then names=("${FDP_PID_NAMES[@]}"); fi
+for p in "${names[@]}"; do pid_names+=(--pid-name "$p"); done
 force_opt=()
 [ "$force" = 1 ] && force_opt=(--force)
 say "capturing: geth $version init + import of ${#rlps[@]} chain files (one geth process each) on $fs ($devsize, $loop)"
@@ -299,8 +383,8 @@ start=$SECONDS
 # placement ID between them (about 1% of a tier's bytes at 64 KiB files).
 FTLSIM="${FTLSIM:-}" # Q sees every bio: a larger per-CPU trace buffer than the default 16 MiB.
 "$repo/tools/capture_blktrace.sh" -d "$loop" -o "$out" --hints --action Q --buffer-kb 65536 "${force_opt[@]}" "${keep_raw[@]}" \
-  --hints-rewrite "$tmp/ancient_hints.sh" --markers "$side/markers.txt" "${pid_names[@]}" -- \
-  "$here/run_import_capture.sh" --inner "$geth" "$mnt/geth" "$chain/genesis.json" "$side" "$cache_mb" "$compact" "${rlps[@]}" ||
+  "${rewrite[@]}" --markers "$side/markers.txt" "${pid_names[@]}" -- \
+  "$here/run_import_capture.sh" --inner "$geth" "$datadir" "$chain/genesis.json" "$side" "$cache_mb" "$compact" "${rlps[@]}" ||
   { cp "$side/geth.log" "$base.geth.log" 2>/dev/null; fail "capture failed (geth log: $base.geth.log)"; }
 elapsed=$((SECONDS - start))
 
@@ -312,11 +396,16 @@ python3 "$here/capture_post.py" sum-stats --ancient-id "$ANCIENT_ID" "$base.fdp_
   "$side/fdp_stats.init.json" "$side"/fdp_stats.import*.json || fail "summing the wrapper's stats failed"
 cp "$side/markers.txt" "$base.markers.txt"
 # The block range: the first and last block markers geth wrote.
-read -r first_block last_block < <(awk '!/^#/ {if (!n++) f = $2; l = $2} END {print f + 0, l + 0}' "$side/markers.txt")
+read -r first_block last_block < <(awk '!/^#/ && $2 > 0 {if (!n++) f = $2; l = $2} END {print f + 0, l + 0}' "$side/markers.txt")
 cp "$side/geth.log" "$base.geth.log"
 read -r size_kb used_kb avail_kb < <(df -Pk "$mnt" | awk 'NR == 2 {print $2, $3, $4}')
-chaindata_kb="$(du -sk "$mnt/geth/geth/chaindata" | cut -f1)"
-ancient_kb="$(du -sk "$mnt/geth/geth/chaindata/ancient" | cut -f1)"
+ancient_dir="${ancient_real:-$datadir/geth/chaindata/ancient}"
+ancient_kb="$(du -sk "$ancient_dir" | cut -f1)"
+# (FDP mode: Pebble's tables live in p0..p4/, chaindata holds symlinks)
+chaindata_kb="$(( $(du -sk "$mnt" | cut -f1) - ancient_kb ))"
+[ -n "$f2fs_fdp" ] || chaindata_kb="$(du -sk "$datadir/geth/chaindata" | cut -f1)"
+mode=""
+[ -z "$f2fs_fdp" ] || { [ "$f2fs_fdp" -gt 1 ] && mode=fdp || mode=nonfdp; }
 # run.json: every setting of the run, as key=value arguments (values stay
 # data: a quote in a path or a mount option cannot break the file).
 python3 - "$base.run.json" "$chain/chaingen.json" version=1 geth="$version" geth_binary_stamp="$stamp" \
@@ -327,13 +416,16 @@ python3 - "$base.run.json" "$chain/chaingen.json" version=1 geth="$version" geth
   pebble_env.GETH_PEBBLE_NO_COMPRESSION=1 pebble_env.GETH_PEBBLE_MEMTABLE_KB="$memtable_kb" \
   pebble_env.GETH_PEBBLE_SCALE="$scale" pebble_env.GETH_PEBBLE_MIN_FILE_KB="$min_file_kb" \
   freezer_threshold_blocks="$immutability" tier_map="$TIER_MAP" ancient_id="$ANCIENT_ID" elapsed_s="$elapsed" \
+  mode="$mode" f2fs_fdp_log_n="$f2fs_fdp" f2fs_mkfs_ovp_pct="${f2fs_fdp:+$f2fs_ovp}" \
+  f2fs_sysfs="${f2fs_knobs:-}" geth_fdp_mode="$GETH_FDP_MODE" reset_marker="${IMPORT_RESET_MARKER:-0}" \
   kernel="$(uname -r)" fs_size_kib="$size_kb" fs_used_kib_at_end="$used_kb" fs_avail_kib_at_end="$avail_kb" \
   chaindata_kib_at_end="$chaindata_kb" ancient_kib_at_end="$ancient_kb" <<'EOF'
 import json, sys
 # Whole numbers (an empty one is null: a setting not made); the rest are text.
 INTS = {"version", "first_block", "last_block", "chunks", "seed", "scale", "f2fs_discard_idle_interval_s",
         "freezer_threshold_blocks", "ancient_id", "elapsed_s", "fs_size_kib", "fs_used_kib_at_end",
-        "fs_avail_kib_at_end", "chaindata_kib_at_end", "ancient_kib_at_end"}
+        "fs_avail_kib_at_end", "chaindata_kib_at_end", "ancient_kib_at_end", "f2fs_fdp_log_n",
+        "f2fs_mkfs_ovp_pct", "reset_marker"}
 run = {}
 for arg in sys.argv[3:]:
     key, _, value = arg.partition("=")
@@ -341,6 +433,8 @@ for arg in sys.argv[3:]:
         run.setdefault("pebble_env", {})[key[len("pebble_env."):]] = value
     elif key == "compact_after_import":
         run[key] = value == "1"
+    elif key in ("mode", "f2fs_sysfs") and not value:
+        run[key] = None  # not an FDP-aware F2FS run
     else:
         run[key] = (int(value) if value else None) if key in INTS else value
 run["chaingen"] = json.load(open(sys.argv[2]))

@@ -7,11 +7,13 @@
 # build's ftlsim, the hint tracer when given, tools/capture_blktrace.sh,
 # tools/geth_patch's capture scripts, tools/vm/guest/*, and the traces named;
 # with --python also python3 and its standard library (what
-# tools/geth_patch/run_import_capture.sh needs in the guest). Every program's
-# shared libraries are found with ldd and copied with it.
+# tools/geth_patch/run_import_capture.sh needs in the guest); with --f2fs-ko
+# the FDP-aware F2FS module (tools/f2fs_fdp/build.sh) in place of the
+# kernel's own f2fs.ko. Every program's shared libraries are found with ldd
+# and copied with it.
 #
 #   tools/vm/build_initramfs.sh --ftlsim PATH [--hinttrace PATH] [--python]
-#                               [--trace FILE]... [--out FILE]
+#                               [--f2fs-ko FILE] [--trace FILE]... [--out FILE]
 #
 # Output: FILE (default build/vm/initramfs.cpio.gz), replaced atomically.
 # The guest's /init (tools/vm/guest/init) runs /run/test.sh, which
@@ -23,7 +25,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 die() { echo "$prog: $*" >&2; exit 2; }
 
-ftlsim="" hinttrace="" traces=() python=0 out="$repo/build/vm/initramfs.cpio.gz"
+ftlsim="" hinttrace="" f2fs_ko="" traces=() python=0 out="$repo/build/vm/initramfs.cpio.gz"
 kroot="${FTLSIM_VM_KERNEL_DIR:-$repo/build/vm/kernel}"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,8 +33,9 @@ while [ $# -gt 0 ]; do
     --hinttrace) hinttrace="$2"; shift 2 ;;
     --trace) traces+=("$2"); shift 2 ;;
     --python) python=1; shift ;;
+    --f2fs-ko) f2fs_ko="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -40,6 +43,7 @@ done
 mkdir -p "$(dirname "$out")"
 out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 [ -x "$ftlsim" ] || die "$ftlsim: not an executable"
+[ -z "$f2fs_ko" ] || [ -r "$f2fs_ko" ] || die "--f2fs-ko $f2fs_ko: cannot read"
 kver="$(ls "$kroot/lib/modules" 2>/dev/null | head -n1)"
 [ -n "$kver" ] || die "no kernel modules under $kroot/lib/modules; run tools/install_deps.sh vm"
 for t in busybox bash kmod nvme mke2fs mkfs.f2fs losetup findmnt cpio gzip depmod; do
@@ -82,6 +86,7 @@ replace "$(command -v nvme || echo /usr/sbin/nvme)" /usr/sbin/nvme
 replace /usr/sbin/mke2fs /usr/sbin/mke2fs
 for l in mkfs.ext4 mkfs.ext2; do rm -f "$stage/usr/sbin/$l"; ln -s mke2fs "$stage/usr/sbin/$l"; done
 replace /usr/sbin/mkfs.f2fs /usr/sbin/mkfs.f2fs
+replace /usr/sbin/dump.f2fs /usr/sbin/dump.f2fs
 # util-linux's: --find --show, and the mount options capture metadata records
 replace "$(command -v losetup || echo /usr/sbin/losetup)" /usr/sbin/losetup
 replace "$(command -v findmnt || echo /usr/bin/findmnt)" /usr/bin/findmnt
@@ -113,6 +118,11 @@ while read -r kind path _; do
   rel="${path#"$kroot"}"
   install -D -m 0644 "$path" "$stage/usr$rel"
 done < <("$modprobe" -a -d "$kroot" -S "$kver" --show-depends "${mods[@]}")
+if [ -n "$f2fs_ko" ]; then
+  # the patched module where modprobe looks for f2fs (its dependencies are the stock one's)
+  rm -f "$stage/usr/lib/modules/$kver/kernel/fs/f2fs/"f2fs.ko*
+  install -D -m 0644 "$f2fs_ko" "$stage/usr/lib/modules/$kver/kernel/fs/f2fs/f2fs.ko"
+fi
 for f in modules.order modules.builtin modules.builtin.modinfo; do
   [ -e "$kroot/lib/modules/$kver/$f" ] && cp "$kroot/lib/modules/$kver/$f" "$stage/usr/lib/modules/$kver/"
 done

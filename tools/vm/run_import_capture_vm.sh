@@ -14,6 +14,9 @@
 #                        blocks-NNNN.rlp), as run_import_capture.sh --chain
 #   --import-files N     import the first N blocks-*.rlp files (default all)
 #   --fs f2fs|ext4       file system in the guest (default f2fs)
+#   --f2fs-fdp N         the FDP-aware F2FS (tools/f2fs_fdp, built here and
+#                        loaded in the guest) in the study's non-FDP (N=1) or
+#                        FDP (N=8) host mode: run_import_capture.sh --f2fs-fdp
 #   --geth VERSION       go-ethereum version (default v1.14.8)
 #   --scale D            run_import_capture.sh --scale (default 128; it also
 #                        sets the freezer threshold built into geth)
@@ -38,7 +41,7 @@ die() { echo "$prog: error: $*" >&2; exit 2; }
 . "$repo/tools/geth_patch/capture_checks.sh"
 say() { echo "$prog: $*" >&2; }
 
-out="" chain="" import_files=0 fs=f2fs version=v1.14.8 scale=128 smp=2 mem=4G timeout_s=7200
+out="" chain="" import_files=0 fs=f2fs f2fs_fdp=""  version=v1.14.8 scale=128 smp=2 mem=4G timeout_s=7200
 ftlsim="$repo/build/release/src/cli/ftlsim" force=0 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
     --chain) chain="${2:?}"; shift 2 ;;
     --import-files) import_files="${2:?}"; shift 2 ;;
     --fs) fs="${2:?}"; shift 2 ;;
+    --f2fs-fdp) f2fs_fdp="${2:?}"; shift 2 ;;
     --geth) version="${2:?}"; shift 2 ;;
     --scale) scale="${2:?}"; shift 2 ;;
     --smp) smp="${2:?}"; shift 2 ;;
@@ -57,12 +61,12 @@ while [ $# -gt 0 ]; do
         # The settings this wrapper fixes (and records) cannot be overridden after --.
         for a in "${args[@]}"; do
           case "$a" in
-            --out|--chain|--import-files|--fs|--geth|--geth-bin|--scale|--work|--build-only|--static)
+            --out|--chain|--import-files|--fs|--f2fs-fdp|--geth|--geth-bin|--scale|--work|--build-only|--static)
               die "'$a' after -- would override this wrapper's own setting; give it before --" ;;
           esac
         done
         break ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -70,6 +74,8 @@ done
 [ -n "$chain" ] || die "--chain DIR (a chaingen output directory) is required"
 check_chain_dir "$chain"
 case "$fs" in ext4|f2fs) ;; *) die "--fs must be ext4 or f2fs" ;; esac
+[ -z "$f2fs_fdp" ] || [ "$fs" = f2fs ] || die "--f2fs-fdp needs --fs f2fs"
+[ -z "$f2fs_fdp" ] || [[ "$f2fs_fdp" =~ ^[1-8]$ ]] || die "--f2fs-fdp must be 1..8"
 [[ "$scale" =~ ^[1-9][0-9]*$ ]] || die "--scale must be a positive integer"
 [[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive number of seconds"
 [ -x "$ftlsim" ] || die "ftlsim binary $ftlsim missing (cmake --build --preset release --target ftlsim)"
@@ -86,8 +92,14 @@ geth="$("$repo/tools/geth_patch/run_import_capture.sh" --build-only --static --g
 say "building the hint tracer"
 make -s -C "$repo/tools/hinttrace" OUT="$work/hinttrace" >"$work/hinttrace-build.log" 2>&1 ||
   die "the hint tracer did not build (tools/install_deps.sh capture; log $work/hinttrace-build.log)"
+ko=()
+if [ -n "$f2fs_fdp" ]; then
+  say "building the FDP-aware F2FS module"
+  ko=(--f2fs-ko "$("$repo/tools/f2fs_fdp/build.sh")") || die "tools/f2fs_fdp/build.sh failed"
+  args=(--f2fs-fdp "$f2fs_fdp" "${args[@]}")
+fi
 say "building the initramfs"
-"$here/build_initramfs.sh" --ftlsim "$ftlsim" --hinttrace "$work/hinttrace/hinttrace" --python \
+"$here/build_initramfs.sh" --ftlsim "$ftlsim" --hinttrace "$work/hinttrace/hinttrace" --python "${ko[@]}" \
   --out "$work/initramfs.cpio.gz"
 
 run="$(mktemp -d "$work/run.XXXXXX")"

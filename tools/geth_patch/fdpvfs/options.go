@@ -172,8 +172,8 @@ const (
 	EnvMode       = "GETH_FDP_MODE"        // hints (default) | dirs | log | none, or a comma-separated set
 	EnvMap        = "GETH_FDP_MAP"         // tier=id overrides, e.g. "wal=1,flush=2"
 	EnvSingleID   = "GETH_FDP_SINGLE_ID"   // ID of every tier when GETH_FDP=0 (default 0)
-	EnvDirRoot    = "GETH_FDP_DIR_ROOT"    // dirs mode root (default <db>/fdp)
-	EnvDirs       = "GETH_FDP_DIRS"        // dirs mode per-ID dirs, "1=/mnt/a,2=/mnt/b"
+	EnvDirRoot    = "GETH_FDP_DIR_ROOT"    // dirs mode root (default <db>/fdp); "%s" becomes the db dir's base name
+	EnvDirs       = "GETH_FDP_DIRS"        // dirs mode per-ID dirs, "1=/mnt/a,2=/mnt/b"; "%s" as in EnvDirRoot
 	EnvLog        = "GETH_FDP_LOG"         // JSONL event log path
 	EnvStats      = "GETH_FDP_STATS"       // stats JSON path ("-" disables); "%s" becomes the db dir's base name
 	EnvAncientDir = "GETH_FDP_ANCIENT_DIR" // ':'-separated ancient dirs (default <db>/ancient)
@@ -217,11 +217,17 @@ func OptionsFromEnv(getenv func(string) string, dbDir string) (o Options, enable
 		}
 		o.SingleID = uint8(id)
 	}
-	o.DirRoot = getenv(EnvDirRoot)
+	// "%s" in the directories becomes the db dir's base name: geth opens
+	// two databases (chaindata, lightchaindata) with the same environment.
+	base := filepath.Base(dbDir)
+	o.DirRoot = strings.ReplaceAll(getenv(EnvDirRoot), "%s", base)
 	if v := getenv(EnvDirs); v != "" {
 		d, err := ParseDirs(v)
 		if err != nil {
 			errs = append(errs, err)
+		}
+		for id, dir := range d {
+			d[id] = strings.ReplaceAll(dir, "%s", base)
 		}
 		o.Dirs = d
 	}

@@ -123,7 +123,7 @@ func TestOptionsFromEnv(t *testing.T) {
 	}
 	o, on, err := OptionsFromEnv(envOf(map[string]string{
 		EnvEnable: "1", EnvMode: "hints,log", EnvMap: "wal=2,flush=1", EnvStats: "/out/%s.json",
-		EnvAncientDir: "/a:/b", EnvDirs: "1=/x,2=/y",
+		EnvAncientDir: "/a:/b", EnvDirs: "1=/x,2=/y/%s", EnvDirRoot: "/r/%s",
 	}), "/data/geth/chaindata")
 	if err != nil || !on {
 		t.Fatalf("enabled=%v err=%v", on, err)
@@ -131,7 +131,8 @@ func TestOptionsFromEnv(t *testing.T) {
 	if o.NonFDP || o.Mode != ModeHints|ModeLog || o.ID(TierWAL) != 2 || o.ID(TierFlush) != 1 || o.ID(TierDeep) != 5 {
 		t.Errorf("options: %+v map %v", o, o.Map)
 	}
-	if o.StatsPath != "/out/chaindata.json" || len(o.AncientDirs) != 2 || o.Dirs[2] != "/y" {
+	if o.StatsPath != "/out/chaindata.json" || len(o.AncientDirs) != 2 || o.Dirs[1] != "/x" ||
+		o.Dirs[2] != "/y/chaindata" || o.DirRoot != "/r/chaindata" {
 		t.Errorf("paths: %+v", o)
 	}
 

@@ -18,12 +18,15 @@ from .errors import InputError
 # (option name without dashes, kind), in ftlsim's product order: in a sweep
 # the last one varies fastest. Kinds: int, real, size, word, placement.
 SETTINGS = [
-    ("preset", "word"), ("channels", "int"), ("luns", "int"), ("planes", "int"), ("blocks", "int"),
-    ("pages", "int"), ("page-size", "size"), ("logical", "size"), ("op", "real"),
-    ("gc-thres", "real"), ("gc-thres-high", "real"), ("victim", "word"), ("d-choices", "int"), ("seed", "int"),
-    ("gc-check", "word"), ("rg-gc", "word"), ("trim-partial", "word"),
+    ("preset", "word"), ("rules", "word"), ("channels", "int"), ("luns", "int"), ("planes", "int"),
+    ("blocks", "int"), ("pages", "int"), ("page-size", "size"), ("logical", "size"), ("op", "real"),
+    ("sizing", "word"), ("gc-thres", "real"), ("gc-thres-high", "real"), ("victim", "word"),
+    ("d-choices", "int"), ("seed", "int"),
+    ("gc-check", "word"), ("rg-gc", "word"), ("gc-order", "word"), ("declined", "word"),
+    ("forced-passes", "word"), ("trim-partial", "word"), ("trim-range", "word"),
     ("rg", "int"), ("ru-size", "size"), ("ruh", "int"), ("ruh-type", "word"), ("pi-gc", "word"),
     ("ii-gc", "word"), ("ru-open", "word"), ("rg-split", "word"), ("rg-of", "word"),
+    ("pid-format", "word"), ("single", "word"),
     ("ru-time-limit", "word"),
     ("placement", "placement"),
     ("interval", "size"),

@@ -248,12 +248,6 @@ void run_compare(const CompareArgs& c) {
   for (auto& j : jobs) j.run.pid_names = reader.meta().pid_names;
   std::array<std::string, 2> dirs;
   sim::SweepCallbacks callbacks;
-  if (out_dir) {
-    dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
-    callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
-      if (o.result) out_dir->write([&](const std::string&) { sim::write_job_outputs(dirs[i], jobs[i], *o.result); });
-    };
-  }
   for (const sim::SweepJob& j : jobs) {
     const auto& t = j.run.options.timing;
     if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader.records(), t->speed, c.trace);
@@ -270,6 +264,14 @@ void run_compare(const CompareArgs& c) {
   const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
   sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
   for (sim::SweepJob& j : jobs) j.run.options.fit_memory_limit = limit;
+  // The staging folder (and any missing parent of --out) is made only once
+  // every check above has passed, so a refusal leaves nothing behind.
+  if (out_dir) {
+    dirs = {out_dir->staging() + "/a", out_dir->staging() + "/b"};
+    callbacks.on_done = [&](size_t i, const sim::SweepOutcome& o) {
+      if (o.result) out_dir->write([&](const std::string&) { sim::write_job_outputs(dirs[i], jobs[i], *o.result); });
+    };
+  }
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
   progress.finish();
   reader.check_intact();  // no results from a trace that changed under the runs

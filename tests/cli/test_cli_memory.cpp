@@ -188,9 +188,11 @@ TEST_CASE("a sweep counts the configurations that run at once", "[cli][memory]")
   CHECK(one_at_a_time.exit_code == 0);
   // compare runs a and b at once.
   const test::RunResult cmp = run_ftlsim("compare --trace " + trace + " --blocks 512 --pages 256 --logical 8M "
-                                         "--a \"--gc-thres 60\" --b \"--gc-thres 70\" --no-progress" + limit);
+                                         "--a \"--gc-thres 60\" --b \"--gc-thres 70\" --no-progress" + limit +
+                                         " --out " + tmp.file("new/cmp"));
   INFO(cmp.output);
   CHECK(cmp.exit_code == 2);
+  CHECK_FALSE(std::filesystem::exists(tmp.file("new")));  // refused before --out's parent is made
   CHECK_THAT(cmp.output, Contains("this comparison, a and b at once, needs about"));
   CHECK(cmp.output.find("-j") == std::string::npos);  // compare has no -j to lower
 }

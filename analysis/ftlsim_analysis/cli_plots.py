@@ -9,7 +9,7 @@ from .handles import plot_handles
 from .latency import plot_events, plot_latency_cdf
 from .qd import plot_qd
 from .results import read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep, read_timeseries
-from .source import describe, op_counts, summary_beside
+from .source import describe, op_counts, qd_sweep_source, summary_beside
 from .sweep_plots import parse_where, plot_sweep_heatmap, plot_sweep_lines
 from .waf import X_AXES, plot_waf
 
@@ -147,9 +147,11 @@ def qd_main(argv=None):
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--title")
     a = p.parse_args(argv)
-    runs = []
+    runs, sources = [], []
     for label, path in map(run_spec, a.runs):
-        rows, _ = read_qd_sweep(_file_in(path, "qd_sweep.csv"))  # the knee: qd.knee_qd, not the file's 90% rule
+        csv_path = _file_in(path, "qd_sweep.csv")
+        rows, _ = read_qd_sweep(csv_path)  # the knee: qd.knee_qd, the rule ftlsim qd-sweep prints too
         runs.append((label, rows))
-    plot_qd(runs, a.out, title=a.title)
+        sources.append(qd_sweep_source(csv_path))
+    plot_qd(runs, a.out, title=a.title, source=describe(sources) if any(sources) else None)
     _done(a.out)

@@ -320,7 +320,7 @@ def test_events_title_and_axes_say_what_is_drawn():
 
 def test_plot_qd(tmp_path):
     rows, knee = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
-    assert knee == 8  # the file's (ftlsim's 90% rule): not the one drawn
+    assert knee == 8  # an old file's (ftlsim before #26 used a 90% rule): not the one drawn
     # By hand: max QPS 65,000; 95% is 61,750; the first QD reaching it is 16
     # (64,000), and 32 = 2 x 16 was swept: the knee is 16.
     assert knee_qd(rows) == 16
@@ -388,3 +388,36 @@ def test_plot_qd_with_a_placement_column(tmp_path):
     # Two runs with placements: the run label joins the name.
     out = plot_qd([("a", rows), ("b", rows)], str(tmp_path / "two.png"))
     assert len(out) == 16 and {(r[0], r[1]) for r in out} == {(a, p) for a in "ab" for p in ("single", "fdp")}
+
+
+def test_plot_qd_title_names_the_trace_and_device_from_qd_sweep_json(tmp_path):
+    import json
+    import shutil
+    from ftlsim_analysis.source import describe, qd_sweep_source
+    # An old qd_sweep.json (no trace, no config): no source, the title says so.
+    assert qd_sweep_source(fixture("qd", "qd_sweep.csv")) is None
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(fixture("qd", "qd_sweep.csv"), run / "qd_sweep.csv")
+    (run / "qd_sweep.json").write_text(json.dumps({
+        "trace": "traces/geth-ethstate.ftr", "rows": [], "knee_qd": 16,
+        "config": {"preset": "femu-eth-512m", "geometry": {"logical_bytes": 512 << 20, "physical_bytes": 784 << 20},
+                   "gc": {"thres_pcent": 60}}}))
+    src = qd_sweep_source(str(run / "qd_sweep.csv"))
+    assert describe([src]) == "geth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB physical; GC threshold 60%"
+    from ftlsim_analysis.cli_plots import qd_main
+    import matplotlib.pyplot as plt
+    seen = {}
+    real = plt.Figure.savefig
+
+    def spy(fig, *args, **kwargs):
+        seen["title"] = fig._suptitle.get_text()
+        return real(fig, *args, **kwargs)
+
+    plt.Figure.savefig = spy
+    try:
+        qd_main([str(run), "-o", str(tmp_path / "q.png")])
+    finally:
+        plt.Figure.savefig = real
+    assert seen["title"].endswith("\ngeth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB physical; "
+                                  "GC threshold 60%")

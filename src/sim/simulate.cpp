@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "fdp/any_placement.h"
 #include "fdp/handle_stats.h"
 #include "fdp/stream_map.h"
@@ -48,12 +49,76 @@ class Driver {
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {}
+        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
+    if (o.id_series) {
+      // Per-ID GC copies: the engine counts each copy under its slot's tag.
+      tags_.assign(ftl.logical_slots(), 0);
+      tag_host_.assign(kTags, 0);
+      tag_gc_.assign(kTags, 0);
+      tag_seen_.assign(kTags, 0);
+      ftl_.count_gc_by_tag(tags_.data(), tag_gc_.data());
+      // Streams to handles, as fdp::handle_stats() adds them up.
+      handles_ = fdp.isolated_gc ? fdp.handles + (fdp.has_shared_gc_ru() ? 1 : 0) : 1;
+      for (ftl::StreamId s = 0; s < ftl.stream_stats().size(); ++s) {
+        handle_of_stream_.push_back(fdp.isolated_gc ? fdp::stream_handle(fdp, s) : 0);
+      }
+    }
+  }
+  ~Driver() {
+    if (!tags_.empty()) ftl_.count_gc_by_tag(nullptr, nullptr);
+  }
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
 
   void run(SimResult& r) {
     const auto records = t_.records;
     const size_t n = records.size();
     ProgressCounter progress(opts_.progress);
+    const uint64_t period = repeat_period();
+    for (uint64_t pass = 0; pass < opts_.repeat; ++pass) {
+      time_offset_ = pass * period;
+      const ftl::FtlStats before = ftl_.stats();
+      run_pass(r, progress, pass * n);
+      if (opts_.repeat > 1) {
+        const ftl::FtlStats& after = ftl_.stats();
+        r.passes.push_back({after.host_slots - before.host_slots, after.gc_slots - before.gc_slots,
+                            after.line_erases - before.line_erases});
+      }
+    }
+    progress.finish(n * opts_.repeat);
+    finish(r);
+  }
+
+  // --precondition: writes each slot `next()` yields (kUnmapped ends) once,
+  // one 4 KiB write request each through handle 0, then zeroes the counters.
+  template <class Next>
+  void precondition(Next&& next, SimResult& r) {
+    for (uint32_t p = next(); p != ftl::kUnmapped; p = next()) {
+      const uint32_t rg = streams_.rg_of(0, p);
+      ftl_.before_write(rg);
+      if (!tags_.empty()) tags_[p] = kPreconditionTag;
+      ftl_.write(p, streams_.stream(0, rg));
+      ftl_.after_request();
+    }
+    if (!tags_.empty()) see(kPreconditionTag);
+    const ftl::FtlStats& st = ftl_.stats();
+    r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.line_erases, ftl_.mapped_slots()};
+    ftl_.reset_counters();
+  }
+
+ private:
+  // --repeat: pass k runs at the trace's times + k x this.
+  uint64_t repeat_period() const {
+    const auto records = t_.records;
+    if (records.size() < 2) return 1;
+    const uint64_t first = records.front().time_ns, last = records.back().time_ns;
+    const uint64_t span = last > first ? last - first : 0;
+    return span + std::max<uint64_t>(span / (records.size() - 1), 1);
+  }
+
+  void run_pass(SimResult& r, ProgressCounter& progress, uint64_t done_before) {
+    const auto records = t_.records;
+    const size_t n = records.size();
     for (size_t i = 0; i < n; ++i) {
       if (i + kPrefetchDistance < n) {
         const Record& ahead = records[i + kPrefetchDistance];
@@ -70,17 +135,17 @@ class Driver {
         }
       }
       (void)step(i, r);
-      progress.tick(i + 1);
+      progress.tick(done_before + i + 1);
     }
-    progress.finish(n);
-    finish(r);
   }
+
+ public:
 
   // Applies record i (timed mode calls this as each request is issued);
   // false for a marker, which is not a device request.
   bool step(size_t i, SimResult& r) {
     const Record& rec = t_.records[i];
-    time_ns_ = rec.time_ns;
+    time_ns_ = rec.time_ns + time_offset_;
     if (ru_time_limit_) [[unlikely]] {
       // The device closes RUs whose time limit passed before this request.
       ftl_.set_now(time_ns_);
@@ -169,6 +234,7 @@ class Driver {
       ftl_.write(p, streams_.stream(placement_.slot_handle(placed.handle, p), streams_.rg_of(placed.rg, p)));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+    if (!tags_.empty()) [[unlikely]] tag_request(rec.pid, s);
   }
 
   void do_read(const Record& rec, uint64_t index, RequestCounts& c) {
@@ -215,7 +281,10 @@ class Driver {
     r.requests = RequestCounts{};
     r.requests.markers = markers;
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
+    std::fill(tag_host_.begin(), tag_host_.end(), 0);
+    std::fill(tag_gc_.begin(), tag_gc_.end(), 0);
     r.timeseries.clear();
+    r.id_timeseries.clear();
     r.gc_onset.reset();
     r.reset_record = i;
     last_host_ = 0;
@@ -240,6 +309,46 @@ class Driver {
     last_host_ = st.host_slots;
     last_nand_ = st.nand_slots();
     r.timeseries.push_back(row);
+    if (!tags_.empty()) [[unlikely]] add_id_rows(r, row.host_bytes);
+  }
+
+  // --id-series: the slots of a write request carry its placement ID.
+  void tag_request(uint16_t pid, const trace::SlotSpan& s) {
+    for (uint64_t k = 0; k < s.slots; ++k) tags_[lpn(s.first_slot + k)] = pid;
+    tag_host_[pid] += s.slots;
+    see(pid);
+  }
+  void see(uint32_t tag) {
+    if (tag_seen_[tag] == 0) {
+      tag_seen_[tag] = 1;
+      seen_.push_back(tag);
+      std::sort(seen_.begin(), seen_.end());
+    }
+  }
+  void add_id_rows(SimResult& r, uint64_t host_bytes) {
+    for (const uint32_t tag : seen_) {
+      IdSeriesRow row;
+      row.host_bytes = host_bytes;
+      row.kind = tag == kPreconditionTag ? IdSeriesRow::Kind::kPrecondition : IdSeriesRow::Kind::kPid;
+      row.id = tag == kPreconditionTag ? 0 : tag;
+      row.id_host_bytes = tag_host_[tag] * kSlot;
+      row.id_gc_bytes = tag_gc_[tag] * kSlot;
+      r.id_timeseries.push_back(row);
+    }
+    const auto& streams = ftl_.stream_stats();
+    const size_t first = r.id_timeseries.size();
+    for (uint32_t h = 0; h < handles_; ++h) {
+      IdSeriesRow row;
+      row.host_bytes = host_bytes;
+      row.kind = IdSeriesRow::Kind::kHandle;
+      row.id = h;
+      r.id_timeseries.push_back(row);
+    }
+    for (ftl::StreamId s = 0; s < streams.size(); ++s) {
+      IdSeriesRow& row = r.id_timeseries[first + handle_of_stream_[s]];
+      row.id_host_bytes += streams[s].host_slots * kSlot;
+      row.id_gc_bytes += streams[s].gc_out_slots * kSlot;
+    }
   }
 
  public:
@@ -262,6 +371,18 @@ class Driver {
   const uint32_t* fit_;
   uint64_t fit_slots_;
   uint64_t time_ns_ = 0;
+  uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
+  // --id-series (empty vectors: off): each logical slot's tag (its placement
+  // ID, or kPreconditionTag), host slots and GC copies per tag, the tags seen
+  // (ascending), and each stream's handle.
+  static constexpr uint32_t kTags = 65537;
+  static constexpr uint32_t kPreconditionTag = 65536;
+  std::vector<uint32_t> tags_;
+  std::vector<uint64_t> tag_host_, tag_gc_;
+  std::vector<uint8_t> tag_seen_;
+  std::vector<uint32_t> seen_;
+  std::vector<uint32_t> handle_of_stream_;
+  uint32_t handles_ = 0;
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;
 };
@@ -277,6 +398,73 @@ uint64_t trace_write_bytes(const TraceView& trace) {
 }
 
 namespace {
+
+// --precondition trace: a bit per device slot the trace reads, writes or
+// trims (as the driver maps it: folded with --wrap, or through the fit map);
+// records the driver refuses are skipped here (it reports them).
+std::vector<uint64_t> touched_slots(const TraceView& t, uint64_t logical_slots, bool wrap,
+                                    const std::vector<uint32_t>* fit_map) {
+  std::vector<uint64_t> bits((logical_slots + 63) / 64, 0);
+  const uint64_t sector = t.sector_bytes;
+  const uint64_t logical_sectors = (fit_map != nullptr ? fit_map->size() : logical_slots) * kSlot / sector;
+  for (const Record& rec : t.records) {
+    if (rec.op != static_cast<uint8_t>(Op::kWrite) && rec.op != static_cast<uint8_t>(Op::kRead) &&
+        rec.op != static_cast<uint8_t>(Op::kTrim)) {
+      continue;
+    }
+    if (rec.sectors == 0) continue;
+    const trace::SlotSpan s = trace::slot_span(rec, sector, logical_sectors, wrap);
+    if (s.out_of_range) continue;
+    for (uint64_t k = 0; k < s.slots; ++k) {
+      const uint64_t slot = s.first_slot + k;
+      const uint32_t p = fit_map != nullptr ? (*fit_map)[slot] : trace::slot_lpn(slot, logical_slots);
+      bits[p >> 6] |= uint64_t{1} << (p & 63);
+    }
+  }
+  return bits;
+}
+
+// The slots --precondition writes, in order, as a generator: each call gives
+// the next slot, kUnmapped once done.
+class PreconditionOrder {
+ public:
+  PreconditionOrder(Precondition kind, const TraceView& t, uint64_t logical_slots, bool wrap,
+                    const std::vector<uint32_t>* fit_map, uint64_t seed)
+      : kind_(kind), slots_(logical_slots) {
+    if (kind == Precondition::kRandom) {
+      // Fisher-Yates over every slot (xoshiro256**, core/rng.h).
+      perm_.resize(logical_slots);
+      for (uint64_t i = 0; i < logical_slots; ++i) perm_[i] = static_cast<uint32_t>(i);
+      Rng rng(seed);
+      for (uint64_t i = logical_slots; i > 1; --i) std::swap(perm_[i - 1], perm_[rng.below(i)]);
+    } else if (kind == Precondition::kTrace) {
+      bits_ = touched_slots(t, logical_slots, wrap, fit_map);
+    }
+  }
+  uint32_t operator()() {
+    switch (kind_) {
+      case Precondition::kSeq:
+      case Precondition::kRandom:
+        if (next_ == slots_) return ftl::kUnmapped;
+        ++next_;
+        return kind_ == Precondition::kSeq ? static_cast<uint32_t>(next_ - 1) : perm_[next_ - 1];
+      case Precondition::kTrace:
+        for (; next_ < slots_; ++next_) {
+          if ((bits_[next_ >> 6] >> (next_ & 63)) & 1) return static_cast<uint32_t>(next_++);
+        }
+        return ftl::kUnmapped;
+      case Precondition::kNone: break;
+    }
+    return ftl::kUnmapped;
+  }
+
+ private:
+  Precondition kind_;
+  uint64_t slots_;
+  uint64_t next_ = 0;
+  std::vector<uint32_t> perm_;
+  std::vector<uint64_t> bits_;
+};
 
 // The per-handle statistics (fdp/handle_stats.h) from the engine's counters.
 template <class Ftl>
@@ -360,8 +548,24 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
     throw InputError("--reset-at works in fast mode only: a timed run cannot reset the NAND it is timing");
   }
+  if (opts.repeat == 0) throw InputError("--repeat must be at least 1");
+  if (opts.repeat > 1 && opts.timing) {
+    throw InputError("--repeat works in fast mode only: timed mode replays the trace once");
+  }
+  if (opts.repeat > 1 && opts.reset.kind != ResetAt::Kind::kNone) {
+    throw InputError("--repeat cannot be combined with --reset-at: a reset in the first pass would leave the "
+                     "passes' counts unclear");
+  }
+  if (opts.repeat > 1 && setup.placement.kind == fdp::PlacementKind::kOracle) {
+    throw InputError("--repeat cannot be combined with --placement oracle, whose future knowledge covers one pass");
+  }
+  if (opts.precondition != Precondition::kNone && opts.reset.kind == ResetAt::Kind::kDevice) {
+    throw InputError("--precondition cannot be combined with --reset-at device:M, which would erase what it wrote; "
+                     "use --reset-at counters:M");
+  }
   uint64_t interval = opts.interval_bytes;
-  if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) / 100, kSlot);
+  // 1% of every pass's writes (--repeat).
+  if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) * opts.repeat / 100, kSlot);
 
   SimResult r;
   r.records = trace.records.size();
@@ -374,7 +578,9 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   if (fit) r.fitted_geometry = cfg.geometry;
   // Builds the placement, runs `drive` with a Driver over the engine (the
   // FTL decisions are the same code in both modes) and collects the counters.
-  const auto run_on = [&](auto& any, auto&& drive) {
+  // `quiet(true)` before preconditioning, `quiet(false)` after it: timed
+  // mode times none of its NAND operations.
+  const auto run_on = [&](auto& any, auto&& quiet, auto&& drive) {
     fdp::PlacementInputs inputs;
     inputs.records = trace.records;
     inputs.sector_bytes = trace.sector_bytes;
@@ -388,6 +594,12 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
         [&](auto& ftl, auto& place) {
           ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
           Driver driver(ftl, place, fdp, cfg, trace, opts, interval, fit_map);
+          if (opts.precondition != Precondition::kNone) {
+            PreconditionOrder order(opts.precondition, trace, ftl.logical_slots(), opts.wrap, fit_map, cfg.gc.seed);
+            quiet(true);
+            driver.precondition(order, r);
+            quiet(false);
+          }
           drive(driver);
           collect(ftl, place, driver, fdp, r);
           if (opts.keep_l2p) {
@@ -411,7 +623,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, shape), layout.units);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
-    run_on(any, [&](auto& driver) {
+    run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {
       // The host loop applies every record once, in trace order.
       ProgressCounter progress(opts.progress);
       timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
@@ -423,7 +635,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     });
   } else {
     ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
-    run_on(any, [&](auto& driver) { driver.run(r); });
+    run_on(any, [](bool) {}, [&](auto& driver) { driver.run(r); });
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -154,6 +154,35 @@ TEST_CASE("repeat replays the trace: per-pass counts by hand", "[validation]") {
   CHECK(once.timeseries.size() == r.timeseries.size());
 }
 
+// Timed mode, closed loop at QD 1: a read of one mapped 4 KiB page takes
+// exactly the NAND read time (no transfer time by default); after a fill
+// every read is of mapped data, without one none is and each completes at
+// once, untimed.
+TEST_CASE("after preconditioning, reads of never-written slots get the read latency", "[validation]") {
+  std::vector<trace::Record> recs;
+  for (uint64_t s : {3, 11, 27, 39}) recs.push_back(test::rec(Op::kRead, s * 8, 8, 0, recs.size()));
+  for (const auto pre : {Precondition::kNone, Precondition::kSeq, Precondition::kTrace}) {
+    sim::SimOptions o;
+    o.precondition = pre;
+    o.timing.emplace();
+    o.timing->mode = timing::HostMode::kClosed;
+    o.timing->qd = 1;
+    const auto r = sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, o);
+    REQUIRE(r.timing);
+    const auto& reads = r.timing->ops[static_cast<size_t>(timing::HostOp::kRead)].latency;
+    if (pre == Precondition::kNone) {
+      CHECK(r.timing->unmapped_reads == 4);
+      CHECK(reads.count() == 0);
+    } else {
+      CHECK(r.timing->unmapped_reads == 0);
+      CHECK(reads.count() == 4);
+      CHECK(reads.mean() == 40000.0);  // --read-time 40us
+      CHECK(r.timing->host_page_programs == 0);  // the fill is not timed
+      CHECK(r.ftl.host_slots == 0);
+    }
+  }
+}
+
 TEST_CASE("repeat and precondition refuse what they cannot do", "[unit]") {
   const auto recs = writes({1});
   sim::SimOptions o;

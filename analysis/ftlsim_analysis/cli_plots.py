@@ -6,9 +6,11 @@ import os
 
 from .errors import InputError
 from .handles import plot_handles
+from .ids import plot_ids
 from .latency import plot_events, plot_latency_cdf
 from .qd import plot_qd
-from .results import read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep, read_timeseries
+from .results import (read_events, read_id_timeseries, read_latency_cdf, read_qd_sweep, read_summary, read_sweep,
+                      read_timeseries)
 from .source import describe, op_counts, qd_sweep_source, summary_beside
 from .sweep_plots import parse_where, plot_sweep_heatmap, plot_sweep_lines
 from .waf import X_AXES, plot_waf
@@ -106,6 +108,22 @@ def handles_main(argv=None):
     a = p.parse_args(argv)
     runs = [(label, read_summary(_file_in(path, "summary.json"))) for label, path in map(run_spec, a.runs)]
     plot_handles(runs, a.out, title=a.title)
+    _done(a.out)
+
+
+def ids_main(argv=None):
+    p = _Parser(prog="plot_ids.py", description="One run's host writes, GC copies and WAF share over the run, per "
+                "placement ID and per handle (id_timeseries.csv of ftlsim --id-series). RUN is an ftlsim --out "
+                "folder or its id_timeseries.csv; summary.json beside it gives the title and the handles' IDs.")
+    p.add_argument("run", metavar="RUN")
+    p.add_argument("-o", "--out", required=True, metavar="PNG")
+    p.add_argument("--title")
+    a = p.parse_args(argv)
+    csv_path = _file_in(a.run, "id_timeseries.csv")
+    if not os.path.lexists(csv_path):
+        raise InputError(f"{csv_path}: no such file (run ftlsim with --id-series --out DIR)")
+    summary = summary_beside(csv_path)
+    plot_ids(read_id_timeseries(csv_path), a.out, summary=summary, title=a.title, source=describe([summary]))
     _done(a.out)
 
 

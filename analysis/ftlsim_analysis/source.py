@@ -38,6 +38,14 @@ def describe(summaries):
     thres = {((s.get("config") or {}).get("gc") or {}).get("thres_pcent") for s in known}
     if len(thres) == 1 and None not in thres:
         text += f"; GC threshold {next(iter(thres)):g}%"
+    # --precondition and --repeat, when every run shares them.
+    pre = {((s.get("precondition") or {}) if isinstance(s.get("precondition"), dict) else {}).get("mode")
+           for s in known}
+    if len(pre) == 1 and None not in pre:
+        text += f"; preconditioned ({next(iter(pre))})"
+    passes = {len(s["passes"]) if isinstance(s.get("passes"), list) else 1 for s in known}
+    if len(passes) == 1 and next(iter(passes)) > 1:
+        text += f"; trace x {next(iter(passes))}"
     if len(known) < len(summaries):
         text += " (some runs: not recorded)"
     return text

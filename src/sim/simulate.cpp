@@ -8,13 +8,14 @@
 #include <variant>
 
 #include "core/error.h"
-#include "core/rng.h"
 #include "fdp/any_placement.h"
 #include "fdp/handle_stats.h"
 #include "fdp/stream_map.h"
 #include "ftl/any_ftl.h"
 #include "sim/fit.h"
+#include "sim/id_series.h"
 #include "sim/memory_estimate.h"
+#include "sim/precondition.h"
 #include "sim/report.h"
 #include "timing/host_loop.h"
 #include "timing/nand_map.h"
@@ -52,20 +53,12 @@ class Driver {
         fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
     if (o.id_series) {
       // Per-ID GC copies: the engine counts each copy under its slot's tag.
-      tags_.assign(ftl.logical_slots(), 0);
-      tag_host_.assign(kTags, 0);
-      tag_gc_.assign(kTags, 0);
-      tag_seen_.assign(kTags, 0);
-      ftl_.count_gc_by_tag(tags_.data(), tag_gc_.data());
-      // Streams to handles, as fdp::handle_stats() adds them up.
-      handles_ = fdp.isolated_gc ? fdp.handles + (fdp.has_shared_gc_ru() ? 1 : 0) : 1;
-      for (ftl::StreamId s = 0; s < ftl.stream_stats().size(); ++s) {
-        handle_of_stream_.push_back(fdp.isolated_gc ? fdp::stream_handle(fdp, s) : 0);
-      }
+      ids_.emplace(ftl.logical_slots(), fdp, ftl.stream_stats().size());
+      ftl_.count_gc_by_tag(ids_->tags(), ids_->gc_per_tag());
     }
   }
   ~Driver() {
-    if (!tags_.empty()) ftl_.count_gc_by_tag(nullptr, nullptr);
+    if (ids_) ftl_.count_gc_by_tag(nullptr, nullptr);
   }
   Driver(const Driver&) = delete;
   Driver& operator=(const Driver&) = delete;
@@ -96,11 +89,11 @@ class Driver {
     for (uint32_t p = next(); p != ftl::kUnmapped; p = next()) {
       const uint32_t rg = streams_.rg_of(0, p);
       ftl_.before_write(rg);
-      if (!tags_.empty()) tags_[p] = kPreconditionTag;
+      if (ids_) ids_->tag(p, IdSeries::kPreconditionTag);
       ftl_.write(p, streams_.stream(0, rg));
       ftl_.after_request();
     }
-    if (!tags_.empty()) see(kPreconditionTag);
+    if (ids_) ids_->see(IdSeries::kPreconditionTag);
     const ftl::FtlStats& st = ftl_.stats();
     r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.line_erases, ftl_.mapped_slots()};
     ftl_.reset_counters();
@@ -234,7 +227,10 @@ class Driver {
       ftl_.write(p, streams_.stream(placement_.slot_handle(placed.handle, p), streams_.rg_of(placed.rg, p)));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
-    if (!tags_.empty()) [[unlikely]] tag_request(rec.pid, s);
+    if (ids_) [[unlikely]] {
+      for (uint64_t k = 0; k < s.slots; ++k) ids_->tag(lpn(s.first_slot + k), rec.pid);
+      ids_->host(rec.pid, s.slots);
+    }
   }
 
   void do_read(const Record& rec, uint64_t index, RequestCounts& c) {
@@ -281,8 +277,7 @@ class Driver {
     r.requests = RequestCounts{};
     r.requests.markers = markers;
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
-    std::fill(tag_host_.begin(), tag_host_.end(), 0);
-    std::fill(tag_gc_.begin(), tag_gc_.end(), 0);
+    if (ids_) ids_->zero();
     r.timeseries.clear();
     r.id_timeseries.clear();
     r.gc_onset.reset();
@@ -309,46 +304,7 @@ class Driver {
     last_host_ = st.host_slots;
     last_nand_ = st.nand_slots();
     r.timeseries.push_back(row);
-    if (!tags_.empty()) [[unlikely]] add_id_rows(r, row.host_bytes);
-  }
-
-  // --id-series: the slots of a write request carry its placement ID.
-  void tag_request(uint16_t pid, const trace::SlotSpan& s) {
-    for (uint64_t k = 0; k < s.slots; ++k) tags_[lpn(s.first_slot + k)] = pid;
-    tag_host_[pid] += s.slots;
-    see(pid);
-  }
-  void see(uint32_t tag) {
-    if (tag_seen_[tag] == 0) {
-      tag_seen_[tag] = 1;
-      seen_.push_back(tag);
-      std::sort(seen_.begin(), seen_.end());
-    }
-  }
-  void add_id_rows(SimResult& r, uint64_t host_bytes) {
-    for (const uint32_t tag : seen_) {
-      IdSeriesRow row;
-      row.host_bytes = host_bytes;
-      row.kind = tag == kPreconditionTag ? IdSeriesRow::Kind::kPrecondition : IdSeriesRow::Kind::kPid;
-      row.id = tag == kPreconditionTag ? 0 : tag;
-      row.id_host_bytes = tag_host_[tag] * kSlot;
-      row.id_gc_bytes = tag_gc_[tag] * kSlot;
-      r.id_timeseries.push_back(row);
-    }
-    const auto& streams = ftl_.stream_stats();
-    const size_t first = r.id_timeseries.size();
-    for (uint32_t h = 0; h < handles_; ++h) {
-      IdSeriesRow row;
-      row.host_bytes = host_bytes;
-      row.kind = IdSeriesRow::Kind::kHandle;
-      row.id = h;
-      r.id_timeseries.push_back(row);
-    }
-    for (ftl::StreamId s = 0; s < streams.size(); ++s) {
-      IdSeriesRow& row = r.id_timeseries[first + handle_of_stream_[s]];
-      row.id_host_bytes += streams[s].host_slots * kSlot;
-      row.id_gc_bytes += streams[s].gc_out_slots * kSlot;
-    }
+    if (ids_) [[unlikely]] ids_->add_rows(r.id_timeseries, row.host_bytes, ftl_.stream_stats());
   }
 
  public:
@@ -372,17 +328,7 @@ class Driver {
   uint64_t fit_slots_;
   uint64_t time_ns_ = 0;
   uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
-  // --id-series (empty vectors: off): each logical slot's tag (its placement
-  // ID, or kPreconditionTag), host slots and GC copies per tag, the tags seen
-  // (ascending), and each stream's handle.
-  static constexpr uint32_t kTags = 65537;
-  static constexpr uint32_t kPreconditionTag = 65536;
-  std::vector<uint32_t> tags_;
-  std::vector<uint64_t> tag_host_, tag_gc_;
-  std::vector<uint8_t> tag_seen_;
-  std::vector<uint32_t> seen_;
-  std::vector<uint32_t> handle_of_stream_;
-  uint32_t handles_ = 0;
+  std::optional<IdSeries> ids_;  // --id-series
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;
 };
@@ -398,73 +344,6 @@ uint64_t trace_write_bytes(const TraceView& trace) {
 }
 
 namespace {
-
-// --precondition trace: a bit per device slot the trace reads, writes or
-// trims (as the driver maps it: folded with --wrap, or through the fit map);
-// records the driver refuses are skipped here (it reports them).
-std::vector<uint64_t> touched_slots(const TraceView& t, uint64_t logical_slots, bool wrap,
-                                    const std::vector<uint32_t>* fit_map) {
-  std::vector<uint64_t> bits((logical_slots + 63) / 64, 0);
-  const uint64_t sector = t.sector_bytes;
-  const uint64_t logical_sectors = (fit_map != nullptr ? fit_map->size() : logical_slots) * kSlot / sector;
-  for (const Record& rec : t.records) {
-    if (rec.op != static_cast<uint8_t>(Op::kWrite) && rec.op != static_cast<uint8_t>(Op::kRead) &&
-        rec.op != static_cast<uint8_t>(Op::kTrim)) {
-      continue;
-    }
-    if (rec.sectors == 0) continue;
-    const trace::SlotSpan s = trace::slot_span(rec, sector, logical_sectors, wrap);
-    if (s.out_of_range) continue;
-    for (uint64_t k = 0; k < s.slots; ++k) {
-      const uint64_t slot = s.first_slot + k;
-      const uint32_t p = fit_map != nullptr ? (*fit_map)[slot] : trace::slot_lpn(slot, logical_slots);
-      bits[p >> 6] |= uint64_t{1} << (p & 63);
-    }
-  }
-  return bits;
-}
-
-// The slots --precondition writes, in order, as a generator: each call gives
-// the next slot, kUnmapped once done.
-class PreconditionOrder {
- public:
-  PreconditionOrder(Precondition kind, const TraceView& t, uint64_t logical_slots, bool wrap,
-                    const std::vector<uint32_t>* fit_map, uint64_t seed)
-      : kind_(kind), slots_(logical_slots) {
-    if (kind == Precondition::kRandom) {
-      // Fisher-Yates over every slot (xoshiro256**, core/rng.h).
-      perm_.resize(logical_slots);
-      for (uint64_t i = 0; i < logical_slots; ++i) perm_[i] = static_cast<uint32_t>(i);
-      Rng rng(seed);
-      for (uint64_t i = logical_slots; i > 1; --i) std::swap(perm_[i - 1], perm_[rng.below(i)]);
-    } else if (kind == Precondition::kTrace) {
-      bits_ = touched_slots(t, logical_slots, wrap, fit_map);
-    }
-  }
-  uint32_t operator()() {
-    switch (kind_) {
-      case Precondition::kSeq:
-      case Precondition::kRandom:
-        if (next_ == slots_) return ftl::kUnmapped;
-        ++next_;
-        return kind_ == Precondition::kSeq ? static_cast<uint32_t>(next_ - 1) : perm_[next_ - 1];
-      case Precondition::kTrace:
-        for (; next_ < slots_; ++next_) {
-          if ((bits_[next_ >> 6] >> (next_ & 63)) & 1) return static_cast<uint32_t>(next_++);
-        }
-        return ftl::kUnmapped;
-      case Precondition::kNone: break;
-    }
-    return ftl::kUnmapped;
-  }
-
- private:
-  Precondition kind_;
-  uint64_t slots_;
-  uint64_t next_ = 0;
-  std::vector<uint32_t> perm_;
-  std::vector<uint64_t> bits_;
-};
 
 // The per-handle statistics (fdp/handle_stats.h) from the engine's counters.
 template <class Ftl>

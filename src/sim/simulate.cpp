@@ -51,6 +51,7 @@ class Driver {
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
         fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
+    fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
     if (o.id_series) {
       // Per-ID GC copies: the engine counts each copy under its slot's tag.
       ids_.emplace(ftl.logical_slots(), fdp, ftl.stream_stats().size());
@@ -84,10 +85,13 @@ class Driver {
 
   // --precondition: writes each slot `next()` yields (kUnmapped ends) once,
   // one 4 KiB write request each through handle 0, then zeroes the counters.
+  // With several RGs named by placement ID, the logical space is spread over
+  // them in equal contiguous shares, as data the trace spreads would be.
   template <class Next>
   void precondition(Next&& next, SimResult& r) {
+    const uint64_t slots = ftl_.logical_slots();
     for (uint32_t p = next(); p != ftl::kUnmapped; p = next()) {
-      const uint32_t rg = streams_.rg_of(0, p);
+      const uint32_t rg = streams_.rg_of(static_cast<uint32_t>(uint64_t{p} * fill_rgs_ / slots), p);
       ftl_.before_write(rg);
       if (ids_) ids_->tag(p, IdSeries::kPreconditionTag);
       ftl_.write(p, streams_.stream(0, rg));
@@ -329,6 +333,7 @@ class Driver {
   uint64_t time_ns_ = 0;
   uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
   std::optional<IdSeries> ids_;  // --id-series
+  uint32_t fill_rgs_ = 1;        // --precondition: RGs the fill is spread over
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;
 };

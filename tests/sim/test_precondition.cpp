@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "fdp/placement.h"
 #include "ftl/ftl_test_util.h"
 #include "sim/simulate.h"
 #include "sim_test_util.h"
@@ -180,6 +181,30 @@ TEST_CASE("after preconditioning, reads of never-written slots get the read late
       CHECK(r.timing->host_page_programs == 0);  // the fill is not timed
       CHECK(r.ftl.host_slots == 0);
     }
+  }
+}
+
+// Two reclaim groups chosen by placement ID, 6 lines of 8 slots each (RG 0
+// owns units 0-5, RG 1 units 6-11), two handles. Spread in halves, logical
+// slots 0-15 are written in RG 0 and 16-31 in RG 1; through RG 0 alone all
+// 32 would be in units 0-5.
+TEST_CASE("a fill is spread over the reclaim groups", "[validation]") {
+  ftl::FtlConfig c = test::tiny_config(12, 8, 32, 50, 80);
+  fdp::PlacementSetup p;
+  p.placement = fdp::parse_placement("fdp");
+  p.fdp.handles = 2;
+  p.fdp.reclaim_groups = 2;
+  sim::SimOptions o;
+  o.precondition = Precondition::kSeq;
+  o.keep_l2p = true;
+  const auto r = sim::simulate(c, sim::TraceView{"t.ftr", writes({5}), 512}, o, p);
+  REQUIRE(r.precondition);
+  CHECK(r.precondition->host_slots == 32);
+  CHECK(r.precondition->gc_slots == 0);
+  REQUIRE(r.l2p.size() == 32);
+  for (uint32_t l = 0; l < 32; ++l) {
+    INFO("logical slot " << l << " at physical slot " << r.l2p[l]);
+    CHECK((r.l2p[l] / 8 < 6) == (l < 16));
   }
 }
 

@@ -6,10 +6,12 @@ import os
 
 from .errors import InputError
 from .handles import plot_handles
+from .ids import plot_ids
 from .latency import plot_events, plot_latency_cdf
 from .qd import plot_qd
-from .results import read_events, read_latency_cdf, read_qd_sweep, read_summary, read_sweep, read_timeseries
-from .source import describe, op_counts, summary_beside
+from .results import (read_events, read_id_timeseries, read_latency_cdf, read_qd_sweep, read_summary, read_sweep,
+                      read_timeseries)
+from .source import describe, op_counts, qd_sweep_source, summary_beside
 from .sweep_plots import parse_where, plot_sweep_heatmap, plot_sweep_lines
 from .waf import X_AXES, plot_waf
 
@@ -109,6 +111,22 @@ def handles_main(argv=None):
     _done(a.out)
 
 
+def ids_main(argv=None):
+    p = _Parser(prog="plot_ids.py", description="One run's host writes, GC copies and WAF share over the run, per "
+                "placement ID and per handle (id_timeseries.csv of ftlsim --id-series). RUN is an ftlsim --out "
+                "folder or its id_timeseries.csv; summary.json beside it gives the title and the handles' IDs.")
+    p.add_argument("run", metavar="RUN")
+    p.add_argument("-o", "--out", required=True, metavar="PNG")
+    p.add_argument("--title")
+    a = p.parse_args(argv)
+    csv_path = _file_in(a.run, "id_timeseries.csv")
+    if not os.path.lexists(csv_path):
+        raise InputError(f"{csv_path}: no such file (run ftlsim with --id-series --out DIR)")
+    summary = summary_beside(csv_path)
+    plot_ids(read_id_timeseries(csv_path), a.out, summary=summary, title=a.title, source=describe([summary]))
+    _done(a.out)
+
+
 def latency_main(argv=None):
     p = _Parser(prog="plot_latency.py", description="Timed-mode latency figures: `cdf` (latency_cdf.csv of one or "
                 "more runs) or `events` (events.csv of one run).")
@@ -147,9 +165,11 @@ def qd_main(argv=None):
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--title")
     a = p.parse_args(argv)
-    runs = []
+    runs, sources = [], []
     for label, path in map(run_spec, a.runs):
-        rows, _ = read_qd_sweep(_file_in(path, "qd_sweep.csv"))  # the knee: qd.knee_qd, not the file's 90% rule
+        csv_path = _file_in(path, "qd_sweep.csv")
+        rows, _ = read_qd_sweep(csv_path)  # the knee: qd.knee_qd, the rule ftlsim qd-sweep prints too
         runs.append((label, rows))
-    plot_qd(runs, a.out, title=a.title)
+        sources.append(qd_sweep_source(csv_path))
+    plot_qd(runs, a.out, title=a.title, source=describe(sources) if any(sources) else None)
     _done(a.out)

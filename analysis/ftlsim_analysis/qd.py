@@ -9,7 +9,7 @@ from .errors import InputError
 from .figure import check_unique_labels, colors, new_figure, save
 from .source import title as default_title
 
-# qd_sweep.json records neither trace nor device: the default title says so.
+# qd_sweep.json of ftlsim before #26 records neither trace nor device: the default title says so.
 QD_SOURCE_UNKNOWN = "trace and device not recorded in qd_sweep.json (name them with --title)"
 
 # (CSV column, name, line style, point marker); with one series each
@@ -32,8 +32,8 @@ def knee_qd(rows):
     such depth: the curve was still rising at the deepest queue swept (k is
     the last, or too close to it to tell), or there are no rows.
 
-    Not ftlsim qd-sweep's printed knee (90% of the best, with no look past
-    it), which marks a queue depth even while throughput still rises."""
+    The same rule as ftlsim qd-sweep's printed knee and qd_sweep.json's
+    knee_qd (src/timing/qd_sweep.h, kKneeShare)."""
     if not rows:
         return None
     best = max(r["qps"] for r in rows)
@@ -158,7 +158,7 @@ def plot_qd(runs, png_path, title=None, source=None):
     CSV columns: run, placement (empty without a placement column), ops, qd,
     qps, mib_per_s, p50_ns, p95_ns, p99_ns, p99_9_ns, is_knee (1 on the knee's
     row). The default title names the trace and device when `source` gives
-    them (qd_sweep.json does not). Returns the CSV rows."""
+    them (qd_main reads them from qd_sweep.json). Returns the CSV rows."""
     fig, header, out = draw_qd(runs, title=title, source=source)
     save(fig, png_path, header, out)
     return out

@@ -42,6 +42,8 @@ TIMESERIES_COLUMNS = ["host_bytes", "trace_time_ns", "waf", "interval_waf", "fre
 EVENTS_COLUMNS = ["interval_start_ns", "event", "count", "bytes", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
                   "lat_max_ns"]
 LATENCY_CDF_COLUMNS = ["op", "latency_ns", "cum_fraction"]
+ID_TIMESERIES_COLUMNS = ["host_bytes", "kind", "id", "name", "id_host_bytes", "id_gc_bytes", "waf_share"]
+ID_KINDS = ("pid", "precondition", "handle")
 QD_COLUMNS = ["qd", "ops", "count", "qps", "mib_per_s", "lat_mean_ns", "p50_ns", "p95_ns", "p99_ns", "p99_9_ns"]
 # qd_sweep.csv of ftlsim before rates were binary: decimal MB/s in mb_s.
 _QD_LEGACY_RATE = "mb_s"
@@ -188,6 +190,31 @@ def read_timeseries(path):
             raise InputError(f"{path}: line {line}: host_bytes {r['host_bytes']} is below the previous row's "
                              f"{out[-1]['host_bytes']}")
         out.append(r)
+    return out
+
+
+def read_id_timeseries(path):
+    """id_timeseries.csv (ftlsim --id-series) as a list of dicts: host_bytes,
+    kind ("pid", "precondition" or "handle"), id (an int; None for
+    precondition), name, id_host_bytes, id_gc_bytes, waf_share. Requires
+    host_bytes to be non-decreasing (rows come in timeseries order)."""
+    t = CsvTable(path, ID_TIMESERIES_COLUMNS)
+    out = []
+    for line, row in t.rows:
+        r = {c: t.number(line, row, c) for c in ("host_bytes", "id_host_bytes", "id_gc_bytes", "waf_share")}
+        r["kind"] = row["kind"]
+        if r["kind"] not in ID_KINDS:
+            raise InputError(f"{path}: line {line}: kind '{r['kind'][:32]}' is not pid, precondition or handle")
+        r["id"] = t.number(line, row, "id", optional=r["kind"] == "precondition")
+        if r["id"] is not None and (not isinstance(r["id"], int) or r["id"] < 0):
+            raise InputError(f"{path}: line {line}: id {r['id']} is not a whole number >= 0")
+        r["name"] = row["name"]
+        if out and r["host_bytes"] < out[-1]["host_bytes"]:
+            raise InputError(f"{path}: line {line}: host_bytes {r['host_bytes']} is below the previous row's "
+                             f"{out[-1]['host_bytes']}")
+        out.append(r)
+    if not out:
+        raise InputError(f"{path}: no rows")
     return out
 
 

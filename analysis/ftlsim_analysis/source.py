@@ -38,16 +38,25 @@ def describe(summaries):
     thres = {((s.get("config") or {}).get("gc") or {}).get("thres_pcent") for s in known}
     if len(thres) == 1 and None not in thres:
         text += f"; GC threshold {next(iter(thres)):g}%"
+    # --precondition and --repeat, when every run shares them.
+    pre = {((s.get("precondition") or {}) if isinstance(s.get("precondition"), dict) else {}).get("mode")
+           for s in known}
+    if len(pre) == 1 and None not in pre:
+        text += f"; preconditioned ({next(iter(pre))})"
+    passes = {len(s["passes"]) if isinstance(s.get("passes"), list) else 1 for s in known}
+    if len(passes) == 1 and next(iter(passes)) > 1:
+        text += f"; trace x {next(iter(passes))}"
     if len(known) < len(summaries):
         text += " (some runs: not recorded)"
     return text
 
 
-def summary_beside(path):
-    """summary.json of the run folder `path` is, or holds (a file in it):
-    the parsed object, or None if there is none or it cannot be read."""
+def summary_beside(path, name="summary.json"):
+    """summary.json (or `name`) of the run folder `path` is, or holds (a
+    file in it): the parsed object, or None if there is none or it cannot be
+    read."""
     folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
-    file = os.path.join(folder, "summary.json")
+    file = os.path.join(folder, name)
     # A regular file of sensible size only: a FIFO would block, and a title needs no more.
     if not os.path.isfile(file) or os.path.getsize(file) > (64 << 20):
         return None
@@ -57,6 +66,14 @@ def summary_beside(path):
     except (OSError, ValueError, RecursionError):
         return None
     return s if isinstance(s, dict) else None
+
+
+def qd_sweep_source(path):
+    """The trace and device qd_sweep.json beside `path` records ("trace",
+    "config" in summary.json's shape; ftlsim before #26 wrote neither): the
+    object for describe(), or None."""
+    s = summary_beside(path, "qd_sweep.json")
+    return s if s and isinstance(s.get("trace"), str) and isinstance(s.get("config"), dict) else None
 
 
 def title(what, source):

@@ -23,7 +23,7 @@ SETTINGS = [
     ("sizing", "word"), ("gc-thres", "real"), ("gc-thres-high", "real"), ("victim", "word"),
     ("d-choices", "int"), ("seed", "int"),
     ("gc-check", "word"), ("rg-gc", "word"), ("gc-order", "word"), ("declined", "word"),
-    ("forced-passes", "word"), ("trim-partial", "word"), ("trim-range", "word"),
+    ("forced-passes", "word"), ("gc-trigger", "word"), ("trim-partial", "word"), ("trim-range", "word"),
     ("rg", "int"), ("ru-size", "size"), ("ruh", "int"), ("ruh-type", "word"), ("pi-gc", "word"),
     ("ii-gc", "word"), ("ru-open", "word"), ("rg-split", "word"), ("rg-of", "word"),
     ("pid-format", "word"), ("single", "word"),

@@ -12,7 +12,7 @@ from ftlsim_analysis.errors import run_main
 
 MAINS = {"plot_waf.py": cli_plots.waf_main, "plot_sweep.py": cli_plots.sweep_main,
          "plot_handles.py": cli_plots.handles_main, "plot_latency.py": cli_plots.latency_main,
-         "plot_qd.py": cli_plots.qd_main}
+         "plot_qd.py": cli_plots.qd_main, "plot_ids.py": cli_plots.ids_main}
 
 
 def run_in_process(capsys, name, *args):
@@ -46,6 +46,7 @@ def test_script_as_a_command(tmp_path):
     ("plot_qd.py", ["ssd=" + fixture("qd"), fixture("qd_noknee", "qd_sweep.csv")], 10),
     ("plot_qd.py", [fixture("qd_placement")], 8),
     ("plot_waf.py", [fixture("run_tail"), "--x", "marker"], 6),
+    ("plot_ids.py", [fixture("run_ids")], 8),  # ruh0 wrote nothing: not drawn
 ])
 def test_entry_points(tmp_path, capsys, name, args, csv_rows):
     png = tmp_path / "fig.png"
@@ -63,6 +64,8 @@ def test_entry_points(tmp_path, capsys, name, args, csv_rows):
     ("plot_latency.py", ["cdf", fixture("timed"), "--ops", "trim"], "--ops trim: not in the data"),
     ("plot_qd.py", [fixture("timed", "events.csv")], "missing column(s) qd"),
     ("plot_waf.py", [], "required"),
+    ("plot_ids.py", [fixture("run_a")], "run_a/id_timeseries.csv: no such file (run ftlsim with --id-series"),
+    ("plot_ids.py", [fixture("timed", "events.csv")], "missing column(s) host_bytes"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, name, args, message):
     code, _, err = run_in_process(capsys, name, *args, "-o", tmp_path / "x.png")

@@ -320,7 +320,7 @@ def test_events_title_and_axes_say_what_is_drawn():
 
 def test_plot_qd(tmp_path):
     rows, knee = read_qd_sweep(fixture("qd", "qd_sweep.csv"))
-    assert knee == 8  # the file's (ftlsim's 90% rule): not the one drawn
+    assert knee == 8  # an old file's (ftlsim before #26 used a 90% rule): not the one drawn
     # By hand: max QPS 65,000; 95% is 61,750; the first QD reaching it is 16
     # (64,000), and 32 = 2 x 16 was swept: the knee is 16.
     assert knee_qd(rows) == 16
@@ -388,3 +388,77 @@ def test_plot_qd_with_a_placement_column(tmp_path):
     # Two runs with placements: the run label joins the name.
     out = plot_qd([("a", rows), ("b", rows)], str(tmp_path / "two.png"))
     assert len(out) == 16 and {(r[0], r[1]) for r in out} == {(a, p) for a in "ab" for p in ("single", "fdp")}
+
+
+def test_plot_qd_title_names_the_trace_and_device_from_qd_sweep_json(tmp_path):
+    import json
+    import shutil
+    from ftlsim_analysis.source import describe, qd_sweep_source
+    # An old qd_sweep.json (no trace, no config): no source, the title says so.
+    assert qd_sweep_source(fixture("qd", "qd_sweep.csv")) is None
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(fixture("qd", "qd_sweep.csv"), run / "qd_sweep.csv")
+    (run / "qd_sweep.json").write_text(json.dumps({
+        "trace": "traces/geth-ethstate.ftr", "rows": [], "knee_qd": 16,
+        "config": {"preset": "femu-eth-512m", "geometry": {"logical_bytes": 512 << 20, "physical_bytes": 784 << 20},
+                   "gc": {"thres_pcent": 60}}}))
+    src = qd_sweep_source(str(run / "qd_sweep.csv"))
+    assert describe([src]) == "geth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB physical; GC threshold 60%"
+    from ftlsim_analysis.cli_plots import qd_main
+    import matplotlib.pyplot as plt
+    seen = {}
+    real = plt.Figure.savefig
+
+    def spy(fig, *args, **kwargs):
+        seen["title"] = fig._suptitle.get_text()
+        return real(fig, *args, **kwargs)
+
+    plt.Figure.savefig = spy
+    try:
+        qd_main([str(run), "-o", str(tmp_path / "q.png")])
+    finally:
+        plt.Figure.savefig = real
+    assert seen["title"].endswith("\ngeth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB physical; "
+                                  "GC threshold 60%")
+
+
+def test_plot_ids_hand_built(tmp_path):
+    import json
+    from ftlsim_analysis.figure import id_color
+    from ftlsim_analysis.ids import draw_ids, plot_ids
+    from ftlsim_analysis.results import read_id_timeseries
+    rows = read_id_timeseries(fixture("run_ids", "id_timeseries.csv"))
+    with open(fixture("run_ids", "summary.json")) as f:
+        summary = json.load(f)
+    fig, header, out = draw_ids(rows, summary=summary)
+    try:
+        ids_share, handles_share = fig.axes[2], fig.axes[5]
+        # Stacked shares: the top at 2 MiB is 0.625 + 0.5 = 1.125, the WAF there (hand sum).
+        for ax in (ids_share, handles_share):
+            tops = [max(p.get_paths()[0].vertices[:, 1]) for p in ax.collections]
+            assert max(tops) == pytest.approx(1.125)
+            assert ax.get_xlim() == (0, 2)  # MiB: 2 MiB of host writes
+        assert ids_share.get_xlabel() == "" and fig.axes[5].get_xlabel() == "host writes, all IDs (MiB)"
+        # One colour per ID: ID 1's lines and ruh1 (which holds only ID 1) in ID 1's colour.
+        assert fig.axes[0].get_lines()[0].get_color() == id_color(1)
+        assert fig.axes[3].get_lines()[0].get_color() == id_color(1)
+        labels = [t.get_text() for t in handles_share.get_legend().get_texts()]
+        assert labels == ["ruh1 = ID 1", "ruh2 = ID 2"]  # ruh0 wrote nothing: left out
+        assert fig.axes[0].get_ylabel() == "host writes (MiB)"
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+    out = plot_ids(rows, str(tmp_path / "i.png"), summary=summary)
+    assert_png(tmp_path / "i.png")
+    assert [r[:3] for r in out[:2]] == [[1048576, "pid", 1], [2097152, "pid", 1]]
+    assert len(read_csv(tmp_path / "i.csv")) == 8
+
+
+def test_read_id_timeseries_refuses_a_bad_kind(tmp_path):
+    from ftlsim_analysis.errors import InputError
+    from ftlsim_analysis.results import read_id_timeseries
+    bad = tmp_path / "id_timeseries.csv"
+    bad.write_text("host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share\n1,stream,0,,1,0,1\n")
+    with pytest.raises(InputError, match="kind 'stream' is not pid, precondition or handle"):
+        read_id_timeseries(str(bad))

@@ -25,6 +25,7 @@
 #include "core/output_dir.h"
 #include "core/progress_line.h"
 #include "sim/memory_estimate.h"
+#include "sim/report.h"
 #include "sim/simulate.h"
 #include "sim/sweep_values.h"
 #include "timing/qd_sweep.h"
@@ -107,6 +108,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
   std::atomic<size_t> next{0};
   ProgressLine progress("qd-sweep", reader.size() * n, ProgressUnit::kRecords, progress_wanted(a.no_progress));
   std::atomic<size_t> done{0};
+  std::optional<ftl::Geometry> simulated;  // the first run's device (--logical fit: as fitted), for qd_sweep.json
   auto worker = [&] {
     for (size_t i = next++; i < n; i = next++) {
       const sim::RunDescription& run = runs[i / qds.size()];
@@ -118,6 +120,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
         o.progress = &progress;
         const sim::SimResult r = sim::simulate(run.config, view, o, run.placement);
         rows[i] = timing::qd_row(qd, *r.timing);
+        if (i == 0) simulated = sim::simulated_geometry(run, r);
         rows[i].placement = placements[i / qds.size()];
       } catch (...) {
         errors[i] = std::current_exception();
@@ -161,7 +164,14 @@ void run_qd_sweep(const QdSweepArgs& a) {
   if (out) {
     out->write([&](const std::string& dir) {
       write_file_atomically(dir + "/qd_sweep.csv", timing::qd_sweep_csv(rows));
-      write_file_atomically(dir + "/qd_sweep.json", timing::qd_sweep_json(rows));
+      timing::QdSource source;
+      source.trace = a.trace;
+      source.preset = runs[0].preset.empty() ? std::string("custom") : runs[0].preset;
+      const ftl::Geometry g = simulated ? *simulated : runs[0].config.geometry;
+      source.logical_bytes = g.logical_bytes;
+      source.physical_bytes = g.physical_bytes();
+      source.gc_thres_pcent = runs[0].config.gc.thres_pcent;
+      write_file_atomically(dir + "/qd_sweep.json", timing::qd_sweep_json(rows, source));
     });
     out->publish();
   }
@@ -180,13 +190,14 @@ Command add_qd_sweep_command(CLI::App& root) {
   CLI::App* sub = root.add_subcommand(
       "qd-sweep",
       "Replay a trace in timed mode, closed loop, at each queue depth (and each --placement of a list): QPS, "
-      "MiB/s and latency percentiles per queue depth, and the knee (the smallest queue depth reaching 90% of the "
-      "best QPS)");
+      "MiB/s and latency percentiles per queue depth, and the knee where throughput flattens (the smallest queue depth reaching 95% "
+      "of the best QPS, if one twice as deep was swept; the rule of analysis/plot_qd.py)");
   sub->footer(
       "--placement takes a list here (the other model options one value each): every placement runs at every\n"
       "queue depth, and qd_sweep.csv has one row per placement and queue depth, placement first:\n"
       "  placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\n"
-      "qd_sweep.json holds the same rows, knee_qd (null with several placements) and knee_qd_by_placement.\n"
+      "qd_sweep.json holds the same rows, knee_qd (null with several placements or no knee), knee_qd_by_placement,\n"
+      "and the trace and device (trace, config) for a figure's title.\n"
       "Example: single and FDP latency across queue depths, in one CSV:\n"
       "  ftlsim qd-sweep --trace traces/demo.ftr --placement single,fdp --qd 1,4,16 --out out/qd");
   sub->add_option("--trace", a->trace, "Trace to replay (.ftr)")->type_name("FILE")->required();

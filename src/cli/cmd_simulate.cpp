@@ -52,8 +52,8 @@ bool stderr_progress(const SimulateArgs& a) { return progress_wanted(a.no_progre
 std::string single_run_key(const SimulateArgs& a, const Point& point, const trace::FtrReader& reader) {
   // As plan_sweep (sim/sweep_run.cpp) describes a configuration: the options
   // outside the settings, then every setting; equal runs get equal keys.
-  std::string description = fmt::format("wrap={}\n{}\n", a.model.wrap, describe(a.timing));
-  for (size_t i = 0; i < kSettingCount; ++i) description += fmt::format("{}={}\n", setting_info(i).name, point[i]);
+  std::string description = fmt::format("wrap={}\n{}\n{}", a.model.wrap, describe(a.timing), a.model.steady_state_key());
+  for (size_t i = 0; i < kSettingCount; ++i) description += sim::key_line(setting_info(i).name, point[i]);
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
 }
@@ -107,7 +107,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
     timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);
   }
-  ProgressLine progress("simulate", reader.size(), ProgressUnit::kRecords, stderr_progress(a));
+  ProgressLine progress("simulate", reader.size() * run.options.repeat, ProgressUnit::kRecords, stderr_progress(a));
   run.options.progress = &progress;
   run.pid_names = reader.meta().pid_names;
   const sim::SimResult result = [&] {
@@ -128,7 +128,8 @@ void run_single(const SimulateArgs& a, const Point& point) {
   fmt::print("{}", sim::summary_text(run, result));
   if (!a.out.empty()) {
     const std::string shown = escape_for_terminal(a.out);
-    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}\n", shown,
+    fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}{2}\n", shown,
+               run.options.id_series ? fmt::format(", {}/id_timeseries.csv", shown) : "",
                result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", shown) : "");
   }
 }
@@ -155,8 +156,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   // Options outside the settings that change results.
-  const std::string fixed = fmt::format("wrap={}\n{}\n{}", a.model.wrap, describe(a.timing),
-                                        a.model.reset_at.empty() ? "" : "reset_at=" + a.model.reset_at + "\n");
+  const std::string fixed = fmt::format("wrap={}\n{}\n{}{}", a.model.wrap, describe(a.timing),
+                                        a.model.reset_at.empty() ? "" : "reset_at=" + a.model.reset_at + "\n",
+                                        a.model.steady_state_key());
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
   sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
                                         [&](std::span<const std::string> values) {
@@ -190,7 +192,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                     true);
   // Records of the configurations to run (set once the carried-over ones
   // are known); the note counts configurations.
-  ProgressLine progress("sweep", reader.size() * n, ProgressUnit::kRecords, stderr_progress(a));
+  const uint64_t passes = parse_uint_option(a.model.repeat, "--repeat", 1, 1000000);  // --repeat
+  ProgressLine progress("sweep", reader.size() * n * passes, ProgressUnit::kRecords, stderr_progress(a));
   for (sim::SweepJob& job : plan.jobs) job.run.options.progress = &progress;
 
   const std::string csv_path = a.out + "/sweep.csv";
@@ -203,7 +206,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                reader.size(), s.threads, s.threads == 1 ? "" : "s");
     if (s.carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, csv_path);
     std::fflush(stdout);
-    progress.set_total(reader.size() * (s.configurations - s.carried));
+    progress.set_total(reader.size() * passes * (s.configurations - s.carried));
   };
   run.progress = [&](size_t done, size_t total) {
     progress.set_configurations_done(done, total);

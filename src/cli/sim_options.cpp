@@ -47,6 +47,7 @@ constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"gc-order", ValueKind::kWord, "block", "page"},
     {"declined", ValueKind::kWord, "requeue", "keep"},
     {"forced-passes", ValueKind::kWord, "femu", "5"},
+    {"gc-trigger", ValueKind::kWord, "femu"},
     {"trim-partial", ValueKind::kWord, "unmap"},
     {"trim-range", ValueKind::kWord, "exact", "plus-one"},
     {"rg", ValueKind::kInteger, "1"},
@@ -111,6 +112,17 @@ sim::ResetAt parse_reset_at(const std::string& text) {
                                text));
 }
 
+// --precondition none|seq|random|trace.
+sim::Precondition parse_precondition(const std::string& text) {
+  if (text == "none") return sim::Precondition::kNone;
+  if (text == "seq") return sim::Precondition::kSeq;
+  if (text == "random") return sim::Precondition::kRandom;
+  if (text == "trace") return sim::Precondition::kTrace;
+  throw InputError(fmt::format("--precondition: '{}' is not none, seq (every logical page in order), random (every "
+                               "logical page in a seeded random order) or trace (the pages the trace touches)",
+                               text));
+}
+
 // Two-word settings: the first word is FEMU's rule (the default), the second
 // ftlsim's alternative. Returns whether `text` is the alternative.
 bool choice(Setting s, std::string_view text, std::string_view femu, std::string_view other, std::string_view what) {
@@ -129,6 +141,7 @@ constexpr TwoWords kTwoWords[] = {
     {Setting::kRgGc, "first", "every", "FEMU"},
     {Setting::kGcOrder, "block", "page", "block by block, FEMU"},
     {Setting::kDeclined, "requeue", "keep", "popped and inserted again, FEMU's FDP path"},
+    {Setting::kGcTrigger, "femu", "watermark", "background victims need 1/8 invalid pages, FEMU"},
     {Setting::kTrimPartial, "unmap", "keep", "FEMU"},
     {Setting::kTrimRange, "exact", "plus-one", "the range given, FEMU"},
     {Setting::kRuOpen, "startup", "lazy", "FEMU"},
@@ -263,6 +276,7 @@ ftl::FtlConfig build_config(const ModelArgs& a, const Point& v) {
   cfg.gc.every_pool = alternative(Setting::kRgGc, rule_value(a, v, Setting::kRgGc));
   cfg.gc.page_order = alternative(Setting::kGcOrder, rule_value(a, v, Setting::kGcOrder));
   cfg.gc.forced_passes = forced_passes(rule_value(a, v, Setting::kForcedPasses));
+  cfg.gc.watermark = alternative(Setting::kGcTrigger, val(Setting::kGcTrigger));
   cfg.trim_keeps_partial = alternative(Setting::kTrimPartial, val(Setting::kTrimPartial));
   cfg.trim_plus_one = alternative(Setting::kTrimRange, rule_value(a, v, Setting::kTrimRange));
   // (A geometry without dies or pages is left to validate(), which names the option.)
@@ -312,6 +326,13 @@ const SettingInfo& setting_info(Setting s) { return kSettings[idx(s)]; }
 
 ModelArgs::ModelArgs() {
   for (size_t i = 0; i < kSettingCount; ++i) text[i] = std::string(kSettings[i].default_text);
+}
+
+std::string ModelArgs::steady_state_key() const {
+  std::string out;
+  if (precondition != "none") out += "precondition=" + precondition + "\n";
+  if (repeat != "1") out += "repeat=" + repeat + "\n";
+  return out;
 }
 
 void add_model_options(CLI::App& app, ModelArgs& a) {
@@ -385,6 +406,11 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kForcedPasses, "femu|N", "GC",
       "Forced GC passes one write request may run: femu (FEMU's bound: none on the line path, RUs + RGs under "
       "FDP) or N (ConfFDP: 5)");
+  add(Setting::kGcTrigger, "femu|watermark", "GC",
+      "Background GC trigger: femu (FEMU's: one pass after a request while free units <= the --gc-thres "
+      "count, taking only a victim with >= 1/8 invalid pages) or watermark (ftlsim's own: after a request, "
+      "passes until free units are above the --gc-thres count again, each taking the policy's victim "
+      "whatever its invalid share); forced GC (--gc-thres-high) is the same in both");
   add(Setting::kTrimRange, "exact|plus-one", "Device",
       "LBAs a trim unmaps: exact (its range, FEMU) or plus-one (also the 4 KiB page after each range: ConfFDP's "
       "(nlb + 1) bug, reproduced because the study ran it)");
@@ -433,6 +459,10 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       "interval it observes; no host tags). In a list, a map: spec runs to the next ';'");
   add(Setting::kInterval, "SIZE", "Output",
       "Host bytes between timeseries rows (default: 1% of the bytes the trace writes)");
+  app.add_flag("--id-series", a.id_series,
+               "Also write id_timeseries.csv: host bytes, GC bytes and WAF share over time per placement ID and per "
+               "handle (4 B of memory per logical page)")
+      ->group("Output");
   app.add_flag("--wrap", a.wrap, "Fold LBAs beyond the logical capacity into it (modulo) instead of failing")
       ->group("Input");
   app.add_option("--reset-at", a.reset_at,
@@ -440,6 +470,20 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
                  "management reset) and counters:MARKER only its counters, at the trace's first marker of that "
                  "value, so WAF, GC onset and the time series count from there (fast mode; not sweepable)")
       ->type_name("KIND:MARKER")
+      ->group("Input");
+  app.add_option("--precondition", a.precondition,
+                 "Fill the device before the trace, then zero the counters: none, seq (every logical page once, "
+                 "in order), random (every logical page once, in a random order seeded by --seed) or trace (the "
+                 "pages the trace reads, writes or trims, in order); 4 KiB writes through handle 0. Reads of "
+                 "filled pages are reads of mapped data (not sweepable)")
+      ->type_name("none|seq|random|trace")
+      ->default_str("none")
+      ->group("Input");
+  app.add_option("--repeat", a.repeat,
+                 "Replay the trace N times to reach steady state; the counters cover every pass and summary.json "
+                 "gives each pass's (fast mode; not sweepable)")
+      ->type_name("N")
+      ->default_str("1")
       ->group("Input");
 }
 
@@ -557,6 +601,9 @@ sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std:
   run.rules = point[idx(Setting::kRules)];
   run.sizing = sizing_value(a, point);
   run.options.reset = parse_reset_at(a.reset_at);
+  run.options.precondition = parse_precondition(a.precondition);
+  run.options.repeat = parse_uint_option(a.repeat, "--repeat", 1, 1000000);
+  run.options.id_series = a.id_series;
   return run;
 }
 

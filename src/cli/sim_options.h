@@ -19,7 +19,7 @@ namespace ftlsim::cli {
 // In product order: in a sweep the last one varies fastest.
 enum class Setting : uint8_t {
   kPreset, kRules, kChannels, kLuns, kPlanes, kBlocks, kPages, kPageSize, kLogical, kOp, kSizing,
-  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed, kGcCheck, kRgGc, kGcOrder, kDeclined, kForcedPasses,
+  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed, kGcCheck, kRgGc, kGcOrder, kDeclined, kForcedPasses, kGcTrigger,
   kTrimPartial, kTrimRange,
   kRg, kRuSize, kRuh, kRuhType, kPiGc, kIiGc, kRuOpen, kRgSplit, kRgOf, kPidFormat, kSingle, kRuTimeLimit,
   kPlacement, kInterval,
@@ -46,8 +46,14 @@ struct ModelArgs {
   std::array<bool, kSettingCount> given{};    // on the command line
   bool wrap = false;
   std::string reset_at;                       // --reset-at KIND:MARKER ("" = none)
+  std::string precondition = "none";          // --precondition none|seq|random|trace
+  std::string repeat = "1";                   // --repeat N
+  bool id_series = false;                     // --id-series
 
   ModelArgs();
+  // The key lines of --precondition and --repeat ("" at their defaults), for
+  // a configuration's description (config_key).
+  [[nodiscard]] std::string steady_state_key() const;
   [[nodiscard]] bool is_given(Setting s) const { return given[static_cast<size_t>(s)]; }
 };
 

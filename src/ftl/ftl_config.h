@@ -58,6 +58,12 @@ struct GcConfig {
   // --forced-passes: at most this many forced passes per write request; 0
   // keeps FEMU's bound (none on the line path, units + RGs under FDP).
   uint32_t forced_passes = 0;
+  // --gc-trigger: false (FEMU) runs one background pass after a request while
+  // free units <= thres, and a pass takes only a victim with >= 1/8 invalid
+  // slots (rules 10-13); true (ftlsim's watermark trigger, not FEMU's) runs
+  // passes after a request until free units > thres, with no minimum
+  // invalid share (docs/model.md, "The watermark trigger").
+  bool watermark = false;
 
   // FEMU computes both thresholds with a truncating cast; so do we.
   [[nodiscard]] uint32_t thres_lines(uint32_t lines) const;

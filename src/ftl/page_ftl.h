@@ -159,11 +159,17 @@ class PageFtl {
 
   // FEMU's background GC after a request: one non-forced pass in the first
   // pool whose free units are at or below its threshold (--rg-gc every: in
-  // every such pool).
+  // every such pool). --gc-trigger watermark: passes in that pool until its
+  // free units are above the threshold (or a pass finds no victim).
   void after_request() {
     for (uint32_t p = 0; p < pools_.size(); ++p) {
       if (pools_[p].free_count <= pools_[p].thres) {
-        gc_pass(p, false);
+        if (watermark_) [[unlikely]] {
+          while (pools_[p].free_count <= pools_[p].thres && gc_pass(p, false)) {
+          }
+        } else {
+          gc_pass(p, false);
+        }
         if (!every_pool_) return;
       }
     }
@@ -176,7 +182,18 @@ class PageFtl {
   // are wear, stay).
   void reset() {
     Sink sink = std::move(sink_);
+    const uint32_t* tags = tag_of_;
+    uint64_t* gc_per_tag = gc_per_tag_;
     *this = PageFtl(cfg_, layout_, victims0_, std::move(sink));
+    count_gc_by_tag(tags, gc_per_tag);
+  }
+
+  // GC copies per tag (the driver's per-ID time series): each GC copy of
+  // logical slot l adds one to gc_per_tag[tag_of[l]]. The caller owns both
+  // flat arrays and keeps tag_of[l] current for every mapped l (nullptr: off).
+  void count_gc_by_tag(const uint32_t* tag_of, uint64_t* gc_per_tag) {
+    tag_of_ = tag_of;
+    gc_per_tag_ = gc_per_tag;
   }
   void reset_counters() {
     stats_ = FtlStats{};
@@ -271,12 +288,15 @@ class PageFtl {
   uint32_t spu_ = 0;  // slots per unit
   uint32_t row_slots_ = 0;
   uint32_t bg_min_invalid_ = 0;
+  bool watermark_ = false;  // --gc-trigger watermark
   bool requeue_declined_ = false;
   bool per_slot_check_ = false;
   bool every_pool_ = false;
   uint32_t pools_over_high_ = 0;    // pools with free_count <= high
   uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (layout.forced_cap or --forced-passes)
   bool page_order_ = false;         // --gc-order page (ConfFDP)
+  const uint32_t* tag_of_ = nullptr;  // count_gc_by_tag()
+  uint64_t* gc_per_tag_ = nullptr;
   // What the engine was built from, for reset().
   FtlConfig cfg_;
   FtlLayout layout_;

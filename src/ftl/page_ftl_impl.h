@@ -34,7 +34,9 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   div_ = FastDiv(spu_);
   const uint32_t per_pool = layout.units_per_pool();
   pool_div_ = FastDiv(per_pool);
-  bg_min_invalid_ = spu_ / 8;  // FEMU: ipc < pgs_per_line / 8 is refused
+  // FEMU: ipc < pgs_per_line / 8 is refused; --gc-trigger watermark takes any victim.
+  bg_min_invalid_ = cfg.gc.watermark ? 0 : spu_ / 8;
+  watermark_ = cfg.gc.watermark;
   requeue_declined_ = layout.requeue_declined;
   per_slot_check_ = cfg.gc.forced_check_per_slot;
   every_pool_ = cfg.gc.every_pool;
@@ -247,6 +249,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       if (later != kUnmapped) __builtin_prefetch(&l2p[later], 1, 3);
     }
     const uint32_t lpn = p2l[src];
+    if (gc_per_tag_ != nullptr) ++gc_per_tag_[tag_of_[lpn]];
     sink_.on_gc_copy(src, dest);
     l2p[lpn] = dest;
     p2l[dest] = lpn;

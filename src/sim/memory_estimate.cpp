@@ -38,6 +38,10 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
   MemoryEstimate e;
   e.slot_bytes = huge(logical, 4) + huge(physical, 4) + huge((physical + 63) / 64, 8);
   if (run.options.keep_l2p) e.slot_bytes += logical * 4;
+  if (run.options.id_series) e.slot_bytes += logical * 4 + 65537 * 24;  // a tag per logical slot; per-tag counts
+  // --precondition: the random order (4 B per logical slot) or the trace's footprint (a bit per slot).
+  if (run.options.precondition == Precondition::kRandom) e.slot_bytes += logical * 4;
+  if (run.options.precondition == Precondition::kTrace) e.slot_bytes += logical / 8 + 8;
   const uint64_t units = layout.units;
   uint64_t b = kFixedBytes;
   b += units * 34 + uint64_t{layout.pools} * (units + 1) * 8 + uint64_t{layout.pools} * 128;

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "core/csv_field.h"
 #include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -29,6 +30,16 @@ void write_marker(JsonWriter& j, const std::optional<uint64_t>& m) {
 // The geometry simulated: with --logical fit: its logical size is the fitted one.
 ftl::Geometry simulated_geometry(const RunDescription& run, const SimResult& r) {
   return r.fitted_geometry ? *r.fitted_geometry : run.config.geometry;
+}
+
+std::string_view precondition_name(Precondition p) {
+  switch (p) {
+    case Precondition::kSeq: return "seq";
+    case Precondition::kRandom: return "random";
+    case Precondition::kTrace: return "trace";
+    case Precondition::kNone: break;
+  }
+  return "none";
 }
 
 std::string summary_json(const RunDescription& run, const SimResult& r) {
@@ -78,6 +89,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("forced_check", gc.forced_check_per_slot ? "page" : "request");  // --gc-check
   j.field("rg_gc", gc.every_pool ? "every" : "first");                   // --rg-gc
   j.field("gc_order", gc.page_order ? "page" : "block");                 // --gc-order
+  j.field("trigger", gc.watermark ? "watermark" : "femu");               // --gc-trigger
   j.key("forced_passes");                                                 // --forced-passes: null = FEMU's bound
   if (gc.forced_passes != 0) {
     j.value(uint64_t{gc.forced_passes});
@@ -176,6 +188,37 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   } else {
     j.null();
   }
+  // --precondition: what was written before the trace (the counters above start after it).
+  j.key("precondition");
+  if (r.precondition) {
+    const PreconditionCounts& pc = *r.precondition;
+    j.begin_object();
+    j.field("mode", std::string(precondition_name(run.options.precondition)));
+    j.field("host_bytes", pc.host_slots * kSlot);
+    j.field("gc_bytes", pc.gc_slots * kSlot);
+    j.field("gc_passes", pc.gc_passes);
+    j.field("unit_erases", pc.unit_erases);
+    j.field("mapped_bytes", pc.mapped_slots * kSlot);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  // --repeat N > 1: each pass's share of the counters (the last is the steady state).
+  j.key("passes");
+  if (!r.passes.empty()) {
+    j.begin_array();
+    for (const PassCounts& p : r.passes) {
+      j.begin_object();
+      j.field("host_bytes", p.host_slots * kSlot);
+      j.field("gc_bytes", p.gc_slots * kSlot);
+      j.field("unit_erases", p.unit_erases);
+      j.field("waf", p.waf());
+      j.end_object();
+    }
+    j.end_array();
+  } else {
+    j.null();
+  }
   // FDP statistics log (0x22) and events as a device reports them.
   j.key("fdp_stats").begin_object();
   j.field("hbmw", s.host_slots * kSlot);
@@ -235,6 +278,31 @@ std::string timeseries_csv(const SimResult& r) {
   return out;
 }
 
+std::string id_timeseries_csv(const RunDescription& run, const SimResult& r) {
+  const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
+  std::string out = "host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share\n";
+  for (const IdSeriesRow& row : r.id_timeseries) {
+    std::string_view kind = "pid";
+    std::string id = std::to_string(row.id), name;
+    if (row.kind == IdSeriesRow::Kind::kPid) {
+      const auto it = run.pid_names.find(static_cast<trace::PlacementId>(row.id));
+      if (it != run.pid_names.end()) name = it->second;
+    } else if (row.kind == IdSeriesRow::Kind::kPrecondition) {
+      kind = "precondition";
+      id.clear();
+    } else {
+      kind = "handle";
+      name = fdp::handle_name(fdp, row.id);
+    }
+    const double share = row.host_bytes == 0 ? 0.0
+                                              : static_cast<double>(row.id_host_bytes + row.id_gc_bytes) /
+                                                    static_cast<double>(row.host_bytes);
+    out += fmt::format("{},{},{},{},{},{},{:.6f}\n", row.host_bytes, kind, id, csv_field(name), row.id_host_bytes,
+                       row.id_gc_bytes, share);
+  }
+  return out;
+}
+
 std::string summary_text(const RunDescription& run, const SimResult& r) {
   const ftl::Geometry g = simulated_geometry(run, r);
   const ftl::GcConfig& gc = run.config.gc;
@@ -245,10 +313,11 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                      run.preset.empty() ? "custom" : run.preset, format_bytes(g.physical_bytes()),
                      format_bytes(g.logical_bytes), 100.0 * g.over_provisioning(), g.lines(),
                      format_bytes(g.slots_per_line() * kSlot));
-  out += fmt::format("gc         {} victims; background at <= {} free {} ({}%), forced at <= {} ({}%)\n",
+  out += fmt::format("gc         {} victims; background at <= {} free {} ({}%), forced at <= {} ({}%){}\n",
                      ftl::victim_policy_name(gc.victim), gc.thres_lines(r.units_per_group),
                      r.units_per_group == g.lines() ? "lines" : "units per group", gc.thres_pcent,
-                     gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high);
+                     gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high,
+                     gc.watermark ? "; watermark trigger (not FEMU's): passes until above it, no 1/8 rule" : "");
   if (run.options.fit) {
     out += fmt::format("fit        the trace's footprint, {} in {} pages, remapped densely to fill {:g}% of the "
                        "logical space\n",
@@ -280,6 +349,18 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
   if (fdp.ru_time_limit_ns != 0) {
     out += fmt::format("ru limit   an RU is closed {} of trace time after its first host write, full or not\n",
                        timing::format_ns(static_cast<double>(fdp.ru_time_limit_ns)));
+  }
+  if (r.precondition) {
+    const PreconditionCounts& pc = *r.precondition;
+    out += fmt::format("precond    {}: {} written ({} pages) before the trace, {} GC copies; {} mapped; counters "
+                       "zeroed\n",
+                       precondition_name(run.options.precondition), format_bytes(pc.host_slots * kSlot),
+                       pc.host_slots, format_bytes(pc.gc_slots * kSlot), format_bytes(pc.mapped_slots * kSlot));
+  }
+  if (!r.passes.empty()) {
+    out += fmt::format("repeat     {} passes of the trace; WAF per pass", r.passes.size());
+    for (const PassCounts& p : r.passes) out += fmt::format(" {:.4f}", p.waf());
+    out += "\n";
   }
   out += fmt::format("host       {} written ({} pages), {} reads, {} trims\n",
                      format_bytes(s.host_slots * kSlot), s.host_slots, r.requests.reads, r.requests.trims);
@@ -342,7 +423,8 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
 }
 
 const std::vector<std::string>& output_names() {
-  static const std::vector<std::string> names = {"summary.json", "timeseries.csv", "events.csv", "latency_cdf.csv"};
+  static const std::vector<std::string> names = {"summary.json", "timeseries.csv", "id_timeseries.csv", "events.csv",
+                                                 "latency_cdf.csv"};
   return names;
 }
 
@@ -352,6 +434,7 @@ void write_outputs(const std::string& dir, const RunDescription& run, const SimR
   if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", dir, ec.message()));
   write_file_atomically(dir + "/summary.json", summary_json(run, r));
   write_file_atomically(dir + "/timeseries.csv", timeseries_csv(r));
+  if (run.options.id_series) write_file_atomically(dir + "/id_timeseries.csv", id_timeseries_csv(run, r));
   if (r.timing) {
     write_file_atomically(dir + "/events.csv", r.timing->events.csv());
     write_file_atomically(dir + "/latency_cdf.csv", timing::latency_cdf_csv(*r.timing));

@@ -29,8 +29,19 @@ struct RunDescription {
   std::string config_key;
 };
 
+// "none", "seq", "random", "trace" (--precondition).
+[[nodiscard]] std::string_view precondition_name(Precondition p);
+// The geometry simulated: with --logical fit: its logical size is the fitted one.
+[[nodiscard]] ftl::Geometry simulated_geometry(const RunDescription& run, const SimResult& r);
 [[nodiscard]] std::string summary_json(const RunDescription& run, const SimResult& r);
 [[nodiscard]] std::string timeseries_csv(const SimResult& r);
+// --id-series: id_timeseries.csv, per timeseries row each placement ID that
+// wrote (kind pid; kind precondition: the data --precondition wrote), then
+// each handle (kind handle):
+//   host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share
+// waf_share = (id_host_bytes + id_gc_bytes) / host_bytes: a row's shares of
+// one kind sum to the WAF at that row.
+[[nodiscard]] std::string id_timeseries_csv(const RunDescription& run, const SimResult& r);
 [[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r);
 
 // The names write_outputs() may write: an output folder holding anything
@@ -38,7 +49,7 @@ struct RunDescription {
 [[nodiscard]] const std::vector<std::string>& output_names();
 
 // Creates `dir` if needed and writes summary.json and timeseries.csv into it
-// (timed runs also events.csv and latency_cdf.csv), each new (an existing
+// (--id-series also id_timeseries.csv, timed runs also events.csv and latency_cdf.csv), each new (an existing
 // name is refused). `dir` is meant to be an OutputDir's staging folder,
 // published as one set when the run is complete. Throws SystemError.
 void write_outputs(const std::string& dir, const RunDescription& run, const SimResult& r);

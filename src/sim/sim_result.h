@@ -25,6 +25,17 @@ struct TimeseriesRow {
   std::optional<uint64_t> marker;  // last marker value seen
 };
 
+// --id-series: one placement ID's or handle's cumulative counts at a
+// timeseries row (id_timeseries.csv).
+struct IdSeriesRow {
+  enum class Kind : uint8_t { kPid, kPrecondition, kHandle };
+  uint64_t host_bytes = 0;  // the row's: all host bytes so far
+  Kind kind = Kind::kPid;
+  uint32_t id = 0;          // the placement ID, or the handle number (FdpConfig::handles: the shared "gc" handle)
+  uint64_t id_host_bytes = 0;  // host slots written with this ID / through this handle, x 4 KiB
+  uint64_t id_gc_bytes = 0;    // GC copies of data written with this ID / out of units this handle filled, x 4 KiB
+};
+
 struct GcOnset {
   uint64_t host_bytes = 0;        // host bytes written when the first GC pass ran
   uint64_t trace_time_ns = 0;     // time of the request that triggered it
@@ -42,6 +53,25 @@ struct RequestCounts {
   uint64_t trim_extra_slots = 0;     // --trim-range plus-one: mapped slots after a range it unmapped
 };
 
+// What --precondition wrote before the trace (the counters then restart at 0).
+struct PreconditionCounts {
+  uint64_t host_slots = 0;    // slots written, one request each
+  uint64_t gc_slots = 0;      // GC copies while filling
+  uint64_t gc_passes = 0;
+  uint64_t unit_erases = 0;
+  uint64_t mapped_slots = 0;  // mapped when the trace starts
+};
+
+// One pass of --repeat: what it added to the counters.
+struct PassCounts {
+  uint64_t host_slots = 0;
+  uint64_t gc_slots = 0;
+  uint64_t unit_erases = 0;
+  [[nodiscard]] double waf() const {
+    return host_slots == 0 ? 0.0 : static_cast<double>(host_slots + gc_slots) / static_cast<double>(host_slots);
+  }
+};
+
 struct SimResult {
   // --reset-at: index of the marker record at which the device or its
   // counters were reset (every counter below counts from there); none when
@@ -49,8 +79,11 @@ struct SimResult {
   std::optional<uint64_t> reset_record;
   ftl::FtlStats ftl;
   RequestCounts requests;
+  std::optional<PreconditionCounts> precondition;  // --precondition: what it did (none: not asked for)
+  std::vector<PassCounts> passes;                   // --repeat N > 1: one entry per pass
   std::optional<GcOnset> gc_onset;
   std::vector<TimeseriesRow> timeseries;
+  std::vector<IdSeriesRow> id_timeseries;  // --id-series: per row, each ID that wrote, then each handle
   std::vector<std::pair<uint16_t, uint64_t>> host_bytes_by_pid;  // pids that wrote, ascending
   uint32_t erase_min = 0, erase_max = 0;  // per block (= per line) erase counts
   double erase_mean = 0;

@@ -13,7 +13,9 @@
 #include "fdp/stream_map.h"
 #include "ftl/any_ftl.h"
 #include "sim/fit.h"
+#include "sim/id_series.h"
 #include "sim/memory_estimate.h"
+#include "sim/precondition.h"
 #include "sim/report.h"
 #include "timing/host_loop.h"
 #include "timing/nand_map.h"
@@ -48,12 +50,72 @@ class Driver {
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {}
+        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
+    fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
+    if (o.id_series) {
+      // Per-ID GC copies: the engine counts each copy under its slot's tag.
+      ids_.emplace(ftl.logical_slots(), fdp, ftl.stream_stats().size());
+      ftl_.count_gc_by_tag(ids_->tags(), ids_->gc_per_tag());
+    }
+  }
+  ~Driver() {
+    if (ids_) ftl_.count_gc_by_tag(nullptr, nullptr);
+  }
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
 
   void run(SimResult& r) {
     const auto records = t_.records;
     const size_t n = records.size();
     ProgressCounter progress(opts_.progress);
+    const uint64_t period = repeat_period();
+    for (uint64_t pass = 0; pass < opts_.repeat; ++pass) {
+      time_offset_ = pass * period;
+      const ftl::FtlStats before = ftl_.stats();
+      run_pass(r, progress, pass * n);
+      if (opts_.repeat > 1) {
+        const ftl::FtlStats& after = ftl_.stats();
+        r.passes.push_back({after.host_slots - before.host_slots, after.gc_slots - before.gc_slots,
+                            after.line_erases - before.line_erases});
+      }
+    }
+    progress.finish(n * opts_.repeat);
+    finish(r);
+  }
+
+  // --precondition: writes each slot `next()` yields (kUnmapped ends) once,
+  // one 4 KiB write request each through handle 0, then zeroes the counters.
+  // With several RGs named by placement ID, the logical space is spread over
+  // them in equal contiguous shares, as data the trace spreads would be.
+  template <class Next>
+  void precondition(Next&& next, SimResult& r) {
+    const uint64_t slots = ftl_.logical_slots();
+    for (uint32_t p = next(); p != ftl::kUnmapped; p = next()) {
+      const uint32_t rg = streams_.rg_of(static_cast<uint32_t>(uint64_t{p} * fill_rgs_ / slots), p);
+      ftl_.before_write(rg);
+      if (ids_) ids_->tag(p, IdSeries::kPreconditionTag);
+      ftl_.write(p, streams_.stream(0, rg));
+      ftl_.after_request();
+    }
+    if (ids_) ids_->see(IdSeries::kPreconditionTag);
+    const ftl::FtlStats& st = ftl_.stats();
+    r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.line_erases, ftl_.mapped_slots()};
+    ftl_.reset_counters();
+  }
+
+ private:
+  // --repeat: pass k runs at the trace's times + k x this.
+  uint64_t repeat_period() const {
+    const auto records = t_.records;
+    if (records.size() < 2) return 1;
+    const uint64_t first = records.front().time_ns, last = records.back().time_ns;
+    const uint64_t span = last > first ? last - first : 0;
+    return span + std::max<uint64_t>(span / (records.size() - 1), 1);
+  }
+
+  void run_pass(SimResult& r, ProgressCounter& progress, uint64_t done_before) {
+    const auto records = t_.records;
+    const size_t n = records.size();
     for (size_t i = 0; i < n; ++i) {
       if (i + kPrefetchDistance < n) {
         const Record& ahead = records[i + kPrefetchDistance];
@@ -70,17 +132,17 @@ class Driver {
         }
       }
       (void)step(i, r);
-      progress.tick(i + 1);
+      progress.tick(done_before + i + 1);
     }
-    progress.finish(n);
-    finish(r);
   }
+
+ public:
 
   // Applies record i (timed mode calls this as each request is issued);
   // false for a marker, which is not a device request.
   bool step(size_t i, SimResult& r) {
     const Record& rec = t_.records[i];
-    time_ns_ = rec.time_ns;
+    time_ns_ = rec.time_ns + time_offset_;
     if (ru_time_limit_) [[unlikely]] {
       // The device closes RUs whose time limit passed before this request.
       ftl_.set_now(time_ns_);
@@ -169,6 +231,10 @@ class Driver {
       ftl_.write(p, streams_.stream(placement_.slot_handle(placed.handle, p), streams_.rg_of(placed.rg, p)));
     }
     pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+    if (ids_) [[unlikely]] {
+      for (uint64_t k = 0; k < s.slots; ++k) ids_->tag(lpn(s.first_slot + k), rec.pid);
+      ids_->host(rec.pid, s.slots);
+    }
   }
 
   void do_read(const Record& rec, uint64_t index, RequestCounts& c) {
@@ -215,7 +281,9 @@ class Driver {
     r.requests = RequestCounts{};
     r.requests.markers = markers;
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
+    if (ids_) ids_->zero();
     r.timeseries.clear();
+    r.id_timeseries.clear();
     r.gc_onset.reset();
     r.reset_record = i;
     last_host_ = 0;
@@ -240,6 +308,7 @@ class Driver {
     last_host_ = st.host_slots;
     last_nand_ = st.nand_slots();
     r.timeseries.push_back(row);
+    if (ids_) [[unlikely]] ids_->add_rows(r.id_timeseries, row.host_bytes, ftl_.stream_stats());
   }
 
  public:
@@ -262,6 +331,9 @@ class Driver {
   const uint32_t* fit_;
   uint64_t fit_slots_;
   uint64_t time_ns_ = 0;
+  uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
+  std::optional<IdSeries> ids_;  // --id-series
+  uint32_t fill_rgs_ = 1;        // --precondition: RGs the fill is spread over
   std::optional<uint64_t> marker_;
   uint64_t last_host_ = 0, last_nand_ = 0;
 };
@@ -360,8 +432,24 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
     throw InputError("--reset-at works in fast mode only: a timed run cannot reset the NAND it is timing");
   }
+  if (opts.repeat == 0) throw InputError("--repeat must be at least 1");
+  if (opts.repeat > 1 && opts.timing) {
+    throw InputError("--repeat works in fast mode only: timed mode replays the trace once");
+  }
+  if (opts.repeat > 1 && opts.reset.kind != ResetAt::Kind::kNone) {
+    throw InputError("--repeat cannot be combined with --reset-at: a reset in the first pass would leave the "
+                     "passes' counts unclear");
+  }
+  if (opts.repeat > 1 && setup.placement.kind == fdp::PlacementKind::kOracle) {
+    throw InputError("--repeat cannot be combined with --placement oracle, whose future knowledge covers one pass");
+  }
+  if (opts.precondition != Precondition::kNone && opts.reset.kind == ResetAt::Kind::kDevice) {
+    throw InputError("--precondition cannot be combined with --reset-at device:M, which would erase what it wrote; "
+                     "use --reset-at counters:M");
+  }
   uint64_t interval = opts.interval_bytes;
-  if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) / 100, kSlot);
+  // 1% of every pass's writes (--repeat).
+  if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) * opts.repeat / 100, kSlot);
 
   SimResult r;
   r.records = trace.records.size();
@@ -374,7 +462,9 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   if (fit) r.fitted_geometry = cfg.geometry;
   // Builds the placement, runs `drive` with a Driver over the engine (the
   // FTL decisions are the same code in both modes) and collects the counters.
-  const auto run_on = [&](auto& any, auto&& drive) {
+  // `quiet(true)` before preconditioning, `quiet(false)` after it: timed
+  // mode times none of its NAND operations.
+  const auto run_on = [&](auto& any, auto&& quiet, auto&& drive) {
     fdp::PlacementInputs inputs;
     inputs.records = trace.records;
     inputs.sector_bytes = trace.sector_bytes;
@@ -388,6 +478,12 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
         [&](auto& ftl, auto& place) {
           ftl.set_unit_time_limit(fdp.ru_time_limit_ns);
           Driver driver(ftl, place, fdp, cfg, trace, opts, interval, fit_map);
+          if (opts.precondition != Precondition::kNone) {
+            PreconditionOrder order(opts.precondition, trace, ftl.logical_slots(), opts.wrap, fit_map, cfg.gc.seed);
+            quiet(true);
+            driver.precondition(order, r);
+            quiet(false);
+          }
           drive(driver);
           collect(ftl, place, driver, fdp, r);
           if (opts.keep_l2p) {
@@ -411,7 +507,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, shape), layout.units);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
-    run_on(any, [&](auto& driver) {
+    run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {
       // The host loop applies every record once, in trace order.
       ProgressCounter progress(opts.progress);
       timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
@@ -423,7 +519,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     });
   } else {
     ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
-    run_on(any, [&](auto& driver) { driver.run(r); });
+    run_on(any, [](bool) {}, [&](auto& driver) { driver.run(r); });
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -27,9 +27,19 @@ struct ResetAt {
   uint64_t marker = 0;
 };
 
+// --precondition: what is written before the trace, each slot once as one
+// 4 KiB write through handle 0 (RG 0), after which the counters are zeroed
+// (docs/model.md, "Preconditioning and steady state").
+enum class Precondition : uint8_t {
+  kNone,
+  kSeq,     // every logical slot, in ascending order
+  kRandom,  // every logical slot, in a random order (seeded by the GC seed)
+  kTrace,   // the slots the trace reads, writes or trims, in ascending order
+};
+
 struct SimOptions {
   // A timeseries row every this many host bytes; 0 = 1% of the trace's
-  // written bytes (at least one slot).
+  // written bytes x repeat (at least one slot).
   uint64_t interval_bytes = 0;
   // Fold requests beyond the logical capacity back into it (slot modulo
   // capacity) instead of failing.
@@ -53,6 +63,14 @@ struct SimOptions {
   // run is fast mode. Both make the same FTL decisions (src/timing/).
   std::optional<timing::TimingConfig> timing;
   ResetAt reset;  // fast mode only
+  Precondition precondition = Precondition::kNone;
+  // --repeat: the trace is replayed this many times (>= 1; fast mode only),
+  // pass k with its times shifted by k x (span + mean gap between records).
+  uint64_t repeat = 1;
+  // --id-series: keep SimResult::id_timeseries (per placement ID and per
+  // handle); tags every written logical slot with its ID (4 B per logical
+  // slot) so GC copies can be counted per ID.
+  bool id_series = false;
   // With fit: the memory the fitted run may use (sim/memory_estimate.h),
   // checked once the geometry is known, before the device is allocated.
   // Runs without fit are checked by the caller, which knows what runs at once.

@@ -12,6 +12,11 @@
 #include "sim/fnv1a.h"
 
 namespace ftlsim::sim {
+
+std::string key_line(std::string_view name, std::string_view value) {
+  if (name == "gc-trigger" && value == "femu") return {};
+  return fmt::format("{}={}\n", name, value);
+}
 namespace {
 
 // RFC 4180 records of `text`: fields split on ',', quoted fields may hold

@@ -46,7 +46,7 @@ SweepPlan plan_sweep(std::span<const SweepSetting> settings, std::string_view fi
     plan.table.values.push_back(std::move(values));
     // Resume identity of the row: the trace and every setting of its point.
     std::string description(fixed);
-    for (size_t i = 0; i < settings.size(); ++i) description += fmt::format("{}={}\n", settings[i].name, point[i]);
+    for (size_t i = 0; i < settings.size(); ++i) description += key_line(settings[i].name, point[i]);
     plan.table.keys.push_back(config_key(trace_fingerprint, description));
     try {
       plan.jobs[k].run = build(point);

@@ -37,12 +37,17 @@ QdRow qd_row(uint32_t qd, const TimingResult& t) {
 
 uint32_t knee_qd(std::span<const QdRow> rows) {
   double best = 0;
-  for (const QdRow& r : rows) best = std::max(best, r.qps);
+  uint32_t deepest = 0;
+  for (const QdRow& r : rows) {
+    best = std::max(best, r.qps);
+    deepest = std::max(deepest, r.qd);
+  }
   uint32_t knee = 0;
   for (const QdRow& r : rows) {
-    if (r.qps >= 0.9 * best && (knee == 0 || r.qd < knee)) knee = r.qd;
+    if (r.qps >= kKneeShare * best && (knee == 0 || r.qd < knee)) knee = r.qd;
   }
-  return knee;
+  // Throughput flattened only if a queue depth of 2 x knee or more was swept.
+  return knee != 0 && uint64_t{deepest} >= 2 * uint64_t{knee} ? knee : 0;
 }
 
 std::vector<std::string> placements_of(std::span<const QdRow> rows) {
@@ -70,10 +75,21 @@ std::string qd_sweep_csv(std::span<const QdRow> rows) {
   return out;
 }
 
-std::string qd_sweep_json(std::span<const QdRow> rows) {
+std::string qd_sweep_json(std::span<const QdRow> rows, const QdSource& source) {
   const std::vector<std::string> placements = placements_of(rows);
   JsonWriter j;
   j.begin_object();
+  j.field("trace", source.trace);
+  j.key("config").begin_object();
+  j.field("preset", source.preset);
+  j.key("geometry").begin_object();
+  j.field("logical_bytes", source.logical_bytes);
+  j.field("physical_bytes", source.physical_bytes);
+  j.end_object();
+  j.key("gc").begin_object();
+  j.field("thres_pcent", source.gc_thres_pcent);
+  j.end_object();
+  j.end_object();
   j.key("rows").begin_array();
   for (const QdRow& r : rows) {
     j.begin_object();
@@ -91,14 +107,24 @@ std::string qd_sweep_json(std::span<const QdRow> rows) {
     j.end_object();
   }
   j.end_array();
+  const auto knee_value = [&](uint32_t knee) {
+    if (knee != 0) {
+      j.value(knee);
+    } else {
+      j.null();
+    }
+  };
   j.key("knee_qd");
   if (placements.size() <= 1) {
-    j.value(knee_qd(rows));
+    knee_value(knee_qd(rows));
   } else {
     j.null();
   }
   j.key("knee_qd_by_placement").begin_object();
-  for (const std::string& p : placements) j.field(p, knee_qd(rows_of(rows, p)));
+  for (const std::string& p : placements) {
+    j.key(p);
+    knee_value(knee_qd(rows_of(rows, p)));
+  }
   j.end_object();
   j.end_object();
   return j.str();
@@ -123,11 +149,22 @@ std::string qd_sweep_text(std::span<const QdRow> rows) {
   for (const std::string& p : placements) {
     const std::vector<QdRow> sub = rows_of(rows, p);
     double best = 0;
-    for (const QdRow& r : sub) best = std::max(best, r.qps);
+    uint32_t deepest = 0;
+    for (const QdRow& r : sub) {
+      best = std::max(best, r.qps);
+      deepest = std::max(deepest, r.qd);
+    }
     const uint32_t knee = knee_qd(sub);
-    if (knee == 0) continue;
-    out += fmt::format("knee       {}qd {}: the smallest queue depth reaching 90% of the best {:.0f} QPS\n",
-                       several ? p + ": " : std::string(), knee, best);
+    const std::string who = several ? p + ": " : std::string();
+    if (knee == 0) {
+      out += fmt::format("knee       {}none: QPS still rising at QD {} (no QD at {:.0f}% of the best {:.0f} QPS with "
+                         "twice that QD swept)\n",
+                         who, deepest, kKneeShare * 100, best);
+      continue;
+    }
+    out += fmt::format("knee       {}qd {}: the smallest queue depth reaching {:.0f}% of the best {:.0f} QPS, with "
+                       "QD {} swept\n",
+                       who, knee, kKneeShare * 100, best, deepest);
   }
   return out;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // Queue-depth scaling: one closed-loop timed run per placement policy and
 // queue depth, reduced to a row of throughput and latency percentiles, and
-// per placement the knee (the smallest queue depth that reaches 90% of its
-// best throughput), as published concurrent-read tables show it.
+// per placement the knee (where throughput flattens: knee_qd), as published
+// concurrent-read tables show it.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -32,8 +32,14 @@ struct QdRow {
 // report.
 [[nodiscard]] inline QdRow timed_row(const TimingResult& t) { return qd_row(t.config.qd, t); }
 
-// Smallest qd whose qps is at least 90% of the largest qps in `rows`
-// (0 when rows is empty). Rows of one placement.
+// The knee's share of the best throughput (analysis/ftlsim_analysis/qd.py's
+// KNEE_SHARE is the same rule).
+inline constexpr double kKneeShare = 0.95;
+// Where throughput flattens: the smallest qd k whose qps is at least
+// kKneeShare of the largest qps in `rows`, provided a qd of 2k or more is in
+// `rows` too (doubling the queue past k then added at most 5.3%); 0 when
+// there is no such qd (still rising at the deepest queue swept) or no rows.
+// Rows of one placement.
 [[nodiscard]] uint32_t knee_qd(std::span<const QdRow> rows);
 
 // The placements of `rows` in order of first appearance.
@@ -45,9 +51,20 @@ struct QdRow {
 //   placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns
 // RFC 4180 quoting (a map: placement holds commas).
 [[nodiscard]] std::string qd_sweep_csv(std::span<const QdRow> rows);
-// qd_sweep.json: {"rows": [...same fields...], "knee_qd": N (null with more
-// than one placement), "knee_qd_by_placement": {"single": N, ...}}
-[[nodiscard]] std::string qd_sweep_json(std::span<const QdRow> rows);
+// What qd_sweep.json records of the runs for a figure's title: the trace and
+// the device, in summary.json's shape ("trace", "config": {"preset",
+// "geometry": {"logical_bytes", "physical_bytes"}, "gc": {"thres_pcent"}}).
+struct QdSource {
+  std::string trace;
+  std::string preset;  // "custom" when the geometry was given option by option
+  uint64_t logical_bytes = 0, physical_bytes = 0;
+  double gc_thres_pcent = 0;
+};
+
+// qd_sweep.json: {"trace", "config" (QdSource), "rows": [...same fields...], "knee_qd": N (null with more
+// than one placement or no knee), "knee_qd_by_placement": {"single": N or
+// null, ...}}
+[[nodiscard]] std::string qd_sweep_json(std::span<const QdRow> rows, const QdSource& source = {});
 // The table printed on stdout (a placement column when there are several),
 // with a last line per placement naming its knee.
 [[nodiscard]] std::string qd_sweep_text(std::span<const QdRow> rows);

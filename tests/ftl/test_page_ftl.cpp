@@ -115,3 +115,68 @@ TEST_CASE("forced GC keeps the device writable and every counter consistent", "[
         any);
   }
 }
+
+// --gc-trigger watermark (ftlsim's, not FEMU's), the case of the 1/8 rule
+// above: 20 lines of 64 slots, 12 of data, background threshold 6 free
+// lines. Overwrite 64 (round robin over the 12 data lines: lines 0-3 have 6
+// invalid slots, lines 4-11 have 5) closes line 12 and leaves 6 free lines.
+// FEMU declines every victim until one has 8 invalid slots (overwrite 85);
+// the watermark trigger takes the fewest-valid line at once (58 valid, 6
+// invalid), copies its 58 live slots into the open line 13 and erases it:
+// 7 free lines, above the watermark, so one pass.
+TEST_CASE("the watermark trigger takes a victim below 1/8 invalid at the hand-computed slot", "[ftl][validation]") {
+  auto cfg = test::tiny_config(20, 64, 768, 70, 95);
+  cfg.gc.watermark = true;
+  PageFtl<ftl::HeapVictims> f(cfg);
+  REQUIRE(f.thres_lines() == 6);
+  for (uint32_t lpn = 0; lpn < 768; ++lpn) {
+    f.write(lpn);
+    f.after_request();
+  }
+  REQUIRE(f.free_lines() == 7);
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < 16 && f.stats().gc_passes == 0; ++k) {
+    for (uint32_t i = 0; i < 12 && f.stats().gc_passes == 0; ++i) {
+      f.write(64 * i + k);
+      ++n;
+      f.after_request();
+    }
+  }
+  CHECK(n == 64);
+  CHECK(f.stats().gc_onset_host_slots == 832);
+  CHECK(f.stats().gc_background_declined == 0);
+  CHECK(f.stats().gc_background_passes == 1);
+  CHECK(f.stats().gc_slots == 58);
+  CHECK(f.free_lines() == 7);
+  CHECK(f.check_invariants().empty());
+}
+
+// 10 lines of 8 slots, 40 of data; background threshold (int)(0.25 x 10) = 2
+// free lines, forced (int)(0.15 x 10) = 1. After a sequential fill lines 0-4
+// are full and line 5 open: 4 free. One request overwriting slots 0-23 closes
+// lines 5, 6 and 7 (free 1; forced GC is checked only before a request) and
+// leaves lines 0-2 fully invalid. After it FEMU's trigger runs one pass (free
+// 2); the watermark trigger runs passes until free > 2: two, copying nothing.
+TEST_CASE("the watermark trigger runs passes until free units are above the threshold", "[ftl][validation]") {
+  for (const bool watermark : {false, true}) {
+    auto cfg = test::tiny_config(10, 8, 40, 75, 85);
+    cfg.gc.watermark = watermark;
+    PageFtl<ftl::HeapVictims> f(cfg);
+    REQUIRE(f.thres_lines() == 2);
+    REQUIRE(f.thres_lines_high() == 1);
+    for (uint32_t lpn = 0; lpn < 40; ++lpn) {
+      f.before_write(0);
+      f.write(lpn);
+      f.after_request();
+    }
+    REQUIRE(f.free_lines() == 4);
+    f.before_write(0);
+    for (uint32_t lpn = 0; lpn < 24; ++lpn) f.write(lpn);
+    REQUIRE(f.free_lines() == 1);
+    f.after_request();
+    CHECK(f.stats().gc_background_passes == (watermark ? 2 : 1));
+    CHECK(f.free_lines() == (watermark ? 3 : 2));
+    CHECK(f.stats().gc_slots == 0);
+    CHECK(f.check_invariants().empty());
+  }
+}

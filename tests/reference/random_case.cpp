@@ -168,6 +168,12 @@ RandomCase make_random_case(uint64_t seed) {
   CaseRng g(seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
   while (!draw_config(g, rc.cfg)) {
   }
+  // ftlsim's watermark trigger in a fifth of the cases that do not run every
+  // ConfFDP rule, chosen from the seed alone so the other draws (and so the
+  // cases of earlier versions) stay as they were.
+  const bool all_confdp = rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 &&
+                          rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
+  rc.cfg.gc_watermark = !all_confdp && (seed * 0x9E3779B97F4A7C15ull) >> 61 == 0;
   const RefConfig& c = rc.cfg;
   const uint64_t sectors = c.logical_slots * 8;
   const Shape s = shape_of(c);
@@ -256,6 +262,7 @@ std::string cli_flags(const RefConfig& c) {
   if (c.gc_page_order) o << " --gc-order page";
   if (c.declined_keep) o << " --declined keep";
   if (c.forced_passes != 0) o << " --forced-passes " << c.forced_passes;
+  if (c.gc_watermark) o << " --gc-trigger watermark";
   if (c.trim_plus_one) o << " --trim-range plus-one";
   if (c.pid_confdp) o << " --pid-format confdp";
   if (c.single_handle0) o << " --single handle0";

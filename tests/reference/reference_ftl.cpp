@@ -349,7 +349,7 @@ class Reference {
       if (!force) ++r_.gc_background_no_victim;
       return false;
     }
-    const uint32_t min_invalid = spu_ / 8;
+    const uint32_t min_invalid = c_.gc_watermark ? 0 : spu_ / 8;  // the watermark trigger has no U/8 rule
     uint32_t v = 0;
     if (!fdp_device() || c_.declined_keep) {
       // Rule 12 (and rule 13's ConfFDP column): a background pass leaves a
@@ -463,10 +463,17 @@ class Reference {
 
   // Rule 10: after every request, one background pass in the first pool over
   // its threshold (every pool with --rg-gc every).
+  // The watermark trigger: passes until the pool is above its threshold, or
+  // a pass takes no victim.
   void background() {
     for (uint32_t g = 0; g < pools_.size(); ++g) {
       if (!over_thres(g)) continue;
-      gc_pass(g, false);
+      if (c_.gc_watermark) {
+        while (over_thres(g) && gc_pass(g, false)) {
+        }
+      } else {
+        gc_pass(g, false);
+      }
       if (!c_.every_pool) return;
     }
   }
@@ -676,7 +683,8 @@ std::string describe(const RefConfig& c) {
     << " lines_per_ru=" << c.lines_per_ru << " gc_order=" << (c.gc_page_order ? "page" : "block")
     << " declined=" << (c.declined_keep ? "keep" : "requeue") << " forced_passes=" << c.forced_passes
     << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact") << " pid_format=" << (c.pid_confdp ? "confdp" : "rgif")
-    << " single=" << (c.single_handle0 ? "handle0" : "line-path") << " reset_kind=" << int{c.reset_kind}
+    << " single=" << (c.single_handle0 ? "handle0" : "line-path")
+    << " gc_trigger=" << (c.gc_watermark ? "watermark" : "femu") << " reset_kind=" << int{c.reset_kind}
     << " reset_marker=" << c.reset_marker;
   return o.str();
 }

@@ -47,6 +47,9 @@ struct RefConfig {
   bool trim_plus_one = false;    // rule 16 (true: --trim-range plus-one)
   bool pid_confdp = false;       // rule 8 (true: --pid-format confdp)
   bool single_handle0 = false;   // rule 1 (true: --single handle0; placement single on the FDP device)
+  // ftlsim's watermark trigger (docs/model.md, "The watermark trigger"):
+  // no U/8 rule, and background passes until the pool is above its threshold.
+  bool gc_watermark = false;     // --gc-trigger watermark
   // --reset-at: 0 none, 1 device:reset_marker, 2 counters:reset_marker.
   uint8_t reset_kind = 0;
   uint64_t reset_marker = 0;

@@ -86,6 +86,7 @@ ftl::FtlConfig ftl_config(const RefConfig& c) {
   f.trim_keeps_partial = c.trim_keeps_partial;
   f.gc.page_order = c.gc_page_order;
   f.gc.forced_passes = c.forced_passes;
+  f.gc.watermark = c.gc_watermark;
   f.trim_plus_one = c.trim_plus_one;
   return f;
 }
@@ -294,7 +295,7 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
   const uint64_t only = env_u64("FTLSIM_DIFF_SEED", 0);
   const uint64_t cases = only != 0 ? 1 : env_u64("FTLSIM_DIFF_CASES", kDefaultCases);
   const uint64_t max_reports = env_u64("FTLSIM_DIFF_REPORTS", 3);
-  uint64_t failures = 0, device_full = 0, with_gc = 0, fdp_cases = 0, confdp_rules = 0;
+  uint64_t failures = 0, device_full = 0, with_gc = 0, fdp_cases = 0, confdp_rules = 0, watermark = 0;
   for (uint64_t i = 1; i <= cases; ++i) {
     const RandomCase rc = make_random_case(only != 0 ? only : i);
     const RefRun ref = run_ref(rc.cfg, rc.requests, rc.requests.size());
@@ -303,16 +304,20 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
     device_full += ref.full;
     with_gc += !ref.full && ref.result.gc_passes > 0;
     fdp_cases += rc.cfg.fdp;
+    watermark += rc.cfg.gc_watermark && !ref.full && ref.result.gc_passes > 0;
     confdp_rules += rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 &&
                     rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
     if (diff.empty()) continue;
     if (++failures <= max_reports) FAIL_CHECK(report(rc, diff));
   }
-  INFO(fmt::format("{} cases ({} FDP, {} under every ConfFDP rule), {} with GC, {} device full in both", cases,
-                   fdp_cases, confdp_rules, with_gc, device_full));
+  INFO(fmt::format("{} cases ({} FDP, {} under every ConfFDP rule, {} with GC under the watermark trigger), {} with "
+                   "GC, {} device full in both",
+                   cases, fdp_cases, confdp_rules, watermark, with_gc, device_full));
   CHECK(failures == 0);
   // Both rule sets must be drawn: ConfFDP's in about 15% of the cases.
   if (only == 0) CHECK(confdp_rules * 10 >= cases);
+  // And the watermark trigger (about 1/8 of the cases) with GC running.
+  if (only == 0) CHECK(watermark * 20 >= cases);
   // The generator must exercise GC, or equal counters prove little.
   if (only == 0) CHECK(with_gc * 10 >= cases * 9);
 }

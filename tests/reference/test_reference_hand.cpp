@@ -743,3 +743,24 @@ TEST_CASE("reference: --rg-split dies numbers an RU's slots over its own dies", 
   CHECK(r.l2p[4] == 44);
   CHECK(r.l2p[5] == 36);
 }
+
+// The watermark trigger, 1 channel x 8 pages (U = 8), 10 lines, 40 logical
+// slots; thresholds (int)(0.25 x 10) = 2 and (int)(0.15 x 10) = 1. The fill
+// W(i) for i < 40 leaves lines 0-4 full, line 5 open, free 4. One request
+// W(0, 24) fills lines 5, 6 and 7 (line 8 opens: free 1) and leaves lines 0-2
+// with no valid slot. FEMU's rule: one background pass after it (free 2);
+// the watermark trigger: passes until free > 2, two, copying nothing.
+TEST_CASE("reference: the watermark trigger runs passes until the pool is above its threshold",
+          "[reference][validation]") {
+  for (const bool watermark : {false, true}) {
+    RefConfig c = line_cfg(1, 8, 10, 40, 75, 85);
+    c.gc_watermark = watermark;
+    std::vector<RefRequest> q;
+    for (uint64_t i = 0; i < 40; ++i) q.push_back(W(i));
+    q.push_back(W(0, 24));
+    const RefResult r = run_reference(c, q);
+    CHECK(r.gc_background_passes == (watermark ? 2 : 1));
+    CHECK(r.gc_slots == 0);
+    CHECK(r.unit_erases == (watermark ? 2 : 1));
+  }
+}

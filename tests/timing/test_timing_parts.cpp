@@ -163,32 +163,67 @@ TEST_CASE("events series: fixed interval rows, automatic interval widens and kee
   CHECK(counted == n);
 }
 
-TEST_CASE("knee: the smallest queue depth within 90% of the best throughput", "[timing]") {
-  std::vector<QdRow> rows(5);
-  const double qps[] = {10, 19, 27, 30, 29};
-  for (size_t i = 0; i < rows.size(); ++i) {
-    rows[i].qd = 1u << i;
-    rows[i].qps = qps[i];
+namespace {
+std::vector<QdRow> curve(std::initializer_list<std::pair<uint32_t, double>> points, const std::string& placement = "") {
+  std::vector<QdRow> rows;
+  for (const auto& [qd, qps] : points) {
+    QdRow r;
+    r.qd = qd;
+    r.qps = qps;
+    r.placement = placement;
+    rows.push_back(r);
   }
-  CHECK(knee_qd(rows) == 4);
+  return rows;
+}
+}  // namespace
+
+// The cases of analysis/tests/test_figure_rules.py's
+// test_knee_only_where_throughput_flattens: ftlsim and plot_qd mark one knee.
+TEST_CASE("knee: where throughput flattens, the rule plot_qd draws", "[timing]") {
+  CHECK(kKneeShare == 0.95);
+  // Still doubling at the deepest queue: no knee.
+  CHECK(knee_qd(curve({{1, 1000}, {2, 2000}, {4, 4000}, {8, 8000}, {16, 16000}, {32, 32000}, {64, 64000}})) == 0);
+  // 96 >= 0.95 x 100 first at QD 16, and 32 and 64 were swept.
+  CHECK(knee_qd(curve({{1, 10}, {2, 20}, {4, 40}, {8, 80}, {16, 96}, {32, 99}, {64, 100}})) == 16);
+  // The best is the last QD swept: nothing twice as deep.
+  CHECK(knee_qd(curve({{1, 10}, {2, 20}, {4, 40}, {8, 80}, {16, 100}})) == 0);
+  CHECK(knee_qd(curve({{1, 10}, {2, 20}, {4, 40}, {8, 96}, {12, 100}})) == 0);
+  // Throughput falling past a peak: the knee is the peak's QD.
+  CHECK(knee_qd(curve({{1, 50}, {2, 100}, {4, 90}, {8, 70}})) == 2);
+  // The 95% boundary: 949 < 950, 950 reaches it.
+  CHECK(knee_qd(curve({{1, 949}, {2, 1000}, {4, 1000}})) == 2);
+  CHECK(knee_qd(curve({{1, 950}, {2, 1000}})) == 1);
+  CHECK(knee_qd(curve({{4, 100}})) == 0);
   CHECK(knee_qd(std::vector<QdRow>{}) == 0);
-  CHECK_THAT(qd_sweep_json(rows), Catch::Contains("\"knee_qd\": 4"));
+
+  const std::vector<QdRow> one = curve({{1, 10}, {2, 19}, {4, 29}, {8, 30}, {16, 30}});  // 29 >= 28.5: knee 4
+  CHECK(knee_qd(one) == 4);
+  CHECK_THAT(qd_sweep_json(one), Catch::Contains("\"knee_qd\": 4"));
+  CHECK_THAT(qd_sweep_text(one), Catch::Contains("knee       qd 4: the smallest queue depth reaching 95% of the best 30 "
+                                                 "QPS, with QD 16 swept"));
+  const std::vector<QdRow> rising = curve({{1, 10}, {2, 20}, {4, 40}});
+  CHECK_THAT(qd_sweep_json(rising), Catch::Contains("\"knee_qd\": null"));
+  CHECK_THAT(qd_sweep_text(rising), Catch::Contains("knee       none: QPS still rising at QD 4"));
+
   // Two placements: a knee each, computed on its own rows; no single knee.
-  std::vector<QdRow> two = rows;
-  for (QdRow& r : two) r.placement = "single";
-  const double fdp_qps[] = {10, 30, 31, 31, 31};  // knee at qd 2 (30 >= 0.9 x 31)
-  for (size_t i = 0; i < 5; ++i) {
-    QdRow r = rows[i];
-    r.placement = "fdp";
-    r.qps = fdp_qps[i];
-    two.push_back(r);
-  }
+  std::vector<QdRow> two = curve({{1, 10}, {2, 19}, {4, 29}, {8, 30}, {16, 30}}, "single");
+  for (const QdRow& r : curve({{1, 10}, {2, 30}, {4, 31}, {8, 31}, {16, 31}}, "fdp")) two.push_back(r);
   CHECK(placements_of(two) == std::vector<std::string>{"single", "fdp"});
-  CHECK(knee_qd(rows_of(two, "fdp")) == 2);
+  CHECK(knee_qd(rows_of(two, "fdp")) == 2);  // 30 >= 0.95 x 31 = 29.45
   CHECK(knee_qd(rows_of(two, "single")) == 4);
-  const std::string json = qd_sweep_json(two);
+  QdSource source;
+  source.trace = "t.ftr";
+  source.preset = "femu-eth-512m";
+  source.logical_bytes = 512u << 20;
+  source.physical_bytes = 784u << 20;
+  source.gc_thres_pcent = 60;
+  const std::string json = qd_sweep_json(two, source);
   CHECK_THAT(json, Catch::Contains("\"knee_qd\": null") && Catch::Contains("\"single\": 4") &&
                        Catch::Contains("\"fdp\": 2"));
+  // The trace and device, in summary.json's shape, for plot_qd's title.
+  CHECK_THAT(json, Catch::Contains("\"trace\": \"t.ftr\"") && Catch::Contains("\"preset\": \"femu-eth-512m\"") &&
+                       Catch::Contains("\"logical_bytes\": 536870912") &&
+                       Catch::Contains("\"physical_bytes\": 822083584") && Catch::Contains("\"thres_pcent\": 60"));
   CHECK_THAT(qd_sweep_text(two), Catch::Contains("knee       single: qd 4:") && Catch::Contains("knee       fdp: qd 2:"));
   CHECK(qd_sweep_csv(two).rfind("placement,qd,ops,", 0) == 0);
 }

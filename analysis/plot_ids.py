@@ -1,0 +1,14 @@
+#!/usr/bin/python3
+"""Host writes, GC copies and WAF share over the run per placement ID and per handle (ftlsim --id-series).
+
+Writes a PNG and the numbers it draws as a CSV beside it. --help lists the
+options; analysis/README.md shows examples."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ftlsim_analysis.cli_plots import ids_main  # noqa: E402
+from ftlsim_analysis.errors import run_main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(run_main("plot_ids", ids_main))

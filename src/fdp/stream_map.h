@@ -29,13 +29,20 @@ class StreamMap {
  public:
   explicit StreamMap(const FdpConfig& c)
       : rgs_(c.isolated_gc ? c.reclaim_groups : 1),
-        rg_of_lba_(c.isolated_gc && c.rg_of == RgOf::kLba && c.reclaim_groups > 1) {}
+        rg_of_lba_(c.isolated_gc && c.rg_of == RgOf::kLba && c.reclaim_groups > 1),
+        current_ru_(c.isolated_gc && c.rg_of == RgOf::kCurrent) {}
 
   // Reclaim group of device slot `lpn` of a request whose placement
-  // identifier names RG `request_rg`: that RG (--rg-of pid), or with
-  // --rg-of lba the slot's 1 MiB LBA stripe (256 slots) modulo the RGs.
+  // identifier names RG `request_rg`, where its forced GC runs: that RG
+  // (--rg-of current and pid), or with --rg-of lba the slot's 1 MiB LBA
+  // stripe (256 slots) modulo the RGs.
   [[nodiscard]] uint32_t rg_of(uint32_t request_rg, uint32_t lpn) const {
     return rg_of_lba_ ? (lpn >> 8) % rgs_ : request_rg;
+  }
+  // Reclaim group the slot is written into: as rg_of(), but RG 0 with
+  // --rg-of current (FEMU: the handle's current RU, which stays in RG 0).
+  [[nodiscard]] uint32_t write_rg(uint32_t request_rg, uint32_t lpn) const {
+    return current_ru_ ? 0 : rg_of(request_rg, lpn);
   }
   // The host stream of handle `handle` in reclaim group `rg`.
   [[nodiscard]] ftl::StreamId stream(RuhId handle, uint32_t rg) const { return host_stream(rgs_, handle, rg); }
@@ -43,6 +50,7 @@ class StreamMap {
  private:
   uint32_t rgs_;
   bool rg_of_lba_;
+  bool current_ru_;
 };
 
 }  // namespace ftlsim::fdp

@@ -44,11 +44,14 @@ class Driver {
       : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(cfg.trim_keeps_partial),
         trim_plus_one_(cfg.trim_plus_one), t_(t), opts_(o),
         interval_(interval),
-        ru_time_limit_(fdp.ru_time_limit_ns != 0),
+        ru_time_limit_(fdp.ru_time_limit_ns != 0), isolated_(fdp.isolated_gc),
+
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {}
+        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
+    handle_sent_bytes_.assign(isolated_ ? fdp.handles : 1, 0);
+  }
 
   void run(SimResult& r) {
     const auto records = t_.records;
@@ -160,15 +163,34 @@ class Driver {
     const fdp::Placed placed = placement_.begin_request(rec);
     // FEMU checks the forced threshold once, before the request's first page.
     ftl_.before_write(streams_.rg_of(placed.rg, lpn(s.first_slot)));
+    const uint64_t bytes = uint64_t{rec.sectors} * sector_;
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) [[unlikely]] {
         ++c.rmw_slots;
         if (ftl_.read(p)) ++c.rmw_read_slots;  // the old data is read first
       }
-      ftl_.write(p, streams_.stream(placement_.slot_handle(placed.handle, p), streams_.rg_of(placed.rg, p)));
+      const uint16_t h = placement_.slot_handle(placed.handle, p);
+      if constexpr (Placement::kPerSlot) {
+        if (isolated_) handle_sent_bytes_[h] += slot_sent_bytes(rec, s, k, bytes);
+      }
+      ftl_.write(p, streams_.stream(h, streams_.write_rg(placed.rg, p)));
     }
-    pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+    pid_bytes_[rec.pid] += bytes;
+    // The FDP statistics count the bytes the host sent (FEMU nvme_do_write_fdp:
+    // nlb x secsz into HBMW and MBMW), not the slots programmed.
+    sent_bytes_ += bytes;
+    if constexpr (!Placement::kPerSlot) handle_sent_bytes_[isolated_ ? placed.handle : 0] += bytes;
+  }
+
+  // The bytes of request `rec` that fall in its k-th slot (per-slot placements).
+  uint64_t slot_sent_bytes(const Record& rec, const trace::SlotSpan& s, uint64_t k, uint64_t bytes) const {
+    const uint64_t lba = s.wrapped ? rec.lba % logical_sectors_ : rec.lba;
+    const uint64_t head = lba * sector_ % kSlot;
+    const uint64_t lo = k == 0 ? head : 0;
+    const uint64_t end = (head + bytes) % kSlot;
+    const uint64_t hi = k + 1 == s.slots && end != 0 ? end : kSlot;
+    return hi - lo;
   }
 
   void do_read(const Record& rec, uint64_t index, RequestCounts& c) {
@@ -215,6 +237,8 @@ class Driver {
     r.requests = RequestCounts{};
     r.requests.markers = markers;
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
+    std::fill(handle_sent_bytes_.begin(), handle_sent_bytes_.end(), 0);
+    sent_bytes_ = 0;
     r.timeseries.clear();
     r.gc_onset.reset();
     r.reset_record = i;
@@ -244,6 +268,8 @@ class Driver {
 
  public:
   std::vector<uint64_t> pid_bytes_ = std::vector<uint64_t>(65536, 0);
+  uint64_t sent_bytes_ = 0;  // host bytes sent in write requests (HBMW)
+  std::vector<uint64_t> handle_sent_bytes_;  // per handle: host bytes sent through it (its HBMW)
 
  private:
   Ftl& ftl_;
@@ -255,6 +281,7 @@ class Driver {
   const SimOptions& opts_;
   uint64_t interval_;
   bool ru_time_limit_;
+  bool isolated_;
   uint64_t next_row_;
   uint64_t logical_bytes_;
   uint64_t sector_;
@@ -280,7 +307,8 @@ namespace {
 
 // The per-handle statistics (fdp/handle_stats.h) from the engine's counters.
 template <class Ftl>
-std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes) {
+std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes,
+                                              std::span<const uint64_t> host_sent_bytes) {
   const auto& streams = ftl.stream_stats();
   std::vector<uint32_t> open_room(streams.size());
   for (ftl::StreamId s = 0; s < streams.size(); ++s) open_room[s] = ftl.open_room(s);
@@ -290,6 +318,7 @@ std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConf
   counts.unit_owner = ftl.unit_owner();
   counts.unit_state = ftl.lines().state;
   counts.host_slots = ftl.stats().host_slots;
+  counts.host_sent_bytes = host_sent_bytes;
   counts.unit_bytes = unit_bytes;
   return fdp::handle_stats(fdp, counts);
 }
@@ -310,7 +339,8 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
   for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
     if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
-  r.handles = collect_handles(ftl, fdp, r.ru_bytes);
+  r.host_sent_bytes = driver.sent_bytes_;
+  r.handles = collect_handles(ftl, fdp, r.ru_bytes, driver.handle_sent_bytes_);
   if constexpr (kCheckInvariants) {
     const auto problems = ftl.check_invariants();
     if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());

@@ -65,16 +65,28 @@ class PidPlacement {
     const uint16_t h = table_[r.pid & handle_mask_];
     if (h != kInvalidHandle && rg < rgs_) [[likely]] return Placed{h, static_cast<uint16_t>(rg)};
     ++invalid_pid_requests_;
-    if (confdp_) {
-      return Placed{h != kInvalidHandle ? h : last_handle_, static_cast<uint16_t>(rg < rgs_ ? rg : rgs_ - 1)};
-    }
-    return Placed{};
+    return invalid(h, rg);
+  }
+  // Where a write with placement identifier `pid` goes, without counting
+  // it (per-handle statistics from the bytes per identifier, after a run).
+  [[nodiscard]] Placed placed_of(uint16_t pid) const {
+    const uint32_t rg = uint32_t{pid} >> handle_bits_;
+    const uint16_t h = table_[pid & handle_mask_];
+    if (h != kInvalidHandle && rg < rgs_) return Placed{h, static_cast<uint16_t>(rg)};
+    return invalid(h, rg);
   }
   [[nodiscard]] uint16_t slot_handle(uint16_t request_handle, uint32_t /*lpn*/) { return request_handle; }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return invalid_pid_requests_; }
   void reset_counts() { invalid_pid_requests_ = 0; }  // --reset-at
 
  private:
+  [[nodiscard]] Placed invalid(uint16_t h, uint32_t rg) const {
+    if (confdp_) {
+      return Placed{h != kInvalidHandle ? h : last_handle_, static_cast<uint16_t>(rg < rgs_ ? rg : rgs_ - 1)};
+    }
+    return Placed{};
+  }
+
   std::vector<uint16_t> table_ = std::vector<uint16_t>(65536, kInvalidHandle);
   uint32_t handle_bits_ = 16;  // 16 - rgif (a shift of 16 leaves RG 0 for any 16-bit identifier)
   uint32_t handle_mask_ = 0xFFFF;

@@ -39,11 +39,10 @@ class StreamMap {
   [[nodiscard]] uint32_t rg_of(uint32_t request_rg, uint32_t lpn) const {
     return rg_of_lba_ ? (lpn >> 8) % rgs_ : request_rg;
   }
-  // Reclaim group the slot is written into: as rg_of(), but RG 0 with
-  // --rg-of current (FEMU: the handle's current RU, which stays in RG 0).
-  [[nodiscard]] uint32_t write_rg(uint32_t request_rg, uint32_t lpn) const {
-    return current_ru_ ? 0 : rg_of(request_rg, lpn);
-  }
+  // The RG a request's slots are written into, for rg_of() per slot: the
+  // named one, but RG 0 with --rg-of current (FEMU: the handle's current RU,
+  // which stays in RG 0).
+  [[nodiscard]] uint32_t write_rg(uint32_t request_rg) const { return current_ru_ ? 0 : request_rg; }
   // The host stream of handle `handle` in reclaim group `rg`.
   [[nodiscard]] ftl::StreamId stream(RuhId handle, uint32_t rg) const { return host_stream(rgs_, handle, rg); }
 

@@ -163,6 +163,7 @@ class Driver {
     const fdp::Placed placed = placement_.begin_request(rec);
     // FEMU checks the forced threshold once, before the request's first page.
     ftl_.before_write(streams_.rg_of(placed.rg, lpn(s.first_slot)));
+    const uint32_t write_rg = streams_.write_rg(placed.rg);
     const uint64_t bytes = uint64_t{rec.sectors} * sector_;
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
@@ -174,13 +175,13 @@ class Driver {
       if constexpr (Placement::kPerSlot) {
         if (isolated_) handle_sent_bytes_[h] += slot_sent_bytes(rec, s, k, bytes);
       }
-      ftl_.write(p, streams_.stream(h, streams_.write_rg(placed.rg, p)));
+      ftl_.write(p, streams_.stream(h, streams_.rg_of(write_rg, p)));
     }
-    pid_bytes_[rec.pid] += bytes;
     // The FDP statistics count the bytes the host sent (FEMU nvme_do_write_fdp:
-    // nlb x secsz into HBMW and MBMW), not the slots programmed.
-    sent_bytes_ += bytes;
-    if constexpr (!Placement::kPerSlot) handle_sent_bytes_[isolated_ ? placed.handle : 0] += bytes;
+    // nlb x secsz into HBMW and MBMW), not the slots programmed: from these
+    // per identifier after the run (host_sent_bytes()), and per slot for the
+    // placements that choose a handle per slot.
+    pid_bytes_[rec.pid] += bytes;
   }
 
   // The bytes of request `rec` that fall in its k-th slot (per-slot placements).
@@ -238,7 +239,6 @@ class Driver {
     r.requests.markers = markers;
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
     std::fill(handle_sent_bytes_.begin(), handle_sent_bytes_.end(), 0);
-    sent_bytes_ = 0;
     r.timeseries.clear();
     r.gc_onset.reset();
     r.reset_record = i;
@@ -268,8 +268,22 @@ class Driver {
 
  public:
   std::vector<uint64_t> pid_bytes_ = std::vector<uint64_t>(65536, 0);
-  uint64_t sent_bytes_ = 0;  // host bytes sent in write requests (HBMW)
-  std::vector<uint64_t> handle_sent_bytes_;  // per handle: host bytes sent through it (its HBMW)
+  std::vector<uint64_t> handle_sent_bytes_;  // per handle, per-slot placements: host bytes sent through it
+
+  // Host bytes sent through each handle (its HBMW): by placement identifier
+  // for the per-request placements, as counted per slot for the others.
+  std::vector<uint64_t> host_sent_bytes() const {
+    if constexpr (Placement::kPerSlot) {
+      return handle_sent_bytes_;
+    } else {
+      std::vector<uint64_t> out(handle_sent_bytes_.size(), 0);
+      for (uint32_t pid = 0; pid < pid_bytes_.size(); ++pid) {
+        if (pid_bytes_[pid] == 0) continue;
+        out[isolated_ ? placement_.placed_of(static_cast<uint16_t>(pid)).handle : 0] += pid_bytes_[pid];
+      }
+      return out;
+    }
+  }
 
  private:
   Ftl& ftl_;
@@ -339,8 +353,9 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
   for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
     if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
-  r.host_sent_bytes = driver.sent_bytes_;
-  r.handles = collect_handles(ftl, fdp, r.ru_bytes, driver.handle_sent_bytes_);
+  r.host_sent_bytes = 0;
+  for (const uint64_t b : driver.pid_bytes_) r.host_sent_bytes += b;
+  r.handles = collect_handles(ftl, fdp, r.ru_bytes, driver.host_sent_bytes());
   if constexpr (kCheckInvariants) {
     const auto problems = ftl.check_invariants();
     if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());

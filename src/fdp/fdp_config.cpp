@@ -164,14 +164,6 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   if (c.handles == 0) throw InputError("--ruh must be at least 1");
   const uint32_t rgs = c.reclaim_groups;
   const uint32_t h_count = c.handles;
-  // The placement identifier must hold the RG bits and the handles beside
-  // them: FEMU's nvme_calc_rgif refuses the device otherwise.
-  if (rgs > 1 && c.rg_of != RgOf::kLba && !c.pid_confdp && (c.rgif() > 15 || (0xFFFFu >> c.rgif()) < h_count)) {
-    throw InputError(fmt::format("--rg {} with --ruh {}: a placement identifier has no room for {} RG bits and the "
-                                 "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
-                                 "--rg-of lba",
-                                 rgs, h_count, c.rgif()));
-  }
   // Streams: a host and a GC stream per handle and RG, and a shared GC
   // stream per RG; stream ids are 32-bit (counted in 64 bits: 256 handles
   // x 2^24 RGs would wrap to 0).
@@ -180,6 +172,14 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
     throw InputError(fmt::format("--rg {} with --ruh {} gives {} streams (a host and a GC stream per handle and "
                                  "reclaim group, and one per reclaim group); at most 2^32-1 are supported",
                                  rgs, h_count, streams));
+  }
+  // The placement identifier must hold the RG bits and the handles beside
+  // them: FEMU's nvme_calc_rgif refuses the device otherwise.
+  if (rgs > 1 && c.rg_of != RgOf::kLba && !c.pid_confdp && (c.rgif() > 15 || (0xFFFFu >> c.rgif()) < h_count)) {
+    throw InputError(fmt::format("--rg {} with --ruh {}: a placement identifier has no room for {} RG bits and the "
+                                 "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
+                                 "--rg-of lba",
+                                 rgs, h_count, c.rgif()));
   }
   l.pools = rgs;
   l.units = ru.units_per_group * rgs;

@@ -49,8 +49,12 @@ def main():
     ap.add_argument("--new-args", default="",
                     help="extra options for the new binary only, e.g. \"--rules confdp --sizing lines\" (the old "
                          "binary runs the FEMU rules on the same device)")
+    ap.add_argument("--args", default="",
+                    help="extra options for both binaries, e.g. \"--rules confdp --sizing lines\" to compare them "
+                         "under ConfFDP's rules")
     args = ap.parse_args()
-    new_extra = args.new_args.split()
+    both = args.args.split()
+    new_extra = both + args.new_args.split()
     os.makedirs(args.workdir, exist_ok=True)
     print(f"| case | old CPU s | new CPU s | new/old | WAF old / new |")
     print(f"|---|---|---|---|---|")
@@ -61,7 +65,7 @@ def main():
                            capture_output=True)
         olds, news = [], []
         for _ in range(args.repeat):
-            o, waf_o = cpu_seconds(args.old, trace, sim)
+            o, waf_o = cpu_seconds(args.old, trace, sim + both)
             n, waf_n = cpu_seconds(args.new, trace, sim + new_extra)
             olds.append(o)
             news.append(n)

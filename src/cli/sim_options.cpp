@@ -58,7 +58,7 @@ constexpr std::array<SettingInfo, kSettingCount> kSettings = {{
     {"ii-gc", ValueKind::kWord, "last-ruh"},
     {"ru-open", ValueKind::kWord, "startup"},
     {"rg-split", ValueKind::kWord, "lines", "dies"},
-    {"rg-of", ValueKind::kWord, "pid"},
+    {"rg-of", ValueKind::kWord, "current", "pid"},
     {"pid-format", ValueKind::kWord, "rgif", "confdp"},
     {"single", ValueKind::kWord, "line-path", "handle0"},
     {"ru-time-limit", ValueKind::kWord, "off"},
@@ -145,7 +145,6 @@ constexpr TwoWords kTwoWords[] = {
     {Setting::kTrimPartial, "unmap", "keep", "FEMU"},
     {Setting::kTrimRange, "exact", "plus-one", "the range given, FEMU"},
     {Setting::kRuOpen, "startup", "lazy", "FEMU"},
-    {Setting::kPidFormat, "rgif", "confdp", "TP4146's RG bits, invalid IDs to handle 0, FEMU"},
     {Setting::kSingle, "line-path", "handle0", "FEMU's line path"},
 };
 // Whether `text` is the alternative word of two-word setting `s`.
@@ -159,6 +158,15 @@ bool is_two_words(Setting s) {
   return std::any_of(std::begin(kTwoWords), std::end(kTwoWords), [s](const TwoWords& w) { return w.setting == s; });
 }
 bool confdp_rules(std::string_view t) { return alternative(Setting::kRules, t); }
+// --pid-format: rgif (FEMU's nvme_calc_rgif and nvme_pid2ph), rgif-min (the
+// fewest RG bits, the rest the handle) or confdp (handle = ID & 0xff, RG = ID >> 8).
+std::string_view pid_format(std::string_view t) {
+  if (t == "rgif" || t == "rgif-min" || t == "confdp") return t;
+  throw InputError(fmt::format("--pid-format: '{}' is not rgif (FEMU: RGIF = the bit length of the RG count, the "
+                               "handle the low 15 - RGIF bits), rgif-min (the fewest bits that number the RGs, "
+                               "every other bit the handle) or confdp (handle = ID & 0xff, RG = ID >> 8)",
+                               t));
+}
 // --forced-passes: femu (0: FEMU's bound) or a count of at least 1.
 uint32_t forced_passes(std::string_view t) {
   if (t == "femu") return 0;
@@ -220,6 +228,7 @@ void check_word(Setting s, const std::string& item) {
     case Setting::kRuTimeLimit: (void)ru_time_limit(item); break;
     case Setting::kSizing: (void)ftl::parse_sizing(item); break;
     case Setting::kForcedPasses: (void)forced_passes(item); break;
+    case Setting::kPidFormat: (void)pid_format(item); break;
     case Setting::kPlacement: (void)fdp::parse_placement(item); break;
     default: break;
   }
@@ -305,9 +314,11 @@ fdp::PlacementSetup build_placement(const ModelArgs& a, const Point& v) {
   p.fdp.ii_gc = fdp::parse_ii_gc(val(Setting::kIiGc));
   p.fdp.open_at_start = !alternative(Setting::kRuOpen, val(Setting::kRuOpen));
   p.fdp.rg_split = fdp::parse_rg_split(rule(Setting::kRgSplit));
-  p.fdp.rg_of = fdp::parse_rg_of(val(Setting::kRgOf));
+  p.fdp.rg_of = fdp::parse_rg_of(rule(Setting::kRgOf));
   p.fdp.declined_requeue = !alternative(Setting::kDeclined, rule(Setting::kDeclined));
-  p.fdp.pid_confdp = alternative(Setting::kPidFormat, rule(Setting::kPidFormat));
+  const std::string pid(pid_format(rule(Setting::kPidFormat)));
+  p.fdp.pid_confdp = pid == "confdp";
+  p.fdp.pid_min_rgif = pid == "rgif-min";
   p.fdp.single_handle0 = alternative(Setting::kSingle, rule(Setting::kSingle));
   if (confdp_rules(val(Setting::kRules)) && p.fdp.reclaim_groups > 1) {
     throw InputError(fmt::format(
@@ -358,7 +369,7 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kRules, "femu|confdp", "Device",
       "Rule set: femu (MoatLab FEMU's BlackBox SSD) or confdp (the ConfFDP fork the Ethereum FDP study ran: "
       "--sizing thres, --rg-gc every, --gc-order page, --declined keep, --forced-passes 5, --trim-range "
-      "plus-one, --pi-gc host-ru, --rg-split dies, --pid-format confdp, --single handle0); an option given "
+      "plus-one, --pi-gc host-ru, --rg-split dies, --rg-of pid, --pid-format confdp, --single handle0); an option given "
       "explicitly overrides its rule (docs/model.md)");
   add(Setting::kChannels, "N", "Device", "Channels (default: the preset's; 8 for all presets)");
   add(Setting::kLuns, "N", "Device", "LUNs (dies) per channel (default: the preset's; 8 for all presets)");
@@ -437,13 +448,15 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
   add(Setting::kRgSplit, "lines|dies", "FDP",
       "What a reclaim group is: lines (a share of the lines; RUs span all dies, FEMU) or dies (a share of the "
       "dies; an RU is one line of them)");
-  add(Setting::kRgOf, "pid|lba", "FDP",
-      "Which RG a write goes to: pid (the RG bits of its placement identifier, TP4146, FEMU) or lba (its LBA "
-      "in 1 MiB stripes)");
-  add(Setting::kPidFormat, "rgif|confdp", "FDP",
-      "Placement identifier parsing: rgif (TP4146's RG bits; an invalid ID goes to handle 0 of RG 0 as an FDP "
-      "event, FEMU) or confdp (handle = ID & 0xff, RG = ID >> 8; an invalid handle goes to the last handle, "
-      "an invalid RG to the last RG, no event)");
+  add(Setting::kRgOf, "current|pid|lba", "FDP",
+      "Which RG a write goes to: current (the handle's current RU, which stays in RG 0; the placement "
+      "identifier's RG only picks where forced GC runs, FEMU), pid (the RU of the RG its placement identifier "
+      "names) or lba (its LBA in 1 MiB stripes)");
+  add(Setting::kPidFormat, "rgif|rgif-min|confdp", "FDP",
+      "Placement identifier parsing: rgif (FEMU: RGIF = the bit length of the RG count, the handle the low "
+      "15 - RGIF bits; an invalid ID goes to handle 0 of RG 0 as an FDP event), rgif-min (the fewest bits that "
+      "number the RGs, every other bit the handle) or confdp (handle = ID & 0xff, RG = ID >> 8; an invalid "
+      "handle goes to the last handle, an invalid RG to the last RG, no event)");
   add(Setting::kSingle, "line-path|handle0", "FDP",
       "What --placement single runs on: line-path (FEMU's non-FDP line path, one write pointer) or handle0 "
       "(ConfFDP, which has no non-FDP mode: every write through handle 0 of the same FDP device)");

@@ -14,8 +14,10 @@ AnyPlacement make_placement(const PlacementSpec& spec, const FdpConfig& c, const
       // of the FDP device with --single handle0): the identifier is not read.
       return PidPlacement(spec, c.handles);
     default: {
-      const bool rg_bits = c.isolated_gc && c.rg_of == RgOf::kPid;
-      return PidPlacement(spec, c.handles, rg_bits ? c.reclaim_groups : 1, rg_bits ? c.rgif() : 0, c.pid_confdp);
+      // The identifier carries RG bits unless the RG comes from the LBA.
+      const bool rg_bits = c.isolated_gc && c.rg_of != RgOf::kLba;
+      return PidPlacement(spec, c.handles, rg_bits ? c.reclaim_groups : 1, rg_bits ? c.rgif() : 0, c.pid_confdp,
+                          rg_bits ? c.handle_mask() : 0xFFFFu);
     }
   }
 }

@@ -41,7 +41,7 @@ constexpr Word<RuhTypes> kRuhTypes[] = {
     {RuhTypes::kAllPi, "pi"}, {RuhTypes::kLastIi, "last-ii"}, {RuhTypes::kAllIi, "ii"}};
 constexpr Word<IiGc> kIiGc[] = {{IiGc::kLastRuh, "last-ruh"}, {IiGc::kSharedGcRu, "gc-ru"}};
 constexpr Word<RgSplit> kRgSplit[] = {{RgSplit::kLines, "lines"}, {RgSplit::kDies, "dies"}};
-constexpr Word<RgOf> kRgOf[] = {{RgOf::kPid, "pid"}, {RgOf::kLba, "lba"}};
+constexpr Word<RgOf> kRgOf[] = {{RgOf::kCurrent, "current"}, {RgOf::kPid, "pid"}, {RgOf::kLba, "lba"}};
 
 }  // namespace
 
@@ -75,11 +75,21 @@ RgSplit parse_rg_split(std::string_view s) {
 std::string_view rg_of_name(RgOf r) { return name_of(kRgOf, r); }
 RgOf parse_rg_of(std::string_view s) {
   return parse_word(kRgOf, "--rg-of", s,
-                    "pid (the placement identifier's RG bits, FEMU) or lba (1 MiB LBA stripes over the RGs)");
+                    "current (the handle's current RU, in RG 0; the placement identifier's RG picks where "
+                    "forced GC runs, FEMU), pid (the RU of the RG the placement identifier names) or lba (1 MiB LBA "
+                    "stripes over the RGs)");
 }
 
 uint32_t FdpConfig::rgif() const {
-  return reclaim_groups <= 1 ? 0 : static_cast<uint32_t>(std::bit_width(reclaim_groups - 1));
+  if (reclaim_groups <= 1) return 0;
+  return static_cast<uint32_t>(std::bit_width(pid_min_rgif ? reclaim_groups - 1 : reclaim_groups));
+}
+
+uint32_t FdpConfig::handle_mask() const {
+  const uint32_t bits = rgif();
+  if (bits == 0) return 0xFFFF;
+  if (bits >= 16) return 0;
+  return (1u << ((pid_min_rgif ? 16 : 15) - bits)) - 1;
 }
 
 RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
@@ -162,6 +172,14 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
     throw InputError(fmt::format("--rg {} with --ruh {} gives {} streams (a host and a GC stream per handle and "
                                  "reclaim group, and one per reclaim group); at most 2^32-1 are supported",
                                  rgs, h_count, streams));
+  }
+  // The placement identifier must hold the RG bits and the handles beside
+  // them: FEMU's nvme_calc_rgif refuses the device otherwise.
+  if (rgs > 1 && c.rg_of != RgOf::kLba && !c.pid_confdp && (c.rgif() > 15 || (0xFFFFu >> c.rgif()) < h_count)) {
+    throw InputError(fmt::format("--rg {} with --ruh {}: a placement identifier has no room for {} RG bits and the "
+                                 "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
+                                 "--rg-of lba",
+                                 rgs, h_count, c.rgif()));
   }
   l.pools = rgs;
   l.units = ru.units_per_group * rgs;

@@ -47,7 +47,12 @@ enum class RgSplit : uint8_t {
 
 // --rg-of: which RG a write goes to.
 enum class RgOf : uint8_t {
-  kPid,  // "pid": the RG bits of its placement identifier (TP4146; FEMU)
+  // "current" (FEMU 99ce4fb ssd_stream_write): the handle's current RU, which
+  // is in RG 0 (taken there at start-up, and each RU that fills is replaced
+  // from its own RG); the placement identifier's RG only picks where forced
+  // GC runs (do_gc_fdp_style(ssd, rgid, ...)).
+  kCurrent,
+  kPid,  // "pid": the RU of the RG its placement identifier names (TP4146's intent)
   kLba,  // "lba": its LBA, in 1 MiB stripes over the RGs
 };
 [[nodiscard]] std::string_view rg_of_name(RgOf r);
@@ -69,7 +74,7 @@ struct FdpConfig {
   // or on its first write into that RG (false).
   bool open_at_start = true;
   RgSplit rg_split = RgSplit::kLines;
-  RgOf rg_of = RgOf::kPid;
+  RgOf rg_of = RgOf::kCurrent;
   // --declined: a background pass that declines its victim (fewer than 1/8
   // of its slots invalid) pops it and inserts it again (true, FEMU's
   // select_victim_ru) or leaves it in place (false, ConfFDP's
@@ -81,6 +86,11 @@ struct FdpConfig {
   // pid & 0xff, RG = pid >> 8, an invalid handle becomes the last handle and
   // an invalid RG the last RG (ConfFDP logs no event; ftlsim still counts them).
   bool pid_confdp = false;
+  // --pid-format rgif-min: RGIF = the fewest bits that number the RGs and
+  // every other bit the handle (TP4146's layout, ftlsim's earlier rule);
+  // false (FEMU): RGIF = the bit length of the RG count (nvme_calc_rgif: 2
+  // RGs take 2 bits) and the handle the low 15 - RGIF bits (nvme_pid2ph).
+  bool pid_min_rgif = false;
   // --single: false (FEMU) runs placement `single` on FEMU's line path (one
   // stream shared by host writes and GC); true (ConfFDP, which has no
   // separate non-FDP mode) writes everything through handle 0 of the same
@@ -94,8 +104,14 @@ struct FdpConfig {
   [[nodiscard]] bool is_pi(uint32_t h) const {
     return ruh_types == RuhTypes::kAllPi || (ruh_types == RuhTypes::kLastIi && h + 1 < handles);
   }
-  // Bits of a placement identifier that number the RG (TP4146 RGIF): 0 for one RG.
+  // Bits of a placement identifier that number the RG (TP4146 RGIF): 0 for
+  // one RG; otherwise FEMU's nvme_calc_rgif (the bit length of the RG
+  // count), or with pid_min_rgif the fewest bits that number the RGs.
   [[nodiscard]] uint32_t rgif() const;
+  // Mask of the placement handle bits below the RG bits: FEMU's nvme_pid2ph
+  // keeps the low 15 - RGIF bits (the bit just below the RG bits is read by
+  // neither), rgif-min the low 16 - RGIF; all 16 bits with one RG.
+  [[nodiscard]] uint32_t handle_mask() const;
   // Whether initially isolated handles share one GC RU per RG (--ii-gc gc-ru
   // with at least one II handle): the extra "gc" handle of the reports.
   [[nodiscard]] bool has_shared_gc_ru() const {

@@ -20,10 +20,11 @@ namespace ftlsim::fdp {
 struct HandleStats {
   std::string name;           // handle_name()
   std::optional<uint32_t> ruh;  // its number (the N of ruhN); none for the shared "gc" handle
-  uint64_t host_bytes = 0;    // HBMW: host writes placed through it
+  uint64_t host_bytes = 0;    // host slots placed through it x 4 KiB (what was programmed)
+  uint64_t hbmw_bytes = 0;    // HBMW: the bytes the host sent through it (nlb x sector per write, FEMU's count)
   uint64_t gc_in_bytes = 0;   // GC survivors written into its RUs
   uint64_t gc_out_bytes = 0;  // survivors GC copied out of RUs it filled (the copying it causes)
-  uint64_t mbmw_bytes = 0;    // MBMW charged to it: host_bytes + gc_out_bytes (FEMU do_gc_fdp_style's statistics calls)
+  uint64_t mbmw_bytes = 0;    // MBMW charged to it: hbmw_bytes + gc_out_bytes (FEMU do_gc_fdp_style's statistics calls)
   uint64_t mbe_bytes = 0;     // MBE charged to it: bytes of its RUs that GC erased
   uint32_t units_in_use = 0;  // RUs it holds (open or closed) at the end (FEMU ru_in_use_cnt)
   uint64_t ru_available_bytes = 0;  // RUAMW: bytes still writable in its open host RUs, all RGs
@@ -46,6 +47,7 @@ struct EngineCounts {
   std::span<const ftl::StreamId> unit_owner;  // per unit: the stream that filled it
   std::span<const ftl::LineState> unit_state; // per unit
   uint64_t host_slots = 0;                    // host slots written, all streams
+  std::span<const uint64_t> host_sent_bytes;  // per handle: bytes the host sent through it (empty: host slots x 4 KiB)
   uint64_t unit_bytes = 0;                    // bytes of one erase unit (RU)
 };
 

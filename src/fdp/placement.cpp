@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <charconv>
 #include <limits>
 
@@ -57,8 +58,9 @@ PlacementSpec parse_placement(std::string_view text) {
 
 bool isolates(const PlacementSpec& p) { return p.kind != PlacementKind::kSingle; }
 
-PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif, bool confdp)
-    : handle_bits_(confdp ? 8 : 16 - rgif), handle_mask_(confdp ? 0xFFu : (1u << (16 - rgif)) - 1), rgs_(rgs),
+PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif, bool confdp,
+                           uint32_t handle_mask)
+    : handle_bits_(confdp ? 8 : 16 - rgif), handle_mask_(confdp ? 0xFFu : handle_mask), rgs_(rgs),
       confdp_(confdp), last_handle_(static_cast<uint16_t>(handles - 1)) {
   if (rgif > 15) throw std::logic_error("PidPlacement: RG identifier format wider than 15 bits");
   switch (spec.kind) {
@@ -73,7 +75,7 @@ PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t
         if (pid > handle_mask_) {
           throw InputError(fmt::format("--placement {}: placement handle {} does not fit the {} bits a placement "
                                        "identifier leaves beside {} reclaim groups{}",
-                                       spec.text, pid, handle_bits_, rgs, confdp ? " (--pid-format confdp)" : ""));
+                                       spec.text, pid, std::bit_width(handle_mask_), rgs, confdp ? " (--pid-format confdp)" : ""));
         }
         if (h >= handles) {
           throw InputError(fmt::format("--placement {}: handle {} does not exist (--ruh {} gives 0-{})", spec.text,

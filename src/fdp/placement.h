@@ -44,7 +44,9 @@ struct Placed {
 // TP4146's: its top `rgif` bits name the RG and the rest the placement handle
 // (fdp: handle i; map: the listed handles). An identifier naming an RG or
 // handle the device lacks counts as the FDP event "invalid placement
-// identifier" and is written through handle 0 in RG 0, as FEMU does.
+// identifier" and is written through handle 0 in RG 0, as FEMU does. With
+// FEMU's RGIF (nvme_calc_rgif, nvme_pid2ph) the handle is only the low
+// 15 - rgif bits: bit 15 - rgif is read by neither part.
 //
 // With ConfFDP's parsing (`confdp`, --pid-format confdp; fdpftl.c
 // fdpssd_write) the handle is pid & 0xff and the RG pid >> 8 whatever the RG
@@ -52,24 +54,39 @@ struct Placed {
 // invalid RG through the last RG (still counted here; ConfFDP logs nothing).
 class PidPlacement {
  public:
+  static constexpr bool kPerSlot = false;  // slot_handle() returns the request's handle
   // Throws InputError for a map to a missing handle.
+  // `handle_mask`: the placement handle bits below the RG bits
+  // (FdpConfig::handle_mask(); ignored with `confdp`).
   PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs = 1, uint32_t rgif = 0,
-               bool confdp = false);
+               bool confdp = false, uint32_t handle_mask = 0xFFFF);
   Placed begin_request(const trace::Record& r) {
     const uint32_t rg = r.pid >> handle_bits_;
     const uint16_t h = table_[r.pid & handle_mask_];
     if (h != kInvalidHandle && rg < rgs_) [[likely]] return Placed{h, static_cast<uint16_t>(rg)};
     ++invalid_pid_requests_;
-    if (confdp_) {
-      return Placed{h != kInvalidHandle ? h : last_handle_, static_cast<uint16_t>(rg < rgs_ ? rg : rgs_ - 1)};
-    }
-    return Placed{};
+    return invalid(h, rg);
+  }
+  // Where a write with placement identifier `pid` goes, without counting
+  // it (per-handle statistics from the bytes per identifier, after a run).
+  [[nodiscard]] Placed placed_of(uint16_t pid) const {
+    const uint32_t rg = uint32_t{pid} >> handle_bits_;
+    const uint16_t h = table_[pid & handle_mask_];
+    if (h != kInvalidHandle && rg < rgs_) return Placed{h, static_cast<uint16_t>(rg)};
+    return invalid(h, rg);
   }
   [[nodiscard]] uint16_t slot_handle(uint16_t request_handle, uint32_t /*lpn*/) { return request_handle; }
   [[nodiscard]] uint64_t invalid_pid_requests() const { return invalid_pid_requests_; }
   void reset_counts() { invalid_pid_requests_ = 0; }  // --reset-at
 
  private:
+  [[nodiscard]] Placed invalid(uint16_t h, uint32_t rg) const {
+    if (confdp_) {
+      return Placed{h != kInvalidHandle ? h : last_handle_, static_cast<uint16_t>(rg < rgs_ ? rg : rgs_ - 1)};
+    }
+    return Placed{};
+  }
+
   std::vector<uint16_t> table_ = std::vector<uint16_t>(65536, kInvalidHandle);
   uint32_t handle_bits_ = 16;  // 16 - rgif (a shift of 16 leaves RG 0 for any 16-bit identifier)
   uint32_t handle_mask_ = 0xFFFF;
@@ -83,6 +100,7 @@ class PidPlacement {
 // whole trace (oracle_handles() below).
 class OraclePlacement {
  public:
+  static constexpr bool kPerSlot = true;
   explicit OraclePlacement(std::vector<uint8_t> handle_of_write) : handles_(std::move(handle_of_write)) {}
   Placed begin_request(const trace::Record& /*r*/) { return {}; }
   [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t /*lpn*/) { return handles_[next_++]; }
@@ -118,6 +136,7 @@ class OraclePlacement {
 // 2^-(handles-1) fraction of the logical space land in handle 0.
 class IntervalPlacement {
  public:
+  static constexpr bool kPerSlot = true;
   IntervalPlacement(uint64_t logical_slots, uint32_t handles);
   Placed begin_request(const trace::Record& /*r*/) { return {}; }
   [[nodiscard]] uint16_t slot_handle(uint16_t /*request*/, uint32_t lpn) {

@@ -29,20 +29,27 @@ class StreamMap {
  public:
   explicit StreamMap(const FdpConfig& c)
       : rgs_(c.isolated_gc ? c.reclaim_groups : 1),
-        rg_of_lba_(c.isolated_gc && c.rg_of == RgOf::kLba && c.reclaim_groups > 1) {}
+        rg_of_lba_(c.isolated_gc && c.rg_of == RgOf::kLba && c.reclaim_groups > 1),
+        current_ru_(c.isolated_gc && c.rg_of == RgOf::kCurrent) {}
 
   // Reclaim group of device slot `lpn` of a request whose placement
-  // identifier names RG `request_rg`: that RG (--rg-of pid), or with
-  // --rg-of lba the slot's 1 MiB LBA stripe (256 slots) modulo the RGs.
+  // identifier names RG `request_rg`, where its forced GC runs: that RG
+  // (--rg-of current and pid), or with --rg-of lba the slot's 1 MiB LBA
+  // stripe (256 slots) modulo the RGs.
   [[nodiscard]] uint32_t rg_of(uint32_t request_rg, uint32_t lpn) const {
     return rg_of_lba_ ? (lpn >> 8) % rgs_ : request_rg;
   }
+  // The RG a request's slots are written into, for rg_of() per slot: the
+  // named one, but RG 0 with --rg-of current (FEMU: the handle's current RU,
+  // which stays in RG 0).
+  [[nodiscard]] uint32_t write_rg(uint32_t request_rg) const { return current_ru_ ? 0 : request_rg; }
   // The host stream of handle `handle` in reclaim group `rg`.
   [[nodiscard]] ftl::StreamId stream(RuhId handle, uint32_t rg) const { return host_stream(rgs_, handle, rg); }
 
  private:
   uint32_t rgs_;
   bool rg_of_lba_;
+  bool current_ru_;
 };
 
 }  // namespace ftlsim::fdp

@@ -122,7 +122,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   word("rg_split", fdp::rg_split_name(fdp.rg_split));
   word("rg_of", fdp::rg_of_name(fdp.rg_of));
   word("declined", fdp.declined_requeue ? "requeue" : "keep");
-  word("pid_format", fdp.pid_confdp ? "confdp" : "rgif");
+  word("pid_format", fdp.pid_confdp ? "confdp" : fdp.pid_min_rgif ? "rgif-min" : "rgif");
   j.field("single", fdp.single_handle0 ? "handle0" : "line-path");
   j.key("ru_time_limit_ns");  // null: no limit
   if (fdp.ru_time_limit_ns != 0) {
@@ -221,10 +221,14 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   }
   // FDP statistics log (0x22) and events as a device reports them.
   j.key("fdp_stats").begin_object();
-  j.field("hbmw", s.host_slots * kSlot);
-  j.field("mbmw", s.nand_slots() * kSlot);
+  // HBMW and MBMW count the bytes the host sent, as FEMU's nvme_do_write_fdp
+  // does (nlb x secsz per write), plus GC's whole slots; the log's WAF
+  // therefore differs from the slot WAF on unaligned writes.
+  const uint64_t mbmw = r.host_sent_bytes + s.gc_slots * kSlot;
+  j.field("hbmw", r.host_sent_bytes);
+  j.field("mbmw", mbmw);
   j.field("mbe", s.line_erases * r.ru_bytes);
-  j.field("waf", s.waf());
+  j.field("waf", r.host_sent_bytes == 0 ? 0.0 : static_cast<double>(mbmw) / static_cast<double>(r.host_sent_bytes));
   j.key("events").begin_object();
   j.field("invalid_placement_id", r.invalid_pid_requests);
   j.field("ru_not_fully_written", s.units_not_fully_written);
@@ -239,7 +243,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.field("host_bytes", h.host_bytes);
     j.field("gc_in_bytes", h.gc_in_bytes);
     j.field("gc_out_bytes", h.gc_out_bytes);
-    j.field("hbmw", h.host_bytes);
+    j.field("hbmw", h.hbmw_bytes);
     j.field("mbmw", h.mbmw_bytes);
     j.field("mbe", h.mbe_bytes);
     j.field("units_in_use", h.units_in_use);
@@ -328,19 +332,21 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += fmt::format("fdp        placement {}, {} handles ({}), {} reclaim group(s) of {}, {} RUs of {}\n",
                        run.placement.placement.text, fdp.handles, fdp::ruh_types_name(fdp.ruh_types),
                        fdp.reclaim_groups, fdp::rg_split_name(fdp.rg_split), r.units, format_bytes(r.ru_bytes));
-    out += fmt::format("fdp rules  pi survivors to {}, ii survivors to {}, RUs opened at {}, RG from the {}\n",
+    out += fmt::format("fdp rules  pi survivors to {}, ii survivors to {}, RUs opened at {}, {}\n",
                        fdp::pi_gc_name(fdp.pi_gc_ru), fdp::ii_gc_name(fdp.ii_gc),
-                       fdp.open_at_start ? "start-up" : "first write", fdp::rg_of_name(fdp.rg_of));
+                       fdp.open_at_start ? "start-up" : "first write",
+                       fdp.rg_of == fdp::RgOf::kCurrent ? std::string("writes to the current RU")
+                                                        : fmt::format("RG from the {}", fdp::rg_of_name(fdp.rg_of)));
   }
   const bool confdp_rule = gc.page_order || gc.forced_passes != 0 || run.config.trim_plus_one ||
-                           !fdp.declined_requeue || fdp.pid_confdp || fdp.single_handle0 || run.sizing != "lines";
+                           !fdp.declined_requeue || fdp.pid_confdp || fdp.pid_min_rgif || fdp.single_handle0 || run.sizing != "lines";
   if (run.rules != "femu" || confdp_rule) {
     out += fmt::format("rules      {}: sizing {}, gc order {}, forced passes {}, declined victims {}, trim range {}, "
                        "pid format {}, single on {}\n",
                        run.rules, run.sizing, gc.page_order ? "page" : "block",
                        gc.forced_passes != 0 ? std::to_string(gc.forced_passes) : std::string("femu"),
                        fdp.declined_requeue ? "requeued" : "kept", run.config.trim_plus_one ? "plus-one" : "exact",
-                       fdp.pid_confdp ? "confdp" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
+                       fdp.pid_confdp ? "confdp" : fdp.pid_min_rgif ? "rgif-min" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
   }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
     out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "--gc-check page " : "",
@@ -385,13 +391,13 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
     out += "gc onset   never (GC did not run)\n";
   }
   if (fdp.isolated_gc) {
-    // FEMU's per-RUH counters: HBMW, MBMW (host + GC copies out of its RUs),
+    // FEMU's per-RUH counters: HBMW (bytes the host sent), MBMW (those plus GC copies out of its RUs),
     // MBE, RUs in use and the room left in its open host RUs (RUAMW).
     out += "handle     hbmw         gc in        mbmw         mbe          RUs  ruamw        WAF share\n";
     for (const fdp::HandleStats& h : r.handles) {
       if (h.host_bytes == 0 && h.gc_in_bytes == 0 && h.units_in_use == 0) continue;
       out += fmt::format("  {:<8} {:>12} {:>12} {:>12} {:>12} {:>4}  {:>12} {:.4f}\n", h.name,
-                         format_bytes(h.host_bytes), format_bytes(h.gc_in_bytes), format_bytes(h.mbmw_bytes),
+                         format_bytes(h.hbmw_bytes), format_bytes(h.gc_in_bytes), format_bytes(h.mbmw_bytes),
                          format_bytes(h.mbe_bytes), h.units_in_use, format_bytes(h.ru_available_bytes), h.waf_share);
     }
   }

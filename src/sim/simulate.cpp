@@ -46,12 +46,14 @@ class Driver {
       : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(cfg.trim_keeps_partial),
         trim_plus_one_(cfg.trim_plus_one), t_(t), opts_(o),
         interval_(interval),
-        ru_time_limit_(fdp.ru_time_limit_ns != 0),
+        ru_time_limit_(fdp.ru_time_limit_ns != 0), isolated_(fdp.isolated_gc),
+
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
         fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
+    handle_sent_bytes_.assign(isolated_ ? fdp.handles : 1, 0);
     if (o.id_series) {
       // Per-ID GC copies: the engine counts each copy under its slot's tag.
       ids_.emplace(ftl.logical_slots(), fdp, ftl.stream_stats().size());
@@ -222,19 +224,39 @@ class Driver {
     const fdp::Placed placed = placement_.begin_request(rec);
     // FEMU checks the forced threshold once, before the request's first page.
     ftl_.before_write(streams_.rg_of(placed.rg, lpn(s.first_slot)));
+    const uint32_t write_rg = streams_.write_rg(placed.rg);
+    const uint64_t bytes = uint64_t{rec.sectors} * sector_;
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
       if ((k == 0 && s.head_partial) || (k + 1 == s.slots && s.tail_partial)) [[unlikely]] {
         ++c.rmw_slots;
         if (ftl_.read(p)) ++c.rmw_read_slots;  // the old data is read first
       }
-      ftl_.write(p, streams_.stream(placement_.slot_handle(placed.handle, p), streams_.rg_of(placed.rg, p)));
+      const uint16_t h = placement_.slot_handle(placed.handle, p);
+      if constexpr (Placement::kPerSlot) {
+        if (isolated_) handle_sent_bytes_[h] += slot_sent_bytes(rec, s, k, bytes);
+      }
+      ftl_.write(p, streams_.stream(h, streams_.rg_of(write_rg, p)));
     }
-    pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+    // The FDP statistics count the bytes the host sent (FEMU nvme_do_write_fdp:
+    // nlb x secsz into HBMW and MBMW), not the slots programmed: from these
+    // per identifier after the run (host_sent_bytes()), and per slot for the
+    // placements that choose a handle per slot.
+    pid_bytes_[rec.pid] += bytes;
     if (ids_) [[unlikely]] {
       for (uint64_t k = 0; k < s.slots; ++k) ids_->tag(lpn(s.first_slot + k), rec.pid);
       ids_->host(rec.pid, s.slots);
     }
+  }
+
+  // The bytes of request `rec` that fall in its k-th slot (per-slot placements).
+  uint64_t slot_sent_bytes(const Record& rec, const trace::SlotSpan& s, uint64_t k, uint64_t bytes) const {
+    const uint64_t lba = s.wrapped ? rec.lba % logical_sectors_ : rec.lba;
+    const uint64_t head = lba * sector_ % kSlot;
+    const uint64_t lo = k == 0 ? head : 0;
+    const uint64_t end = (head + bytes) % kSlot;
+    const uint64_t hi = k + 1 == s.slots && end != 0 ? end : kSlot;
+    return hi - lo;
   }
 
   void do_read(const Record& rec, uint64_t index, RequestCounts& c) {
@@ -282,6 +304,7 @@ class Driver {
     r.requests.markers = markers;
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
     if (ids_) ids_->zero();
+    std::fill(handle_sent_bytes_.begin(), handle_sent_bytes_.end(), 0);
     r.timeseries.clear();
     r.id_timeseries.clear();
     r.gc_onset.reset();
@@ -313,6 +336,22 @@ class Driver {
 
  public:
   std::vector<uint64_t> pid_bytes_ = std::vector<uint64_t>(65536, 0);
+  std::vector<uint64_t> handle_sent_bytes_;  // per handle, per-slot placements: host bytes sent through it
+
+  // Host bytes sent through each handle (its HBMW): by placement identifier
+  // for the per-request placements, as counted per slot for the others.
+  std::vector<uint64_t> host_sent_bytes() const {
+    if constexpr (Placement::kPerSlot) {
+      return handle_sent_bytes_;
+    } else {
+      std::vector<uint64_t> out(handle_sent_bytes_.size(), 0);
+      for (uint32_t pid = 0; pid < pid_bytes_.size(); ++pid) {
+        if (pid_bytes_[pid] == 0) continue;
+        out[isolated_ ? placement_.placed_of(static_cast<uint16_t>(pid)).handle : 0] += pid_bytes_[pid];
+      }
+      return out;
+    }
+  }
 
  private:
   Ftl& ftl_;
@@ -324,6 +363,7 @@ class Driver {
   const SimOptions& opts_;
   uint64_t interval_;
   bool ru_time_limit_;
+  bool isolated_;
   uint64_t next_row_;
   uint64_t logical_bytes_;
   uint64_t sector_;
@@ -352,7 +392,8 @@ namespace {
 
 // The per-handle statistics (fdp/handle_stats.h) from the engine's counters.
 template <class Ftl>
-std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes) {
+std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConfig& fdp, uint64_t unit_bytes,
+                                              std::span<const uint64_t> host_sent_bytes) {
   const auto& streams = ftl.stream_stats();
   std::vector<uint32_t> open_room(streams.size());
   for (ftl::StreamId s = 0; s < streams.size(); ++s) open_room[s] = ftl.open_room(s);
@@ -362,6 +403,7 @@ std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConf
   counts.unit_owner = ftl.unit_owner();
   counts.unit_state = ftl.lines().state;
   counts.host_slots = ftl.stats().host_slots;
+  counts.host_sent_bytes = host_sent_bytes;
   counts.unit_bytes = unit_bytes;
   return fdp::handle_stats(fdp, counts);
 }
@@ -382,7 +424,9 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
   for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
     if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
-  r.handles = collect_handles(ftl, fdp, r.ru_bytes);
+  r.host_sent_bytes = 0;
+  for (const uint64_t b : driver.pid_bytes_) r.host_sent_bytes += b;
+  r.handles = collect_handles(ftl, fdp, r.ru_bytes, driver.host_sent_bytes());
   if constexpr (kCheckInvariants) {
     const auto problems = ftl.check_invariants();
     if (!problems.empty()) throw std::logic_error("FTL invariant violated at end: " + problems.front());

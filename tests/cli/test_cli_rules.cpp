@@ -144,6 +144,11 @@ TEST_CASE("rule options refuse bad values and configurations ConfFDP cannot run,
       {" --preset confdp-eth-512m --channels 0 --no-progress", "--channels must be at least 1"},
       {" --preset confdp-eth-512m --pages 0 --no-progress", "pages"},
       {" " + kDevice + " --reset-at device:x", "--reset-at"},
+      {" " + kDevice + " --pid-format tp4146", "--pid-format: 'tp4146' is not rgif"},
+      {" " + kDevice + " --rg-of named", "--rg-of: 'named' is not one of current"},
+      // 128 RGs take 8 RG bits (nvme_calc_rgif): 0xFFFF >> 8 = 255 < 256 handles.
+      {" --channels 1 --luns 1 --blocks 1024 --pages 4 --op 0.25 --no-progress --placement fdp --rg 128 --ruh 256",
+       "nvme_calc_rgif"},
       // 60/61 leaves 41 lines held back and 8 open of 106: 57 < 64 lines of data.
       {" --preset confdp-eth-512m --rules confdp --gc-thres 60 --gc-thres-high 61 --placement fdp --no-progress",
        "does not fit"},

@@ -126,7 +126,7 @@ TEST_CASE("reclaim groups split the lines as FEMU, or the dies", "[fdp][unit]") 
   CHECK(shape.units_per_group == 21);
   CHECK(fdp::make_layout(g, c).units == 63);
   c.reclaim_groups = 4;
-  CHECK(c.rgif() == 2);
+  CHECK(c.rgif() == 3);  // FEMU's nvme_calc_rgif: the bit length of 4
   c.rg_split = fdp::RgSplit::kDies;  // 2 dies per RG: a group line is 256 KiB, 64 per RG
   shape = fdp::resolve_ru_shape(g, c);
   CHECK(shape.bytes == (256u << 10));
@@ -134,9 +134,13 @@ TEST_CASE("reclaim groups split the lines as FEMU, or the dies", "[fdp][unit]") 
   c.reclaim_groups = 1;
   CHECK(c.rgif() == 0);
   c.reclaim_groups = 2;
-  CHECK(c.rgif() == 1);
+  CHECK(c.rgif() == 2);
   c.reclaim_groups = 5;
   CHECK(c.rgif() == 3);
+  c.pid_min_rgif = true;  // the fewest bits that number the RGs
+  CHECK(c.rgif() == 3);
+  c.reclaim_groups = 2;
+  CHECK(c.rgif() == 1);
 }
 
 TEST_CASE("write order is channel fastest, slot offsets are FEMU's block order", "[fdp][unit]") {

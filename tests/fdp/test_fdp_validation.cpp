@@ -191,7 +191,8 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
       units += h.units_in_use;
       share += h.waf_share;
       mbe += h.mbe_bytes;
-      CHECK(h.mbmw_bytes == h.host_bytes + h.gc_out_bytes);  // per handle: MBMW = HBMW + its GC writes
+      CHECK(h.mbmw_bytes == h.hbmw_bytes + h.gc_out_bytes);  // per handle: MBMW = HBMW + its GC writes
+      CHECK(h.hbmw_bytes == h.host_bytes);                   // page-aligned trace: bytes sent = pages x 4 KiB
     }
     REQUIRE(r.ftl.line_erases > 0);  // the MBE check below means something only with erases
     const uint64_t pid_bytes = std::accumulate(r.host_bytes_by_pid.begin(), r.host_bytes_by_pid.end(), uint64_t{0},

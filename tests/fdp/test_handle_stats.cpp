@@ -159,18 +159,18 @@ TEST_CASE("make_placement picks the policy, and the RG bits only with --rg-of pi
   in.logical_slots = 1024;
   fdp::FdpConfig c;
   c.handles = 4;
-  c.reclaim_groups = 2;  // one RG bit: the top bit of the 16-bit identifier
+  c.reclaim_groups = 2;  // FEMU's nvme_calc_rgif: 2 RG bits (the bit length of 2), the handle bits 0-12
   CHECK(fdp::make_placement(fdp::parse_placement("oracle"), c, in).index() == 1);
   CHECK(fdp::make_placement(fdp::parse_placement("interval"), c, in).index() == 2);
   trace::Record r = records[0];
-  r.pid = 0x8003;  // RG 1, handle 3
+  r.pid = 0x4003;  // RG 0x4003 >> 14 = 1, handle 3
   auto by_pid = fdp::make_placement(fdp::parse_placement("fdp"), c, in);
   auto& pid = std::get<fdp::PidPlacement>(by_pid);
   const fdp::Placed p = pid.begin_request(r);
   CHECK(p.handle == 3);
   CHECK(p.rg == 1);
   CHECK(pid.invalid_pid_requests() == 0);
-  c.rg_of = fdp::RgOf::kLba;  // no RG bits: 0x8003 names no handle
+  c.rg_of = fdp::RgOf::kLba;  // no RG bits: 0x4003 names no handle
   auto by_lba = fdp::make_placement(fdp::parse_placement("fdp"), c, in);
   auto& lba = std::get<fdp::PidPlacement>(by_lba);
   CHECK(lba.begin_request(r).handle == 0);

@@ -43,9 +43,10 @@ TEST_CASE("placement IDs map to handles, unknown IDs are the invalid-PID event",
   CHECK(single.invalid_pid_requests() == 0);
 }
 
-TEST_CASE("a placement identifier's top bits name the reclaim group (TP4146 RGIF)", "[fdp][unit]") {
-  // 3 RGs need RGIF = 2 bits: PID = rg << 14 | handle.
-  fdp::PidPlacement p(fdp::parse_placement("fdp"), 4, 3, 2);
+TEST_CASE("a placement identifier's top bits name the reclaim group (RGIF)", "[fdp][unit]") {
+  // 3 RGs: RGIF = 2 bits (FEMU's nvme_calc_rgif, the bit length of 3): PID =
+  // rg << 14 | handle, the handle in bits 0-12 (nvme_pid2ph).
+  fdp::PidPlacement p(fdp::parse_placement("fdp"), 4, 3, 2, false, 0x1FFF);
   const auto at = [&](uint16_t pid) { return p.begin_request(w(0, 1, pid)); };
   CHECK(at((2u << 14) | 3).handle == 3);
   CHECK(at((2u << 14) | 3).rg == 2);

@@ -62,6 +62,8 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   c.open_at_start = g.chance(75);
   c.rg_split_lines = g.chance(75);
   c.rg_of_pid = g.chance(75);
+  c.rg_current = g.chance(50);
+  c.pid_min_rgif = g.chance(25);
   c.forced_check_per_slot = g.chance(20);
   c.every_pool = g.chance(25);
   c.trim_keeps_partial = g.chance(25);
@@ -75,6 +77,7 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   c.pid_confdp = confdp || g.chance(20);
   c.single_handle0 = confdp || g.chance(20);
   if (confdp) {
+    c.rg_current = false;  // ConfFDP writes into the RG the identifier names
     c.every_pool = true;
     c.pi_gc_ru = false;
     c.ruh_types = RuhTypes::pi;
@@ -108,6 +111,8 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   const uint64_t physical = uint64_t{s.pools} * s.per_pool * s.spu;
   uint64_t logical = physical * g.range(40, 90) / 100;
   logical = std::min(logical, usable_per_pool * s.pools * 95 / 100);
+  // --rg-of current: every host write goes into RG 0, which must hold it all.
+  if (c.fdp && c.rg_of_pid && c.rg_current) logical = std::min(logical, usable_per_pool * 95 / 100);
   // ftl::FtlConfig::problems() also checks the capacity against plain lines
   // (one pool, one open line), whatever the placement: stay inside that too.
   const uint64_t line_slots = uint64_t{c.channels} * c.luns * c.planes * c.pages;
@@ -147,8 +152,11 @@ uint16_t draw_pid(CaseRng& g, const RefConfig& c, uint64_t lpn) {
     // No RG bits: a PID with high bits set is simply a handle the device lacks.
     return static_cast<uint16_t>(g.chance(2) ? 0x8000u | handle : handle);
   }
-  const uint32_t bits = rgif_bits(c.rgs);
+  const uint32_t bits = rgif_bits(c.rgs, c.pid_min_rgif);
   if (bits == 0) return static_cast<uint16_t>(handle);
+  // Now and then a bit between the handle and the RG bits, which FEMU's
+  // parsing ignores (its handle is the low 15 - RGIF bits).
+  if (!c.pid_min_rgif && g.chance(3)) handle |= 1u << (15 - bits);
   uint32_t rg = region_rg(c, lpn);
   if (g.chance(5)) rg = static_cast<uint32_t>(g.range(0, (1u << bits) - 1));  // may name a missing RG
   return static_cast<uint16_t>((rg << (16 - bits)) | handle);
@@ -156,9 +164,14 @@ uint16_t draw_pid(CaseRng& g, const RefConfig& c, uint64_t lpn) {
 
 }  // namespace
 
-uint32_t rgif_bits(uint32_t rgs) {
+uint32_t rgif_bits(uint32_t rgs, bool min) {
+  if (rgs <= 1) return 0;
   uint32_t bits = 0;
-  while ((1u << bits) < rgs) ++bits;
+  if (min) {
+    while ((1u << bits) < rgs) ++bits;
+  } else {
+    while ((rgs >> bits) != 0) ++bits;
+  }
   return bits;
 }
 
@@ -256,6 +269,8 @@ std::string cli_flags(const RefConfig& c) {
   if (!c.open_at_start) o << " --ru-open lazy";
   if (!c.rg_split_lines) o << " --rg-split dies";
   if (!c.rg_of_pid) o << " --rg-of lba";
+  if (c.rg_of_pid && !c.rg_current) o << " --rg-of pid";
+  if (c.pid_min_rgif && !c.pid_confdp) o << " --pid-format rgif-min";
   if (c.forced_check_per_slot) o << " --gc-check page";
   if (c.every_pool) o << " --rg-gc every";
   if (c.trim_keeps_partial) o << " --trim-partial keep";

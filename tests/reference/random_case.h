@@ -43,8 +43,10 @@ class CaseRng {
 // request stream that stays inside the logical capacity.
 [[nodiscard]] RandomCase make_random_case(uint64_t seed);
 
-// Bits of a PID that name the RG (TP4146 RGIF): 0 for one RG.
-[[nodiscard]] uint32_t rgif_bits(uint32_t rgs);
+// Bits of a PID that name the RG (RGIF): 0 for one RG; FEMU's
+// nvme_calc_rgif (the bit length of the RG count), or with `min` the fewest
+// bits that number the RGs (--pid-format rgif-min).
+[[nodiscard]] uint32_t rgif_bits(uint32_t rgs, bool min = false);
 
 // The ftlsim command line for `cfg` (options named as in docs/model.md).
 [[nodiscard]] std::string cli_flags(const RefConfig& cfg);

@@ -501,9 +501,16 @@ class Reference {
     return (k == 0 && s.head_partial) || (k + 1 == s.count && s.tail_partial);
   }
 
+  // Rule 8: bits of a PID that name the RG (0 for one RG): the bit length
+  // of the RG count, or with rgif-min the fewest bits that number the RGs.
   uint32_t rgif() const {
+    if (c_.rgs <= 1) return 0;
     uint32_t bits = 0;
-    while ((1u << bits) < c_.rgs) ++bits;
+    if (c_.pid_min_rgif) {
+      while ((1u << bits) < c_.rgs) ++bits;
+    } else {
+      while ((c_.rgs >> bits) != 0) ++bits;
+    }
     return bits;
   }
   // RG of logical slot lpn under --rg-of lba: 1 MiB stripes.
@@ -525,10 +532,12 @@ class Reference {
       rg = std::min(rg, rgs - 1);
     } else if (c_.fdp) {
       if (c_.rg_of_pid) {
-        // Rule 8: PID = (RG << (16 - RGIF)) | handle.
+        // Rule 8: RG = PID >> (16 - RGIF); the handle is the low 15 - RGIF
+        // bits (16 - RGIF with rgif-min; the whole PID with one RG).
         const uint32_t bits = rgif();
         const uint32_t pid_rg = bits == 0 ? 0 : uint32_t{q.pid} >> (16 - bits);
-        const uint32_t pid_h = uint32_t{q.pid} & ((1u << (16 - bits)) - 1);
+        const uint32_t handle_bits = bits == 0 ? 16 : (c_.pid_min_rgif ? 16 : 15) - bits;
+        const uint32_t pid_h = uint32_t{q.pid} & ((1u << handle_bits) - 1);
         if (pid_rg >= c_.rgs || pid_h >= c_.handles) {
           ++r_.invalid_pid_requests;
         } else {
@@ -545,13 +554,19 @@ class Reference {
         }
       }
     }
+    // The FDP log counts what the host sent: sectors x 512 per request, to
+    // the request's handle (docs/fdp.md, What is reported).
+    r_.hbmw_bytes += uint64_t{q.sectors} * 512;
+    handles_[handle].hbmw_bytes += uint64_t{q.sectors} * 512;
     const auto slot_rg = [&](uint64_t lpn) { return fdp_device() && !c_.rg_of_pid ? lba_rg(lpn) : rg; };
-    // Rule 9: once per request, before its slot loop. READING: with
-    // --rg-of lba the request's pool is its first slot's RG.
+    // Rule 8, --rg-of current: written into RG 0 (the handle's current RU).
+    const bool current = fdp_device() && c_.rg_of_pid && c_.rg_current;
+    // Rule 9: once per request, before its slot loop, in the PID's RG.
+    // READING: with --rg-of lba the request's pool is its first slot's RG.
     if (!c_.forced_check_per_slot) forced(slot_rg(s.first), false);
     for (uint64_t k = 0; k < s.count; ++k) {
       const auto lpn = static_cast<uint32_t>(s.first + k);
-      const uint32_t g = slot_rg(lpn);
+      const uint32_t g = current ? 0 : slot_rg(lpn);
       if (c_.forced_check_per_slot) forced(g, true);
       if (partial(s, k)) {  // rule 15
         ++r_.rmw_slots;
@@ -678,11 +693,11 @@ std::string describe(const RefConfig& c) {
     << " handles=" << c.handles << " ruh_types=" << kTypes[static_cast<int>(c.ruh_types)]
     << " pi_gc=" << (c.pi_gc_ru ? "gc-ru" : "host-ru") << " ii_gc=" << (c.ii_gc_last_ruh ? "last-ruh" : "gc-ru")
     << " ru_open=" << (c.open_at_start ? "start" : "lazy") << " rg_split=" << (c.rg_split_lines ? "lines" : "dies")
-    << " rg_of=" << (c.rg_of_pid ? "pid" : "lba") << " gc_check=" << (c.forced_check_per_slot ? "page" : "request")
+    << " rg_of=" << (!c.rg_of_pid ? "lba" : c.rg_current ? "current" : "pid") << " gc_check=" << (c.forced_check_per_slot ? "page" : "request")
     << " rg_gc=" << (c.every_pool ? "every" : "first") << " trim_partial=" << (c.trim_keeps_partial ? "keep" : "unmap")
     << " lines_per_ru=" << c.lines_per_ru << " gc_order=" << (c.gc_page_order ? "page" : "block")
     << " declined=" << (c.declined_keep ? "keep" : "requeue") << " forced_passes=" << c.forced_passes
-    << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact") << " pid_format=" << (c.pid_confdp ? "confdp" : "rgif")
+    << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact") << " pid_format=" << (c.pid_confdp ? "confdp" : c.pid_min_rgif ? "rgif-min" : "rgif")
     << " single=" << (c.single_handle0 ? "handle0" : "line-path")
     << " gc_trigger=" << (c.gc_watermark ? "watermark" : "femu") << " reset_kind=" << int{c.reset_kind}
     << " reset_marker=" << c.reset_marker;

@@ -36,6 +36,14 @@ struct RefConfig {
   bool open_at_start = true;     // rule 4 (false: --ru-open lazy)
   bool rg_split_lines = true;    // rule 3 (false: --rg-split dies)
   bool rg_of_pid = true;         // rule 8 (false: --rg-of lba, RG = (slot / 256) % rgs)
+  // Rule 8 with rg_of_pid: every host write into the handle's current RU,
+  // in RG 0, the PID's RG naming only the pool of forced GC (false: --rg-of
+  // pid, the RU of the PID's RG).
+  bool rg_current = true;
+  // Rule 8: false: RGIF = the bit length of the RG count and the handle the
+  // low 15 - RGIF bits; true: --pid-format rgif-min (the fewest bits that
+  // number the RGs, every other bit the handle).
+  bool pid_min_rgif = false;
   bool forced_check_per_slot = false;  // rule 9 (true: --gc-check page)
   bool every_pool = false;             // rule 10 (true: --rg-gc every)
   bool trim_keeps_partial = false;     // rule 16 (true: --trim-partial keep)
@@ -66,6 +74,7 @@ struct RefRequest {
 
 struct RefHandle {
   uint64_t host_slots = 0;    // host slots written through it
+  uint64_t hbmw_bytes = 0;    // bytes the host sent through it (sectors x 512 per write request)
   uint64_t gc_out_slots = 0;  // survivors GC copied out of units it took
   uint64_t gc_in_slots = 0;   // survivors GC wrote into units it took
   uint64_t erased_units = 0;  // its units GC erased
@@ -74,6 +83,7 @@ struct RefHandle {
 
 struct RefResult {
   uint64_t host_slots = 0, gc_slots = 0, unit_erases = 0;
+  uint64_t hbmw_bytes = 0;  // the FDP log's HBMW: sectors x 512 of every write request
   uint64_t gc_passes = 0, gc_forced_passes = 0, gc_background_passes = 0;
   // A background pass whose victim was refused (rules 12 and 13).
   uint64_t gc_background_declined = 0;

@@ -107,7 +107,8 @@ fdp::PlacementSetup placement_setup(const RefConfig& c) {
   f.ii_gc = c.ii_gc_last_ruh ? fdp::IiGc::kLastRuh : fdp::IiGc::kSharedGcRu;
   f.open_at_start = c.open_at_start;
   f.rg_split = c.rg_split_lines ? fdp::RgSplit::kLines : fdp::RgSplit::kDies;
-  f.rg_of = c.rg_of_pid ? fdp::RgOf::kPid : fdp::RgOf::kLba;
+  f.rg_of = !c.rg_of_pid ? fdp::RgOf::kLba : c.rg_current ? fdp::RgOf::kCurrent : fdp::RgOf::kPid;
+  f.pid_min_rgif = c.pid_min_rgif;
   f.declined_requeue = !c.declined_keep;
   f.pid_confdp = c.pid_confdp;
   f.single_handle0 = c.single_handle0;
@@ -184,6 +185,7 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
   eq("units_per_group", f.units_per_group, r.units_per_pool);
   eq("ru_bytes", f.ru_bytes, uint64_t{r.slots_per_unit} * 4096);
   eq("host_slots", f.ftl.host_slots, r.host_slots);
+  eq("host_sent_bytes (HBMW)", f.host_sent_bytes, r.hbmw_bytes);
   eq("gc_slots", f.ftl.gc_slots, r.gc_slots);
   eq("line_erases", f.ftl.line_erases, r.unit_erases);
   eq("gc_passes", f.ftl.gc_passes, r.gc_passes);
@@ -210,6 +212,8 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
     const RefHandle& rh = r.handles[h];
     const std::string p = fmt::format("handles[{}] ({}).", h, fh.name);
     eq(p + "host_bytes", fh.host_bytes, rh.host_slots * 4096);
+    eq(p + "hbmw_bytes", fh.hbmw_bytes, rh.hbmw_bytes);
+    eq(p + "mbmw_bytes", fh.mbmw_bytes, rh.hbmw_bytes + rh.gc_out_slots * 4096);
     eq(p + "gc_in_bytes", fh.gc_in_bytes, rh.gc_in_slots * 4096);
     eq(p + "gc_out_bytes", fh.gc_out_bytes, rh.gc_out_slots * 4096);
     eq(p + "mbe_bytes", fh.mbe_bytes, rh.erased_units * r.slots_per_unit * uint64_t{4096});

@@ -44,6 +44,11 @@ RefConfig fdp_cfg(uint32_t channels, uint32_t pages, uint32_t lines, uint64_t lo
   c.fdp = true;
   c.rgs = rgs;
   c.handles = handles;
+  // The RG cases below were counted for the RU of the RG the identifier
+  // names and the fewest RG bits (--rg-of pid --pid-format rgif-min); FEMU's
+  // rules (writes in the current RU, nvme_calc_rgif) have their own case.
+  c.rg_current = false;
+  c.pid_min_rgif = true;
   return c;
 }
 
@@ -763,4 +768,42 @@ TEST_CASE("reference: the watermark trigger runs passes until the pool is above 
     CHECK(r.gc_slots == 0);
     CHECK(r.unit_erases == (watermark ? 2 : 1));
   }
+}
+
+// FEMU's multi-RG rules (docs/model.md rule 8): RGIF = the bit length of the
+// RG count (2 RGs: 2 bits, RG = PID >> 14) and every host write into the
+// handle's current RU in RG 0; forced GC runs in the RG the PID names.
+// 2 channels x 8 pages (U = 16, U/8 = 2), 8 lines, 2 RGs of 4, 1 handle
+// whose survivors go to its host RU, GC 75/75: thres = high = 1 free unit.
+// Start-up: unit 0 (RG 0; free 1, 2, 3) and unit 4 (RG 1).
+// W(0,16) fills unit 0, unit 1 opens (free 2). W(16,16) fills unit 1, unit
+// 2 opens (free 1); background: nothing queued. W(0): forced (free 1):
+// nothing queued; lpn 0 to unit 2, unit 0 queued with 1 invalid; background
+// declines it (1 < 2). W(1) naming RG n:
+//   n = 0: forced pass in RG 0 takes unit 0: 15 survivors into unit 2 (full;
+//     unit 3 opens), unit 0 erased; the next pass finds nothing queued; lpn 1
+//     to unit 3; background declines unit 2 (1 invalid).
+//   n = 1 (PID 0x4000): forced pass in RG 1 finds nothing; lpn 1 still to
+//     unit 2 in RG 0; background takes unit 0 (2 invalid): 14 survivors.
+TEST_CASE("reference: FEMU's RGs: writes in the current RU, forced GC in the named RG", "[reference][validation]") {
+  RefConfig c = fdp_cfg(2, 8, 8, 32, 75, 75, 2, 1);
+  c.rg_current = true;
+  c.pid_min_rgif = false;
+  c.pi_gc_ru = false;
+  for (const uint32_t named : {0u, 1u}) {
+    INFO("W(1) names RG " << named);
+    const RefResult r =
+        run_reference(c, {W(0, 16, 0), W(16, 16, 0), W(0, 1, 0), W(1, 1, static_cast<uint16_t>(named << 14))});
+    CHECK(r.invalid_pid_requests == 0);
+    CHECK(r.gc_forced_passes == (named == 0 ? 1u : 0u));
+    CHECK(r.gc_background_passes == (named == 0 ? 0u : 1u));
+    CHECK(r.gc_background_declined == (named == 0 ? 2u : 1u));
+    CHECK(r.gc_slots == (named == 0 ? 15u : 14u));
+    CHECK(r.unit_erases == 1);
+    CHECK(r.l2p[1] == (named == 0 ? 48u : 40u));  // unit 3 offset 0; unit 2, n = 1: channel 1, page 0 (offset 8)
+  }
+  // 0x2000 sets bit 13, which FEMU's handle (bits 0-12) ignores: handle 0,
+  // RG 0, valid. 0x8000 names RG 2 of 2: invalid.
+  const RefResult b = run_reference(c, {W(0, 1, 0x2000), W(1, 1, 0x8000)});
+  CHECK(b.invalid_pid_requests == 1);
 }

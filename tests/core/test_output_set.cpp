@@ -17,6 +17,7 @@
 
 #include "cli/cli_run.h"
 #include "core/error.h"
+#include "core/in_place_folder.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 #include "core/output_set.h"
@@ -82,7 +83,7 @@ TEST_CASE("symdir, symdir/ and symdir/. are the same symbolic link, refused", "[
   for (const std::string suffix : {"", "/", "/.", "/./", "//", "/./."}) {
     INFO(suffix);
     CHECK_THROWS_WITH(OutputDir("--out", tmp.file("symdir") + suffix, kOwn, {}), Contains("is a symbolic link"));
-    CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", tmp.file("symdir") + suffix, {}),
+    CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("symdir") + suffix, {}),
                       Contains("is a symbolic link"));
   }
   CHECK(names_in(real) == std::set<std::string>{"summary.json"});

@@ -1,4 +1,4 @@
-// Issue #22, item 6: a run's memory is estimated before anything is
+// A run's memory is estimated before anything is
 // allocated, and a run (or the -j configurations of a sweep at once) that
 // will not fit in the available memory or --mem-limit is refused with the
 // figure. The estimate is checked against the peak RSS the kernel measures

@@ -1,4 +1,4 @@
-// Output files and folders (issue #14, items 4, 5, 7, 8, 10): AtomicFile
+// Output files and folders: AtomicFile
 // never writes through a name planted beside its target, publishes without
 // replacing unless asked, and never replaces anything but a regular file;
 // RunInputs compares by device and inode; OutputDir swaps in one complete

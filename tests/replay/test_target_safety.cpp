@@ -1,4 +1,4 @@
-// Replay targets that are regular files (issue #14, items 2, 3 and 21):
+// Replay targets that are regular files:
 // signatures found by libblkid on images made by the system's own mkfs
 // tools (each case says it skipped when its tool is missing), a file that
 // backs a loop device or is an active swap file (sysfs and /proc fixtures),

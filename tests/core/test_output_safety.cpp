@@ -198,3 +198,42 @@ TEST_CASE("an in-place output folder is resolved once: a link changed afterwards
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", "/proc/ftlsim-out", {}), Contains("file system"));
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("nope/.."), {}), Contains("does not exist"));
 }
+
+TEST_CASE("an output file's folder is resolved once: a link changed before the commit changes nothing",
+          "[core][unit]") {
+  const ftlsim::test::TempDir tmp("atomic-once");
+  fs::create_directories(tmp.file("work"));
+  fs::create_directories(tmp.file("elsewhere/sub"));
+  fs::create_directories(tmp.file("other/sub"));
+  fs::create_directories(tmp.file("elsewhere/out"));
+  fs::create_directories(tmp.file("other/out"));
+  const auto point_link_to = [&](const std::string& target) {
+    fs::remove(tmp.file("work/link"));
+    fs::create_symlink(target, tmp.file("work/link"));
+  };
+  const std::string path = tmp.file("work/link/../out/t.ftr");
+  for (const Existing existing : {Existing::kRefuse, Existing::kReplace}) {
+    INFO((existing == Existing::kRefuse ? "refuse" : "replace"));
+    put(tmp.file("other/out/t.ftr"), "theirs");  // what the path names after the change
+    point_link_to("../elsewhere/sub");
+    {
+      ftlsim::AtomicFile f(path, existing);
+      point_link_to("../other/sub");
+      f.write("ours");
+      f.commit();
+    }
+    CHECK(slurp(tmp.file("elsewhere/out/t.ftr")) == "ours");
+    CHECK(slurp(tmp.file("other/out/t.ftr")) == "theirs");
+    CHECK(names_in(tmp.file("elsewhere/out")) == std::set<std::string>{"t.ftr"});  // no temporary left
+    CHECK(names_in(tmp.file("other/out")) == std::set<std::string>{"t.ftr"});
+    fs::remove(tmp.file("elsewhere/out/t.ftr"));
+  }
+  // Dropped without commit: nothing left in either folder.
+  point_link_to("../elsewhere/sub");
+  {
+    ftlsim::AtomicFile f(path, Existing::kReplace);
+    point_link_to("../other/sub");
+    f.write("x");
+  }
+  CHECK(names_in(tmp.file("elsewhere/out")).empty());
+}

@@ -15,6 +15,7 @@
 #include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
+#include "core/io_units.h"
 #include "core/progress_line.h"
 #include "core/units.h"
 #include "trace/import.h"
@@ -112,7 +113,7 @@ int64_t parse_duration(const std::string& option, const std::string& text, bool 
   }
   uint64_t scale = 1;
   for (const auto& [suffix, mult] : {std::pair<std::string_view, uint64_t>{"ns", 1}, {"us", 1'000},
-                                     {"ms", 1'000'000}, {"s", 1'000'000'000}}) {
+                                     {"ms", 1'000'000}, {"s", kNsPerSecond}}) {
     if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
       scale = mult;
       s.remove_suffix(suffix.size());

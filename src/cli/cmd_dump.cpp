@@ -23,6 +23,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
+#include "core/io_units.h"
 #include "trace/ftr_reader.h"
 #include "trace/text_scan.h"
 
@@ -105,7 +106,7 @@ DumpFilter dump_filter(const DumpArgs& a) {
 // (a trace with larger sectors is scaled; a marker's value is kept).
 void write_dump(const trace::FtrReader& reader, const DumpFilter& f, std::FILE* out, const std::string& out_name) {
   const std::span<const trace::Record> records = reader.records();
-  const uint64_t scale = reader.meta().sector_bytes / 512;
+  const uint64_t scale = reader.meta().sector_bytes / kSectorBytes;
   fmt::memory_buffer buf;
   buf.append(kDumpHeader);
   const auto flush = [&] {

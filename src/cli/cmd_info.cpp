@@ -16,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "core/escape.h"
+#include "core/io_units.h"
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "trace/ftr_reader.h"
@@ -81,7 +82,7 @@ std::string span_text(uint64_t ns) {
   const auto v = static_cast<double>(ns);
   if (ns < 1'000) return fmt::format("{} ns", ns);
   if (ns < 1'000'000) return fmt::format("{:.3g} us", v * 1e-3);
-  if (ns < 1'000'000'000) return fmt::format("{:.3g} ms", v * 1e-6);
+  if (ns < kNsPerSecond) return fmt::format("{:.3g} ms", v * 1e-6);
   return fmt::format("{:.3g} s", v * 1e-9);
 }
 

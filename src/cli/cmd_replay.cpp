@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/io_identity.h"
+#include "core/memory_budget.h"
 #include "core/progress_line.h"
 #include "core/output_dir.h"
 #include "core/units.h"
@@ -29,6 +30,7 @@
 #include "replay/target.h"
 #include "replay/uring_engine.h"
 #include "replay/verify.h"
+#include "sim/memory_estimate.h"
 #include "sim/simulate.h"
 #include "timing/time_scale.h"
 #include "trace/ftr_reader.h"
@@ -101,6 +103,7 @@ struct ReplayArgs {
   std::string max_io = "1M";
   std::string interval;
   std::string predict;
+  std::string mem_limit;  // --mem-limit, for the --predict model run
   bool wrap = false;
   bool force = false;
   bool verify = false;
@@ -163,8 +166,10 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
 }
 
 // The model's WAF and per-handle bytes for the trace under the simulate
-// options in `text`.
-replay::Prediction predict(const std::string& text, const std::string& trace_path, const trace::FtrReader& reader) {
+// options in `text`. Its memory is estimated first and refused beyond
+// `limit` (sim/memory_estimate.h), as simulate's is.
+replay::Prediction predict(const std::string& text, const std::string& trace_path, const trace::FtrReader& reader,
+                           const std::optional<MemoryBudget>& limit) {
   ModelArgs m;
   try {
     CLI::App overlay{"", "--predict"};
@@ -181,8 +186,11 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
                                      items[i].size()));
       }
     }
-    const sim::RunDescription run = build_run(m, first_point(items), trace_path);
+    sim::RunDescription run = build_run(m, first_point(items), trace_path);
     const sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
+    const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
+    sim::check_memory({&need, 1}, 1, limit, "the --predict model run");
+    run.options.fit_memory_limit = limit;
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
     replay::Prediction p{text, res.ftl.waf(), 0, {}};
     for (const auto& [pid, bytes] : res.host_bytes_by_pid) p.host_bytes += bytes;
@@ -203,6 +211,7 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
 // the first record, the engine throwing) ~Target removes it again.
 void run_replay(const ReplayArgs& a) {
   const replay::ReplayConfig cfg = build_config(a);
+  const std::optional<MemoryBudget> mem_limit = memory_limit(a.mem_limit);
   RunInputs inputs;
   inputs.add("--trace", a.trace);
   inputs.check_not_input("--target", a.target);
@@ -297,7 +306,7 @@ void run_replay(const ReplayArgs& a) {
       report.device_fdp->events_error = e.what();
     }
   }
-  if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader);
+  if (!a.predict.empty()) report.prediction = predict(a.predict, a.trace, reader, mem_limit);
 
   // Every check passed: from here on the target is created or resized, and written.
   const bool progress = progress_wanted(a.no_progress);
@@ -416,6 +425,7 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--predict", a->predict,
                   "Simulate options (quoted, e.g. \"--preset femu-eth --placement fdp\"): print the model's WAF "
                   "for the trace beside the measurement");
+  add_mem_limit_option(*app, a->mem_limit);  // checks the --predict model run
   app->add_flag("--allow-unlisted-pids", a->allow_unlisted_pids,
                 "--placement nvme: send trace IDs that have no placement handle anyway (the device places them "
                 "with handle 0 and may log an Invalid Placement Identifier event) instead of refusing");

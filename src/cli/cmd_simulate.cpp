@@ -20,6 +20,7 @@
 #include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/memory_budget.h"
+#include "core/in_place_folder.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
 #include "sim/memory_estimate.h"
@@ -142,7 +143,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   sim::SweepFolderRun run;
   run.inputs.add("--trace", a.trace);
-  check_output_folder("--out", a.out, run.inputs);
+  InPlaceFolder out("--out", a.out, run.inputs);  // resolved once: every later step goes through it
   const trace::FtrReader reader(a.trace);
   // The model settings, then, when one of them has a list, the timing
   // settings (the last axes). Without timing lists the settings, and so the
@@ -197,7 +198,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   for (sim::SweepJob& job : plan.jobs) job.run.options.progress = &progress;
 
   const std::string csv_path = a.out + "/sweep.csv";
-  run.out_dir = a.out;
+  run.out = &out;
   run.force = a.force;
   run.threads = a.jobs;
   run.on_start = [&](const sim::SweepStart& s) {

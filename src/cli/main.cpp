@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/mapping_guard.h"
+#include "core/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
       "  ftlsim dump x.ftr --range 0:10\n",
       "ftlsim"};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", "ftlsim 0.1.0");
+  app.set_version_flag("--version", "ftlsim " + std::string(ftlsim::kVersion));
   app.get_formatter()->column_width(34);
 
   const std::vector<ftlsim::cli::Command> subcommands = {

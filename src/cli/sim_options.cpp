@@ -307,7 +307,9 @@ fdp::PlacementSetup build_placement(const ModelArgs& a, const Point& v) {
     if (p.fdp.ru_bytes == 0) throw InputError("--ru-size must be above 0");
   }
   const uint32_t ruh = to_u32(Setting::kRuh, val(Setting::kRuh));
-  if (ruh == 0 || ruh > 256) throw InputError(fmt::format("--ruh {} must be between 1 and 256", ruh));
+  if (ruh == 0 || ruh > fdp::kMaxHandles) {
+    throw InputError(fmt::format("--ruh {} must be between 1 and {}", ruh, fdp::kMaxHandles));
+  }
   p.fdp.handles = ruh;
   p.fdp.ruh_types = fdp::parse_ruh_types(val(Setting::kRuhType));
   p.fdp.pi_gc_ru = fdp::parse_pi_gc(rule(Setting::kPiGc));

@@ -11,6 +11,10 @@
 // RENAME_NOREPLACE. With Existing::kReplace, commit() renames over an
 // existing regular file; it never replaces anything else (device node, FIFO,
 // socket, folder, symbolic link).
+//
+// The target's folder is resolved once, when the AtomicFile is made: every
+// later check, creation, link, rename and removal is relative to that open
+// folder (openat, linkat, renameat2, unlinkat), never the path re-read.
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -48,6 +52,9 @@ class AtomicFile {
   void link_unnamed();
 
   std::string path_;
+  std::string name_;       // the target's name in its folder
+  int dir_ = -1;           // the target's folder, opened once
+  std::string temp_name_;  // the named temporary's name in dir_ ("" when unnamed)
   std::string temp_path_;
   Existing existing_;
   std::FILE* file_ = nullptr;

@@ -2,7 +2,14 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
 
 namespace ftlsim {
 
@@ -15,6 +22,66 @@ std::string fd_path(int fd) { return fmt::format("/proc/self/fd/{}", fd); }
 
 UniqueFd open_subfolder(int dir, const std::string& name) {
   return UniqueFd(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+}
+
+namespace {
+
+std::vector<std::string> split_components(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    const size_t slash = std::min(text.find('/', pos), text.size());
+    if (slash > pos) parts.push_back(text.substr(pos, slash - pos));
+    pos = slash + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+ParentFolder open_parent_folder(std::string_view option, const std::string& path, const std::string& parent_text) {
+  ParentFolder r;
+  const std::string dir = parent_text.empty() ? "." : parent_text;
+  r.base = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (r.base.valid()) return r;
+  if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option, path, dir));
+  if (errno != ENOENT) {
+    throw InputError(fmt::format("{} {}: cannot open its folder {} ({})", option, path, dir, std::strerror(errno)));
+  }
+  // Missing parents: the nearest existing ancestor, and the names below it
+  // that make_missing_folders creates.
+  std::vector<std::string> parts = split_components(parent_text);
+  const bool absolute = parent_text.front() == '/';
+  while (!parts.empty()) {
+    r.missing.insert(r.missing.begin(), parts.back());
+    parts.pop_back();
+    const std::string up = parts.empty() ? (absolute ? "/" : ".")
+                                         : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
+    r.base = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (r.base.valid()) break;
+    if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option, path, up));
+    if (errno != ENOENT) {
+      throw InputError(fmt::format("{} {}: cannot open {} ({})", option, path, up, std::strerror(errno)));
+    }
+  }
+  const bool dots =
+      std::any_of(r.missing.begin(), r.missing.end(), [](const std::string& s) { return s == "." || s == ".."; });
+  if (!r.base.valid() || dots) {
+    throw InputError(fmt::format("{} {}: its folder {} does not exist", option, path, parent_text));
+  }
+  return r;
+}
+
+void make_missing_folders(ParentFolder& parent, const std::string& path) {
+  for (const std::string& part : parent.missing) {
+    if (::mkdirat(parent.base.get(), part.c_str(), 0777) != 0 && errno != EEXIST) {
+      throw system_error_from_errno(fmt::format("cannot create the folder {} for {}", part, path));
+    }
+    UniqueFd next = open_subfolder(parent.base.get(), part);
+    if (!next.valid()) throw system_error_from_errno(fmt::format("cannot open the folder {} for {}", part, path));
+    parent.base = std::move(next);
+  }
+  parent.missing.clear();
 }
 
 }  // namespace ftlsim

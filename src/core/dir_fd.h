@@ -3,7 +3,9 @@
 // few directory operations output folders need, all relative to an open
 // folder so that a path is resolved once and never re-read as text.
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace ftlsim {
 
@@ -37,5 +39,21 @@ class UniqueFd {
 // folder entry that is a real folder, never a symbolic link to one.
 // Invalid (errno set) when it is not.
 [[nodiscard]] UniqueFd open_subfolder(int dir, const std::string& name);
+
+// The folder an output path's last name lives in, resolved once by the
+// kernel: `base` is that folder when it exists, else its nearest existing
+// ancestor, with `missing` the names below it still to create.
+struct ParentFolder {
+  UniqueFd base;
+  std::vector<std::string> missing;
+};
+// `parent_text` is the folder part of `path` as given ("" for a bare name).
+// Throws InputError naming `option` and `path` when it cannot be opened, a
+// part is not a folder, or a missing part is "." or "..".
+[[nodiscard]] ParentFolder open_parent_folder(std::string_view option, const std::string& path,
+                                              const std::string& parent_text);
+// Creates `parent.missing` below `parent.base` (mkdirat), moving `base` down
+// to the last one. Throws SystemError.
+void make_missing_folders(ParentFolder& parent, const std::string& path);
 
 }  // namespace ftlsim

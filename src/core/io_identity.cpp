@@ -173,38 +173,4 @@ std::string folder_name_of(const std::string& path) {
   }
 }
 
-void check_output_folder(std::string_view option, const std::string& dir, const RunInputs& inputs) {
-  if (dir.empty()) throw InputError(fmt::format("{}: the output folder is empty", option));
-  // "symdir/" and "symdir/." are the link "symdir" itself; every later step
-  // lets the kernel resolve the text as given (never lexically normalised).
-  const std::string name = folder_name_of(dir);
-  struct stat st {};
-  if (::lstat(name.c_str(), &st) == 0) {
-    if (S_ISLNK(st.st_mode)) {
-      throw InputError(fmt::format("{} {} is a symbolic link; give the folder it points to", option, dir));
-    }
-    if (!S_ISDIR(st.st_mode)) {
-      throw InputError(fmt::format("{} {} exists and is {}, not a folder", option, dir, file_type_name(st.st_mode)));
-    }
-    inputs.check_not_inside(option, name);
-    check_writable_folder(option, dir, name);
-    check_writable_folder(option, dir, name + "/..");
-    return;
-  }
-  if (errno != ENOENT && errno != ENOTDIR) {
-    throw InputError(fmt::format("{} {}: cannot stat ({})", option, dir, std::strerror(errno)));
-  }
-  // Absent: the nearest existing parent (by the path's own text) must be a writable folder.
-  std::string p = name;
-  for (;;) {
-    const size_t slash = p.find_last_of('/');
-    p = slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : p.substr(0, slash);
-    if (::stat(p.c_str(), &st) == 0 || p == "." || p == "/") break;
-    if (errno != ENOENT && errno != ENOTDIR) {
-      throw InputError(fmt::format("{} {}: cannot stat {} ({})", option, dir, p, std::strerror(errno)));
-    }
-  }
-  check_writable_folder(option, dir, p);
-}
-
 }  // namespace ftlsim

@@ -79,11 +79,4 @@ void check_output_file(std::string_view option, const std::string& path, bool fo
 // so that its last component names the folder itself.
 [[nodiscard]] std::string folder_name_of(const std::string& path);
 
-// The checks on an output folder before any work: `dir` is absent or a
-// real folder (not a symbolic link, also when given as "link/" or "link/.";
-// not a file), holds no input, and it
-// (or, when absent, its nearest existing parent) is a writable folder.
-// Throws InputError naming `option` and `dir`.
-void check_output_folder(std::string_view option, const std::string& dir, const RunInputs& inputs);
-
 }  // namespace ftlsim

@@ -19,17 +19,6 @@
 namespace ftlsim {
 namespace {
 
-std::vector<std::string> split_components(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    const size_t slash = std::min(text.find('/', pos), text.size());
-    if (slash > pos) parts.push_back(text.substr(pos, slash - pos));
-    pos = slash + 1;
-  }
-  return parts;
-}
-
 std::string entries_text(const std::vector<std::string>& names) {
   return fmt::format("{} entr{}: {}{}", names.size(), names.size() == 1 ? "y" : "ies", names.front(),
                      names.size() > 1 ? ", ..." : "");
@@ -60,6 +49,25 @@ OutputDir::OutputDir(std::string option, std::string path, std::vector<std::stri
     throw InputError(fmt::format("{} {}: name the folder itself, not one through '..'", option_, path_));
   }
   open_parent();
+  check_target(inputs);
+}
+
+OutputDir::OutputDir(std::string option, int parent_fd, const std::string& parent_shown, std::string name,
+                     std::vector<std::string> own, const RunInputs& inputs)
+    : option_(std::move(option)),
+      path_(parent_shown + "/" + name),
+      own_(std::move(own)),
+      parent_text_(parent_shown),
+      name_(std::move(name)) {
+  if (name_.empty() || name_ == "." || name_ == ".." || name_.find('/') != std::string::npos) {
+    throw InputError(fmt::format("{} {}: not a folder name", option_, path_));
+  }
+  base_ = UniqueFd(::fcntl(parent_fd, F_DUPFD_CLOEXEC, 0));
+  if (!base_.valid()) throw system_error_from_errno(fmt::format("{} {}: cannot open its folder", option_, path_));
+  check_target(inputs);
+}
+
+void OutputDir::check_target(const RunInputs& inputs) {
   struct statfs fs_info {};
   if (::fstatfs(base_.get(), &fs_info) == 0) {
     if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
@@ -127,33 +135,9 @@ std::optional<std::string> OutputDir::existing_text(const std::string& entry) co
 }
 
 void OutputDir::open_parent() {
-  const std::string dir = parent_text_.empty() ? "." : parent_text_;
-  base_ = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (base_.valid()) return;
-  if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, dir));
-  if (errno != ENOENT) {
-    throw InputError(fmt::format("{} {}: cannot open its folder {} ({})", option_, path_, dir, std::strerror(errno)));
-  }
-  // Missing parents: the nearest existing ancestor, and the names below it
-  // that staging() creates.
-  std::vector<std::string> parts = split_components(parent_text_);
-  const bool absolute = parent_text_.front() == '/';
-  while (!parts.empty()) {
-    missing_.insert(missing_.begin(), parts.back());
-    parts.pop_back();
-    const std::string up = parts.empty() ? (absolute ? "/" : ".")
-                                         : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
-    base_ = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (base_.valid()) break;
-    if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option_, path_, up));
-    if (errno != ENOENT) {
-      throw InputError(fmt::format("{} {}: cannot open {} ({})", option_, path_, up, std::strerror(errno)));
-    }
-  }
-  const bool dots = std::any_of(missing_.begin(), missing_.end(), [](const std::string& s) { return s == "." || s == ".."; });
-  if (!base_.valid() || dots) {
-    throw InputError(fmt::format("{} {}: its folder {} does not exist", option_, path_, parent_text_));
-  }
+  ParentFolder parent = open_parent_folder(option_, path_, parent_text_);
+  base_ = std::move(parent.base);
+  missing_ = std::move(parent.missing);
 }
 
 void OutputDir::check_existing(int dir) const {
@@ -227,14 +211,9 @@ OutputDir::~OutputDir() {
 
 const std::string& OutputDir::staging() {
   if (!staging_.empty()) return staging_;
-  for (const std::string& part : missing_) {
-    if (::mkdirat(base_.get(), part.c_str(), 0777) != 0 && errno != EEXIST) {
-      throw system_error_from_errno(fmt::format("cannot create the folder {} for {}", part, path_));
-    }
-    UniqueFd next = open_subfolder(base_.get(), part);
-    if (!next.valid()) throw system_error_from_errno(fmt::format("cannot open the folder {} for {}", part, path_));
-    base_ = std::move(next);
-  }
+  ParentFolder parent{std::move(base_), std::move(missing_)};
+  make_missing_folders(parent, path_);
+  base_ = std::move(parent.base);
   missing_.clear();
   std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", fd_path(base_.get()), name_);
   if (::mkdtemp(name.data()) == nullptr) {

@@ -36,6 +36,11 @@ class OutputDir {
  public:
   // Every check before the work. Throws InputError naming `option` and `path`.
   OutputDir(std::string option, std::string path, std::vector<std::string> own, const RunInputs& inputs);
+  // The folder `name` inside the open folder `parent_fd` (duplicated: the
+  // caller may close its own), shown as "PARENT_SHOWN/NAME" in messages;
+  // the path text is never opened again.
+  OutputDir(std::string option, int parent_fd, const std::string& parent_shown, std::string name,
+            std::vector<std::string> own, const RunInputs& inputs);
   OutputDir(const OutputDir&) = delete;
   OutputDir& operator=(const OutputDir&) = delete;
   // Removes the staging folder unless published.
@@ -70,6 +75,7 @@ class OutputDir {
 
  private:
   void check_existing(int dir) const;
+  void check_target(const RunInputs& inputs);
   void open_parent();
   [[nodiscard]] std::string shown(const std::string& entry) const;
 

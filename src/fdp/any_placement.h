@@ -6,6 +6,7 @@
 #include <span>
 #include <variant>
 
+#include "core/io_units.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
 #include "trace/record.h"
@@ -17,7 +18,7 @@ using AnyPlacement = std::variant<PidPlacement, OraclePlacement, IntervalPlaceme
 // What make_placement needs to know of the run besides the policy.
 struct PlacementInputs {
   std::span<const trace::Record> records;  // the whole trace (oracle reads it first)
-  uint32_t sector_bytes = 512;
+  uint32_t sector_bytes = kSectorBytes;
   uint64_t logical_slots = 0;              // of the device
   bool wrap = false;                       // --wrap
   bool trim_keeps_partial = false;         // --trim-partial keep

@@ -58,6 +58,10 @@ enum class RgOf : uint8_t {
 [[nodiscard]] std::string_view rg_of_name(RgOf r);
 [[nodiscard]] RgOf parse_rg_of(std::string_view s);
 
+// The most handles a run may have (--ruh 1..256): the oracle placement
+// keeps one handle per written slot in a byte (placement.h), 2^8 values.
+inline constexpr uint32_t kMaxHandles = 256;
+
 struct FdpConfig {
   uint32_t reclaim_groups = 1;  // --rg
   uint64_t ru_bytes = 0;        // --ru-size: 0 = one line (of an RG's dies with --rg-split dies)

@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/io_units.h"
+#include "fdp/fdp_config.h"
 #include "trace/slot_span.h"
 
 namespace ftlsim::fdp {
@@ -99,9 +101,11 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
                                     uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial,
                                     std::span<const uint32_t> fit_map, bool trim_plus_one) {
   using trace::Op;
-  if (handles > 256) throw InputError("--placement oracle supports at most 256 handles");
+  if (handles > kMaxHandles) {
+    throw InputError(fmt::format("--placement oracle supports at most {} handles", kMaxHandles));
+  }
   const bool fit = !fit_map.empty();
-  const uint64_t logical_sectors = (fit ? fit_map.size() : logical_slots) * 4096 / sector_bytes;
+  const uint64_t logical_sectors = (fit ? fit_map.size() : logical_slots) * kSlotBytes / sector_bytes;
   const auto lpn_of = [&](uint64_t slot) {
     return fit ? fit_map[slot] : trace::slot_lpn(slot, logical_slots);
   };

@@ -52,7 +52,6 @@ struct FtlLayout {
   [[nodiscard]] uint32_t row_slots() const {
     return write_orders.empty() ? 0 : static_cast<uint32_t>(write_orders[0].size());
   }
-  [[nodiscard]] uint32_t order_of(uint32_t unit) const { return unit_order.empty() ? 0 : unit_order[unit]; }
   [[nodiscard]] uint32_t streams() const { return static_cast<uint32_t>(stream_pool.size()); }
   [[nodiscard]] bool used(StreamId s) const { return stream_used.empty() || stream_used[s] != 0; }
   [[nodiscard]] uint32_t units_per_pool() const { return units / pools; }

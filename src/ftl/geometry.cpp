@@ -109,10 +109,6 @@ Geometry preset_geometry(std::string_view name) {
                                name));
 }
 
-std::vector<std::string_view> preset_names() {
-  return {"femu-default", "femu-eth", "femu-eth-512m", "confdp-eth", "confdp-eth-512m"};
-}
-
 uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);
   // Exact in double (not the 32-bit die count, which may have wrapped: the

@@ -10,11 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io_units.h"
+
 namespace ftlsim::ftl {
 
-inline constexpr uint32_t kSlotBytes = 4096;
-inline constexpr uint32_t kSectorBytes = 512;
-inline constexpr uint32_t kSectorsPerSlot = kSlotBytes / kSectorBytes;
+using ftlsim::kSectorBytes;  // core/io_units.h
+using ftlsim::kSectorsPerSlot;
+using ftlsim::kSlotBytes;
 
 // Physical slot numbers are 32-bit, with one value reserved as "none"
 // (kUnmapped): a geometry holds at most 2^32 - 2 slots (16 TiB).
@@ -71,7 +73,6 @@ struct Geometry {
 // confdp-eth, confdp-eth-512m: the same devices with the line count ConfFDP
 // derives from --gc-thres (--sizing thres, ftl/confdp_sizing.h; 106 at 60%).
 [[nodiscard]] Geometry preset_geometry(std::string_view name);  // throws InputError
-[[nodiscard]] std::vector<std::string_view> preset_names();
 
 // Blocks per plane needed to hold `logical_bytes` with over-provisioning
 // `op` (physical >= logical * (1 + op)), for capacity-plus-OP configuration.

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/json_writer.h"
 #include "core/units.h"
+#include "core/version.h"
 #include "replay/nvme_cmd.h"
 
 namespace ftlsim::replay {
@@ -325,7 +326,7 @@ std::string summary_json(const ReplayReport& r) {
   const TargetInfo& t = r.target;
   JsonWriter j;
   j.begin_object();
-  j.field("ftlsim_version", "0.1.0");
+  j.field("ftlsim_version", std::string(kVersion));
   j.field("kind", "replay");
   j.field("trace", r.trace_path);
   j.key("target").begin_object();

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/dir_fd.h"
 #include "core/error.h"
 #include "core/units.h"
 #include "replay/device_safety.h"
@@ -88,7 +89,16 @@ Target::Target(const TargetRequest& r, Deferred) {
 Target::~Target() {
   if (fd_ >= 0) ::close(fd_);
   if (claim_fd_ >= 0) ::close(claim_fd_);
-  if (made_file_ && !kept_) ::unlink(info_.path.c_str());
+  if (made_file_ && !kept_) {
+    // Only the file this Target made, by its folder and name: never what the
+    // path names now.
+    struct stat st {};
+    if (::fstatat(parent_fd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+        static_cast<uint64_t>(st.st_dev) == made_dev_ && static_cast<uint64_t>(st.st_ino) == made_ino_) {
+      ::unlinkat(parent_fd_, name_.c_str(), 0);
+    }
+  }
+  if (parent_fd_ >= 0) ::close(parent_fd_);
 }
 
 namespace {
@@ -133,18 +143,22 @@ InputError no_direct_io(const std::string& path) {
 void Target::probe_new_file_alignment(const TargetRequest& r) {
   const fs::path parent = fs::path(r.path).parent_path();
   const std::string folder = parent.empty() ? "." : parent.string();
-  struct stat st {};
-  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    throw InputError(fmt::format("--target {}: its folder {} does not exist", r.path, folder));
+  name_ = fs::path(r.path).filename().string();
+  if (name_.empty() || name_ == "." || name_ == "..") {
+    throw InputError(fmt::format("--target {}: name a file to create, not a folder", r.path));
   }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+  // The folder is resolved once: the checks, the probe, the creation and a
+  // removal all go through it.
+  parent_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (parent_fd_ < 0) throw InputError(fmt::format("--target {}: its folder {} does not exist", r.path, folder));
+  if (::faccessat(parent_fd_, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("--target {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
   }
   // An unnamed file in the same folder: the alignment the new file will
   // have, and whether O_DIRECT works there, without creating anything.
-  int fd = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+  int fd = ::openat(parent_fd_, ".", O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
   if (fd < 0 && errno == EINVAL) {
-    const int plain = ::open(folder.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    const int plain = ::openat(parent_fd_, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (plain >= 0) {
       ::close(plain);
       throw no_direct_io(r.path);
@@ -217,8 +231,16 @@ void Target::open_file(const TargetRequest& r) {
 void Target::materialize() {
   if (pending_create_) {
     pending_create_ = false;
-    const int fd = ::open(info_.path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int fd = ::openat(parent_fd_, name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) throw system_error_from_errno(fmt::format("{}: cannot create", info_.path));
+    struct stat made {};
+    if (::fstat(fd, &made) != 0) {
+      const SystemError e = system_error_from_errno(fmt::format("{}: cannot stat", info_.path));
+      ::close(fd);
+      throw e;
+    }
+    made_dev_ = static_cast<uint64_t>(made.st_dev);
+    made_ino_ = static_cast<uint64_t>(made.st_ino);
     made_file_ = true;
     info_.created = true;
     if (::ftruncate(fd, static_cast<off_t>(pending_bytes_)) != 0) {
@@ -226,8 +248,12 @@ void Target::materialize() {
       ::close(fd);
       throw e;  // the destructor removes the file
     }
+    // Reopened for direct I/O through the open file itself (/proc/self/fd/N),
+    // not the path, which may name something else by now.
+    fd_ = ::open(fd_path(fd).c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+    const int open_errno = errno;
     ::close(fd);
-    fd_ = ::open(info_.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+    errno = open_errno;
     if (fd_ < 0) {
       if (errno == EINVAL) throw no_direct_io(info_.path);
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", info_.path));

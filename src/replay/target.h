@@ -97,6 +97,13 @@ class Target {
   TargetInfo info_;
   bool made_file_ = false;
   bool kept_ = false;
+  // A file to create (--create): its folder, opened once when it is checked,
+  // and its name there; created, reopened and (when not kept) removed through
+  // that folder, never by re-reading the path. The identity of the file made.
+  int parent_fd_ = -1;
+  std::string name_;
+  uint64_t made_dev_ = 0;
+  uint64_t made_ino_ = 0;
   uint64_t pending_bytes_ = 0;  // materialize(): create or resize the file to this size
   bool pending_create_ = false; // ... by creating it
 };

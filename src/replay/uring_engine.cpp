@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "core/error.h"
+#include "core/io_units.h"
 #include "core/units.h"
 #include "replay/data_pattern.h"
 #include "replay/nvme_cmd.h"
@@ -35,13 +36,13 @@ static_assert(offsetof(io_uring_sqe, file_index) == kSqeWriteStreamOffset,
               "the write_stream byte shares the union at byte 44 with file_index");
 
 constexpr uint64_t kLateNs = 1'000'000;           // a timed submission this late counts as late
-constexpr uint64_t kProgressEveryNs = 1'000'000'000;
+constexpr uint64_t kProgressEveryNs = kNsPerSecond;
 constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 30;
 
 uint64_t now_ns() {
   timespec ts{};
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+  return static_cast<uint64_t>(ts.tv_sec) * kNsPerSecond + static_cast<uint64_t>(ts.tv_nsec);
 }
 
 void sleep_until(uint64_t deadline_ns) {

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/json_writer.h"
 #include "core/units.h"
+#include "core/version.h"
 #include "timing/timing_report.h"
 
 namespace ftlsim::sim {
@@ -48,7 +49,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   const ftl::FtlStats& s = r.ftl;
   JsonWriter j;
   j.begin_object();
-  j.field("ftlsim_version", "0.1.0");
+  j.field("ftlsim_version", std::string(kVersion));
   j.field("trace", run.trace_path);
   if (!run.config_key.empty()) j.field("config_key", run.config_key);
   j.key("config").begin_object();

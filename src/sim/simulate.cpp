@@ -133,16 +133,15 @@ class Driver {
           if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
         }
       }
-      (void)step(i, r);
+      step(i, r);
       progress.tick(done_before + i + 1);
     }
   }
 
- public:
 
-  // Applies record i (timed mode calls this as each request is issued);
-  // false for a marker, which is not a device request.
-  bool step(size_t i, SimResult& r) {
+ public:
+  // Applies record i (timed mode calls this as each request is issued).
+  void step(size_t i, SimResult& r) {
     const Record& rec = t_.records[i];
     time_ns_ = rec.time_ns + time_offset_;
     if (ru_time_limit_) [[unlikely]] {
@@ -165,7 +164,7 @@ class Driver {
         if (opts_.reset.kind != ResetAt::Kind::kNone && !r.reset_record && rec.lba == opts_.reset.marker) [[unlikely]] {
           reset(i, r);
         }
-        return false;  // not a device request: no GC opportunity
+        return;  // not a device request: no GC opportunity
       default: bad_record(t_, i, trace::check_record(rec));
     }
     ftl_.after_request();
@@ -176,7 +175,6 @@ class Driver {
       add_row(r);
       while (next_row_ <= ftl_.stats().host_slots * kSlot) next_row_ += interval_;
     }
-    return true;
   }
 
   // The last timeseries row, after the last record.
@@ -555,7 +553,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
       // The host loop applies every record once, in trace order.
       ProgressCounter progress(opts.progress);
       timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
-        (void)driver.step(i, r);
+        driver.step(i, r);
         progress.tick(i + 1);
       });
       progress.finish(trace.records.size());

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "core/io_units.h"
 #include "core/memory_budget.h"
 #include "core/progress_line.h"
 #include "fdp/fdp_config.h"
@@ -80,7 +81,7 @@ struct SimOptions {
 struct TraceView {
   std::string path;               // for error messages
   std::span<const trace::Record> records;
-  uint32_t sector_bytes = 512;
+  uint32_t sector_bytes = kSectorBytes;
 };
 
 // Throws InputError "<path>: record <i>: <reason>" for a malformed record or

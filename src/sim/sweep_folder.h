@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/in_place_folder.h"
 #include "sim/sweep_product.h"
 
 namespace ftlsim::sim {
@@ -16,7 +17,8 @@ namespace ftlsim::sim {
 //    configuration folders are removed and kReplaced returned;
 //  - holding anything else (no sweep.csv, or entries that sweep.csv does not
 //    name): refused, --force or not, since it is not a sweep's folder.
+// Everything is read and removed through the folder `out` resolved once.
 enum class SweepFolder : uint8_t { kNew, kResume, kReplaced };
-SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, bool force);
+SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table, bool force);
 
 }  // namespace ftlsim::sim

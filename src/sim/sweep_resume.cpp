@@ -1,13 +1,15 @@
 #include "sim/sweep_resume.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 
+#include "core/dir_fd.h"
 #include "core/mapping_guard.h"
 #include "sim/fnv1a.h"
 
@@ -105,8 +107,21 @@ std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const 
   return rows;
 }
 
+namespace {
+
+// True when the folder `id` of the open folder `dir` (itself, not a symbolic
+// link) holds summary.json as a regular file.
+bool holds_summary(int dir, const std::string& id) {
+  const UniqueFd folder = open_subfolder(dir, id);
+  struct stat st {};
+  return folder.valid() && ::fstatat(folder.get(), "summary.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
 size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
-                  const SweepTable& table, const std::string& out_dir, std::vector<SweepOutcome>& outcomes,
+                  const SweepTable& table, int out_dir, std::vector<SweepOutcome>& outcomes,
                   bool rerun_errors) {
   size_t carried = 0;
   for (size_t i = 0; i < table.ids.size() && i < outcomes.size() && i < table.keys.size(); ++i) {
@@ -123,7 +138,7 @@ size_t carry_over(const std::map<std::string, std::map<std::string, std::string>
     if (status == "error" && !rerun_errors && get("error").find(kInputChanged) == std::string::npos) {
       o.status = SweepStatus::kError;
       o.error = get("error");
-    } else if (status == "done" && std::filesystem::exists(out_dir + "/" + table.ids[i] + "/summary.json")) {
+    } else if (status == "done" && holds_summary(out_dir, table.ids[i])) {
       o.status = SweepStatus::kDone;
     } else {
       continue;

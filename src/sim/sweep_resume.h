@@ -52,12 +52,13 @@ class SweepInterrupted : public SystemError {
 
 // Carries complete rows of `previous` into `outcomes` (same size as
 // table.ids): a row is carried when its config_key equals table.keys[i] and
-// its status is done with `out_dir`/<id>/summary.json present, or error,
+// its status is done with <id>/summary.json a regular file in the open folder
+// `out_dir`, or error,
 // unless `rerun_errors` (--force) or the error says its input changed while
 // it was read (core/mapping_guard.h: such a row is not a result).
 // Returns how many rows were carried.
 size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
-                  const SweepTable& table, const std::string& out_dir, std::vector<SweepOutcome>& outcomes,
+                  const SweepTable& table, int out_dir, std::vector<SweepOutcome>& outcomes,
                   bool rerun_errors = false);
 
 }  // namespace ftlsim::sim

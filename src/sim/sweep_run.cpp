@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
 
 #include "core/atomic_file.h"
+#include "core/dir_fd.h"
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/units.h"
@@ -73,18 +73,25 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
   // is written.
   SweepStart start;
   start.configurations = n;
-  start.replaced = claim_sweep_folder(run.out_dir, table, run.force) == SweepFolder::kReplaced;
-  std::error_code ec;
-  std::filesystem::create_directories(run.out_dir, ec);
-  if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", run.out_dir, ec.message()));
+  InPlaceFolder& out = *run.out;
+  start.replaced = claim_sweep_folder(out, table, run.force) == SweepFolder::kReplaced;
+  const int out_fd = out.create();
 
   // Rows complete in an earlier run of the same sweep are carried over; the
   // rest run. sweep.csv is rewritten (atomically) now, at most once a second
   // as configurations finish, and at the end: an interrupted sweep leaves
-  // its complete rows and marks the others missing (sweep_resume.h).
-  const std::string csv_path = run.out_dir + "/sweep.csv";
+  // its complete rows and marks the others missing (sweep_resume.h). All of
+  // it through the folder resolved once (its /proc/self/fd/N path).
+  const std::string csv_path = out.entry("sweep.csv");
+  const auto write_csv = [&](const std::vector<SweepOutcome>& rows) {
+    try {
+      write_file_atomically(csv_path, sweep_csv(table, rows), Existing::kReplace);
+    } catch (const SystemError& e) {
+      throw SystemError(out.shown_error(e.what()));
+    }
+  };
   std::vector<SweepOutcome> outcomes(n);
-  start.carried = carry_over(read_sweep_rows(csv_path), table, run.out_dir, outcomes, run.force);
+  start.carried = carry_over(read_sweep_rows(csv_path), table, out_fd, outcomes, run.force);
   std::vector<size_t> todo;
   std::vector<SweepJob> todo_jobs;
   for (size_t k = 0; k < n; ++k) {
@@ -95,7 +102,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
   std::vector<SweepOutcome> snapshot = outcomes;  // light copies: cells, no SimResult
   std::mutex snapshot_mutex;
   auto last_write = std::chrono::steady_clock::now();
-  write_file_atomically(csv_path, sweep_csv(table, snapshot), Existing::kReplace);
+  write_csv(snapshot);
 
   start.threads = static_cast<unsigned>(std::min<size_t>(std::max(run.threads, 1U), std::max<size_t>(todo.size(), 1)));
   if (run.on_start) run.on_start(start);
@@ -107,7 +114,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
     const size_t i = todo[j];
     if (o.result) {
       // Each configuration's folder appears complete or not at all.
-      OutputDir folder("--out", run.out_dir + "/" + table.ids[i], output_names(), run.inputs);
+      OutputDir folder("--out", out_fd, out.path(), table.ids[i], output_names(), run.inputs);
       folder.write([&](const std::string& dir) { write_job_outputs(dir, todo_jobs[j], *o.result); });
       folder.publish();
     }
@@ -117,7 +124,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
     snapshot[i].carried = sweep_row_cells(o);
     const auto now = std::chrono::steady_clock::now();
     if (now - last_write >= std::chrono::seconds(1)) {
-      write_file_atomically(csv_path, sweep_csv(table, snapshot), Existing::kReplace);
+      write_csv(snapshot);
       last_write = now;
     }
   };
@@ -131,13 +138,13 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
     // reported.
     try {
       const std::lock_guard lock(snapshot_mutex);
-      write_file_atomically(csv_path, sweep_csv(table, snapshot), Existing::kReplace);
+      write_csv(snapshot);
     } catch (...) {
     }
     throw;
   }
   for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);
-  write_file_atomically(csv_path, sweep_csv(table, outcomes), Existing::kReplace);
+  write_csv(outcomes);
   return outcomes;
 }
 

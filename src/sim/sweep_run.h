@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/in_place_folder.h"
 #include "core/io_identity.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -63,8 +64,8 @@ struct SweepStart {
 };
 
 struct SweepFolderRun {
-  std::string out_dir;
-  bool force = false;  // replace another sweep in out_dir (sweep_folder.h); rerun this sweep's error rows
+  InPlaceFolder* out = nullptr;  // the --out folder, resolved once (core/in_place_folder.h)
+  bool force = false;  // replace another sweep in the folder (sweep_folder.h); rerun this sweep's error rows
   RunInputs inputs;    // no configuration folder may hold one of these
   unsigned threads = 1;
   // Called once the folder is claimed and sweep.csv first written, before
@@ -80,10 +81,10 @@ struct SweepFolderRun {
   std::function<bool()> input_intact;
 };
 
-// Runs `plan` against `trace` into `run.out_dir`: claims the folder, carries
+// Runs `plan` against `trace` into `run.out`: claims the folder, carries
 // over complete rows, writes sweep.csv (all rows, the others missing), runs
 // the rest on min(run.threads, rows to run) threads, writing each
-// configuration's folder <out_dir>/<config_id>/ as one set as it finishes
+// configuration's folder <out>/<config_id>/ as one set as it finishes
 // and sweep.csv again at most once a second, and writes the final sweep.csv.
 // Returns one outcome per row (carried rows hold their cells). Throws
 // InputError when the folder is not this sweep's (sweep_folder.h) and

@@ -55,7 +55,6 @@ class NandMap {
   [[nodiscard]] uint32_t dies() const { return static_cast<uint32_t>(die_channel_.size()); }
   [[nodiscard]] uint32_t planes_per_die() const { return planes_; }
   [[nodiscard]] uint32_t channels() const { return channels_; }
-  [[nodiscard]] uint32_t channel_of_die(uint32_t die) const { return die_channel_[die]; }
 
  private:
   ftl::FastDiv spu_div_;

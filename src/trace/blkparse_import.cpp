@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/io_units.h"
 #include "trace/blk_text.h"
 #include "trace/import_driver.h"
 
@@ -202,7 +203,7 @@ class BlkFormat {
           break;
         case Step::kNsec:
           if (!parse_uint(take(true, 0), "nanoseconds", out.nsec, why)) return false;
-          if (out.nsec >= 1'000'000'000) {
+          if (out.nsec >= kNsPerSecond) {
             why = fmt::format("nanoseconds {} are not below 10^9", out.nsec);
             return false;
           }
@@ -375,17 +376,17 @@ class BlkparseParser {
       ++s.other_actions;
       return LineKind::kSkip;
     }
-    if (f.sec > (UINT64_MAX - f.nsec) / 1'000'000'000) {
+    if (f.sec > (UINT64_MAX - f.nsec) / kNsPerSecond) {
       why = fmt::format("time {}.{:09} s overflows 64-bit nanoseconds", f.sec, f.nsec);
       return LineKind::kBad;
     }
-    ev.time_ns = f.sec * 1'000'000'000 + f.nsec;
+    ev.time_ns = f.sec * kNsPerSecond + f.nsec;
     BlkTail tail;
     tail.sector = f.sector;
     uint64_t sectors = f.sectors;
     if (f.bytes > 0) {
-      sectors = (f.bytes + 511) / 512;
-      if (f.bytes % 512 != 0) ++s.unaligned;
+      sectors = (f.bytes + kSectorBytes - 1) / kSectorBytes;
+      if (f.bytes % kSectorBytes != 0) ++s.unaligned;
     }
     if (sectors > UINT32_MAX) {
       why = fmt::format("length {} sectors does not fit in 32 bits", sectors);
@@ -407,7 +408,7 @@ class BlkparseParser {
 
   // SECONDS.NANOSECONDS as blkparse prints it ("%5d.%09lu").
   static bool parse_time(std::string_view tok, uint64_t& ns, std::string& why) {
-    return scan::parse_scaled(tok, "time", 1'000'000'000, ns, why);
+    return scan::parse_scaled(tok, "time", kNsPerSecond, ns, why);
   }
 
   char action_;

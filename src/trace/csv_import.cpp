@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io_units.h"
 #include "trace/import_driver.h"
 
 namespace ftlsim::trace::detail {
@@ -94,7 +95,7 @@ std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
       } else if (unit == "ms") {
         c.time_scale = 1'000'000;
       } else if (unit == "s") {
-        c.time_scale = 1'000'000'000;
+        c.time_scale = kNsPerSecond;
       } else {
         throw bad_unit("s, ms, us, ns");
       }
@@ -268,18 +269,18 @@ class CsvParser {
     uint64_t offset = lba;
     uint64_t bytes = length;
     if (!lu.bytes) {
-      if (lba > UINT64_MAX / (512 * lu.sectors)) {
+      if (lba > UINT64_MAX / (kSectorBytes * lu.sectors)) {
         why = fmt::format("lba {} overflows 64-bit bytes", lba);
         return false;
       }
-      offset = lba * 512 * lu.sectors;
+      offset = lba * kSectorBytes * lu.sectors;
     }
     if (!nu.bytes) {
-      if (length > UINT64_MAX / (512 * nu.sectors)) {
+      if (length > UINT64_MAX / (kSectorBytes * nu.sectors)) {
         why = fmt::format("length {} overflows 64-bit bytes", length);
         return false;
       }
-      bytes = length * 512 * nu.sectors;
+      bytes = length * kSectorBytes * nu.sectors;
     }
     return covering_sectors(offset, bytes, ev, why, s);
   }

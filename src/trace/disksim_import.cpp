@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/io_units.h"
 #include "trace/ftr_writer.h"
 #include "trace/mapped_text.h"
 #include "trace/text_scan.h"
@@ -138,7 +139,7 @@ DiskSimParsed parse_disksim(std::string_view text, const std::string& source_nam
 ImportResult import_disksim(const std::string& in, const std::string& out, const DiskSimOptions& options) {
   const MappedText input(in);
   TraceMeta meta;
-  meta.sector_bytes = 512;
+  meta.sector_bytes = kSectorBytes;
   meta.kv = {{"source", "disksim"},
              {"source_file", std::filesystem::path(in).filename().string()},
              {"converted_by", "ftlsim convert"}};

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/io_units.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace::ftr {
@@ -41,10 +42,10 @@ inline constexpr uint64_t kKeyLimit = uint64_t{1} << 16;
 inline constexpr uint64_t kNameLimit = uint64_t{1} << 16;
 inline constexpr uint64_t kValueLimit = uint64_t{1} << 24;
 
-// Sector sizes a v1 file may declare: a power of two from 512 to 4096, so a
-// 4 KiB page always holds a whole number of sectors.
+// Sector sizes a v1 file may declare: a power of two from 512 to 4096
+// (core/io_units.h), so a slot always holds a whole number of sectors.
 [[nodiscard]] constexpr bool valid_sector_bytes(uint32_t s) {
-  return s >= 512 && s <= 4096 && (s & (s - 1)) == 0;
+  return s >= kMinSectorBytes && s <= kMaxSectorBytes && (s & (s - 1)) == 0;
 }
 
 static_assert(offsetof(Record, time_ns) == 0 && offsetof(Record, lba) == 8 &&

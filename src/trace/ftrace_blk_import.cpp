@@ -12,6 +12,7 @@
 // "CPU:N [LOST M EVENTS]" adds M to the lost-event count.
 #include <fmt/format.h>
 
+#include "core/io_units.h"
 #include "trace/blk_text.h"
 #include "trace/import_driver.h"
 
@@ -120,7 +121,7 @@ class FtraceBlkParser {
       why = "expected the timestamp followed by ':' after [CPU] (and the flags)";
       return LineKind::kBad;
     }
-    if (!scan::parse_scaled(time.substr(0, time.size() - 1), "time", 1'000'000'000, ev.time_ns, why)) {
+    if (!scan::parse_scaled(time.substr(0, time.size() - 1), "time", kNsPerSecond, ev.time_ns, why)) {
       return LineKind::kBad;
     }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/io_units.h"
 #include "trace/disksim_import.h"
 #include "trace/ftr_writer.h"
 #include "trace/import_driver.h"
@@ -100,7 +101,7 @@ std::string base_name(const std::string& path) { return std::filesystem::path(pa
 // Header metadata known before parsing.
 TraceMeta make_meta(const ImportOptions& o, const std::string& source, const Placement& p) {
   TraceMeta meta;
-  meta.sector_bytes = 512;
+  meta.sector_bytes = kSectorBytes;
   meta.kv = {{"source", std::string(format_name(o.format))},
              {"source_file", base_name(source)},
              {"converted_by", "ftlsim convert"}};
@@ -265,13 +266,6 @@ std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t,
 }
 
 std::string_view format_name(TextFormat format) { return kFormats[static_cast<size_t>(format)].name; }
-
-std::optional<TextFormat> format_from_name(std::string_view name) {
-  for (const FormatRow& row : kFormats) {
-    if (row.name == name) return row.format;
-  }
-  return std::nullopt;
-}
 
 ParsedTrace parse_text_trace(std::string_view text, const std::string& source_name, const ImportOptions& options) {
   Placement p;

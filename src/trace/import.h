@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/atomic_file.h"
+#include "core/io_units.h"
 #include "core/progress_line.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
@@ -38,8 +39,6 @@ inline constexpr size_t kTextFormatCount = 7;
 
 // The --from name of a format ("blkparse", "ftrace-blk", ...).
 [[nodiscard]] std::string_view format_name(TextFormat format);
-// The format named `name`, or nullopt.
-[[nodiscard]] std::optional<TextFormat> format_from_name(std::string_view name);
 
 // Which blktrace event becomes a record (blkparse, ftrace-blk): a request is
 // queued (Q), issued to the driver (D) and completed (C); importing one kind
@@ -73,7 +72,7 @@ struct PlacementOptions {
   // themselves. Only with `hints`.
   std::string hint_map;
   HintField hint_field = HintField::kHint;
-  uint64_t hint_tolerance_ns = 1'000'000'000;  // farthest a matching hint may be in time
+  uint64_t hint_tolerance_ns = kNsPerSecond;  // farthest a matching hint may be in time
   // Added to the block trace's times before the join, for a block trace
   // whose clock starts at 0 (blkparse) while the hint log's is the kernel's.
   int64_t hint_offset_ns = 0;

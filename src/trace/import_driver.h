@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/io_units.h"
 #include "trace/import.h"
 #include "trace/marker_sidecar.h"
 #include "trace/placement_source.h"
@@ -177,7 +178,7 @@ struct HintPlacer {
   void report(ImportSummary& s) const {
     s.hint_matched = matched;
     s.hint_unmatched = unmatched;
-    s.hint_unmatched_bytes = unmatched_sectors * 512;
+    s.hint_unmatched_bytes = unmatched_sectors * kSectorBytes;
   }
 };
 
@@ -414,7 +415,7 @@ template <size_t N>
     why = "size is 0 bytes (zero-length request)";
     return false;
   }
-  if (bytes > uint64_t{512} * std::numeric_limits<uint32_t>::max() - 1024) {
+  if (bytes > uint64_t{kSectorBytes} * std::numeric_limits<uint32_t>::max() - 2 * kSectorBytes) {
     why = fmt::format("size {} bytes is more than 2^32 - 3 sectors", bytes);
     return false;
   }
@@ -422,9 +423,9 @@ template <size_t N>
     why = fmt::format("offset {} + size {} overflows 64 bits", offset, bytes);
     return false;
   }
-  const uint64_t first = offset / 512;
-  const uint64_t end = first + (offset % 512 + bytes + 511) / 512;
-  if (offset % 512 != 0 || bytes % 512 != 0) ++s.unaligned;
+  const uint64_t first = offset / kSectorBytes;
+  const uint64_t end = first + (offset % kSectorBytes + bytes + kSectorBytes - 1) / kSectorBytes;
+  if (offset % kSectorBytes != 0 || bytes % kSectorBytes != 0) ++s.unaligned;
   ev.lba = first;
   ev.sectors = static_cast<uint32_t>(end - first);
   return true;

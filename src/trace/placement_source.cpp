@@ -152,7 +152,6 @@ PidMap PidMap::parse(std::string_view text, const std::string& source) {
       map.ranges_.push_back(Range{start, end, id});
       range_lines.push_back(n);
     }
-    ++map.rules_;
   }
   // Disjoint ranges: sort, then any overlap is between neighbours.
   std::vector<size_t> order(map.ranges_.size());

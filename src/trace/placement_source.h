@@ -46,7 +46,6 @@ class PidMap {
 
   [[nodiscard]] bool has_process_rules() const { return !by_pid_.empty() || !by_comm_.empty() || !by_prefix_.empty(); }
   [[nodiscard]] const std::map<PlacementId, std::string>& names() const { return names_; }
-  [[nodiscard]] size_t rule_count() const { return rules_; }
 
  private:
   struct Range {
@@ -60,7 +59,6 @@ class PidMap {
   std::vector<Range> ranges_;                                  // sorted by start, disjoint
   std::map<PlacementId, std::string> names_;
   PlacementId default_ = 0;
-  size_t rules_ = 0;
 };
 
 // A write-hint log (CSV with header time_ns,dev,sector,sectors,hint,stream,

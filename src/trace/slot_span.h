@@ -3,6 +3,7 @@
 // by anything that must enumerate slots exactly as it does (the oracle).
 #include <cstdint>
 
+#include "core/io_units.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace {
@@ -31,10 +32,10 @@ struct SlotSpan {
   }
   const uint64_t begin = lba * sector_bytes;
   const uint64_t end = begin + uint64_t{r.sectors} * sector_bytes;
-  s.first_slot = begin / 4096;
-  s.slots = (end + 4095) / 4096 - s.first_slot;
-  s.head_partial = begin % 4096 != 0;
-  s.tail_partial = end % 4096 != 0;
+  s.first_slot = begin / kSlotBytes;
+  s.slots = (end + kSlotBytes - 1) / kSlotBytes - s.first_slot;
+  s.head_partial = begin % kSlotBytes != 0;
+  s.tail_partial = end % kSlotBytes != 0;
   return s;
 }
 

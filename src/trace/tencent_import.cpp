@@ -7,6 +7,7 @@
 // first record. An optional header line is skipped.
 #include <fmt/format.h>
 
+#include "core/io_units.h"
 #include "trace/import_driver.h"
 
 namespace ftlsim::trace::detail {
@@ -28,7 +29,7 @@ class TencentParser {
       return k;
     }
     uint32_t type = 0;
-    if (!scan::parse_scaled(trim(f[0]), "timestamp", 1'000'000'000, ev.time_ns, why) ||
+    if (!scan::parse_scaled(trim(f[0]), "timestamp", kNsPerSecond, ev.time_ns, why) ||
         !parse_uint(trim(f[1]), "offset", ev.lba, why) || !parse_uint(trim(f[2]), "size", ev.sectors, why) ||
         !parse_uint(trim(f[3]), "IOType", type, why) || !parse_uint(trim(f[4]), "VolumeID", ev.dev, why)) {
       return LineKind::kBad;

@@ -6,12 +6,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/io_units.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace {
 
 struct TraceMeta {
-  uint32_t sector_bytes = 512;
+  uint32_t sector_bytes = kSectorBytes;
   // Free-form key/value pairs in insertion order, e.g. {"source", "disksim"},
   // {"capture_command", "..."}, {"generator", "ftlsim gen ..."}.
   std::vector<std::pair<std::string, std::string>> kv;

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/io_units.h"
 
 namespace ftlsim::trace {
 namespace {
@@ -134,7 +135,7 @@ void count_footprint_sparse(std::span<const Record> records, unsigned shift, Tra
 
 TraceStats compute_trace_stats(std::span<const Record> records, uint32_t sector_bytes,
                                const std::string& source_name, const StatsOptions& options) {
-  assert(sector_bytes >= 512 && sector_bytes <= kFootprintPageBytes && std::has_single_bit(sector_bytes));
+  assert(sector_bytes >= kMinSectorBytes && sector_bytes <= kFootprintPageBytes && std::has_single_bit(sector_bytes));
   TraceStats s;
   s.records = records.size();
   s.sector_bytes = sector_bytes;

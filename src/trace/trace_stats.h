@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "core/io_units.h"
 #include "trace/ftr_reader.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace {
 
 // The footprint counts pages of this size, whatever the trace's sector size.
-inline constexpr uint64_t kFootprintPageBytes = 4096;
+inline constexpr uint64_t kFootprintPageBytes = kSlotBytes;
 
 struct OpStats {
   uint64_t records = 0;
@@ -31,7 +32,7 @@ struct PidStats {
 
 struct TraceStats {
   uint64_t records = 0;
-  uint32_t sector_bytes = 512;
+  uint32_t sector_bytes = kSectorBytes;
   std::array<OpStats, kOpCount> ops{};  // indexed by Op value
   std::vector<PidStats> pids;           // every pid with a record, ascending
 

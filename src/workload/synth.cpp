@@ -7,12 +7,12 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/io_units.h"
 #include "core/units.h"
 
 namespace ftlsim::workload {
 namespace {
 
-constexpr uint64_t kSectorBytes = 512;
 constexpr double kShareTolerance = 1e-9;
 constexpr uint64_t kMaxStreams = uint64_t{std::numeric_limits<trace::PlacementId>::max()} + 1;
 

@@ -1,5 +1,9 @@
 #pragma once
-// Runs the ftlsim binary for end-to-end tests and captures what it prints.
+// The helpers of the end-to-end tests of the ftlsim binary (the tests of
+// every module that run it use them too): running it and capturing what it
+// prints, refusals, temporary folders, files, and the seeded generator the
+// tests' hand-written traces draw from.
+#include <catch2/catch.hpp>
 #include <sys/wait.h>
 
 #include <unistd.h>
@@ -35,6 +39,22 @@ inline RunResult run_shell(const std::string& command) {
 }
 
 inline RunResult run_ftlsim(const std::string& args) { return run_shell(std::string(FTLSIM_BINARY) + " " + args); }
+
+// `args` is refused: exit code 2 and `message` in what it prints.
+inline void expect_refusal(const std::string& args, const std::string& message) {
+  const RunResult r = run_ftlsim(args);
+  INFO(args << "\n" << r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(message));
+}
+
+// The next state of the 64-bit linear congruential generator the tests'
+// hand-written traces draw from (Knuth's MMIX constants; its high bits are
+// the random ones: use x >> 33). Kept as it is: the traces, and the numbers
+// the tests expect of them, depend on it.
+[[nodiscard]] constexpr uint64_t lcg_next(uint64_t x) {
+  return x * 6364136223846793005ULL + 1442695040888963407ULL;
+}
 
 // The small device most CLI tests use: 8 dies x 32 pages x 64 lines = 64 MiB
 // raw, 16384 slots, 25% over-provisioning -> 13107 logical slots.

@@ -32,7 +32,7 @@ void write_trace(const std::string& path, uint64_t logical_slots) {
   uint64_t x = 12345;
   for (uint64_t i = 0; i < 6 * logical_slots; ++i) {
     if (i % 1000 == 0) w.append({t, i / 1000, 0, 0, static_cast<uint8_t>(trace::Op::kMarker), 0});
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = test::lcg_next(x);
     w.append({t++, ((x >> 33) % logical_slots) * 8, 8, 0, static_cast<uint8_t>(trace::Op::kWrite), 0});
   }
   w.finish();

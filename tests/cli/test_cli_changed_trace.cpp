@@ -1,4 +1,4 @@
-// Issue #22, item 8: a trace that shrinks, grows or is rewritten while a
+// A trace that shrinks, grows or is rewritten while a
 // sweep reads it leaves the rows from the change on `missing` (never an
 // `error` with a record error made up by the zeros of a lost page), the one
 // error line is the documented "the file changed while ftlsim was reading

@@ -1,4 +1,4 @@
-// Issue #22, item 7: every geometry product is exact (64 bits and more),
+// Every geometry product is exact (64 bits and more),
 // so no count wraps another into range: a geometry past 2^32-2 slots of
 // 4 KiB is refused naming the exact product (docs/cli.md, Device limits),
 // one at the limit is accepted, and summary.json echoes what ran. Before,

@@ -1,4 +1,4 @@
-// Issue #16: the hints in error messages point the right way. Each test
+// The hints in error messages point the right way. Each test
 // triggers an error, then makes the change its hint suggests, in the
 // direction it says, and checks that the run then succeeds (and that the
 // opposite direction does not).

@@ -1,4 +1,4 @@
-// Issue #14, inputs: what a hostile or careless user can hand ftlsim as
+// Inputs: what a hostile or careless user can hand ftlsim as
 // input and option values. FIFOs and other non-regular files never block and
 // are refused (every command bounded by `timeout`, so a regression fails
 // instead of hanging); /proc files and unreadable files are refused with
@@ -143,7 +143,7 @@ TEST_CASE("a FIFO, directory or device as any input is refused at once", "[cli][
   CHECK_FALSE(fs::exists(out));
 }
 
-// Issue #22, item 12: a sysfs attribute reports 4096 bytes and cannot be
+// A sysfs attribute reports 4096 bytes and cannot be
 // mapped (ENODEV); it was "cannot mmap: No such device", exit 1.
 TEST_CASE("a /sys attribute of 4096 bytes is refused with exit 2 by every input", "[cli][hostile]") {
   std::string attr;
@@ -334,8 +334,8 @@ TEST_CASE("gen refuses a trace larger than the free space before writing", "[cli
 }
 
 TEST_CASE("gen refuses a count with a size suffix instead of writing 2*10^9 requests for --writes 2G", "[cli][hostile]") {
-  // Issue #16: `gen --writes 2G` meant 2 GiB of writes and silently wrote a
-  // 48 GB trace of 2*10^9 requests. Now it is refused, naming both readings.
+  // `gen --writes 2G` may mean 2 GiB of writes or 2*10^9 requests (a 48 GB
+  // trace): it is refused, naming both readings.
   const TempDir tmp("hostile-gen-count");
   const std::string out = tmp.file("g.ftr");
   const RunResult r = run_bounded("gen --pattern uniform --logical 4G --writes 2G -o " + out);

@@ -1,4 +1,4 @@
-// Issue #22, item 6: a run's memory is estimated before anything is
+// A run's memory is estimated before anything is
 // allocated, and a run (or the -j configurations of a sweep at once) that
 // will not fit in the available memory or --mem-limit is refused with the
 // figure. The estimate is checked against the peak RSS the kernel measures
@@ -226,4 +226,33 @@ TEST_CASE("a --logical fit run is checked once its geometry is fitted", "[cli][m
   const auto [code, rss] = peak_rss(args + " --mem-limit off");
   CHECK(code == 0);
   CHECK(rss > (uint64_t{20} << 20));  // it would indeed not have fitted (a sanitizer only adds)
+}
+
+TEST_CASE("replay --predict is checked against the memory limit before the target is made", "[cli][memory]") {
+  const TempDir tmp("mem-predict");
+  const std::string trace = small_trace(tmp);
+  const std::string img = tmp.file("t.img");
+  const std::string replay = "replay --trace " + trace + " --target " + img + " --create 8M --no-progress";
+  const std::string big = " --predict \"--blocks 65535 --pages 1024\"";
+  const test::RunResult r = run_ftlsim(replay + big + " --mem-limit 16G --out " + tmp.file("o/r"));
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("the --predict model run needs about") &&
+                           Contains("more than the 16.00 GiB available (--mem-limit)"));
+  CHECK_FALSE(std::filesystem::exists(img));  // refused before --create made it
+  CHECK_FALSE(std::filesystem::exists(tmp.file("o")));
+  const test::RunResult bad = run_ftlsim(replay + " --mem-limit 12x");
+  INFO(bad.output);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("--mem-limit: '12x' is not auto, off or a size above 0"));
+  CHECK_FALSE(std::filesystem::exists(img));
+  // A prediction that fits runs (also under the default limit).
+  const test::RunResult ok = run_ftlsim(replay + " --predict \"--logical 8M\" --mem-limit 1G");
+  INFO(ok.output);
+  if (ok.output.find("O_DIRECT") != std::string::npos) {
+    WARN("skipped: no O_DIRECT in " << tmp.file(""));
+    return;
+  }
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.output, Contains("WAF"));
 }

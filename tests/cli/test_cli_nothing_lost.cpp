@@ -1,10 +1,9 @@
-// Nothing lost, by construction (issue #22, items 3, 4, 9, 10, 13, 14): the
+// Nothing lost, by construction: the
 // binary end to end. Every command with --out writes where the kernel
 // resolves the path once (link/../results), deletes only what an earlier
 // run provably wrote, treats symdir/ and symdir/. as the link they name,
 // finds a --out that would hold a --create target before it writes, and
-// refuses a second replay onto a locked file. Each case failed on the code
-// before #22.
+// refuses a second replay onto a locked file.
 #include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli_checks.h"
 #include "cli/cli_run.h"
 
 using Catch::Contains;
@@ -45,7 +43,7 @@ const std::string kSmall = "--logical 8M --no-progress";
 
 }  // namespace
 
-TEST_CASE("output folders given as link/../results: written where the kernel resolves it, for every command (#22 item 3)", "[cli]") {
+TEST_CASE("output folders given as link/../results: written where the kernel resolves it, for every command", "[cli]") {
   const TempDir tmp("lost-dotdot");
   const std::string work = tmp.file("work");
   fs::create_directories(work + "/results");
@@ -88,7 +86,7 @@ TEST_CASE("output folders given as link/../results: written where the kernel res
   CHECK(names_in(work + "/results") == std::set<std::string>{"t.ftr", "notes.txt"});
 }
 
-TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote (#22 item 4)", "[cli]") {
+TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote", "[cli]") {
   const TempDir tmp("lost-proof");
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string out = tmp.file("out");
@@ -155,7 +153,7 @@ TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote (#22 ite
   CHECK_FALSE(fs::exists(sw + "/gc-thres=80"));
 }
 
-TEST_CASE("output folders given as symdir/ and symdir/. are the symbolic link symdir (#22 item 13)", "[cli]") {
+TEST_CASE("output folders given as symdir/ and symdir/. are the symbolic link symdir", "[cli]") {
   const TempDir tmp("lost-symdir");
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string real = tmp.file("real");
@@ -173,7 +171,7 @@ TEST_CASE("output folders given as symdir/ and symdir/. are the symbolic link sy
   CHECK(fs::is_symlink(tmp.file("symdir")));
 }
 
-TEST_CASE("replay: a --out that would hold the --create target is refused before the first write (#22 item 10)",
+TEST_CASE("replay: a --out that would hold the --create target is refused before the first write",
           "[cli]") {
   const TempDir tmp("lost-create-out");
   const std::string t = make_trace(tmp.file("t.ftr"));
@@ -198,7 +196,7 @@ TEST_CASE("replay: a --out that would hold the --create target is refused before
   CHECK(names_in(o) == std::set<std::string>{"deep"});
 }
 
-TEST_CASE("replay: a regular-file target is locked, and a second replay onto it is refused (#22 item 9)", "[cli]") {
+TEST_CASE("replay: a regular-file target is locked, and a second replay onto it is refused", "[cli]") {
   const TempDir tmp("lost-lock");
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string img = tmp.file("t.img");
@@ -256,7 +254,7 @@ TEST_CASE("replay: a regular-file target is locked, and a second replay onto it 
   ::waitpid(pid, &status, 0);
 }
 
-TEST_CASE("messages say what is wrong (#22 item 14)", "[cli]") {
+TEST_CASE("messages say what is wrong", "[cli]") {
   const TempDir tmp("lost-words");
   const std::string t = make_trace(tmp.file("t.ftr"));
   // convert's input has no option name: not "is the input input".

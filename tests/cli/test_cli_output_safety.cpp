@@ -1,9 +1,9 @@
-// Nothing lost, ever (issue #14): the ftlsim binary never writes an output
+// Nothing lost, ever: the ftlsim binary never writes an output
 // or replay target over one of its inputs (any name, hard link or symlink),
 // never replaces a device node, FIFO or symlink, checks --out before the
 // work, publishes output folders as complete sets, keeps a sweep's folder
 // for that sweep, and checks a replay completely before it creates,
-// resizes or writes its target. Each case failed on the code before #14.
+// resizes or writes its target.
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,7 +19,6 @@
 #include <string>
 #include <thread>
 
-#include "cli/cli_checks.h"
 #include "cli/cli_run.h"
 
 using ftlsim::test::kDevice;
@@ -70,7 +69,7 @@ long cpu_ms(pid_t pid) {
 
 }  // namespace
 
-TEST_CASE("replay never writes its own trace, under any name (#14 item 1)", "[cli]") {
+TEST_CASE("replay never writes its own trace, under any name", "[cli]") {
   const TempDir tmp("safety-replay-input");
   const std::string t = make_trace(tmp);
   const std::string before = slurp(t);
@@ -85,7 +84,7 @@ TEST_CASE("replay never writes its own trace, under any name (#14 item 1)", "[cl
   CHECK(slurp(t) == before);
 }
 
-TEST_CASE("no output replaces an input (#14 item 7)", "[cli]") {
+TEST_CASE("no output replaces an input", "[cli]") {
   const TempDir tmp("safety-output-input");
   fs::create_directories(tmp.file("d"));
   const std::string t = make_trace(tmp, "d/timeseries.csv");
@@ -116,7 +115,7 @@ TEST_CASE("no output replaces an input (#14 item 7)", "[cli]") {
   CHECK(slurp(markers) == "0 1\n");
 }
 
-TEST_CASE("outputs are regular files or absent, --force replaces nothing else (#14 item 4)", "[cli]") {
+TEST_CASE("outputs are regular files or absent, --force replaces nothing else", "[cli]") {
   const TempDir tmp("safety-node");
   const std::string fifo = tmp.file("fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
@@ -139,7 +138,7 @@ TEST_CASE("outputs are regular files or absent, --force replaces nothing else (#
   CHECK(fs::is_fifo(fifo));
 }
 
-TEST_CASE("two converts to one name at once: exactly one wins (#14 item 8)", "[cli]") {
+TEST_CASE("two converts to one name at once: exactly one wins", "[cli]") {
   const TempDir tmp("safety-race");
   // 300,000 lines: each import takes long enough for the two to overlap.
   const std::string in = tmp.file("big.disksim");
@@ -163,7 +162,7 @@ TEST_CASE("two converts to one name at once: exactly one wins (#14 item 8)", "[c
   }
 }
 
-TEST_CASE("a sweep folder belongs to one sweep (#14 item 9)", "[cli]") {
+TEST_CASE("a sweep folder belongs to one sweep", "[cli]") {
   const TempDir tmp("safety-sweep-owner");
   const std::string t = make_trace(tmp);
   const std::string out = tmp.file("sw");
@@ -197,7 +196,7 @@ TEST_CASE("a sweep folder belongs to one sweep (#14 item 9)", "[cli]") {
   CHECK(slurp(tmp.file("mine/notes.txt")) == "mine");
 }
 
-TEST_CASE("an output folder holds one run's complete set (#14 item 10)", "[cli]") {
+TEST_CASE("an output folder holds one run's complete set", "[cli]") {
   const TempDir tmp("safety-sets");
   const std::string t = make_trace(tmp);
   const std::string out = tmp.file("run");
@@ -236,7 +235,7 @@ TEST_CASE("an output folder holds one run's complete set (#14 item 10)", "[cli]"
   }
 }
 
-TEST_CASE("output folder problems are found before the work (#14 item 11)", "[cli]") {
+TEST_CASE("output folder problems are found before the work", "[cli]") {
   const TempDir tmp("safety-out-early");
   const std::string t = make_trace(tmp);
   const std::string file = tmp.file("a-file");
@@ -253,7 +252,7 @@ TEST_CASE("output folder problems are found before the work (#14 item 11)", "[cl
   CHECK_FALSE(fs::exists(tmp.file("new.img")));
 }
 
-TEST_CASE("replay checks everything before it creates, resizes or writes (#14 items 3, 12)", "[cli]") {
+TEST_CASE("replay checks everything before it creates, resizes or writes", "[cli]") {
   const TempDir tmp("safety-replay-order");
   const std::string t = make_trace(tmp);  // writes up to 48 MiB
   // An existing 64 MiB file: --create 4M --force would truncate it, and the
@@ -275,7 +274,7 @@ TEST_CASE("replay checks everything before it creates, resizes or writes (#14 it
   CHECK_FALSE(fs::exists(fresh));
 
   // Ctrl-C while --predict simulates: the file --create would make is not
-  // there yet (before #14 it was created before the prediction, and stayed).
+  // there yet (it is created only after the prediction), and is not left.
   const std::string slow = make_trace(tmp, "slow.ftr", "3e6");
   const std::string cmd = std::string(FTLSIM_BINARY) + " replay --no-progress --trace " + slow + " --target " + fresh +
                           " --create 64M --predict \"--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25\" "

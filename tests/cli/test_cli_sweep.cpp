@@ -43,7 +43,7 @@ void write_trace(const std::string& path) {
   const uint64_t hot = kLogicalSlots / 5;
   for (uint64_t i = 0; i < 5 * kLogicalSlots; ++i) {
     if (i % 1000 == 0) w.append({t, i / 1000, 0, 0, static_cast<uint8_t>(trace::Op::kMarker), 0});
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = test::lcg_next(x);
     const bool is_hot = (x >> 60) < 13;  // 13/16
     const uint64_t r = x >> 20;
     const uint64_t slot = is_hot ? r % hot : hot + r % (kLogicalSlots - hot);

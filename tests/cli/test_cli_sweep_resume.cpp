@@ -42,7 +42,7 @@ void write_trace(const std::string& path, uint64_t seed) {
   for (uint64_t s = 0; s < kLogicalSlots; ++s) w.append({t++, s * 8, 8, 0, 0, 0});
   uint64_t x = seed;
   for (uint64_t i = 0; i < kLogicalSlots; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = test::lcg_next(x);
     w.append({t++, (x >> 33) % kLogicalSlots * 8, 8, 0, 0, 0});
   }
   w.finish();
@@ -228,7 +228,7 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
   CHECK(std::filesystem::exists(out + "/gc-thres=80_placement=fdp/summary.json"));
 
   // Another value of an option that is not swept: another sweep, refused
-  // in this folder (#14 item 9) with sweep.csv untouched; with --force it
+  // in this folder with sweep.csv untouched; with --force it
   // replaces the earlier one: new keys, nothing carried.
   const test::RunResult refused = run_ftlsim(args + " --gc-thres-high 96");
   CHECK(refused.exit_code == 2);

@@ -1,4 +1,4 @@
-// Issue #26, the researcher's workflow: `ftlsim dump` (and its exact round
+// The researcher's workflow: `ftlsim dump` (and its exact round
 // trip through `convert --from csv`), multi-device inputs, the hint join of a
 // write issued long after it was queued, and the consistency checks (info's
 // rate warning, options that do not apply, a single run's --out). Expected

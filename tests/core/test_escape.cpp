@@ -1,6 +1,6 @@
 // core/escape.h, the one escaper of user text in messages, the JSON
 // writer's handling of bytes that are not UTF-8, and parse_uint_option, the
-// one parser of integer option values (issue #14, items 16, 17, 20).
+// one parser of integer option values.
 #include <catch2/catch.hpp>
 
 #include <string>

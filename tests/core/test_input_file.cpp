@@ -1,7 +1,6 @@
 // core/input_file.h (inputs never block and are regular files) and
 // core/mapping_guard.h (a mapped file that shrinks reads as zeros and is
-// reported instead of killing the process with SIGBUS): issue #14, items
-// 6, 13 and 22.
+// reported instead of killing the process with SIGBUS).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// Output files and folders (issue #14, items 4, 5, 7, 8, 10): AtomicFile
+// Output files and folders: AtomicFile
 // never writes through a name planted beside its target, publishes without
 // replacing unless asked, and never replaces anything but a regular file;
 // RunInputs compares by device and inode; OutputDir swaps in one complete
@@ -15,6 +15,7 @@
 #include "cli/cli_run.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/in_place_folder.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 
@@ -105,11 +106,11 @@ TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
   CHECK_THROWS_WITH(ftlsim::check_output_file("-o", tmp.file("hard.ftr"), true, inputs), Contains("is the input"));
   // A folder holding an input, at any depth.
   CHECK_THROWS_WITH(inputs.check_not_inside("--out", tmp.file("")), Contains("holds the input --trace"));
-  CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", tmp.file("sub/.."), inputs), Contains("holds the input"));
-  ftlsim::check_output_folder("--out", tmp.file("sub"), inputs);
-  ftlsim::check_output_folder("--out", tmp.file("new/deeper"), inputs);  // absent: its parents may be created
-  CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", trace, inputs), Contains("not a folder"));
-  CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", tmp.file("soft.ftr"), inputs), Contains("symbolic link"));
+  CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("sub/.."), inputs), Contains("holds the input"));
+  (void)ftlsim::InPlaceFolder("--out", tmp.file("sub"), inputs);
+  (void)ftlsim::InPlaceFolder("--out", tmp.file("new/deeper"), inputs);  // absent: its parents may be created
+  CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", trace, inputs), Contains("not a folder"));
+  CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("soft.ftr"), inputs), Contains("symbolic link"));
 }
 
 TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][unit]") {
@@ -151,4 +152,88 @@ TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][
   CHECK(slurp(out + "/notes.txt") == "mine");
   // Swapping out the current folder would leave the shell in a removed one.
   CHECK_THROWS_WITH(ftlsim::OutputDir("--out", ".", own, {}), Contains("is (or holds) the current folder"));
+}
+
+TEST_CASE("an in-place output folder is resolved once: a link changed afterwards changes nothing", "[core][unit]") {
+  const ftlsim::test::TempDir tmp("inplace-once");
+  const std::string work = tmp.file("work");
+  fs::create_directories(work + "/results");
+  fs::create_directories(tmp.file("elsewhere/sub"));
+  fs::create_directories(tmp.file("other/sub"));
+  put(work + "/results/notes.txt", "x");
+  const auto point_link_to = [&](const std::string& target) {
+    fs::remove(work + "/link");
+    fs::create_symlink(target, work + "/link");
+  };
+  point_link_to("../elsewhere/sub");
+  // Absent, with a missing parent: made where link/.. led when it was checked.
+  ftlsim::InPlaceFolder absent("--out", work + "/link/../res/deeper", {});
+  CHECK(absent.fd() < 0);
+  point_link_to("../other/sub");
+  REQUIRE(absent.create() >= 0);
+  put(absent.entry("sweep.csv"), "a");
+  CHECK(slurp(tmp.file("elsewhere/res/deeper/sweep.csv")) == "a");
+  CHECK_FALSE(fs::exists(tmp.file("other/res")));
+  CHECK(names_in(work + "/results") == std::set<std::string>{"notes.txt"});
+  // Existing: the folder opened when checked, whatever the link says later.
+  fs::create_directories(tmp.file("other/res/deeper"));
+  point_link_to("../elsewhere/sub");
+  ftlsim::InPlaceFolder existing("--out", work + "/link/../res/deeper", {});
+  REQUIRE(existing.fd() >= 0);
+  point_link_to("../other/sub");
+  CHECK(existing.create() == existing.fd());
+  put(existing.entry("b"), "b");
+  CHECK(slurp(tmp.file("elsewhere/res/deeper/b")) == "b");
+  CHECK(names_in(tmp.file("other/res/deeper")).empty());
+  // Messages name the folder as given, never /proc/self/fd/N.
+  CHECK(existing.shown_error("cannot write " + existing.entry("b") + ": disk full") ==
+        "cannot write " + work + "/link/../res/deeper/b: disk full");
+  // A folder that appears between the check and the creation was not checked: refused.
+  ftlsim::InPlaceFolder raced("--out", tmp.file("raced"), {});
+  fs::create_directories(tmp.file("raced"));
+  put(tmp.file("raced/thesis.tex"), "t");
+  CHECK_THROWS_WITH(raced.create(), Contains("appeared while the run started"));
+  CHECK(slurp(tmp.file("raced/thesis.tex")) == "t");
+  // Pseudo file systems and dots through missing folders are refused.
+  CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", "/proc/ftlsim-out", {}), Contains("file system"));
+  CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("nope/.."), {}), Contains("does not exist"));
+}
+
+TEST_CASE("an output file's folder is resolved once: a link changed before the commit changes nothing",
+          "[core][unit]") {
+  const ftlsim::test::TempDir tmp("atomic-once");
+  fs::create_directories(tmp.file("work"));
+  fs::create_directories(tmp.file("elsewhere/sub"));
+  fs::create_directories(tmp.file("other/sub"));
+  fs::create_directories(tmp.file("elsewhere/out"));
+  fs::create_directories(tmp.file("other/out"));
+  const auto point_link_to = [&](const std::string& target) {
+    fs::remove(tmp.file("work/link"));
+    fs::create_symlink(target, tmp.file("work/link"));
+  };
+  const std::string path = tmp.file("work/link/../out/t.ftr");
+  for (const Existing existing : {Existing::kRefuse, Existing::kReplace}) {
+    INFO((existing == Existing::kRefuse ? "refuse" : "replace"));
+    put(tmp.file("other/out/t.ftr"), "theirs");  // what the path names after the change
+    point_link_to("../elsewhere/sub");
+    {
+      ftlsim::AtomicFile f(path, existing);
+      point_link_to("../other/sub");
+      f.write("ours");
+      f.commit();
+    }
+    CHECK(slurp(tmp.file("elsewhere/out/t.ftr")) == "ours");
+    CHECK(slurp(tmp.file("other/out/t.ftr")) == "theirs");
+    CHECK(names_in(tmp.file("elsewhere/out")) == std::set<std::string>{"t.ftr"});  // no temporary left
+    CHECK(names_in(tmp.file("other/out")) == std::set<std::string>{"t.ftr"});
+    fs::remove(tmp.file("elsewhere/out/t.ftr"));
+  }
+  // Dropped without commit: nothing left in either folder.
+  point_link_to("../elsewhere/sub");
+  {
+    ftlsim::AtomicFile f(path, Existing::kReplace);
+    point_link_to("../other/sub");
+    f.write("x");
+  }
+  CHECK(names_in(tmp.file("elsewhere/out")).empty());
 }

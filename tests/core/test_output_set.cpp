@@ -1,5 +1,5 @@
 // Output folders act on the folder that was checked, and delete only what
-// an earlier run provably wrote (issue #22, items 3, 4, 13): OutputDir
+// an earlier run provably wrote: OutputDir
 // resolves its path once and works through the open folder, so
 // "link/../results" is one folder from the check to the publish; "symdir/"
 // and "symdir/." are the symbolic link they name; an existing folder is
@@ -17,6 +17,7 @@
 
 #include "cli/cli_run.h"
 #include "core/error.h"
+#include "core/in_place_folder.h"
 #include "core/io_identity.h"
 #include "core/output_dir.h"
 #include "core/output_set.h"
@@ -54,8 +55,7 @@ TEST_CASE("an output path is resolved once: link/../results is one folder throug
   fs::create_symlink("../elsewhere/sub", work + "/link");
   // The kernel resolves link/.. to elsewhere: the results go to
   // elsewhere/results, and work/results (which lexical normalisation would
-  // name) keeps its files. Before #22 the check looked at elsewhere/results
-  // and the publish swapped out work/results.
+  // name) keeps its files: the check and the publish act on one folder.
   publish_set(work + "/link/../results", {"summary.json"});
   CHECK(names_in(work + "/results") == std::set<std::string>{"t.ftr", "notes.txt"});
   CHECK(slurp(work + "/results/notes.txt") == "mine");
@@ -82,7 +82,7 @@ TEST_CASE("symdir, symdir/ and symdir/. are the same symbolic link, refused", "[
   for (const std::string suffix : {"", "/", "/.", "/./", "//", "/./."}) {
     INFO(suffix);
     CHECK_THROWS_WITH(OutputDir("--out", tmp.file("symdir") + suffix, kOwn, {}), Contains("is a symbolic link"));
-    CHECK_THROWS_WITH(ftlsim::check_output_folder("--out", tmp.file("symdir") + suffix, {}),
+    CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("symdir") + suffix, {}),
                       Contains("is a symbolic link"));
   }
   CHECK(names_in(real) == std::set<std::string>{"summary.json"});

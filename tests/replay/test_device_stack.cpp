@@ -2,7 +2,7 @@
 // sysfs tree laid out as the kernel lays it out (devices/virtual/block/X,
 // with block/X, class/block/X and dev/block/M:m linking to it): down
 // through slaves, partitions and loop backing files, up to every device
-// built on any of them (issue #22, items 1 and 2). The same on real loop
+// built on any of them. The same on real loop
 // devices, as root: test_replay_stack_safety.sh.
 #include <catch2/catch.hpp>
 
@@ -79,7 +79,7 @@ std::string joined(const std::vector<std::string>& v) {
 
 }  // namespace
 
-TEST_CASE("stack: a loop device over an input is refused, --force or not (#22 item 1)", "[replay][unit]") {
+TEST_CASE("stack: a loop device over an input is refused, --force or not", "[replay][unit]") {
   const ftlsim::test::TempDir tmp("stack-input");
   FakeSysfs sys(tmp);
   const std::string trace = tmp.file("t.ftr");
@@ -113,7 +113,7 @@ TEST_CASE("stack: a loop device over an input is refused, --force or not (#22 it
   CHECK_NOTHROW(ftlsim::replay::check_stack_inputs(ftlsim::replay::stack_of_device(253, 0, sys.paths), inputs, "x"));
 }
 
-TEST_CASE("stack: devices built on the same storage are checked (#22 item 2)", "[replay][unit]") {
+TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit]") {
   const ftlsim::test::TempDir tmp("stack-up");
   FakeSysfs sys(tmp);
   const std::string disk = tmp.file("disk.img");

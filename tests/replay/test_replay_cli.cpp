@@ -91,7 +91,7 @@ TEST_CASE("replay to a new file writes the report and verifies", "[replay][cli]"
   CHECK_THAT(line_of(r.output, "status"), Contains("complete in"));
   CHECK_THAT(line_of(r.output, "target"), Contains("16.00 MiB") && Contains("created by --create"));
   CHECK_THAT(line_of(r.output, "verify"), Contains(" 0 mismatches"));
-  // The verify phase is timed (issue #16): bytes read back and seconds.
+  // The verify phase is timed: bytes read back and seconds.
   CHECK_THAT(line_of(r.output, "verify"), Contains(" read back in ") && Contains(" s)"));
   CHECK_THAT(line_of(r.output, "write "), Contains(" 3000 "));
   CHECK_THAT(line_of(r.output, "wrote"), Contains("summary.json") && Contains("events.csv"));
@@ -156,7 +156,7 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
   std::ofstream(plain) << "not a device";
   expect_refusal("replay --trace " + trace + " --target " + plain + " --placement nvme",
                  "is not a character device");
-  // The trace itself is never a target (#14 item 1), whatever the placement.
+  // The trace itself is never a target, whatever the placement.
   expect_refusal("replay --trace " + trace + " --target " + trace + " --placement nvme",
                  "is the input --trace");
   expect_refusal("replay --trace " + trace + " --target /dev/null --placement nvme",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `ftlsim replay` onto a block device checks the target's whole stack
-# (issue #22, items 1 and 2; needs root for loop devices and mounts):
+# (needs root for loop devices and mounts):
 #   1. a loop device backed by the trace (at offset 0 or any other, through
 #      a hard link, a loop device on that loop device; --wrap, so that the
 #      whole trace fits) is refused, --force

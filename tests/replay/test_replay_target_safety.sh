@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ftlsim replay` to a regular file that is in use (issue #14, item 2; needs
+# `ftlsim replay` to a regular file that is in use (needs
 # root for the loop device and the mount):
 #   1. disk.img backs a loop device holding a mounted ext4: replay to it,
 #      by its name, a hard link, a symlink or a relative path, is refused

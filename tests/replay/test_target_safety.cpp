@@ -1,4 +1,4 @@
-// Replay targets that are regular files (issue #14, items 2, 3 and 21):
+// Replay targets that are regular files:
 // signatures found by libblkid on images made by the system's own mkfs
 // tools (each case says it skipped when its tool is missing), a file that
 // backs a loop device or is an active swap file (sysfs and /proc fixtures),
@@ -196,4 +196,46 @@ TEST_CASE("a deferred target checks without creating or resizing", "[replay][uni
   // The folder of a new file must exist: refused without creating anything.
   req.path = tmp.file("no/such/folder.img");
   CHECK_THROWS_WITH(Target(req, Target::Deferred{}), Contains("does not exist"));
+}
+
+TEST_CASE("a --create target is made, opened and removed through the folder checked, whatever the path names later",
+          "[replay][unit]") {
+  const ftlsim::test::TempDir tmp("target-once");
+  using ftlsim::replay::Target;
+  fs::create_directories(tmp.file("checked"));
+  fs::create_directories(tmp.file("other"));
+  fs::create_symlink("checked", tmp.file("link"));
+  ftlsim::replay::TargetRequest req;
+  req.path = tmp.file("link/t.img");
+  req.create_bytes = 1 << 20;
+  const auto point_link_to = [&](const std::string& target) {
+    fs::remove(tmp.file("link"));
+    fs::create_symlink(target, tmp.file("link"));
+  };
+  try {
+    Target t(req, Target::Deferred{});
+    point_link_to("other");  // after the check: changes nothing
+    t.materialize();
+    CHECK(fs::file_size(tmp.file("checked/t.img")) == (1u << 20));
+    CHECK_FALSE(fs::exists(tmp.file("other/t.img")));
+    // Someone else's file now at the path, and the one made moved away:
+    // not kept, the Target removes nothing but its own file.
+    std::ofstream(tmp.file("other/t.img"), std::ios::binary) << "theirs";
+  } catch (const ftlsim::InputError& e) {
+    if (std::string(e.what()).find("O_DIRECT") == std::string::npos) throw;
+    WARN("skipped: " << e.what());
+    return;
+  }
+  CHECK_FALSE(fs::exists(tmp.file("checked/t.img")));  // its own file: removed
+  CHECK(ftlsim::test::slurp(tmp.file("other/t.img")) == "theirs");
+  // A file that replaced the one made, under the same name, is not removed.
+  point_link_to("checked");
+  {
+    Target t(req, Target::Deferred{});
+    t.materialize();
+    fs::rename(tmp.file("checked/t.img"), tmp.file("checked/moved.img"));
+    std::ofstream(tmp.file("checked/t.img"), std::ios::binary) << "replaced";
+  }
+  CHECK(ftlsim::test::slurp(tmp.file("checked/t.img")) == "replaced");
+  CHECK(fs::exists(tmp.file("checked/moved.img")));
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <span>
@@ -12,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cli/cli_run.h"
 #include "core/csv_field.h"
 #include "core/error.h"
 #include "core/rng.h"
@@ -300,4 +302,68 @@ TEST_CASE("a failure other than bad input stops the sweep and is rethrown", "[un
     if (i == 1) throw SystemError("disk full");
   };
   CHECK_THROWS_WITH((void)sim::run_sweep(view, jobs, 2, cb), "disk full");
+}
+
+TEST_CASE("a sweep's --out is resolved once: claim, resume, sweep.csv and configuration folders all land there",
+          "[unit]") {
+  namespace fs = std::filesystem;
+  const test::TempDir tmp("sweep-once");
+  const std::string work = tmp.file("work");
+  fs::create_directories(work + "/results");
+  fs::create_directories(tmp.file("elsewhere/sub"));
+  fs::create_directories(tmp.file("other/sub"));
+  test::put(work + "/results/notes.txt", "x");
+  const auto point_link_to = [&](const std::string& target) {
+    fs::remove(work + "/link");
+    fs::create_symlink(target, work + "/link");
+  };
+  std::vector<trace::Record> recs;
+  test::append_uniform(recs, 4000, 20000, 3);
+  const sim::TraceView view{"t.ftr", recs, 512};
+  const std::vector<sim::SweepSetting> settings = {{"gc-thres", {"60", "80"}}};
+  const auto plan = [&] {
+    return sim::plan_sweep(settings, "", 1, [](std::span<const std::string> v) {
+      sim::RunDescription r;
+      r.config = small_device(std::stod(v[0]));
+      r.placement = placement("single");
+      return r;
+    });
+  };
+  const std::string out = work + "/link/../results";
+  const auto run_into = [&](bool relink) {
+    ftlsim::InPlaceFolder folder("--out", out, {});
+    if (relink) point_link_to("../other/sub");  // after the check: must change nothing
+    sim::SweepPlan p = plan();
+    sim::SweepFolderRun run;
+    run.out = &folder;
+    size_t carried = 0;
+    run.on_start = [&](const sim::SweepStart& s) { carried = s.carried; };
+    const auto outcomes = sim::run_sweep_in_folder(view, p, run);
+    for (const auto& o : outcomes) CHECK(o.status == sim::SweepStatus::kDone);
+    return carried;
+  };
+  point_link_to("../elsewhere/sub");
+  CHECK(run_into(true) == 0);
+  const std::set<std::string> sweep = {"sweep.csv", "gc-thres=60", "gc-thres=80"};
+  CHECK(test::names_in(tmp.file("elsewhere/results")) == sweep);
+  CHECK(fs::exists(tmp.file("elsewhere/results/gc-thres=80/summary.json")));
+  CHECK_FALSE(fs::exists(tmp.file("other/results")));
+  CHECK(test::names_in(work + "/results") == std::set<std::string>{"notes.txt"});
+  // Resume: the same sweep through the same text carries every row over,
+  // read through the folder resolved at the start.
+  point_link_to("../elsewhere/sub");
+  CHECK(run_into(true) == 2);
+  CHECK(test::names_in(tmp.file("elsewhere/results")) == sweep);
+  CHECK(test::names_in(work + "/results") == std::set<std::string>{"notes.txt"});
+  CHECK_FALSE(fs::exists(tmp.file("other/results")));
+  // A folder holding unrelated files is refused, and keeps them.
+  point_link_to("../other/sub");
+  fs::create_directories(tmp.file("other/results"));
+  test::put(tmp.file("other/results/thesis.tex"), "t");
+  CHECK_THROWS_WITH(run_into(false), Catch::Contains("is not a sweep's folder"));
+  CHECK(test::names_in(tmp.file("other/results")) == std::set<std::string>{"thesis.tex"});
+  // A sweep.csv that is not a regular file is refused, never read.
+  fs::remove(tmp.file("other/results/thesis.tex"));
+  fs::create_directories(tmp.file("other/results/sweep.csv"));
+  CHECK_THROWS_WITH(run_into(false), Catch::Contains("sweep.csv is a folder, not a regular file"));
 }

@@ -30,7 +30,7 @@ void write_trace(const std::string& path, bool reads) {
   uint64_t x = 99;
   for (uint64_t i = 0; i < 3 * logical; ++i) {
     if (i % 1000 == 0) w.append({t, i, 0, 0, static_cast<uint8_t>(trace::Op::kMarker), 0});
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = test::lcg_next(x);
     const auto op = reads && i >= 2 * logical ? trace::Op::kRead : trace::Op::kWrite;
     w.append({t += 20'000, ((x >> 33) % logical) * 8, 8, 0, static_cast<uint8_t>(op), 0});
   }
@@ -116,7 +116,7 @@ TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
 }
 
 TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of separate runs", "[cli]") {
-  // Issue #16: single and FDP latency across queue depths in one command.
+  // Single and FDP latency across queue depths in one command.
   test::TempDir dir("qdsweep-placements");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, true);
@@ -164,8 +164,8 @@ std::vector<std::string> csv_row(const std::string& csv, const std::string& firs
 }  // namespace
 
 TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures", "[cli]") {
-  // Issue #16: compare accepted no --timing. Its timed rows are the same
-  // closed-loop runs as qd-sweep's at that queue depth, an independent path.
+  // compare takes --timing: its timed rows are the same closed-loop runs as
+  // qd-sweep's at that queue depth, an independent path.
   test::TempDir dir("compare-timing");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, true);
@@ -205,7 +205,7 @@ TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures
 }
 
 TEST_CASE("timing options take lists in a sweep: axes in sweep.csv, results as separate runs", "[cli]") {
-  // Issue #16: every numeric option takes a list, the timing options too.
+  // Every numeric option takes a list, the timing options too.
   test::TempDir dir("timing-lists");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, true);
@@ -245,7 +245,7 @@ TEST_CASE("timing options take lists in a sweep: axes in sweep.csv, results as s
 }
 
 TEST_CASE("a timed sweep's sweep.csv has IOPS and latency columns equal to qd-sweep's", "[cli]") {
-  // Issue #16: sweep.csv of a timed sweep had no IOPS or latency columns.
+  // A timed sweep's sweep.csv has IOPS and latency columns.
   test::TempDir dir("timing-sweep-columns");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, true);

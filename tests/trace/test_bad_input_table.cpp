@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "import_test_util.h"
+#include "test_util.h"
 #include "trace/placement_source.h"
 
 using namespace ftlsim::trace;

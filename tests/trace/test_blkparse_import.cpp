@@ -5,7 +5,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "import_test_util.h"
 #include "test_util.h"
 #include "trace/ftr_reader.h"
 #include "trace/import.h"

@@ -3,7 +3,6 @@
 // the block_* trace events, --action, and malformed lines.
 #include <catch2/catch.hpp>
 
-#include "import_test_util.h"
 #include "test_util.h"
 #include "trace/import.h"
 

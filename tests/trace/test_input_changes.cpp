@@ -1,4 +1,4 @@
-// Inputs that change while ftlsim reads them (issue #14, item 6): a .ftr
+// Inputs that change while ftlsim reads them: a .ftr
 // trace or a text input truncated while mapped reads as zeros instead of
 // raising SIGBUS, the consumers stop at the first zero record, and the
 // reader says the file changed. Also: ftrace-blk lost-event counts saturate
@@ -13,7 +13,6 @@
 
 #include "core/error.h"
 #include "core/mapping_guard.h"
-#include "import_test_util.h"
 #include "test_util.h"
 #include "trace/ftr_reader.h"
 #include "trace/ftr_writer.h"

@@ -4,7 +4,6 @@
 // are refused with the line named.
 #include <catch2/catch.hpp>
 
-#include "import_test_util.h"
 #include "test_util.h"
 #include "trace/import.h"
 #include "trace/marker_sidecar.h"

@@ -7,7 +7,6 @@
 #include <random>
 #include <tuple>
 
-#include "import_test_util.h"
 #include "test_util.h"
 #include "trace/ftr_reader.h"
 #include "trace/import.h"

@@ -6,8 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cli_run.h"
@@ -122,4 +124,65 @@ TEST_CASE("compare --trace-b: a bad second trace is refused with one line naming
   CHECK_THAT(r.output, Contains("--trace-b"));
   CHECK(line_count(r.output) == 1);
   CHECK(slurp(inside) == slurp(ta));
+}
+
+TEST_CASE("tools/study_decomposition.sh: each row is a plain run of its trace and placement", "[cli]") {
+  test::TempDir dir("cmp-decomposition");
+  const std::string ta = dir.file("a.ftr"), tb = dir.file("b.ftr");
+  write_round_robin(ta, kLogicalSlots, 3 * kLogicalSlots, "cold");
+  // b: two IDs (1 and 2, alternating) over half the space, so fdp placement differs from single.
+  {
+    trace::TraceMeta meta;
+    trace::FtrWriter w(tb, meta);
+    for (uint64_t i = 0; i < 4 * kLogicalSlots; ++i) {
+      const uint64_t slot = i % 2 == 0 ? (i / 2) % (kLogicalSlots / 2) : kLogicalSlots / 2 + (i / 2) % 97;
+      w.append({i, slot * 8, 8, static_cast<uint16_t>(1 + i % 2), static_cast<uint8_t>(trace::Op::kWrite), 0});
+    }
+    w.finish();
+  }
+  const std::string common = kDevice + " --gc-thres 70";
+  const std::string script = std::string(FTLSIM_SOURCE_DIR) + "/tools/study_decomposition.sh --ftlsim " +
+                             FTLSIM_BINARY + " --nonfdp " + ta + " --fdp " + tb + " --out " + dir.file("d") + " -- ";
+  const auto r = test::run_shell(script + common);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // The WAF of a plain run (summary.json), as the table prints it.
+  const auto waf = [&](const std::string& trace, const std::string& placement) {
+    const std::string out = dir.file("p-" + std::to_string(std::hash<std::string>{}(trace + placement)));
+    REQUIRE(run_ftlsim("--trace " + trace + " " + common + " --placement " + placement + " --out " + out).exit_code ==
+            0);
+    return std::stod(json_value(slurp(out + "/summary.json"), "waf"));
+  };
+  const double base = waf(ta, "single");
+  const std::vector<std::tuple<std::string, std::string, std::string>> rows = {
+      {"non-FDP (the study's baseline)", ta, "single"},
+      {"device effect alone", ta, "fdp"},
+      {"host effect alone", tb, "single"},
+      {"both (the study's FDP)", tb, "fdp"}};
+  std::vector<double> wafs;
+  for (const auto& [label, trace, placement] : rows) {
+    const double w = waf(trace, placement);
+    wafs.push_back(w);
+    char text[160];
+    if (label == std::get<0>(rows[0])) {
+      std::snprintf(text, sizeof text, "%.4f", w);
+    } else {
+      char change[32];
+      std::snprintf(change, sizeof change, "%+.1f%%", 100.0 * (w - base) / base);
+      std::snprintf(text, sizeof text, "%.4f %7s", w, change);
+    }
+    std::string line;
+    for (std::istringstream in(r.output); std::getline(in, line);) {
+      if (line.rfind(label, 0) == 0) break;
+    }
+    INFO(label << ": " << line << " / expected " << text);
+    CHECK_THAT(line, Contains(text));
+  }
+  CHECK(wafs[2] != wafs[3]);  // b's two IDs make fdp placement differ from single
+  // Usage errors: one line, exit 2.
+  const auto bad = test::run_shell(std::string(FTLSIM_SOURCE_DIR) + "/tools/study_decomposition.sh --nonfdp " + ta +
+                                   " --out " + dir.file("e"));
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("--fdp B.ftr"));
+  CHECK(line_count(bad.output) == 1);
 }

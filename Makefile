@@ -37,9 +37,15 @@ demo: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS) --target ftlsim
 	@ln -sfn build/release/src/cli/ftlsim ftlsim
+ifneq ($(wildcard $(DEMO_FDP)),)
 	./ftlsim compare --trace $(DEMO_NONFDP) --trace-b $(DEMO_FDP) $(STUDY_DEVICE) \
 	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study
 	tools/study_decomposition.sh --nonfdp $(DEMO_NONFDP) --fdp $(DEMO_FDP) --out build/demo-out -- $(STUDY_DEVICE)
+else
+	@echo "demo: $(DEMO_FDP) (the FDP host mode) is not shipped yet: the non-FDP capture alone, without and with FDP placement"
+	./ftlsim compare --trace $(DEMO_NONFDP) $(STUDY_DEVICE) \
+	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study
+endif
 
 # The simulator alone, without live replay and its libraries (liburing,
 # libnvme, libblkid): what a machine without them builds.

@@ -1,7 +1,11 @@
 # The two commands a user needs (README): `make demo` and `make test`.
 # Both install missing Debian packages first (tools/install_deps.sh).
 JOBS ?= $(shell nproc)
-DEMO_TRACE ?= traces/geth-import.ftr
+# The study's two host modes, captured (traces/README.md), and its device:
+# ConfFDP's rules at the study's thresholds, counted from the reset marker.
+DEMO_NONFDP ?= traces/geth-import-f2fs-nonfdp.ftr
+DEMO_FDP ?= traces/geth-import-f2fs-fdp.ftr
+STUDY_DEVICE = --rules confdp --preset confdp-eth-512m --gc-thres 60 --gc-thres-high 80 --reset-at device:0
 
 .PHONY: demo test deps test-deps release debug asan sim-only sim-only-check fuzz-smoke bench report clean
 
@@ -24,16 +28,24 @@ asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 
-# Build the ftlsim binary only (not the tests) and replay the shipped
-# geth/Pebble trace twice, without and with FDP placement, on the study's
-# device scaled to the trace (GC threshold 60 as in the study's headline
-# run), and compare the two.
+# Build the ftlsim binary only (not the tests), then the Ethereum FDP
+# study's comparison from its two shipped captures (docs/geth_study.md, "The
+# study's table"): the non-FDP host mode with one placement against the FDP
+# host mode with FDP placement, then the same split into the host's and the
+# device's parts (tools/study_decomposition.sh).
 demo: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS) --target ftlsim
 	@ln -sfn build/release/src/cli/ftlsim ftlsim
-	./ftlsim compare --trace $(DEMO_TRACE) --preset femu-eth-512m --gc-thres 60 \
-	  --a "--placement single" --b "--placement fdp" --out build/demo-out
+ifneq ($(wildcard $(DEMO_FDP)),)
+	./ftlsim compare --trace $(DEMO_NONFDP) --trace-b $(DEMO_FDP) $(STUDY_DEVICE) \
+	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study
+	tools/study_decomposition.sh --nonfdp $(DEMO_NONFDP) --fdp $(DEMO_FDP) --out build/demo-out -- $(STUDY_DEVICE)
+else
+	@echo "demo: $(DEMO_FDP) (the FDP host mode) is not shipped yet: the non-FDP capture alone, without and with FDP placement"
+	./ftlsim compare --trace $(DEMO_NONFDP) $(STUDY_DEVICE) \
+	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study
+endif
 
 # The simulator alone, without live replay and its libraries (liburing,
 # libnvme, libblkid): what a machine without them builds.

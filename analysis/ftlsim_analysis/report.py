@@ -35,7 +35,7 @@ from .waf import plot_waf
 
 # For the shipped geth/Pebble trace (traces/geth-ethstate.ftr): the Ethereum
 # FDP study's device scaled to it, at the study's headline GC threshold (60),
-# as `make demo` runs it. For traces/demo.ftr use the options in
+# under FEMU's rules. For traces/demo.ftr use the options in
 # analysis/README.md.
 DEFAULTS = {
     "device": "--preset femu-eth-512m",

@@ -17,7 +17,8 @@ contract):
                     invalid_pid_requests, waf_share_<handle>..., error, and
                     since sweeps resume: status (done, error, missing),
                     config_key
-  compare.csv       metric,a,b,change_pct (empty cells allowed)
+  compare.csv       metric,a,b,change_pct (empty cells allowed; the rows
+                    named in COMPARE_TEXT_METRICS hold text: each side's trace)
   events.csv        interval_start_ns,event,count,bytes,lat_mean_ns,
                     lat_p50_ns,lat_p99_ns,lat_max_ns
   latency_cdf.csv   op,latency_ns,cum_fraction
@@ -254,11 +255,19 @@ def read_sweep(path):
     return SweepResults(path)
 
 
+# compare.csv rows whose a and b cells are text, not numbers.
+COMPARE_TEXT_METRICS = ("trace",)
+
+
 def read_compare(path):
-    """compare.csv as {metric: {'a': x, 'b': x, 'change_pct': x}} (None where empty), in file order."""
+    """compare.csv as {metric: {'a': x, 'b': x, 'change_pct': x}} (None where empty), in file order;
+    the rows of COMPARE_TEXT_METRICS keep their cells as text."""
     t = CsvTable(path, COMPARE_COLUMNS)
     out = {}
     for line, row in t.rows:
+        if row["metric"] in COMPARE_TEXT_METRICS:
+            out[row["metric"]] = {"a": row["a"], "b": row["b"], "change_pct": None}
+            continue
         out[row["metric"]] = {c: t.number(line, row, c, optional=True) for c in ("a", "b", "change_pct")}
     return out
 

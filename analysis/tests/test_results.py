@@ -103,6 +103,13 @@ def test_compare_reader(tmp_path):
                                               "gc_onset_marker,140000,,\n"))
     assert c["waf"] == {"a": 1.5, "b": 1.2, "change_pct": -20.0}
     assert c["gc_onset_marker"] == {"a": 140000, "b": None, "change_pct": None}
+    # The trace rows (compare --trace-b): text, kept as written; other rows still numbers.
+    c = read_compare(write(tmp_path, "t.csv", "metric,a,b,change_pct\nwaf,1.5,1.2,-20.000000\n"
+                                              "trace,x.ftr,\"y,1.ftr\",\ntrace_records,10,12,\n"))
+    assert c["trace"] == {"a": "x.ftr", "b": "y,1.ftr", "change_pct": None}
+    assert c["trace_records"] == {"a": 10, "b": 12, "change_pct": None}
+    with pytest.raises(InputError, match="t2.csv"):
+        read_compare(write(tmp_path, "t2.csv", "metric,a,b,change_pct\nwaf,x.ftr,1,\n"))
 
 
 def test_sweep_status_columns(tmp_path):

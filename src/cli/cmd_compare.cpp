@@ -1,5 +1,6 @@
-// `ftlsim compare`: two configurations of one trace side by side, in the
-// layout of the seed study's table (metric | a | b | change).
+// `ftlsim compare`: two configurations side by side, in the layout of the
+// seed study's table (metric | a | b | change), on one trace or, with
+// --trace-b, side b on a trace of its own (the study's two host modes).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
 #include "core/atomic_file.h"
@@ -39,7 +41,10 @@ namespace {
 constexpr const char* kCompareFooter = R"(--a and --b are option lists applied on top of the common options (the
 default command's Device, GC, FDP and Output options, given after `compare`);
 an omitted or empty side is the common options alone. Each side must be one
-configuration: no lists or ranges. Both run in parallel on 2 threads. The
+configuration: no lists or ranges. --trace-b FILE replays side b on FILE
+instead of --trace (the two traces are checked alike: memory, --out, a file
+that changes while read); the table then names both traces, and compare.csv
+ends with the rows trace and trace_records for both. Both run in parallel on 2 threads. The
 change column is (b - a) / a in percent. The table shows WAF, host writes,
 GC copies, erases (blocks), GC onset (host writes and the last marker before
 it), invalid placement ID events, host writes per placement ID and each
@@ -52,10 +57,12 @@ Examples:
   ftlsim compare --trace x.ftr --a "--placement single" --b "--placement fdp"
   ftlsim compare --trace x.ftr --preset femu-eth --gc-thres 60 \
       --a "--placement fdp --ruh-type ii" --b "--placement fdp --ruh-type pi" --out cmp/
-  ftlsim compare --trace x.ftr --timing --qd 16 --a "--placement single" --b "--placement fdp")";
+  ftlsim compare --trace x.ftr --timing --qd 16 --a "--placement single" --b "--placement fdp"
+  ftlsim compare --trace nonfdp.ftr --trace-b fdp.ftr --a "--placement single" --b "--placement fdp")";
 
 struct CompareArgs {
   std::string trace;
+  std::string trace_b;  // --trace-b: side b's own trace ("" = --trace)
   std::string out;
   std::string a, b;
   bool no_progress = false;
@@ -64,11 +71,20 @@ struct CompareArgs {
   TimingArgs timing;
 };
 
+// One side: its run, and what its config_key is computed from.
+struct Side {
+  sim::RunDescription run;
+  ModelArgs model;
+  TimingArgs timing;
+  Point point;
+};
+
 // The common options with `extra` (an option list such as "--placement fdp"
-// or "--qd 16") parsed on top, as one configuration.
-sim::RunDescription side_run(const CompareArgs& c, std::string_view side, const std::string& extra) {
-  ModelArgs m = c.model;
-  TimingArgs t = c.timing;
+// or "--qd 16") parsed on top, as one configuration replaying `trace`.
+Side side_run(const CompareArgs& c, std::string_view side, const std::string& extra, const std::string& trace) {
+  Side out{{}, c.model, c.timing, {}};
+  ModelArgs& m = out.model;
+  TimingArgs& t = out.timing;
   try {
     CLI::App overlay{"", std::string(side)};
     add_model_options(overlay, m);
@@ -87,9 +103,10 @@ sim::RunDescription side_run(const CompareArgs& c, std::string_view side, const 
                                      setting_info(i).name, items[i].size()));
       }
     }
-    sim::RunDescription run = build_run(m, first_point(items), c.trace);
-    run.options.timing = build_timing(t);
-    return run;
+    out.point = first_point(items);
+    out.run = build_run(m, out.point, trace);
+    out.run.options.timing = build_timing(t);
+    return out;
   } catch (const InputError& e) {
     throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
   }
@@ -131,8 +148,23 @@ Line optional_line(std::string label, std::string metric, std::optional<T> va, s
   return {std::move(label), std::move(metric), cell(va), cell(vb), "", csv(va), csv(vb), ""};
 }
 
-// `ra` names the placement IDs (both sides replay the same trace).
-std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimResult& a, const sim::SimResult& b) {
+// A placement ID's name in the table: each side's trace names its IDs (two
+// traces may name one ID differently: "wal / flush").
+std::string pid_label(const sim::RunDescription& ra, const sim::RunDescription& rb, uint16_t pid) {
+  const auto name = [pid](const sim::RunDescription& r) {
+    const auto it = r.pid_names.find(pid);
+    return it == r.pid_names.end() ? std::string() : escape_for_terminal(it->second);
+  };
+  const std::string na = name(ra), nb = name(rb);
+  if (na.empty() && nb.empty()) return "";
+  if (na == nb || nb.empty()) return " (" + na + ")";
+  if (na.empty()) return " (" + nb + ")";
+  return " (" + na + " / " + nb + ")";
+}
+
+// `ra` and `rb` name the placement IDs of each side's trace.
+std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDescription& rb,
+                                const sim::SimResult& a, const sim::SimResult& b) {
   const auto bytes = [](uint64_t v) { return format_bytes(v); };
   const auto integer = [](uint64_t v) { return fmt::format("{}", v); };
   const auto ratio4 = [](double v) { return fmt::format("{:.4f}", v); };
@@ -158,7 +190,7 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimRes
   lines.push_back(number_line("invalid placement IDs", "invalid_pid_requests", a.invalid_pid_requests,
                               b.invalid_pid_requests, integer, integer));
 
-  // Host bytes per placement ID (one trace, so normally equal on both sides).
+  // Host bytes per placement ID (equal on both sides when they replay one trace).
   std::vector<uint16_t> pids;
   for (const sim::SimResult* r : {&a, &b}) {
     for (const auto& entry : r->host_bytes_by_pid) {
@@ -173,10 +205,8 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::SimRes
     return 0;
   };
   for (const uint16_t pid : pids) {
-    const auto it = ra.pid_names.find(pid);
-    const std::string name =
-        it == ra.pid_names.end() || it->second.empty() ? "" : " (" + escape_for_terminal(it->second) + ")";
-    lines.push_back(number_line(fmt::format("host writes PID {}{}", pid, name), fmt::format("host_bytes_pid_{}", pid),
+    lines.push_back(number_line(fmt::format("host writes PID {}{}", pid, pid_label(ra, rb, pid)),
+                                fmt::format("host_bytes_pid_{}", pid),
                                 pid_bytes(a, pid), pid_bytes(b, pid), bytes, integer));
   }
 
@@ -236,31 +266,44 @@ void run_compare(const CompareArgs& c) {
   if (c.a.empty() && c.b.empty()) {
     throw InputError("compare: give --a and/or --b, e.g. --a \"--placement single\" --b \"--placement fdp\"");
   }
-  std::vector<sim::SweepJob> jobs(2);
-  jobs[0].run = side_run(c, "--a", c.a);
-  jobs[1].run = side_run(c, "--b", c.b);
+  const bool two_traces = !c.trace_b.empty();
+  const std::array<std::string, 2> paths = {c.trace, two_traces ? c.trace_b : c.trace};
+  std::array<Side, 2> sides = {side_run(c, "--a", c.a, paths[0]), side_run(c, "--b", c.b, paths[1])};
   // --out is checked now and written as one set (a/, b/, compare.csv) at the end.
   RunInputs inputs;
   inputs.add("--trace", c.trace);
+  if (two_traces) inputs.add("--trace-b", c.trace_b);
   std::optional<OutputDir> out_dir;
   if (!c.out.empty()) out_dir.emplace("--out", c.out, std::vector<std::string>{"a", "b", "compare.csv"}, inputs);
-  const trace::FtrReader reader(c.trace);
-  for (auto& j : jobs) j.run.pid_names = reader.meta().pid_names;
+  // One reader per trace; side b shares a's when it has none of its own.
+  std::vector<std::unique_ptr<trace::FtrReader>> readers;
+  readers.push_back(std::make_unique<trace::FtrReader>(paths[0]));
+  if (two_traces) readers.push_back(std::make_unique<trace::FtrReader>(paths[1]));
+  const std::array<const trace::FtrReader*, 2> reader = {readers.front().get(), readers.back().get()};
+  const auto check_intact = [&] {
+    for (const auto& r : readers) r->check_intact();
+  };
+  std::array<sim::TraceView, 2> views;
+  std::vector<sim::SweepJob> jobs(2);
+  for (size_t i = 0; i < 2; ++i) {
+    views[i] = {paths[i], reader[i]->records(), reader[i]->meta().sector_bytes};
+    jobs[i].run = sides[i].run;
+    jobs[i].run.pid_names = reader[i]->meta().pid_names;
+    jobs[i].run.config_key = run_config_key(sides[i].model, sides[i].timing, sides[i].point, *reader[i]);
+    jobs[i].trace = &views[i];
+    const auto& t = jobs[i].run.options.timing;
+    if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader[i]->records(), t->speed, paths[i]);
+  }
   std::array<std::string, 2> dirs;
   sim::SweepCallbacks callbacks;
-  for (const sim::SweepJob& j : jobs) {
-    const auto& t = j.run.options.timing;
-    if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader.records(), t->speed, c.trace);
-  }
-  ProgressLine progress("compare", 2 * reader.size(), ProgressUnit::kRecords, progress_wanted(c.no_progress));
+  ProgressLine progress("compare", reader[0]->size() + reader[1]->size(), ProgressUnit::kRecords,
+                        progress_wanted(c.no_progress));
   for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;
   callbacks.progress = [&](size_t done, size_t total) {
     progress.set_configurations_done(done, total);
   };
-  const sim::TraceView view{c.trace, reader.records(), reader.meta().sector_bytes};
-  const sim::TraceSize size = sim::trace_size(view);
-  const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, size).bytes,
-                                         sim::estimate_run_memory(jobs[1].run, size).bytes};
+  const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, sim::trace_size(views[0])).bytes,
+                                         sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1])).bytes};
   const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
   sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
   for (sim::SweepJob& j : jobs) j.run.options.fit_memory_limit = limit;
@@ -272,16 +315,15 @@ void run_compare(const CompareArgs& c) {
       if (o.result) out_dir->write([&](const std::string&) { sim::write_job_outputs(dirs[i], jobs[i], *o.result); });
     };
   }
-  const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(view, jobs, 2, callbacks);
+  const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep(views[0], jobs, 2, callbacks);
   progress.finish();
-  reader.check_intact();  // no results from a trace that changed under the runs
+  check_intact();  // no results from a trace that changed under the runs
   for (size_t i = 0; i < 2; ++i) {
     if (!outcomes[i].result) {
       throw InputError(fmt::format("{} \"{}\": {}", i == 0 ? "--a" : "--b", i == 0 ? c.a : c.b, outcomes[i].error));
     }
   }
-  const std::vector<Line> lines =
-      compare_lines(jobs[0].run, *outcomes[0].result, *outcomes[1].result);
+  std::vector<Line> lines = compare_lines(jobs[0].run, jobs[1].run, *outcomes[0].result, *outcomes[1].result);
 
   const std::string ha = "a: " + (c.a.empty() ? std::string("(common options)") : c.a);
   const std::string hb = "b: " + (c.b.empty() ? std::string("(common options)") : c.b);
@@ -291,7 +333,13 @@ void run_compare(const CompareArgs& c) {
     wa = std::max(wa, l.a.size());
     wb = std::max(wb, l.b.size());
   }
-  std::string out = fmt::format("trace      {} ({} records)\n", c.trace, reader.size());
+  std::string out;
+  if (two_traces) {
+    out = fmt::format("trace a    {} ({} records)\ntrace b    {} ({} records)\n", escape_for_terminal(paths[0]),
+                      reader[0]->size(), escape_for_terminal(paths[1]), reader[1]->size());
+  } else {
+    out = fmt::format("trace      {} ({} records)\n", escape_for_terminal(c.trace), reader[0]->size());
+  }
   auto row = [&](std::string_view label, std::string_view va, std::string_view vb, std::string_view change) {
     std::string line = fmt::format("{:<{}}  {:>{}}  {:>{}}  {}", label, wm, va, wa, vb, wb, change);
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -301,6 +349,10 @@ void run_compare(const CompareArgs& c) {
   for (const Line& l : lines) row(l.label, l.a, l.b, l.change);
   fmt::print("{}", out);
   if (!c.out.empty()) {
+    // Each side's trace, as given, and its record count (text rows: no change).
+    lines.push_back({"", "trace", "", "", "", paths[0], paths[1], ""});
+    lines.push_back({"", "trace_records", "", "", "", fmt::format("{}", reader[0]->size()),
+                     fmt::format("{}", reader[1]->size()), ""});
     std::string csv = "metric,a,b,change_pct\n";
     for (const Line& l : lines) {
       csv += fmt::format("{},{},{},{}\n", csv_field(l.metric), csv_field(l.csv_a),
@@ -316,8 +368,13 @@ void run_compare(const CompareArgs& c) {
 
 Command add_compare_command(CLI::App& root) {
   auto c = std::make_shared<CompareArgs>();
-  CLI::App* app = root.add_subcommand("compare", "Run two configurations of one trace and compare them side by side");
-  app->add_option("--trace", c->trace, "Trace to replay (.ftr)")->type_name("FILE")->required();
+  CLI::App* app = root.add_subcommand(
+      "compare", "Run two configurations of one trace (or side b on a trace of its own) and compare them side by side");
+  app->add_option("--trace", c->trace, "Trace to replay (.ftr); side a's only, with --trace-b")
+      ->type_name("FILE")
+      ->required();
+  app->add_option("--trace-b", c->trace_b, "Side b's trace (.ftr), when it is not --trace's (default: --trace)")
+      ->type_name("FILE");
   app->add_option("--a", c->a,
                   "Options of configuration a, on top of the common ones (e.g. \"--placement single\"; "
                   "default: none, the common options alone)")

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
 #include "cli/timing_options.h"
@@ -47,17 +48,6 @@ struct SimulateArgs {
 };
 
 bool stderr_progress(const SimulateArgs& a) { return progress_wanted(a.no_progress); }
-
-// The config_key a single run writes into summary.json: the trace and every
-// setting, as a sweep keys its configurations.
-std::string single_run_key(const SimulateArgs& a, const Point& point, const trace::FtrReader& reader) {
-  // As plan_sweep (sim/sweep_run.cpp) describes a configuration: the options
-  // outside the settings, then every setting; equal runs get equal keys.
-  std::string description = fmt::format("wrap={}\n{}\n{}", a.model.wrap, describe(a.timing), a.model.steady_state_key());
-  for (size_t i = 0; i < kSettingCount; ++i) description += sim::key_line(setting_info(i).name, point[i]);
-  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
-}
 
 // The config_key in an existing --out's summary.json: "" when there is
 // none, and "none" when it has no key (written before keys were).
@@ -102,7 +92,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
-    run.config_key = single_run_key(a, point, reader);
+    run.config_key = run_config_key(a.model, a.timing, point, reader);
     check_out_holds_this_run(a, *out, run.config_key);
   }
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
@@ -157,9 +147,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   // Options outside the settings that change results.
-  const std::string fixed = fmt::format("wrap={}\n{}\n{}{}", a.model.wrap, describe(a.timing),
-                                        a.model.reset_at.empty() ? "" : "reset_at=" + a.model.reset_at + "\n",
-                                        a.model.steady_state_key());
+  const std::string fixed = fixed_description(a.model, a.timing);
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
   sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
                                         [&](std::span<const std::string> values) {

@@ -29,6 +29,9 @@ struct SweepJob {
   // Set when the configuration was rejected before running (for example by
   // FtlConfig::validate): the job is not run and its outcome carries this.
   std::string error;
+  // When set, the trace this job replays instead of run_sweep's `trace`
+  // (compare across two traces); it must outlive run_sweep.
+  const TraceView* trace = nullptr;
 };
 
 // A configuration's row: simulated (done), refused with an InputError
@@ -64,7 +67,7 @@ struct SweepCallbacks {
 };
 
 // Simulates every job on min(threads, jobs) worker threads (threads == 0
-// means 1), all reading `trace` in place. An InputError from one job's
+// means 1), all reading `trace` (or a job's own SweepJob::trace) in place. An InputError from one job's
 // simulation is recorded in its outcome and the sweep continues, unless the
 // trace changed (callbacks.input_intact): then the sweep stops. Any other
 // exception (SystemError from on_done, out of memory) stops the workers from

@@ -138,11 +138,14 @@ TEST_CASE("error rows from a changed input are rerun, and --force reruns every e
   CHECK(slurp(out + "/sweep.csv") == good);
 }
 
-TEST_CASE("compare and qd-sweep refuse results of a trace that grew while they ran", "[cli][hostile]") {
+TEST_CASE("compare (either trace) and qd-sweep refuse results of a trace that grew while they ran", "[cli][hostile]") {
   const TempDir tmp("changed-compare");
   const auto [trace, kept] = trace_and_copy(tmp);
   for (const std::string& command :
        {"compare --trace " + trace + " " + kSweepDevice + " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
+        // side b's own trace (--trace-b) is watched as side a's is
+        "compare --trace " + kept + " --trace-b " + trace + " " + kSweepDevice +
+            " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
         "qd-sweep --trace " + trace + " " + kSweepDevice + " --qd 1:8:1 -j 1"}) {
     INFO(command);
     std::filesystem::copy_file(kept, trace, std::filesystem::copy_options::overwrite_existing);

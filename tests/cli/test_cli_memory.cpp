@@ -197,6 +197,31 @@ TEST_CASE("a sweep counts the configurations that run at once", "[cli][memory]")
   CHECK(cmp.output.find("-j") == std::string::npos);  // compare has no -j to lower
 }
 
+TEST_CASE("compare --trace-b estimates each side on its own trace", "[cli][memory]") {
+  const TempDir tmp("mem-two-traces");
+  const std::string small = small_trace(tmp);
+  // oracle placement keeps a next-write index per record: a trace with
+  // more records needs more memory on the same device.
+  const std::string big = test::uniform_trace(tmp, "big.ftr", "--logical 8M --writes 400000 --seed 4");
+  REQUIRE(!big.empty());
+  const std::string device = " --blocks 512 --pages 256 --logical 8M --placement oracle --no-progress";
+  const uint64_t need_small = estimate_of("--trace " + small + device);
+  const uint64_t need_big = estimate_of("--trace " + big + device);
+  REQUIRE(need_big > need_small);
+  // Two small sides fit; small + big do not.
+  const std::string limit = " --mem-limit " + std::to_string(2 * need_small + (need_big - need_small) / 2);
+  const std::string cmp = "compare --trace " + small + device + " --a \"--gc-thres 60\" --b \"--gc-thres 70\"" + limit;
+  const test::RunResult same = run_ftlsim(cmp);
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  const test::RunResult two = run_ftlsim(cmp + " --trace-b " + big + " --out " + tmp.file("new/cmp"));
+  INFO(two.output);
+  CHECK(two.exit_code == 2);
+  CHECK_THAT(two.output, Contains("this comparison, a and b at once, needs about"));
+  CHECK(stated_need(two.output) == need_small + need_big);
+  CHECK_FALSE(std::filesystem::exists(tmp.file("new")));
+}
+
 TEST_CASE("the memory limit option takes auto, off or a size", "[cli][memory]") {
   const TempDir tmp("mem-opt");
   const std::string trace = small_trace(tmp);

@@ -44,7 +44,7 @@ mkdir -p "$(dirname "$out")"
 out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 [ -x "$ftlsim" ] || die "$ftlsim: not an executable"
 [ -z "$f2fs_ko" ] || [ -r "$f2fs_ko" ] || die "--f2fs-ko $f2fs_ko: cannot read"
-kver="$(ls "$kroot/lib/modules" 2>/dev/null | head -n1)"
+kver="$(ls "$kroot/lib/modules" 2>/dev/null | head -n1 || true)"  # none: the message below, not a silent exit
 [ -n "$kver" ] || die "no kernel modules under $kroot/lib/modules; run tools/install_deps.sh vm"
 for t in busybox bash kmod nvme mke2fs mkfs.f2fs losetup findmnt cpio gzip depmod; do
   command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] || [ -x "/sbin/$t" ] ||

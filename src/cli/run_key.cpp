@@ -1,0 +1,23 @@
+#include "cli/run_key.h"
+
+#include <fmt/format.h>
+
+#include "sim/simulate.h"
+#include "sim/sweep_resume.h"
+
+namespace ftlsim::cli {
+
+std::string fixed_description(const ModelArgs& model, const TimingArgs& timing) {
+  return fmt::format("wrap={}\n{}\n{}{}", model.wrap, describe(timing),
+                     model.reset_at.empty() ? "" : "reset_at=" + model.reset_at + "\n", model.steady_state_key());
+}
+
+std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
+                           const trace::FtrReader& reader) {
+  std::string description = fixed_description(model, timing);
+  for (size_t i = 0; i < kSettingCount; ++i) description += sim::key_line(setting_info(i).name, point[i]);
+  const sim::TraceView view{reader.path(), reader.records(), reader.meta().sector_bytes};
+  return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
+}
+
+}  // namespace ftlsim::cli

@@ -1,0 +1,23 @@
+#pragma once
+// The config_key a single run writes into summary.json, and each side of
+// `compare` into its own: the trace's records and every option that changes
+// results, described as sim::plan_sweep describes a sweep's configuration
+// (the options outside the settings, then every setting), so equal runs get
+// equal keys whichever command ran them.
+#include <string>
+
+#include "cli/sim_options.h"
+#include "cli/timing_options.h"
+#include "trace/ftr_reader.h"
+
+namespace ftlsim::cli {
+
+// `point` holds one value per setting; `reader` is the run's trace.
+[[nodiscard]] std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
+                                         const trace::FtrReader& reader);
+
+// The options outside the settings that change results (--wrap, the timing
+// options, --reset-at), as the first lines of a configuration's description.
+[[nodiscard]] std::string fixed_description(const ModelArgs& model, const TimingArgs& timing);
+
+}  // namespace ftlsim::cli

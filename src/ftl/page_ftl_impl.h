@@ -410,11 +410,17 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   // consistent, and exactly the closed units that are not full queued.
   for (const Pool& p : pools_) {
     if constexpr (requires { p.victims.order(); }) {
-      const auto& h = p.victims.order();
+      const auto h = p.victims.order();
       for (uint32_t i = 1; i < h.size(); ++i) {
         if (p.victims.position(h[i]) != i) out.push_back(fmt::format("heap index {} holds unit {} whose position is {}", i, h[i], p.victims.position(h[i])));
         if (i > 1 && table_.valid[h[i / 2]] > table_.valid[h[i]]) {
           out.push_back(fmt::format("heap order broken at index {}", i));
+        }
+        if constexpr (requires { p.victims.key_at(i); }) {
+          if (p.victims.key_at(i) != table_.valid[h[i]]) {
+            out.push_back(fmt::format("heap index {} holds key {} but unit {} has {} valid", i,
+                                      p.victims.key_at(i), h[i], table_.valid[h[i]]));
+          }
         }
         if (table_.state[h[i]] != LineState::kClosed || table_.full(h[i])) {
           out.push_back(fmt::format("unit {} queued but not a closed unit with room to gain", h[i]));

@@ -82,9 +82,11 @@ def timed(cmd):
         chunks.append(b)
     os.close(r)
     _, status, ru = os.wait4(pid, 0)
+    with open(err_path) as f:
+        err = f.read()
+    os.unlink(err_path)
     if status != 0:
-        with open(err_path) as f:
-            sys.exit(f"failed (status {status}): {' '.join(cmd)}\n{f.read()[-3000:]}")
+        sys.exit(f"failed (status {status}): {' '.join(cmd)}\n{err[-3000:]}")
     return ru.ru_utime + ru.ru_stime, b"".join(chunks).decode()
 
 
@@ -142,6 +144,8 @@ def part_geo(a):
               "| M ops/CPU s steady: median (min..max) | steady / target |")
         print("|---|---|---|---|---|---|---|")
     for name, gen_args, sim_args in GEOMETRIES:
+        if a.only and a.only not in name:
+            continue
         long_t = gen(a.ftlsim, a.workdir, name, gen_args, a.writes)
         short_t = gen(a.ftlsim, a.workdir, name, gen_args, a.writes // 2)
         out = os.path.join(a.workdir, "out-geo")
@@ -322,12 +326,13 @@ def part_peer(a):
             return
         peer_waf = int(m.group(1)) / int(e.group(1))
         c_o, h, g, w = sim(a.ftlsim, trace, sim_args, os.path.join(a.workdir, "out-peer"))
-        our_waf = w
+        over = h - U * Np  # host pages after the fill
+        our_waf = (over + g) / over  # as the peer counts: internal writes (host + GC) / host, overwrites only
         peers.append(c_p)
         ours.append(c_o)
         ratios.append(c_p / c_o)
-    print("| stream | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF peer (overwrites) "
-          "/ ftlsim (whole run) | target |")
+    print("| stream | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF after the fill: peer "
+          "/ ftlsim | target |")
     print("|---|---|---|---|---|---|")
     print(f"| {a.peer_logical_gib} GiB fill + {a.peer_writes} uniform 4 KiB, 256-page units, 1x1 LUN, "
           f"{T} segments | {spread(peers)} | {spread(ours)} | {spread(ratios)} | {peer_waf:.4f} / {our_waf:.4f} | "
@@ -349,6 +354,7 @@ def main():
                     help="peer: segments beyond the logical space and the free target, as a fraction of it")
     ap.add_argument("--peer-minfree", type=int, default=64, help="peer: free-segment target (ftl.minfree)")
     ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--only", help="part (a): only the geometries whose name contains this")
     ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "ftlsim-bench-speed"))
     a = ap.parse_args()
     a.ftlsim = os.path.abspath(a.ftlsim)

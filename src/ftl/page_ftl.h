@@ -269,6 +269,24 @@ class PageFtl {
       next_expiry_ = std::min(next_expiry_, due);
     }
   }
+  // After a pass: the unit the policy would pick next (when it can tell)
+  // will be walked soon, often by the next request's pass: bring in its
+  // valid bits and the p2l entries its walk reads first, so that the next
+  // pass's first l2p prefetches do not wait for them.
+  // Always inlined: GCC deletes calls to a function that only prefetches.
+  [[gnu::always_inline]] void prefetch_next_victim(const Pool& p) const {
+    if constexpr (requires { p.victims.peek(); }) {
+      const LineId next = p.victims.peek();
+      if (next == kNoLine) return;
+      const uint32_t base = next * spu_;
+      const uint32_t words = std::min<uint32_t>(spu_ / 64, 64);
+      for (uint32_t w = 0; w < words; w += 8) __builtin_prefetch(&valid_bits_[base / 64 + w], 0, 3);
+      if (columns_ == 1 || spu_ <= 1024) {
+        // One column, or small: the walk reads p2l nearly in order.
+        for (uint32_t s = 0; s < std::min<uint32_t>(spu_, 1024); s += 16) __builtin_prefetch(&p2l_[base + s], 0, 3);
+      }
+    }
+  }
   void forced_gc(uint32_t pool);
   bool gc_pass(uint32_t pool, bool force);
   void advance(StreamId stream);

@@ -246,10 +246,28 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   uint32_t dest_end = w.base + spu_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint32_t n = 0;
+  // Prefetching, so that several misses are in flight at once: the l2p entry
+  // of the slot kAheadPages ahead in the column (its p2l entry was
+  // prefetched kAheadPages further ahead), the first kAheadPages live slots of
+  // each column before its walk starts (warm_column), and the destination's
+  // p2l and valid bits a few lines ahead of the write pointer.
+  const auto warm_column = [&](uint32_t first, uint32_t end, uint32_t stride) {
+    const uint32_t stop = std::min(end, first + kAheadPages * stride);
+    for (uint32_t s = first; s < stop; s += stride) {
+      if ((bits[s >> 6] >> (s & 63)) & 1) __builtin_prefetch(&l2p[p2l[s]], 1, 3);
+    }
+  };
+  const uint32_t vend = victim * spu_ + spu_;
   const auto copy = [&](uint32_t src, uint32_t ahead) {
     if (ahead != kUnmapped) {
       const uint32_t later = p2l[ahead];
       if (later != kUnmapped) __builtin_prefetch(&l2p[later], 1, 3);
+      const uint32_t far = ahead + (ahead - src);
+      if (far < vend) __builtin_prefetch(&p2l[far], 0, 3);
+    }
+    if ((dest & 15) == 0) {
+      __builtin_prefetch(&p2l[dest + 64], 1, 3);
+      if ((dest & 63) == 0) __builtin_prefetch(&bits[(dest >> 6) + 8], 1, 3);
     }
     const uint32_t lpn = p2l[src];
     if (gc_per_tag_ != nullptr) ++gc_per_tag_[tag_of_[lpn]];
@@ -302,6 +320,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
         for (uint32_t c = 0; c < 64; ++c) t[c * chunks + k] = block[c];
       }
       for (const uint32_t c : cols) {
+        warm_column(row + c, row_end, 64);
         for (uint32_t k = 0; k < chunks; ++k) {
           for (uint64_t word = t[c * chunks + k]; word != 0; word &= word - 1) {
             const uint32_t src = row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c;
@@ -313,6 +332,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       continue;
     }
     for (const uint32_t c : cols) {
+      warm_column(row + c, row_end, columns_);
       for (uint32_t src = row + c; src < row_end; src += columns_) {
         if ((bits[src >> 6] >> (src & 63)) & 1) {
           const uint32_t ahead = src + kAheadPages * columns_;
@@ -329,6 +349,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   stream_stats_[dest_stream].gc_in_slots += n;
   clear_valid_bits(vbase, vbase + spu_);
   erase_unit(victim);
+  prefetch_next_victim(p);
   maybe_check_invariants();
   return true;
 }
@@ -416,11 +437,17 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   // consistent, and exactly the closed units that are not full queued.
   for (const Pool& p : pools_) {
     if constexpr (requires { p.victims.order(); }) {
-      const auto& h = p.victims.order();
+      const auto h = p.victims.order();
       for (uint32_t i = 1; i < h.size(); ++i) {
         if (p.victims.position(h[i]) != i) out.push_back(fmt::format("heap index {} holds unit {} whose position is {}", i, h[i], p.victims.position(h[i])));
         if (i > 1 && table_.valid[h[i / 2]] > table_.valid[h[i]]) {
           out.push_back(fmt::format("heap order broken at index {}", i));
+        }
+        if constexpr (requires { p.victims.key_at(i); }) {
+          if (p.victims.key_at(i) != table_.valid[h[i]]) {
+            out.push_back(fmt::format("heap index {} holds key {} but unit {} has {} valid", i,
+                                      p.victims.key_at(i), h[i], table_.valid[h[i]]));
+          }
         }
         if (table_.state[h[i]] != LineState::kClosed || table_.full(h[i])) {
           out.push_back(fmt::format("unit {} queued but not a closed unit with room to gain", h[i]));

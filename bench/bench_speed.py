@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Issue #27's speed targets in one command: NAND page operations per CPU
+second on three geometries, timed mode against fast mode, and Peter
+Desnoyers' sssl-ftlsim on the identical stream.
+
+  bench/bench_speed.py                       # all three parts
+  bench/bench_speed.py --parts geo,timed     # without the peer
+  bench/bench_speed.py --old OLD_FTLSIM --parts geo --pairs 5   # paired A/B per geometry
+
+Every figure is CPU time of the child process (user + system, from wait4),
+not wall time: the machine is shared. Runs of two binaries (--old) or two
+modes (timed / fast) alternate (A B A B ...), and the ratio reported is the
+median of the per-pair ratios with their min..max.
+
+(a) NAND page ops = host pages + GC pages (summary.json) per CPU second of
+    the whole replay (building the FTL and the fill included), single thread:
+    femu-default (12 GiB logical, 8x8 dies, 256-page blocks), femu-eth
+    (64 GiB logical, 8x8 dies, 4096-page blocks) and a 1x1 LUN device with
+    64-page units (8 GiB logical, femu-default's over-provisioning and
+    thresholds); each a sequential fill, then --writes uniform random 4 KiB
+    overwrites (`ftlsim gen --pattern uniform --fill`). Target 150 M.
+(b) timed mode (`--timing --qd 64`) against fast mode on the same trace
+    (femu-default, --timed-writes overwrites after the fill). Target: timed
+    CPU <= 5x fast CPU.
+(c) sssl-ftlsim (github.com/pjd-nu/sssl-ftlsim, Python extensions in C built
+    with SWIG at -O3), built OUTSIDE the repository from $SSSL_FTLSIM_SRC (a
+    checkout) or else a `git clone` into the work folder; the peer generates
+    its own stream (a sequential fill, then --peer-writes uniform random
+    single-page writes from its C generator getaddr.uniform) on 256-page
+    units, one pool, greedy; ftlsim replays the same stream from a trace
+    (`--channels 1 --luns 1 --pages 256`, as many lines as the peer has
+    segments, the background threshold at the peer's free-segment target).
+    Target: the peer's CPU >= 10x ftlsim's. Skipped, with the reason, when
+    the source cannot be obtained, built or driven (no SWIG, no network,
+    another API than its README's).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PEER_URL = "https://github.com/pjd-nu/sssl-ftlsim"
+TARGET_OPS = 150e6
+
+# (name, gen arguments, simulation arguments)
+GEOMETRIES = [
+    ("femu-default", ["--logical", "12G"], ["--preset", "femu-default"]),
+    ("femu-eth (64 GiB logical)", ["--logical", "64G"], ["--preset", "femu-eth"]),
+    ("1x1 LUN, 64-page units", ["--logical", "8G"],
+     ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", "8G",
+      "--op", "0.333333"]),
+]
+
+
+def timed(cmd):
+    """(CPU seconds, stdout) of one child, from wait4's rusage."""
+    err_path = os.path.join(tempfile.gettempdir(), f"ftlsim-bench-speed-{os.getpid()}.err")
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.dup2(w, 1)
+        errfd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(errfd, 2)
+        try:
+            os.execv(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    os.close(w)
+    chunks = []
+    while True:
+        b = os.read(r, 65536)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r)
+    _, status, ru = os.wait4(pid, 0)
+    with open(err_path) as f:
+        err = f.read()
+    os.unlink(err_path)
+    if status != 0:
+        sys.exit(f"failed (status {status}): {' '.join(cmd)}\n{err[-3000:]}")
+    return ru.ru_utime + ru.ru_stime, b"".join(chunks).decode()
+
+
+def summary(folder):
+    with open(os.path.join(folder, "summary.json")) as f:
+        return json.load(f)
+
+
+def counters(folder):
+    s = summary(folder)
+    return find_key(s, "host_pages"), find_key(s, "gc_pages"), find_key(s, "waf")
+
+
+def find_key(obj, key):
+    if isinstance(obj, dict):
+        if key in obj:
+            return obj[key]
+        for v in obj.values():
+            r = find_key(v, key)
+            if r is not None:
+                return r
+    return None
+
+
+def gen(ftlsim, workdir, name, gen_args, writes):
+    trace = os.path.join(workdir, re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + f"-{writes}.ftr")
+    if not os.path.exists(trace):
+        subprocess.run([ftlsim, "gen", "--pattern", "uniform", "--fill", "--writes", str(writes)] + gen_args +
+                       ["-o", trace], check=True, capture_output=True)
+    return trace
+
+
+def sim(ftlsim, trace, args, out):
+    cpu, _ = timed([ftlsim, "--trace", trace, "--no-progress", "--force", "--out", out] + args)
+    host, gc, waf = counters(out)
+    return cpu, host, gc, waf
+
+
+def spread(xs):
+    return f"{statistics.median(xs):.3f} ({min(xs):.3f}..{max(xs):.3f})"
+
+
+def part_geo(a):
+    print("## (a) NAND page ops (host + GC pages) per CPU second, single thread; target 150 M")
+    print(f"Whole run: ops / CPU s of the replay of fill + {a.writes} writes (building the maps, their page "
+          f"faults and the fill included). Steady: (ops(fill + W) - ops(fill + W/2)) / (CPU(W) - CPU(W/2)) per "
+          f"pair, the rate once GC runs all the time.")
+    print()
+    if a.old:
+        print("| geometry | WAF | NAND pages | old CPU s | new CPU s | new/old per pair: median (min..max) "
+              "| new M ops/CPU s whole run | new M ops/CPU s steady | steady / target |")
+        print("|---|---|---|---|---|---|---|---|---|")
+    else:
+        print("| geometry | WAF | NAND pages | CPU s: median (min..max) | M ops/CPU s whole run "
+              "| M ops/CPU s steady: median (min..max) | steady / target |")
+        print("|---|---|---|---|---|---|---|")
+    for name, gen_args, sim_args in GEOMETRIES:
+        if a.only and a.only not in name:
+            continue
+        long_t = gen(a.ftlsim, a.workdir, name, gen_args, a.writes)
+        short_t = gen(a.ftlsim, a.workdir, name, gen_args, a.writes // 2)
+        out = os.path.join(a.workdir, "out-geo")
+        news, olds, ratios, steady = [], [], [], []
+        ref = {}
+
+        def one(binary, trace):
+            c, h, g, w = sim(binary, trace, sim_args, out)
+            if trace in ref and ref[trace] != (h, g, w):
+                sys.exit(f"{name}: counters differ between binaries or runs: {ref[trace]} vs {(h, g, w)}")
+            ref[trace] = (h, g, w)
+            return c
+
+        for _ in range(a.pairs):
+            if a.old:
+                olds.append(one(a.old, long_t))
+            c_long = one(a.ftlsim, long_t)
+            news.append(c_long)
+            if a.old:
+                ratios.append(c_long / olds[-1])
+            c_short = one(a.ftlsim, short_t)
+            d_ops = sum(ref[long_t][:2]) - sum(ref[short_t][:2])
+            steady.append(d_ops / max(c_long - c_short, 1e-9) / 1e6)
+        host, gcp, waf = ref[long_t]
+        ops = host + gcp
+        rate = ops / statistics.median(news) / 1e6
+        st = statistics.median(steady)
+        if a.old:
+            print(f"| {name} | {waf:.4f} | {ops / 1e6:.1f} M | {spread(olds)} | {spread(news)} | "
+                  f"{spread(ratios)} | {rate:.1f} | {st:.1f} | {st * 1e6 / TARGET_OPS:.2f} |", flush=True)
+        else:
+            print(f"| {name} | {waf:.4f} | {ops / 1e6:.1f} M | {spread(news)} | {rate:.1f} | "
+                  f"{spread(steady)} | {st * 1e6 / TARGET_OPS:.2f} |", flush=True)
+    print()
+
+
+def part_bound(a):
+    print("## Memory bound: random 4-byte read-modify-writes in a table the size of each run's l2p, prefetched "
+          "D updates ahead (bench/mlp_bound.cpp)")
+    exe = os.path.join(a.workdir, "mlp_bound")
+    subprocess.run(["g++", "-O2", "-std=c++20", os.path.join(HERE, "mlp_bound.cpp"), "-o", exe], check=True)
+    dists = ["0", "8", "16", "32", "64"]
+    print("| l2p of | table MiB | " + " | ".join(f"M updates/CPU s, D={d}" for d in dists) + " |")
+    print("|---|---|" + "---|" * len(dists))
+    for name, mib in (("femu-default (12 GiB)", 12), ("femu-eth (64 GiB)", 64), ("1x1 LUN (8 GiB)", 8)):
+        runs = []
+        for _ in range(a.pairs):
+            out = subprocess.run([exe, str(mib), "20000000"] + dists, check=True, capture_output=True,
+                                 text=True).stdout
+            runs.append([float(line.split()[1]) / 1e6 for line in out.strip().splitlines()])
+        med = [statistics.median(r[i] for r in runs) for i in range(len(dists))]
+        print(f"| {name} | {mib} | " + " | ".join(f"{m:.0f}" for m in med) + " |", flush=True)
+    print()
+
+
+def part_timed(a):
+    print("## (b) timed mode (--timing --qd 64) against fast mode, same trace (femu-default); target <= 5x")
+    trace = gen(a.ftlsim, a.workdir, "timed femu-default", ["--logical", "12G"], a.timed_writes)
+    base = ["--preset", "femu-default"]
+    fast, tim, ratios = [], [], []
+    ref = None
+    for _ in range(a.pairs):
+        c_f, h, g, w = sim(a.ftlsim, trace, base, os.path.join(a.workdir, "out-fast"))
+        c_t, h2, g2, w2 = sim(a.ftlsim, trace, base + ["--timing", "--qd", "64"], os.path.join(a.workdir, "out-timed"))
+        if (h, g) != (h2, g2):
+            sys.exit(f"timed and fast mode counters differ: {(h, g)} vs {(h2, g2)}")
+        ref = (h, g, w)
+        fast.append(c_f)
+        tim.append(c_t)
+        ratios.append(c_t / c_f)
+    h, g, w = ref
+    print("| run | WAF | NAND pages | fast CPU s | timed CPU s | timed/fast per pair: median (min..max) | target |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| femu-default, fill + {a.timed_writes} writes | {w:.4f} | {(h + g) / 1e6:.1f} M | {spread(fast)} | "
+          f"{spread(tim)} | {spread(ratios)} | {'met' if statistics.median(ratios) <= 5 else 'missed'} |")
+    print()
+
+
+PEER_DRIVER = r'''
+# Drives sssl-ftlsim through the Python API its README (v0.1) documents
+# and its greedy-high.py example uses: ftlsim.ftl(T, Np), ftlsim.pool(ftl,
+# "greedy", Np), ftlsim.segment(Np), ftl.put_blk, ftl.run(handle, count),
+# getaddr.trace / getaddr.uniform. Prints CPU seconds and counters.
+import sys, time, resource
+sys.path.insert(0, sys.argv[1])
+import ftlsim, getaddr
+U, Np, T, minfree, writes, fill_file = (int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]),
+                                         int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
+t0 = time.process_time()
+ftl = ftlsim.ftl(T, Np)
+ftl.minfree = minfree
+ftl.get_input_pool = ftlsim.cvar.write_select_first
+ftl.get_pool_to_clean = ftlsim.cvar.clean_select_first
+gdy = ftlsim.pool(ftl, "greedy", Np)
+gdy.next_pool = gdy
+segs = [ftlsim.segment(Np) for i in range(T)]
+for b in segs:
+    b.thisown = False
+gdy.add_segment(segs.pop())
+for b in segs:
+    ftl.put_blk(b)
+fill = getaddr.trace(fill_file)          # one line "0 U*Np": every page once, in order
+ftl.run(fill.handle, U * Np)
+src = getaddr.uniform(U * Np)            # the peer's own uniform generator (C)
+ext0, int0 = ftl.ext_writes, ftl.int_writes
+ftl.run(src.handle, writes)
+t1 = time.process_time()
+print("cpu", t1 - t0)
+print("ext", ftl.ext_writes, "int", ftl.int_writes, "ext_overwrites", ftl.ext_writes - ext0,
+      "int_overwrites", ftl.int_writes - int0)
+'''
+
+
+def peer_source(a):
+    """A checkout of the peer's source outside the repository, or (None, reason)."""
+    src = os.environ.get("SSSL_FTLSIM_SRC")
+    if src:
+        if not os.path.isfile(os.path.join(src, "setup.py")):
+            return None, f"SSSL_FTLSIM_SRC={src} has no setup.py"
+        dst = os.path.join(a.workdir, "sssl-ftlsim")
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst)
+        return dst, None
+    dst = os.path.join(a.workdir, "sssl-ftlsim")
+    if os.path.isfile(os.path.join(dst, "setup.py")):
+        return dst, None
+    r = subprocess.run(["git", "clone", "--depth", "1", PEER_URL, dst], capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, GIT_TERMINAL_PROMPT="0"))
+    if r.returncode != 0:
+        return None, (f"`git clone {PEER_URL}` failed ({r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}); "
+                      "set SSSL_FTLSIM_SRC to a checkout of it")
+    return dst, None
+
+
+def part_peer(a):
+    print("## (c) sssl-ftlsim (Desnoyers) on the identical stream; target: peer CPU >= 10x ftlsim's")
+    if os.path.realpath(a.workdir).startswith(os.path.realpath(ROOT) + os.sep):
+        sys.exit("--workdir must be outside the repository (the peer is built there)")
+    src, why = peer_source(a)
+    if src is None:
+        print(f"SKIPPED: the peer's source could not be obtained: {why}.\n")
+        return
+    if shutil.which("swig") is None:
+        print("SKIPPED: the peer's setup.py needs SWIG (apt-get install swig).\n")
+        return
+    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=src, capture_output=True,
+                       text=True, env=dict(os.environ, CFLAGS="-O3"))
+    if r.returncode != 0:
+        print(f"SKIPPED: building the peer failed:\n{r.stderr[-2000:]}\n")
+        return
+    U = a.peer_logical_gib * 1024 // 1  # units of 1 MiB (256 x 4 KiB pages)
+    Np = 256
+    spare = a.peer_spare            # physical / logical - 1, beyond the free-segment target
+    minfree = a.peer_minfree
+    T = int(U * (1 + spare)) + minfree
+    fill_file = os.path.join(a.workdir, "peer-fill.txt")
+    with open(fill_file, "w") as f:
+        f.write(f"0 {U * Np}\n")
+    driver = os.path.join(a.workdir, "peer_driver.py")
+    with open(driver, "w") as f:
+        f.write(PEER_DRIVER)
+    # ftlsim: the same device (T lines of 256 pages on one die), background GC
+    # at the peer's free-segment target, the same stream as a trace.
+    trace = gen(a.ftlsim, a.workdir, "peer stream", ["--logical", f"{a.peer_logical_gib}G"], a.peer_writes)
+    thres_pct = 100.0 * (1 - (minfree + 0.5) / T)
+    sim_args = ["--channels", "1", "--luns", "1", "--planes", "1", "--pages", "256", "--blocks", str(T),
+                "--logical", f"{a.peer_logical_gib}G", "--gc-thres", f"{thres_pct:.6f}",
+                "--gc-thres-high", f"{max(thres_pct, 100.0 * (1 - 1.5 / T)):.6f}"]
+    peers, ours, ratios = [], [], []
+    peer_waf = our_waf = None
+    for _ in range(a.pairs):
+        c_p, out = timed([sys.executable, driver, src, str(U), str(Np), str(T), str(minfree), str(a.peer_writes),
+                          fill_file])
+        m = re.search(r"int_overwrites (\d+)", out)
+        e = re.search(r"ext_overwrites (\d+)", out)
+        if not m or not e:
+            print(f"SKIPPED: the peer's driver printed no counters:\n{out}\n")
+            return
+        peer_waf = int(m.group(1)) / int(e.group(1))
+        c_o, h, g, w = sim(a.ftlsim, trace, sim_args, os.path.join(a.workdir, "out-peer"))
+        over = h - U * Np  # host pages after the fill
+        our_waf = (over + g) / over  # as the peer counts: internal writes (host + GC) / host, overwrites only
+        peers.append(c_p)
+        ours.append(c_o)
+        ratios.append(c_p / c_o)
+    print("| stream | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF after the fill: peer "
+          "/ ftlsim | target |")
+    print("|---|---|---|---|---|---|")
+    print(f"| {a.peer_logical_gib} GiB fill + {a.peer_writes} uniform 4 KiB, 256-page units, 1x1 LUN, "
+          f"{T} segments | {spread(peers)} | {spread(ours)} | {spread(ratios)} | {peer_waf:.4f} / {our_waf:.4f} | "
+          f"{'met' if statistics.median(ratios) >= 10 else 'missed'} |")
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ftlsim", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))
+    ap.add_argument("--old", help="a second ftlsim binary: paired A/B per geometry in part (a)")
+    ap.add_argument("--parts", default="geo,bound,timed,peer", help="comma list of geo, bound, timed, peer")
+    ap.add_argument("--writes", type=lambda s: int(float(s)), default=20_000_000,
+                    help="uniform overwrites after the fill in part (a)")
+    ap.add_argument("--timed-writes", type=lambda s: int(float(s)), default=2_000_000)
+    ap.add_argument("--peer-writes", type=lambda s: int(float(s)), default=8_000_000)
+    ap.add_argument("--peer-logical-gib", type=int, default=8)
+    ap.add_argument("--peer-spare", type=float, default=0.25,
+                    help="peer: segments beyond the logical space and the free target, as a fraction of it")
+    ap.add_argument("--peer-minfree", type=int, default=64, help="peer: free-segment target (ftl.minfree)")
+    ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--only", help="part (a): only the geometries whose name contains this")
+    ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "ftlsim-bench-speed"))
+    a = ap.parse_args()
+    a.ftlsim = os.path.abspath(a.ftlsim)
+    if a.old:
+        a.old = os.path.abspath(a.old)
+    os.makedirs(a.workdir, exist_ok=True)
+    parts = a.parts.split(",")
+    if "geo" in parts:
+        part_geo(a)
+    if "bound" in parts:
+        part_bound(a)
+    if "timed" in parts:
+        part_timed(a)
+    if "peer" in parts:
+        part_peer(a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -96,8 +96,8 @@ LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
     // forced threshold keeps (FEMU then fails the write).
     throw InputError(fmt::format(
         "reclaim group {} ran out of free units: the data written into it exceeds what it can hold "
-        "after GC, or one request is larger than the free units --gc-thres-high keeps; use fewer handles, "
-        "larger reclaim groups, a larger device or --gc-check page",
+        "after GC, or one request is larger than the free units `gc-thres-high` keeps; use fewer handles, "
+        "larger reclaim groups, a larger device or `gc-check` page",
         pool));
   }
   count_over_high(p, -1);

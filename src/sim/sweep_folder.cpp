@@ -28,19 +28,19 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
     const std::string name = it->path().filename().string();
     if (!is_staging_name(name)) entries.push_back(name);
   }
-  if (ec) throw InputError(fmt::format("--out {}: cannot list it ({})", dir, ec.message()));
+  if (ec) throw InputError(fmt::format("`out` {}: cannot list it ({})", dir, ec.message()));
   std::sort(entries.begin(), entries.end());
   if (entries.empty()) return SweepFolder::kNew;
   const std::string csv = dir + "/sweep.csv";
   if (!fs::exists(csv)) {
-    throw InputError(fmt::format("--out {} is not a sweep's folder (no sweep.csv; it holds {}{}); give a new or "
+    throw InputError(fmt::format("`out` {} is not a sweep's folder (no sweep.csv; it holds {}{}); give a new or "
                                  "empty folder",
                                  dir, entries.front(), entries.size() > 1 ? ", ..." : ""));
   }
   const auto previous = read_sweep_rows(csv);
   for (const std::string& name : entries) {
     if (name != "sweep.csv" && previous.count(name) == 0) {
-      throw InputError(fmt::format("--out {} holds {}, which its sweep.csv does not name; a sweep's folder holds "
+      throw InputError(fmt::format("`out` {} holds {}, which its sweep.csv does not name; a sweep's folder holds "
                                    "only sweep.csv and its configurations' folders: give a new or empty folder",
                                    dir, name));
     }
@@ -53,8 +53,8 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
   }
   if (same) return SweepFolder::kResume;
   if (!force) {
-    throw InputError(fmt::format("--out {} holds another sweep ({} configuration{} in its sweep.csv, not those of "
-                                 "this command); give a new folder to keep it, or --force to replace it",
+    throw InputError(fmt::format("`out` {} holds another sweep ({} configuration{} in its sweep.csv, not those of "
+                                 "this command); give a new folder to keep it, or `force` to replace it",
                                  dir, previous.size(), previous.size() == 1 ? "" : "s"));
   }
   // --force removes only what the earlier sweep provably wrote: sweep.csv
@@ -62,7 +62,7 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
   // manifest proves (core/output_set.h). All of it is checked first, through
   // the folder opened once, so that nothing is removed when anything would stay.
   const UniqueFd folder = open_subfolder(AT_FDCWD, folder_name_of(dir));
-  if (!folder.valid()) throw InputError(fmt::format("--out {}: cannot open it ({})", dir, std::strerror(errno)));
+  if (!folder.valid()) throw InputError(fmt::format("`out` {}: cannot open it ({})", dir, std::strerror(errno)));
   for (const std::string& name : entries) {
     struct stat st {};
     std::string why;
@@ -74,7 +74,7 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
       why = fmt::format("{}{}", unproven.front(), unproven.size() > 1 ? ", ..." : "");
     }
     if (!why.empty()) {
-      throw InputError(fmt::format("--out {}: --force removes only what the earlier sweep provably wrote, and "
+      throw InputError(fmt::format("`out` {}: `force` removes only what the earlier sweep provably wrote, and "
                                    "{} holds {}; nothing was removed: move it away or give a new folder",
                                    dir, dir, why));
     }
@@ -83,11 +83,11 @@ SweepFolder claim_sweep_folder(const std::string& dir, const SweepTable& table, 
   // folder still recognised as a sweep's, which --force can then finish.
   for (const std::string& name : entries) {
     if (name != "sweep.csv" && !remove_written_set(folder.get(), name)) {
-      throw SystemError(fmt::format("--force: cannot remove all of {}/{}", dir, name));
+      throw SystemError(fmt::format("`force`: cannot remove all of {}/{}", dir, name));
     }
   }
   if (::unlinkat(folder.get(), "sweep.csv", 0) != 0) {
-    throw system_error_from_errno(fmt::format("--force: cannot remove {}/sweep.csv", dir));
+    throw system_error_from_errno(fmt::format("`force`: cannot remove {}/sweep.csv", dir));
   }
   return SweepFolder::kReplaced;
 }

@@ -14,6 +14,11 @@ namespace ftlsim {
 std::string setting_ref(std::string_view name) { return fmt::format("`{}`", name); }
 
 std::string Problem::text() const {
+  if (shape == Shape::kUnknown) {
+    // "unknown policy" for the victim policies, "unknown preset" for presets.
+    return fmt::format("{}: unknown {} '{}' {}", setting_ref(setting), setting == "victim" ? "policy" : setting, value,
+                       reason);
+  }
   if (shape == Shape::kBadText) return fmt::format("{}: '{}' {}", setting_ref(setting), value, reason);
   return value.empty() ? fmt::format("{} {}", setting_ref(setting), reason) : fmt::format("{} {} {}", setting_ref(setting), value, reason);
 }

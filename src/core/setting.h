@@ -38,6 +38,7 @@ struct Problem {
   enum class Shape : uint8_t {
     kBadText,   // the text is not a value: "`victim`: 'x' is not one of ..."
     kBadValue,  // a value, but not one that works: "`ruh` 300 must be between 1 and 256"
+    kUnknown,   // a name the table lacks: "`preset`: unknown preset 'x' (known: ...)"
   };
   std::string setting;  // its name: "gc-thres"
   std::string value;    // as given or as printed

@@ -12,7 +12,12 @@ namespace ftlsim::ftl {
 std::string_view victim_policy_name(VictimPolicy p) { return choice_word<VictimPolicy>(kVictimPolicies, p); }
 
 VictimPolicy parse_victim_policy(std::string_view name) {
-  return parse_choice<VictimPolicy>(kVictimPolicies, "victim", name);
+  std::string known;
+  for (const auto& v : kVictimPolicies) {
+    if (name == v.word) return v.value;
+    known += fmt::format("{}{}", known.empty() ? "" : ", ", v.word);
+  }
+  throw SettingError({"victim", std::string(name), fmt::format("(known: {})", known), Problem::Shape::kUnknown});
 }
 
 static uint32_t femu_threshold(double pcent, uint32_t lines) {

@@ -59,8 +59,7 @@ const Preset& preset(std::string_view name) {
     if (p.name == name) return p;
     known += fmt::format("{}{}", known.empty() ? "" : ", ", p.name);
   }
-  throw SettingError({"preset", std::string(name), fmt::format("is not a preset (known: {})", known),
-                      Problem::Shape::kBadText});
+  throw SettingError({"preset", std::string(name), fmt::format("(known: {})", known), Problem::Shape::kUnknown});
 }
 
 Geometry preset_geometry(std::string_view name) { return preset(name).geometry; }

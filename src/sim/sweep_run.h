@@ -33,7 +33,7 @@ struct SweepSetting {
   // when the value is not `default_value`, so that adding a setting leaves
   // the keys of earlier sweeps as they were.
   bool always_keyed = true;
-  std::string default_value;
+  std::string default_value = {};
 };
 
 // Builds the run of one configuration from one value per setting (in the

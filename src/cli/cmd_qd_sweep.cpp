@@ -64,7 +64,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
   const timing::OpFilter ops = timing::parse_op_filter(a.ops);
   const std::vector<std::vector<std::string>> items = expand_settings(a.model);
   check_options_apply(a.model, items);
-  const size_t placement_index = static_cast<size_t>(Setting::kPlacement);
+  const size_t placement_index = setting_index("placement");
   for (size_t i = 0; i < items.size(); ++i) {
     if (items[i].size() > 1 && i != placement_index) {
       throw InputError(fmt::format("qd-sweep takes a list for --placement and --qd only; --{} has {} values",

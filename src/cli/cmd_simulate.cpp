@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/flag_text.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
@@ -116,7 +117,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
     out->write([&](const std::string& dir) { sim::write_outputs(dir, run, result); });
     out->publish();
   }
-  fmt::print("{}", sim::summary_text(run, result));
+  fmt::print("{}", flag_text(sim::summary_text(run, result)));
   if (!a.out.empty()) {
     const std::string shown = escape_for_terminal(a.out);
     fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}{2}\n", shown,
@@ -138,12 +139,17 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // The model settings, then, when one of them has a list, the timing
   // settings (the last axes). Without timing lists the settings, and so the
   // config_keys, are those of earlier versions: their sweeps still resume.
-  const bool timing_swept = std::any_of(items.begin() + kSettingCount, items.end(),
+  const size_t model_count = setting_count();
+  const bool timing_swept = std::any_of(items.begin() + static_cast<std::ptrdiff_t>(model_count), items.end(),
                                         [](const std::vector<std::string>& v) { return v.size() > 1; });
-  std::vector<sim::SweepSetting> settings(timing_swept ? items.size() : kSettingCount);
+  std::vector<sim::SweepSetting> settings(timing_swept ? items.size() : model_count);
   for (size_t i = 0; i < settings.size(); ++i) {
-    settings[i] = {std::string(i < kSettingCount ? setting_info(i).name : timing_setting_name(i - kSettingCount)),
-                   items[i]};
+    if (i < model_count) {
+      const SettingInfo& s = setting_info(i);
+      settings[i] = {s.name, items[i], s.always_keyed, s.default_text};
+    } else {
+      settings[i] = {std::string(timing_setting_name(i - model_count)), items[i], true, ""};
+    }
   }
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   // Options outside the settings that change results.
@@ -151,11 +157,10 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
   sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
                                         [&](std::span<const std::string> values) {
-                                          Point point;
-                                          std::copy_n(values.begin(), kSettingCount, point.begin());
+                                          const Point point(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(model_count));
                                           sim::RunDescription r = build_run(a.model, point, a.trace);
                                           r.options.timing = build_timing(
-                                              timing_swept ? timing_point(a.timing, values.subspan(kSettingCount))
+                                              timing_swept ? timing_point(a.timing, values.subspan(model_count))
                                                            : a.timing);
                                           const auto& t = r.options.timing;
                                           if (t && t->mode == timing::HostMode::kOpen) {
@@ -204,6 +209,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   const StopSignalScope signals("interrupted: finishing the configurations in progress");
   run.stop = signals.flag();
   run.input_intact = [&reader] { return reader.intact(); };
+  run.error_text = [](std::string_view what) { return flag_text(what); };
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep_in_folder(view, plan, run);
   progress.finish();
   if (!reader.intact()) {
@@ -221,7 +227,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     }
   }
 
-  fmt::print("{}", sim::sweep_text(plan.table, outcomes));
+  fmt::print("{}", flag_text(sim::sweep_text(plan.table, outcomes)));
   const auto count = [&](sim::SweepStatus s) {
     return static_cast<size_t>(
         std::count_if(outcomes.begin(), outcomes.end(), [s](const sim::SweepOutcome& o) { return o.status == s; }));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/flag_text.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/mapping_guard.h"
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "ftlsim: error: {}\n", ftlsim::escape_for_terminal(fault));
       return 2;
     }
-    fmt::print(stderr, "ftlsim: {}: {}\n", prefix, ftlsim::escape_for_terminal(what));
+    // Libraries name settings (`gc-thres`); the user sees their flags.
+    fmt::print(stderr, "ftlsim: {}: {}\n", prefix, ftlsim::escape_for_terminal(ftlsim::cli::flag_text(what)));
     return code;
   };
   try {

@@ -14,8 +14,7 @@ std::string fixed_description(const ModelArgs& model, const TimingArgs& timing) 
 
 std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
                            const trace::FtrReader& reader) {
-  std::string description = fixed_description(model, timing);
-  for (size_t i = 0; i < kSettingCount; ++i) description += sim::key_line(setting_info(i).name, point[i]);
+  const std::string description = fixed_description(model, timing) + key_description(point);
   const sim::TraceView view{reader.path(), reader.records(), reader.meta().sector_bytes};
   return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
 }

@@ -3,58 +3,80 @@
 // interval), shared by the default command, its sweeps and `compare`.
 // Every model option is kept as text so that it can hold one value, a list
 // or a range; one *point* (one value per option) becomes one run.
+//
+// The options are not declared here: each is a setting declared once beside
+// its struct (ftl/geometry_settings.h, ftl/ftl_settings.h,
+// fdp/fdp_settings.h; the few that combine several structs, such as
+// --preset, --logical and --placement, in model_settings.cpp). This file
+// registers them with CLI11, expands their lists and builds a run.
 #include <CLI/CLI.hpp>
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
+#include "fdp/fdp_config.h"
+#include "ftl/ftl_config.h"
+#include "ftl/geometry.h"
 #include "sim/report.h"
 #include "sim/sweep_values.h"
 
 namespace ftlsim::cli {
 
-// In product order: in a sweep the last one varies fastest.
-enum class Setting : uint8_t {
-  kPreset, kRules, kChannels, kLuns, kPlanes, kBlocks, kPages, kPageSize, kLogical, kOp, kSizing,
-  kGcThres, kGcThresHigh, kVictim, kDChoices, kSeed, kGcCheck, kRgGc, kGcOrder, kDeclined, kForcedPasses, kGcTrigger,
-  kTrimPartial, kTrimRange,
-  kRg, kRuSize, kRuh, kRuhType, kPiGc, kIiGc, kRuOpen, kRgSplit, kRgOf, kPidFormat, kSingle, kRuTimeLimit,
-  kPlacement, kInterval,
-  kCount
-};
-inline constexpr size_t kSettingCount = static_cast<size_t>(Setting::kCount);
-
+// One model setting as the command line sees it, in product order (in a
+// sweep the last one varies fastest).
 struct SettingInfo {
-  std::string_view name;          // option name without dashes: "gc-thres"
-  sim::ValueKind kind;
-  std::string_view default_text;  // "" = derived (from the preset or the trace); FEMU's rule for rule settings
+  std::string name;          // option name without dashes: "gc-thres"
+  ValueKind kind;
+  std::string type;          // the value in --help: "PCT"
+  std::string group;         // the --help section
+  std::string help;          // as --help shows it (flags, the words and their meanings)
+  std::string default_text;  // "" = derived (from the preset or the trace)
   // A rule where ConfFDP differs: its value under --rules confdp when the
   // option is not given ("" = the same as default_text).
-  std::string_view confdp_text = {};
+  std::string confdp_text;
+  // In every config_key description (the settings of version 0.1.0, whose
+  // sweeps must keep resuming); a setting added later enters the
+  // description only when its value is not the default.
+  bool always_keyed = true;
+  // Checks one item as the run will parse it; throws InputError.
+  void (*check)(std::string_view) = nullptr;
+  // The descriptor the value goes through (one of them; none for the
+  // settings that combine several structs, which build_run reads itself).
+  const Setting<ftl::Geometry>* geometry = nullptr;
+  const Setting<ftl::FtlConfig>* ftl = nullptr;
+  const Setting<fdp::FdpConfig>* fdp = nullptr;
 };
-[[nodiscard]] const SettingInfo& setting_info(Setting s);
+[[nodiscard]] const std::vector<SettingInfo>& model_settings();
 [[nodiscard]] const SettingInfo& setting_info(size_t i);
+[[nodiscard]] size_t setting_count();
+// Index of the setting named `name` (throws std::logic_error for a name that is none).
+[[nodiscard]] size_t setting_index(std::string_view name);
+
+// Checks one item of setting `s` as the run will parse it; throws InputError.
+void check_item(const SettingInfo& s, std::string_view item);
+// Whether `rules` (an item of --rules) is confdp.
+[[nodiscard]] bool confdp_rules(std::string_view rules);
 
 // One value per setting.
-using Point = std::array<std::string, kSettingCount>;
+using Point = std::vector<std::string>;
 
 struct ModelArgs {
-  Point text;                                 // as given (may be lists); defaults otherwise
-  std::array<bool, kSettingCount> given{};    // on the command line
+  Point text;                         // as given (may be lists); defaults otherwise
+  std::vector<char> given;            // on the command line
   bool wrap = false;
-  std::string reset_at;                       // --reset-at KIND:MARKER ("" = none)
-  std::string precondition = "none";          // --precondition none|seq|random|trace
-  std::string repeat = "1";                   // --repeat N
-  bool id_series = false;                     // --id-series
+  std::string reset_at;               // --reset-at KIND:MARKER ("" = none)
+  std::string precondition = "none";  // --precondition none|seq|random|trace
+  std::string repeat = "1";           // --repeat N
+  bool id_series = false;             // --id-series
 
   ModelArgs();
   // The key lines of --precondition and --repeat ("" at their defaults), for
   // a configuration's description (config_key).
   [[nodiscard]] std::string steady_state_key() const;
-  [[nodiscard]] bool is_given(Setting s) const { return given[static_cast<size_t>(s)]; }
+  [[nodiscard]] bool is_given(std::string_view name) const { return given[setting_index(name)] != 0; }
 };
 
 // Registers every model option and --wrap on `app`, writing into `args`
@@ -79,6 +101,10 @@ void add_mem_limit_option(CLI::App& app, std::string& text);
 // configuration (the same messages as a single run).
 [[nodiscard]] sim::RunDescription build_run(const ModelArgs& args, const Point& point,
                                             const std::string& trace_path);
+
+// "name=value\n" for every setting of `point` that enters a config_key
+// (sim/sweep_resume.h): the description of a configuration.
+[[nodiscard]] std::string key_description(const Point& point);
 
 // With only `single` placement (the non-FDP device: one handle, reclaim
 // units are lines, one reclaim group) the FDP device options change nothing:

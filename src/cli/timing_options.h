@@ -1,6 +1,8 @@
 #pragma once
 // The timed-mode options (--timing and its latencies and host model),
-// shared by the default command and `ftlsim qd-sweep`.
+// shared by the default command and `ftlsim qd-sweep`. Each is a setting
+// of TimingConfig declared once in timing/timing_settings.h; this file
+// registers them and keeps their text (lists for sweeps).
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -15,24 +17,22 @@ namespace ftlsim::cli {
 
 struct TimingArgs {
   bool timing = false;
-  std::string qd;         // "" = open loop
-  std::string speed;      // "" = 1
-  std::string read_time = "40us";
-  std::string program_time = "200us";
-  std::string erase_time = "2ms";
-  std::string xfer_time = "0";
-  std::string event_interval;  // "" = automatic
-  bool any_given = false;      // a timing option other than --timing was given
+  // One text per timing setting, in timing_settings() order: as given, else
+  // its default ("40us"; "" for qd, speed and event-interval: open loop,
+  // speed 1, automatic).
+  std::vector<std::string> text;
+  bool any_given = false;  // a timing option other than --timing was given
+
+  TimingArgs();
 };
 
 // Registers the NAND latency options; with `host_model`, also --timing,
 // --qd, --speed and --event-interval (the default command).
 void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model);
 
-// The timing options that take a list in a sweep, in product order (they
-// vary after, so faster than, every model option): qd, speed, read-time,
-// program-time, erase-time, xfer-time, event-interval.
-inline constexpr size_t kTimingSettingCount = 7;
+// The timing settings take lists in a sweep, in product order (they vary
+// after, so faster than, every model option).
+[[nodiscard]] size_t timing_setting_count();
 [[nodiscard]] std::string_view timing_setting_name(size_t i);  // "read-time": no dashes
 
 // The items of each timing setting, in that order: the list given (--qd
@@ -52,8 +52,7 @@ inline constexpr size_t kTimingSettingCount = 7;
 [[nodiscard]] std::optional<timing::TimingConfig> build_timing(const TimingArgs& a);
 
 // Every timing option as text, for a sweep's resume key (sim/sweep_resume.h,
-// config_key): an option added to TimingArgs that changes results must
-// appear here, or a resumed sweep could mix rows of different settings.
+// config_key), derived from the settings: "timing=false qd= speed= read=40us ...".
 [[nodiscard]] std::string describe(const TimingArgs& a);
 
 // The latencies alone, for commands that are always timed (qd-sweep).

@@ -12,73 +12,11 @@
 #include "fdp/stream_map.h"
 
 namespace ftlsim::fdp {
-namespace {
-
-// One table per word-valued FDP setting: the names and parsing come from it.
-template <class E>
-struct Word {
-  E value;
-  std::string_view name;
-};
-
-template <class E, size_t N>
-std::string_view name_of(const Word<E> (&table)[N], E v) {
-  for (const auto& w : table) {
-    if (w.value == v) return w.name;
-  }
-  return "unknown";
-}
-
-template <class E, size_t N>
-E parse_word(const Word<E> (&table)[N], std::string_view option, std::string_view s, std::string_view meaning) {
-  for (const auto& w : table) {
-    if (w.name == s) return w.value;
-  }
-  throw InputError(fmt::format("{}: '{}' is not one of {}", option, s, meaning));
-}
-
-constexpr Word<RuhTypes> kRuhTypes[] = {
-    {RuhTypes::kAllPi, "pi"}, {RuhTypes::kLastIi, "last-ii"}, {RuhTypes::kAllIi, "ii"}};
-constexpr Word<IiGc> kIiGc[] = {{IiGc::kLastRuh, "last-ruh"}, {IiGc::kSharedGcRu, "gc-ru"}};
-constexpr Word<RgSplit> kRgSplit[] = {{RgSplit::kLines, "lines"}, {RgSplit::kDies, "dies"}};
-constexpr Word<RgOf> kRgOf[] = {{RgOf::kCurrent, "current"}, {RgOf::kPid, "pid"}, {RgOf::kLba, "lba"}};
-
-}  // namespace
-
-std::string_view ruh_types_name(RuhTypes t) { return name_of(kRuhTypes, t); }
-RuhTypes parse_ruh_types(std::string_view s) {
-  return parse_word(kRuhTypes, "--ruh-type", s,
-                    "pi (every handle persistently isolated, FEMU), last-ii (the last handle initially isolated, "
-                    "FEMU fdp.isolation_mode=1) or ii (every handle initially isolated)");
-}
-
-bool parse_pi_gc(std::string_view s) {
-  if (s == "gc-ru") return true;
-  if (s == "host-ru") return false;
-  throw InputError(fmt::format("--pi-gc: '{}' is not gc-ru (survivors to a GC RU of their handle) or host-ru "
-                               "(survivors to the handle's host RU)", s));
-}
-std::string_view pi_gc_name(bool pi_gc_ru) { return pi_gc_ru ? "gc-ru" : "host-ru"; }
-
-std::string_view ii_gc_name(IiGc g) { return name_of(kIiGc, g); }
-IiGc parse_ii_gc(std::string_view s) {
-  return parse_word(kIiGc, "--ii-gc", s,
-                    "last-ruh (into the last handle's host RU, FEMU) or gc-ru (one GC RU per RG shared by "
-                    "the initially isolated handles)");
-}
-
-std::string_view rg_split_name(RgSplit s) { return name_of(kRgSplit, s); }
-RgSplit parse_rg_split(std::string_view s) {
-  return parse_word(kRgSplit, "--rg-split", s, "lines (RGs split the lines, FEMU) or dies (RGs split the dies)");
-}
-
-std::string_view rg_of_name(RgOf r) { return name_of(kRgOf, r); }
-RgOf parse_rg_of(std::string_view s) {
-  return parse_word(kRgOf, "--rg-of", s,
-                    "current (the handle's current RU, in RG 0; the placement identifier's RG picks where "
-                    "forced GC runs, FEMU), pid (the RU of the RG the placement identifier names) or lba (1 MiB LBA "
-                    "stripes over the RGs)");
-}
+std::string_view ruh_types_name(RuhTypes t) { return choice_word<RuhTypes>(kRuhTypeWords, t); }
+std::string_view pi_gc_name(bool pi_gc_ru) { return choice_word<bool>(kPiGcWords, pi_gc_ru); }
+std::string_view ii_gc_name(IiGc g) { return choice_word<IiGc>(kIiGcWords, g); }
+std::string_view rg_split_name(RgSplit s) { return choice_word<RgSplit>(kRgSplitWords, s); }
+std::string_view rg_of_name(RgOf r) { return choice_word<RgOf>(kRgOfWords, r); }
 
 uint32_t FdpConfig::rgif() const {
   if (reclaim_groups <= 1) return 0;
@@ -94,11 +32,11 @@ uint32_t FdpConfig::handle_mask() const {
 
 RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t dies = g.dies();
-  if (c.reclaim_groups == 0) throw InputError("--rg must be at least 1");
+  if (c.reclaim_groups == 0) throw InputError("`rg` must be at least 1");
   const bool by_dies = c.rg_split == RgSplit::kDies;
   if (by_dies && dies % c.reclaim_groups != 0) {
-    throw InputError(fmt::format("--rg {}: the {} dies cannot be split evenly into that many reclaim groups "
-                                 "(--rg-split dies)",
+    throw InputError(fmt::format("`rg` {}: the {} dies cannot be split evenly into that many reclaim groups "
+                                 "(`rg-split` dies)",
                                  c.reclaim_groups, dies));
   }
   const uint32_t die_groups = by_dies ? c.reclaim_groups : 1;
@@ -134,7 +72,7 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   if (ok) {
     s.units_per_group = by_dies ? s.units_per_die_group : s.units_per_die_group / c.reclaim_groups;
     if (s.units_per_group == 0) {
-      throw InputError(fmt::format("--rg {}: more reclaim groups than the {} reclaim units of the device",
+      throw InputError(fmt::format("`rg` {}: more reclaim groups than the {} reclaim units of the device",
                                    c.reclaim_groups, s.units_per_die_group));
     }
     return s;
@@ -147,7 +85,7 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
     if (g.blocks_per_plane % k == 0) sizes += ", " + format_size_exact(group_line * k);
   }
   throw InputError(fmt::format(
-      "--ru-size {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
+      "`ru-size` {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
       "dividing the {} blocks per plane; sizes this geometry allows (the GC thresholds and capacity still "
       "apply): {}",
       format_size_exact(c.ru_bytes), group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
@@ -161,7 +99,7 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
     return l;
   }
   const RuShape ru = resolve_ru_shape(g, c);
-  if (c.handles == 0) throw InputError("--ruh must be at least 1");
+  if (c.handles == 0) throw InputError("`ruh` must be at least 1");
   const uint32_t rgs = c.reclaim_groups;
   const uint32_t h_count = c.handles;
   // Streams: a host and a GC stream per handle and RG, and a shared GC
@@ -169,7 +107,7 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   // x 2^24 RGs would wrap to 0).
   const uint64_t streams = 2 * uint64_t{h_count} * rgs + rgs;
   if (streams > std::numeric_limits<uint32_t>::max()) {
-    throw InputError(fmt::format("--rg {} with --ruh {} gives {} streams (a host and a GC stream per handle and "
+    throw InputError(fmt::format("`rg` {} with `ruh` {} gives {} streams (a host and a GC stream per handle and "
                                  "reclaim group, and one per reclaim group); at most 2^32-1 are supported",
                                  rgs, h_count, streams));
   }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/geometry.h"
 
@@ -23,10 +24,14 @@ enum class RuhTypes : uint8_t {
   kLastIi,  // "last-ii": the last handle II, the others PI (FEMU fdp.isolation_mode=1)
   kAllIi,   // "ii": every handle II
 };
+inline constexpr Choice<RuhTypes> kRuhTypeWords[] = {
+    {RuhTypes::kAllPi, "pi", "all persistently isolated: GC survivors stay with their handle; FEMU's default"},
+    {RuhTypes::kLastIi, "last-ii", "the last handle initially isolated, FEMU's fdp.isolation_mode=1"},
+    {RuhTypes::kAllIi, "ii", "all initially isolated"}};
 [[nodiscard]] std::string_view ruh_types_name(RuhTypes t);
-[[nodiscard]] RuhTypes parse_ruh_types(std::string_view s);  // throws InputError
-// --pi-gc: "gc-ru" -> true (FdpConfig::pi_gc_ru), "host-ru" -> false; throws InputError.
-[[nodiscard]] bool parse_pi_gc(std::string_view s);
+// --pi-gc: "gc-ru" -> true (FdpConfig::pi_gc_ru), "host-ru" -> false.
+inline constexpr Choice<bool> kPiGcWords[] = {{true, "gc-ru", "a GC reclaim unit of the same handle, FEMU"},
+                                              {false, "host-ru", "appended to the handle's open host RU"}};
 [[nodiscard]] std::string_view pi_gc_name(bool pi_gc_ru);
 
 // --ii-gc: where survivors of an II handle's RU go.
@@ -34,16 +39,20 @@ enum class IiGc : uint8_t {
   kLastRuh,     // "last-ruh": the host RU of the last handle in the victim's RG (FEMU)
   kSharedGcRu,  // "gc-ru": one GC RU per RG shared by every II handle
 };
+inline constexpr Choice<IiGc> kIiGcWords[] = {
+    {IiGc::kLastRuh, "last-ruh", "the host RU of the last handle, FEMU"},
+    {IiGc::kSharedGcRu, "gc-ru", "one GC reclaim unit per RG shared by the ii handles"}};
 [[nodiscard]] std::string_view ii_gc_name(IiGc g);
-[[nodiscard]] IiGc parse_ii_gc(std::string_view s);
 
 // --rg-split: what a reclaim group is made of.
 enum class RgSplit : uint8_t {
   kLines,  // "lines": RGs split the lines; every RU spans all dies (FEMU)
   kDies,   // "dies": RGs split the dies; an RU is one line of its RG's dies
 };
+inline constexpr Choice<RgSplit> kRgSplitWords[] = {
+    {RgSplit::kLines, "lines", "a share of the lines; RUs span all dies, FEMU"},
+    {RgSplit::kDies, "dies", "a share of the dies; an RU is one line of them"}};
 [[nodiscard]] std::string_view rg_split_name(RgSplit s);
-[[nodiscard]] RgSplit parse_rg_split(std::string_view s);
 
 // --rg-of: which RG a write goes to.
 enum class RgOf : uint8_t {
@@ -55,13 +64,38 @@ enum class RgOf : uint8_t {
   kPid,  // "pid": the RU of the RG its placement identifier names (TP4146's intent)
   kLba,  // "lba": its LBA, in 1 MiB stripes over the RGs
 };
+inline constexpr Choice<RgOf> kRgOfWords[] = {
+    {RgOf::kCurrent, "current",
+     "the handle's current RU, in RG 0; the placement identifier's RG picks where forced GC runs, FEMU"},
+    {RgOf::kPid, "pid", "the RU of the RG the placement identifier names"},
+    {RgOf::kLba, "lba", "1 MiB LBA stripes over the RGs"}};
 [[nodiscard]] std::string_view rg_of_name(RgOf r);
-[[nodiscard]] RgOf parse_rg_of(std::string_view s);
 
 // The most handles a run may have (--ruh 1..256): the oracle placement
 // keeps one handle per written slot in a byte (placement.h), 2^8 values.
 inline constexpr uint32_t kMaxHandles = 256;
 
+// The two-word FDP rules: FEMU's word first.
+inline constexpr Choice<bool> kRuOpenWords[] = {
+    {true, "startup", "every handle in every RG when the device starts, FEMU"}, {false, "lazy", "on its first write there"}};
+inline constexpr Choice<bool> kDeclinedWords[] = {
+    {true, "requeue", "popped and inserted again, FEMU"}, {false, "keep", "left in place, ConfFDP and FEMU's line path"}};
+// --pid-format: how a placement identifier is parsed (FdpConfig::pid_confdp
+// and pid_min_rgif).
+enum class PidFormat : uint8_t {
+  kRgif,     // "rgif": FEMU's nvme_calc_rgif and nvme_pid2ph
+  kRgifMin,  // "rgif-min": the fewest RG bits, every other bit the handle
+  kConfdp,   // "confdp": handle = ID & 0xff, RG = ID >> 8
+};
+inline constexpr Choice<PidFormat> kPidFormatWords[] = {
+    {PidFormat::kRgif, "rgif", "FEMU: RGIF = the bit length of the RG count, the handle the low 15 - RGIF bits"},
+    {PidFormat::kRgifMin, "rgif-min", "the fewest bits that number the RGs, every other bit the handle"},
+    {PidFormat::kConfdp, "confdp", "handle = ID & 0xff, RG = ID >> 8"}};
+inline constexpr Choice<bool> kSingleWords[] = {
+    {false, "line-path", "FEMU's non-FDP line path, one write pointer"},
+    {true, "handle0", "ConfFDP, which has no non-FDP mode: every write through handle 0 of the same FDP device"}};
+
+// Each field's setting (name, words, help) is declared in fdp/fdp_settings.h.
 struct FdpConfig {
   uint32_t reclaim_groups = 1;  // --rg
   uint64_t ru_bytes = 0;        // --ru-size: 0 = one line (of an RG's dies with --rg-split dies)

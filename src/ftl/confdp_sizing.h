@@ -28,8 +28,8 @@ namespace ftlsim::ftl {
 // block size not whole MiB at that scale, a threshold below 1%, no line.
 [[nodiscard]] uint32_t confdp_lines(const Geometry& g, double thres_pcent, uint32_t scale);
 
-// The scale a preset is sized at under --sizing thres: 128 for the 1/128
-// presets (femu-eth-512m, confdp-eth-512m), 1 otherwise.
+// The scale a preset is sized at under --sizing thres (its row in
+// ftl/presets.h: 128 for the 1/128 presets, 1 otherwise).
 [[nodiscard]] uint32_t preset_sizing_scale(std::string_view preset);
 
 }  // namespace ftlsim::ftl

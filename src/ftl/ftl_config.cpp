@@ -9,27 +9,15 @@
 
 namespace ftlsim::ftl {
 
-std::string_view victim_policy_name(VictimPolicy p) {
-  for (const auto& v : kVictimPolicies) {
-    if (v.policy == p) return v.name;
-  }
-  return "unknown";
-}
+std::string_view victim_policy_name(VictimPolicy p) { return choice_word<VictimPolicy>(kVictimPolicies, p); }
 
 VictimPolicy parse_victim_policy(std::string_view name) {
   std::string known;
   for (const auto& v : kVictimPolicies) {
-    if (name == v.name) return v.policy;
-    known += known.empty() ? "" : ", ";
-    known += v.name;
+    if (name == v.word) return v.value;
+    known += fmt::format("{}{}", known.empty() ? "" : ", ", v.word);
   }
-  throw InputError(fmt::format("--victim: unknown policy '{}' (known: {})", name, known));
-}
-
-std::string victim_policy_help() {
-  std::string out;
-  for (const auto& v : kVictimPolicies) out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", v.name, v.help);
-  return out;
+  throw SettingError({"victim", std::string(name), fmt::format("(known: {})", known), Problem::Shape::kUnknown});
 }
 
 static uint32_t femu_threshold(double pcent, uint32_t lines) {
@@ -49,17 +37,17 @@ std::vector<std::string> FtlConfig::problems() const {
     // It would hold back no unit for background GC, but it must not exceed
     // --gc-thres-high, and that must hold back at least one unit.
     p.push_back(
-        "--gc-thres 100 cannot switch background GC off: --gc-thres must not exceed --gc-thres-high, which "
+        "`gc-thres` 100 cannot switch background GC off: `gc-thres` must not exceed `gc-thres-high`, which "
         "must hold back at least one free unit (so stays below 100); for the least background GC raise both, "
-        "e.g. --gc-thres 99 --gc-thres-high 99.5 (docs/cli.md, GC)");
+        "e.g. `gc-thres` 99 `gc-thres-high` 99.5 (docs/cli.md, GC)");
   } else if (!pct_ok(gc.thres_pcent)) {
-    p.push_back(fmt::format("--gc-thres {} must be a percentage in (0, 100)", gc.thres_pcent));
+    p.push_back(fmt::format("`gc-thres` {} must be a percentage in (0, 100)", gc.thres_pcent));
   }
   if (!pct_ok(gc.thres_pcent_high)) {
-    p.push_back(fmt::format("--gc-thres-high {} must be a percentage in (0, 100]", gc.thres_pcent_high));
+    p.push_back(fmt::format("`gc-thres-high` {} must be a percentage in (0, 100]", gc.thres_pcent_high));
   }
   if (gc.victim == VictimPolicy::kDChoice && gc.d_choices == 0) {
-    p.push_back("--d-choices must be at least 1");
+    p.push_back("`d-choices` must be at least 1");
   }
   if (!p.empty()) return p;
 
@@ -76,17 +64,17 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
   const uint32_t high = gc.thres_lines_high(per_pool);
   const char* unit = layout.pools == 1 && layout.streams() == 1 ? "lines" : "units per reclaim group";
   if (gc.thres_pcent_high < gc.thres_pcent) {
-    p.push_back(fmt::format("--gc-thres-high {} is below --gc-thres {}: forced GC would start before background GC",
+    p.push_back(fmt::format("`gc-thres-high` {} is below `gc-thres` {}: forced GC would start before background GC",
                             gc.thres_pcent_high, gc.thres_pcent));
   }
   if (high < 1) {
     // A lower percentage holds back more: this one holds back 1.5 units, truncated to 1.
     const double fix = 100.0 * (1.0 - 1.5 / per_pool);
     p.push_back(fmt::format(
-        "--gc-thres-high {} holds back {} free {} of {}; at least 1 is needed as GC destination "
-        "(lower it, for example to --gc-thres-high {:.4g}{})",
+        "`gc-thres-high` {} holds back {} free {} of {}; at least 1 is needed as GC destination "
+        "(lower it, for example to `gc-thres-high` {:.4g}{})",
         gc.thres_pcent_high, high, unit, per_pool, fix,
-        gc.thres_pcent > fix ? fmt::format(" with --gc-thres {:.4g}", fix) : std::string()));
+        gc.thres_pcent > fix ? fmt::format(" with `gc-thres` {:.4g}", fix) : std::string()));
     return p;
   }
   // The units streams hold from start-up (FEMU: every handle's RU in every
@@ -108,8 +96,8 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
   const uint64_t usable = usable_units * layout.slots_per_unit;
   if (p.empty() && cfg.geometry.logical_slots() >= usable) {
     p.push_back(fmt::format(
-        "logical capacity {} slots does not fit in the {} {} left after the {} free that --gc-thres-high "
-        "holds back and the open ones; lower --logical, use fewer handles (--ruh), or raise --gc-thres-high "
+        "logical capacity {} slots does not fit in the {} {} left after the {} free that `gc-thres-high` "
+        "holds back and the open ones; lower `logical`, use fewer handles (`ruh`), or raise `gc-thres-high` "
         "(a higher percentage holds back fewer free units)",
         cfg.geometry.logical_slots(), usable_units, unit, high));
   }

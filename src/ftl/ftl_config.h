@@ -1,12 +1,14 @@
 #pragma once
 // Configuration of the page-mapped FTL: geometry plus GC policy. One plain
 // struct with documented defaults and one validate() reporting every problem.
+// Each setting's name, words and help are declared in ftl/ftl_settings.h.
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/geometry.h"
 
@@ -16,24 +18,17 @@ enum class VictimPolicy : uint8_t { kGreedy, kCostBenefit, kFifo, kRandom, kDCho
 
 // The one table of victim policies: names, --help text and parsing all come
 // from it (docs/model.md, "Victim policies").
-struct VictimPolicyInfo {
-  VictimPolicy policy;
-  std::string_view name;
-  std::string_view help;
-};
-inline constexpr std::array<VictimPolicyInfo, 5> kVictimPolicies = {{
+inline constexpr Choice<VictimPolicy> kVictimPolicies[] = {
     {VictimPolicy::kGreedy, "greedy", "fewest valid pages, ties in FEMU's heap order (FEMU's policy)"},
     {VictimPolicy::kCostBenefit, "cost-benefit", "max (1-u) x age / (1+u) (Rosenblum & Ousterhout, LFS)"},
     {VictimPolicy::kFifo, "fifo", "oldest closed unit with an invalid page"},
     {VictimPolicy::kRandom, "random", "uniform among units with an invalid page (seeded)"},
-    {VictimPolicy::kDChoice, "d-choice", "fewest valid of --d-choices random candidates (Van Houdt, SIGMETRICS 2013)"},
-}};
+    {VictimPolicy::kDChoice, "d-choice", "fewest valid of `d-choices` random candidates (Van Houdt, SIGMETRICS 2013)"},
+};
 
 [[nodiscard]] std::string_view victim_policy_name(VictimPolicy p);
-// Throws InputError naming the option and the known names for unknown names.
+// Throws SettingError naming `victim` and the known names for unknown names.
 [[nodiscard]] VictimPolicy parse_victim_policy(std::string_view name);
-// "greedy (fewest valid ...), cost-benefit (...), ..." for --help.
-[[nodiscard]] std::string victim_policy_help();
 
 struct GcConfig {
   // FEMU gc_thres_pcent: background GC runs after a request while
@@ -80,7 +75,8 @@ struct FtlConfig {
   // slot after each range (ConfFDP msssd_trim's (nlb + 1), a bug it ran with).
   bool trim_plus_one = false;
 
-  // Every problem with geometry and GC settings, one message each.
+  // Every problem with geometry and GC settings, one message each (settings
+  // named as core/setting.h's setting_ref() names them).
   [[nodiscard]] std::vector<std::string> problems() const;
   // Throws InputError listing all problems (joined with "; ") if any.
   void validate() const;

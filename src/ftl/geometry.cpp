@@ -31,17 +31,17 @@ std::vector<std::string> Geometry::problems() const {
   auto positive = [&p](uint64_t v, const char* what) {
     if (v == 0) p.push_back(fmt::format("{} must be at least 1", what));
   };
-  positive(channels, "--channels");
-  positive(luns_per_channel, "--luns");
-  positive(planes_per_lun, "--planes");
-  positive(blocks_per_plane, "--blocks");
-  positive(pages_per_block, "--pages");
+  positive(channels, "`channels`");
+  positive(luns_per_channel, "`luns`");
+  positive(planes_per_lun, "`planes`");
+  positive(blocks_per_plane, "`blocks`");
+  positive(pages_per_block, "`pages`");
   if (page_bytes == 0 || page_bytes % kSlotBytes != 0) {
-    p.push_back(fmt::format("--page-size {} must be a non-zero multiple of 4096", page_bytes));
+    p.push_back(fmt::format("`page-size` {} must be a non-zero multiple of 4096", page_bytes));
   }
   if (!p.empty()) return p;
   if (blocks_per_plane < 4) {
-    p.push_back(fmt::format("--blocks {}: at least 4 lines are needed (one open, one free for GC, two to choose from)",
+    p.push_back(fmt::format("`blocks` {}: at least 4 lines are needed (one open, one free for GC, two to choose from)",
                             blocks_per_plane));
   }
   // Physical slot numbers are 32-bit with one value reserved as "none". The
@@ -66,49 +66,6 @@ std::vector<std::string> Geometry::problems() const {
   return p;
 }
 
-Geometry preset_geometry(std::string_view name) {
-  Geometry g;
-  if (name == "femu-default") {
-    g.channels = 8;
-    g.luns_per_channel = 8;
-    g.planes_per_lun = 1;
-    g.blocks_per_plane = 256;
-    g.pages_per_block = 256;
-    g.page_bytes = 4096;
-    g.logical_bytes = uint64_t{12} << 30;  // run-blackbox.sh: ssd_size=12288 (MB)
-    return g;
-  }
-  if (name == "femu-eth") {
-    g.channels = 8;
-    g.luns_per_channel = 8;
-    g.planes_per_lun = 1;
-    g.blocks_per_plane = 98;
-    g.pages_per_block = 4096;
-    g.page_bytes = 4096;
-    g.logical_bytes = uint64_t{64} << 30;
-    return g;
-  }
-  if (name == "femu-eth-512m") {
-    // femu-eth at 1/128 scale for traces of a 512 MiB device: the same 8x8
-    // LUNs, 98 lines and over-provisioning, with 128 KiB blocks (8 MiB lines).
-    g = preset_geometry("femu-eth");
-    g.pages_per_block = 32;
-    g.logical_bytes = uint64_t{512} << 20;
-    return g;
-  }
-  if (name == "confdp-eth" || name == "confdp-eth-512m") {
-    // The study's device as ConfFDP sizes it (run-fdp.sh): femu-eth's dies,
-    // blocks and namespace, its line count derived from --gc-thres by
-    // --sizing thres (ftl/confdp_sizing.h); 106 is the count at 60%.
-    g = preset_geometry(name == "confdp-eth" ? "femu-eth" : "femu-eth-512m");
-    g.blocks_per_plane = 106;
-    return g;
-  }
-  throw InputError(fmt::format("--preset: unknown preset '{}' (known: femu-default, femu-eth, femu-eth-512m, "
-                               "confdp-eth, confdp-eth-512m)",
-                               name));
-}
-
 uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double op) {
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);
   // Exact in double (not the 32-bit die count, which may have wrapped: the
@@ -117,7 +74,7 @@ uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double o
                                g.planes_per_lun * kSlotBytes;
   const double blocks = std::ceil(needed / per_block_row);
   if (!(blocks >= 1.0) || blocks > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
-    throw InputError(fmt::format("--logical {} with --op {} gives an impossible number of blocks", logical_bytes, op));
+    throw InputError(fmt::format("`logical` {} with `op` {} gives an impossible number of blocks", logical_bytes, op));
   }
   return static_cast<uint32_t>(blocks);
 }

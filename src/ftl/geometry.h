@@ -61,18 +61,9 @@ struct Geometry {
   [[nodiscard]] std::vector<std::string> problems() const;
 };
 
-// Named starting points. femu-default: FEMU's BlackBox SSD defaults
-// (8x8 LUNs, 256 blocks/plane, 256 pages/block, 4 KiB pages = 16 GiB raw)
-// with the 12 GiB namespace of FEMU's femu-scripts/run-blackbox.sh
-// (ssd_size=12288): 25% of the raw capacity spare, physical/logical - 1 = 1/3.
-// femu-eth: the Ethereum FDP study's device (docs/model.md, Terms):
-// 8x8 LUNs, 16 MiB blocks (4096 x 4 KiB pages), 98 lines = 98 GiB raw,
-// 64 GiB logical namespace, so 53% over-provisioning. femu-eth-512m:
-// femu-eth at 1/128 scale, 32-page (128 KiB) blocks and a 512 MiB namespace,
-// for traces captured on a 512 MiB device (traces/geth-ethstate.ftr).
-// confdp-eth, confdp-eth-512m: the same devices with the line count ConfFDP
-// derives from --gc-thres (--sizing thres, ftl/confdp_sizing.h; 106 at 60%).
-[[nodiscard]] Geometry preset_geometry(std::string_view name);  // throws InputError
+// The geometry of preset `name` (ftl/presets.h, the table of presets).
+// Throws SettingError naming `preset`.
+[[nodiscard]] Geometry preset_geometry(std::string_view name);
 
 // Blocks per plane needed to hold `logical_bytes` with over-provisioning
 // `op` (physical >= logical * (1 + op)), for capacity-plus-OP configuration.

@@ -98,11 +98,11 @@ LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
     // forced threshold keeps (FEMU then fails the write).
     throw InputError(fmt::format(
         "reclaim group {} ran out of free units: the data written into it exceeds what it can hold "
-        "after GC, or one request is larger than the free units --gc-thres-high keeps; use fewer handles, "
-        "larger reclaim groups, a larger device or --gc-check page{}",
+        "after GC, or one request is larger than the free units `gc-thres-high` keeps; use fewer handles, "
+        "larger reclaim groups, a larger device or `gc-check` page{}",
         pool,
-        pools_.size() > 1 ? " (with several RGs, --rg-of current, FEMU's rule, writes everything into RG 0; "
-                            "--rg-of pid writes into the RG each placement ID names)"
+        pools_.size() > 1 ? " (with several RGs, `rg-of` current, FEMU's rule, writes everything into RG 0; "
+                            "`rg-of` pid writes into the RG each placement ID names)"
                           : ""));
   }
   count_over_high(p, -1);

@@ -75,7 +75,7 @@ void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std
   if (need <= limit->bytes) return;
   throw InputError(fmt::format("{} needs about {} of memory ({} bytes: the maps of the device's slots, its units and "
                                "tables; docs/bad_input.md, Memory), more than the {} available ({}); give a smaller "
-                               "geometry{}, or --mem-limit SIZE to allow more (off: no limit)",
+                               "geometry{}, or `mem-limit` SIZE to allow more (off: no limit)",
                                what, format_bytes(need), need, format_bytes(limit->bytes), limit->source,
                                jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
 }

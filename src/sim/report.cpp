@@ -11,6 +11,8 @@
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "core/version.h"
+#include "fdp/fdp_settings.h"
+#include "ftl/ftl_settings.h"
 #include "timing/timing_report.h"
 
 namespace ftlsim::sim {
@@ -79,7 +81,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("rules", run.rules);    // --rules
   j.field("sizing", run.sizing);  // --sizing
   j.key("gc").begin_object();
-  j.field("victim", std::string(ftl::victim_policy_name(gc.victim)));
+  j.field("victim", ftl::ftl_setting_text("victim", run.config));
   j.field("thres_pcent", gc.thres_pcent);
   j.field("thres_pcent_high", gc.thres_pcent_high);
   // In units (lines, or RUs under FDP) per reclaim group, as the engine applies them.
@@ -87,10 +89,10 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("thres_units_high", gc.thres_lines_high(r.units_per_group));
   j.field("d_choices", gc.d_choices);
   j.field("seed", gc.seed);
-  j.field("forced_check", gc.forced_check_per_slot ? "page" : "request");  // --gc-check
-  j.field("rg_gc", gc.every_pool ? "every" : "first");                   // --rg-gc
-  j.field("gc_order", gc.page_order ? "page" : "block");                 // --gc-order
-  j.field("trigger", gc.watermark ? "watermark" : "femu");               // --gc-trigger
+  j.field("forced_check", ftl::ftl_setting_text("gc-check", run.config));
+  j.field("rg_gc", ftl::ftl_setting_text("rg-gc", run.config));
+  j.field("gc_order", ftl::ftl_setting_text("gc-order", run.config));
+  j.field("trigger", ftl::ftl_setting_text("gc-trigger", run.config));
   j.key("forced_passes");                                                 // --forced-passes: null = FEMU's bound
   if (gc.forced_passes != 0) {
     j.value(uint64_t{gc.forced_passes});
@@ -98,8 +100,8 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.null();
   }
   j.end_object();
-  j.field("trim_partial", run.config.trim_keeps_partial ? "keep" : "unmap");
-  j.field("trim_range", run.config.trim_plus_one ? "plus-one" : "exact");
+  j.field("trim_partial", ftl::ftl_setting_text("trim-partial", run.config));
+  j.field("trim_range", ftl::ftl_setting_text("trim-range", run.config));
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   j.key("fdp").begin_object();
   j.field("placement", run.placement.placement.text);
@@ -107,24 +109,25 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("ru_bytes", r.ru_bytes);
   j.field("reclaim_units", r.units);
   j.field("handles", fdp.handles);
-  // The FDP rules (docs/model.md); null without FDP (the line path).
-  const auto word = [&](std::string_view key, std::string_view v) {
+  // The FDP rules (docs/model.md), as their settings print them; null
+  // without FDP (the line path).
+  const auto word = [&](std::string_view key, std::string_view setting) {
     j.key(key);
     if (fdp.isolated_gc) {
-      j.value(std::string(v));
+      j.value(fdp::fdp_setting_text(setting, fdp));
     } else {
       j.null();
     }
   };
-  word("ruh_type", fdp::ruh_types_name(fdp.ruh_types));
-  word("pi_gc", fdp::pi_gc_name(fdp.pi_gc_ru));
-  word("ii_gc", fdp::ii_gc_name(fdp.ii_gc));
-  word("ru_open", fdp.open_at_start ? "startup" : "lazy");
-  word("rg_split", fdp::rg_split_name(fdp.rg_split));
-  word("rg_of", fdp::rg_of_name(fdp.rg_of));
-  word("declined", fdp.declined_requeue ? "requeue" : "keep");
-  word("pid_format", fdp.pid_confdp ? "confdp" : fdp.pid_min_rgif ? "rgif-min" : "rgif");
-  j.field("single", fdp.single_handle0 ? "handle0" : "line-path");
+  word("ruh_type", "ruh-type");
+  word("pi_gc", "pi-gc");
+  word("ii_gc", "ii-gc");
+  word("ru_open", "ru-open");
+  word("rg_split", "rg-split");
+  word("rg_of", "rg-of");
+  word("declined", "declined");
+  word("pid_format", "pid-format");
+  j.field("single", fdp::fdp_setting_text("single", fdp));
   j.key("ru_time_limit_ns");  // null: no limit
   if (fdp.ru_time_limit_ns != 0) {
     j.value(fdp.ru_time_limit_ns);
@@ -350,8 +353,8 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                        fdp.pid_confdp ? "confdp" : fdp.pid_min_rgif ? "rgif-min" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
   }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
-    out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "--gc-check page " : "",
-                       gc.every_pool ? "--rg-gc every " : "", run.config.trim_keeps_partial ? "--trim-partial keep" : "");
+    out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "`gc-check` page " : "",
+                       gc.every_pool ? "`rg-gc` every " : "", run.config.trim_keeps_partial ? "`trim-partial` keep" : "");
   }
   if (fdp.ru_time_limit_ns != 0) {
     out += fmt::format("ru limit   an RU is closed {} of trace time after its first host write, full or not\n",
@@ -417,7 +420,7 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                        r.requests.rmw_read_slots);
   }
   if (r.requests.wrapped_requests != 0) {
-    out += fmt::format("wrapped    {} requests folded into the device (--wrap)\n", r.requests.wrapped_requests);
+    out += fmt::format("wrapped    {} requests folded into the device (`wrap`)\n", r.requests.wrapped_requests);
   }
   if (r.timing) out += timing::timing_text(*r.timing);
   const double mps = r.wall_seconds > 0 ? static_cast<double>(s.host_slots) / r.wall_seconds / 1e6 : 0.0;

@@ -205,7 +205,7 @@ class Driver {
       const uint64_t end = rec.lba > UINT64_MAX - rec.sectors ? UINT64_MAX : rec.lba + rec.sectors;
       bad_record(t_, index,
                  fmt::format("{} of sectors [{}, {}) ends beyond the logical capacity of {} sectors; "
-                             "use --wrap to fold LBAs into the device, or a larger --logical",
+                             "use `wrap` to fold LBAs into the device, or a larger `logical`",
                              trace::op_name(static_cast<Op>(rec.op)), rec.lba, end, logical_sectors_));
     }
     if (s.wrapped) ++c.wrapped_requests;
@@ -464,7 +464,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     }
     const auto problems = cfg.problems();
     if (!problems.empty()) {
-      throw InputError(fmt::format("--logical fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
+      throw InputError(fmt::format("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
                                    "of {} slots: {}",
                                    *opts.fit * 100.0, fit->footprint, fit->logical_slots, problems.front()));
     }
@@ -476,14 +476,14 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     fitted.options.fit.reset();
     fitted.placement = setup;
     const uint64_t need = estimate_run_memory(fitted, trace_size(trace)).bytes + fit->slot_of.size() * 4;
-    check_memory({&need, 1}, 1, opts.fit_memory_limit, fmt::format("this run (--logical fit:{:g}%)", *opts.fit * 100));
+    check_memory({&need, 1}, 1, opts.fit_memory_limit, fmt::format("this run (`logical` fit:{:g}%)", *opts.fit * 100));
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);
   const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
-    throw InputError("--reset-at works in fast mode only: a timed run cannot reset the NAND it is timing");
+    throw InputError("`reset-at` works in fast mode only: a timed run cannot reset the NAND it is timing");
   }
   if (opts.repeat == 0) throw InputError("--repeat must be at least 1");
   if (opts.repeat > 1 && opts.timing) {

@@ -44,7 +44,7 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
                                   job.run.placement);
             out.status = SweepStatus::kDone;
           } catch (const InputError& e) {
-            out.error = e.what();
+            out.error = callbacks.error_text ? callbacks.error_text(e.what()) : std::string(e.what());
             out.status = SweepStatus::kError;
           }
           if (callbacks.input_intact && !callbacks.input_intact()) {

@@ -64,6 +64,9 @@ struct SweepCallbacks {
   // say), becomes kMissing, and no new job starts: nothing computed from a
   // changed file is valid, and a resumed sweep runs those rows again.
   std::function<bool()> input_intact;
+  // When set, turns a job's InputError message into the text its outcome
+  // keeps (cli/ shows the settings messages name as its flags).
+  std::function<std::string(std::string_view)> error_text;
 };
 
 // Simulates every job on min(threads, jobs) worker threads (threads == 0

@@ -15,10 +15,6 @@
 
 namespace ftlsim::sim {
 
-std::string key_line(std::string_view name, std::string_view value) {
-  if (name == "gc-trigger" && value == "femu") return {};
-  return fmt::format("{}={}\n", name, value);
-}
 namespace {
 
 // RFC 4180 records of `text`: fields split on ',', quoted fields may hold

@@ -39,10 +39,6 @@ class SweepInterrupted : public SystemError {
 // `description`, the configuration as text (every setting as name=value,
 // the swept ones and the rest), so a changed option or trace never matches.
 [[nodiscard]] std::string config_key(uint64_t trace_fingerprint, std::string_view description);
-// The line "name=value\n" a setting adds to a configuration's description,
-// or "" for a setting added after config keys existed while it has the value
-// that keeps the earlier results (gc-trigger=femu), so their sweeps resume.
-[[nodiscard]] std::string key_line(std::string_view name, std::string_view value);
 
 // The rows of an earlier sweep.csv by config_id, each as its cells by
 // column name. Empty when the file is missing, and when it is not a sweep.csv

@@ -46,7 +46,11 @@ SweepPlan plan_sweep(std::span<const SweepSetting> settings, std::string_view fi
     plan.table.values.push_back(std::move(values));
     // Resume identity of the row: the trace and every setting of its point.
     std::string description(fixed);
-    for (size_t i = 0; i < settings.size(); ++i) description += key_line(settings[i].name, point[i]);
+    for (size_t i = 0; i < settings.size(); ++i) {
+      if (settings[i].always_keyed || point[i] != settings[i].default_value) {
+        description += fmt::format("{}={}\n", settings[i].name, point[i]);
+      }
+    }
     plan.table.keys.push_back(config_key(trace_fingerprint, description));
     try {
       plan.jobs[k].run = build(point);
@@ -110,11 +114,12 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
   callbacks.cancel = run.stop;
   callbacks.progress = run.progress;
   callbacks.input_intact = run.input_intact;
+  callbacks.error_text = run.error_text;
   callbacks.on_done = [&](size_t j, const SweepOutcome& o) {
     const size_t i = todo[j];
     if (o.result) {
       // Each configuration's folder appears complete or not at all.
-      OutputDir folder("--out", out_fd, out.path(), table.ids[i], output_names(), run.inputs);
+      OutputDir folder("`out`", out_fd, out.path(), table.ids[i], output_names(), run.inputs);
       folder.write([&](const std::string& dir) { write_job_outputs(dir, todo_jobs[j], *o.result); });
       folder.publish();
     }

@@ -30,6 +30,11 @@ namespace ftlsim::sim {
 struct SweepSetting {
   std::string name;
   std::vector<std::string> values;
+  // In every config_key (the settings of earlier versions); otherwise only
+  // when the value is not `default_value`, so that adding a setting leaves
+  // the keys of earlier sweeps as they were.
+  bool always_keyed = true;
+  std::string default_value = {};
 };
 
 // Builds the run of one configuration from one value per setting (in the
@@ -45,7 +50,8 @@ struct SweepPlan {
 // The product of `settings` in product order (sweep_product.h): a row per
 // configuration, named by config_id from its swept values (made unique),
 // keyed by config_key from `trace_fingerprint`, `fixed` (the options outside
-// the settings that change results, as text) and every setting's value.
+// the settings that change results, as text) and every setting's value
+// (SweepSetting::always_keyed).
 // A configuration that `build` refuses gets the InputError's message as its
 // job's error. Throws InputError beyond kMaxConfigurations.
 [[nodiscard]] SweepPlan plan_sweep(std::span<const SweepSetting> settings, std::string_view fixed,
@@ -79,6 +85,8 @@ struct SweepFolderRun {
   // False once the trace changed on disk (sweep_pool.h): the configuration
   // that noticed, and those not started, stay missing.
   std::function<bool()> input_intact;
+  // How a configuration's error is kept in sweep.csv (SweepCallbacks::error_text).
+  std::function<std::string(std::string_view)> error_text;
 };
 
 // Runs `plan` against `trace` into `run.out`: claims the folder, carries

@@ -7,15 +7,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
+
 namespace ftlsim::sim {
 
-enum class ValueKind : uint8_t {
-  kInteger,    // whole number >= 0: lists and ranges
-  kReal,       // decimal number: lists and ranges
-  kSize,       // byte size with binary suffix (4K, 16M): lists and ranges
-  kWord,       // a name (policy, preset): lists only
-  kPlacement,  // a --placement policy: lists, `map:` specs end at ';'
-};
+// How an option's text splits into items (declared with the settings, core/setting.h).
+using ValueKind = ::ftlsim::ValueKind;
 
 // At most this many items per option.
 inline constexpr size_t kMaxItems = 10000;

@@ -32,7 +32,7 @@ inline constexpr double kMaxSpeed = 1e9;
 // "--speed X must be from 1e-06 to 1e+09", or "" when X is in range.
 [[nodiscard]] inline std::string speed_problem(double speed) {
   if (speed_in_range(speed)) return {};
-  return fmt::format("--speed {} is out of range: give a number from {:g} to {:g} (2 = twice as fast)", speed,
+  return fmt::format("`speed` {} is out of range: give a number from {:g} to {:g} (2 = twice as fast)", speed,
                      kMinSpeed, kMaxSpeed);
 }
 
@@ -70,7 +70,7 @@ inline void check_issue_span(const IssueSpan& span, double speed, std::string_vi
   const double issue = static_cast<double>(span.span_ns) / speed;
   if (issue >= static_cast<double>(kMaxIssueNs)) {
     throw InputError(fmt::format(
-        "{}: record {}: time stamp {} ns is {:.3g} s after the first record's; at --speed {} it would be issued "
+        "{}: record {}: time stamp {} ns is {:.3g} s after the first record's; at `speed` {} it would be issued "
         "{:.3g} s after the start, beyond the {:.3g} s (2^62 ns) timed replay and timed simulation can represent",
         trace_path, span.record, span.time_ns, static_cast<double>(span.span_ns) * 1e-9, speed, issue * 1e-9,
         static_cast<double>(kMaxIssueNs) * 1e-9));

@@ -51,7 +51,7 @@ TEST_CASE("reclaim unit sizes from one block to many lines", "[fdp][unit]") {
   c.ru_bytes = 0;
   c.reclaim_groups = 3;
   c.rg_split = fdp::RgSplit::kDies;
-  CHECK_THROWS_WITH(fdp::resolve_ru_shape(g, c), Catch::Contains("--rg 3"));
+  CHECK_THROWS_WITH(fdp::resolve_ru_shape(g, c), Catch::Contains("`rg` 3"));
   c.reclaim_groups = 2;  // 4 dies per group: a group line is 512 KiB
   shape = fdp::resolve_ru_shape(g, c);
   CHECK(shape.bytes == (512u << 10));

@@ -127,7 +127,7 @@ TEST_CASE("bad records are refused with the record index", "[unit]") {
   recs.push_back(test::rec(Op::kWrite, 0, 8));
   recs.push_back(test::rec(Op::kWrite, sectors - 4, 8));  // crosses the end
   CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1: write of sectors") &&
-                                      Catch::Contains("--wrap"));
+                                      Catch::Contains("`wrap`"));
   const auto wrapped = run(c, recs, true);
   CHECK(wrapped.requests.wrapped_requests == 1);
   CHECK(wrapped.ftl.host_slots == 3);  // slot 0, then the last slot and slot 0 again

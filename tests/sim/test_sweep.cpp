@@ -279,7 +279,7 @@ TEST_CASE("an invalid configuration gives an error row and the others still run"
   CHECK(seen == std::vector<size_t>{0, 1, 2, 3});
   CHECK(out[0].result);
   CHECK_FALSE(out[1].result);
-  CHECK_THAT(out[1].error, Catch::Contains("--ru-size"));
+  CHECK_THAT(out[1].error, Catch::Contains("`ru-size`"));
   CHECK_FALSE(out[2].result);
   CHECK(out[2].error == "rejected before running");
   REQUIRE(out[3].result);

@@ -1,0 +1,65 @@
+#include "core/setting.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "core/units.h"
+
+namespace ftlsim {
+
+std::string setting_ref(std::string_view name) { return fmt::format("`{}`", name); }
+
+std::string Problem::text() const {
+  if (shape == Shape::kUnknown) {
+    // "unknown policy" for the victim policies, "unknown preset" for presets.
+    return fmt::format("{}: unknown {} '{}' {}", setting_ref(setting), setting == "victim" ? "policy" : setting, value,
+                       reason);
+  }
+  if (shape == Shape::kBadText) return fmt::format("{}: '{}' {}", setting_ref(setting), value, reason);
+  return value.empty() ? fmt::format("{} {}", setting_ref(setting), reason) : fmt::format("{} {} {}", setting_ref(setting), value, reason);
+}
+
+SettingError::SettingError(Problem p) : InputError(p.text()), problem_(std::move(p)) {}
+
+double parse_real(std::string_view setting, std::string_view text) {
+  double v = 0;
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty() || !std::isfinite(v)) {
+    throw SettingError({std::string(setting), std::string(text), "is not a number", Problem::Shape::kBadText});
+  }
+  return v;
+}
+
+uint64_t parse_u64(std::string_view setting, std::string_view text) { return parse_uint_option(text, setting_ref(setting)); }
+
+uint32_t parse_u32(std::string_view setting, std::string_view text) {
+  return static_cast<uint32_t>(parse_uint_option(text, setting_ref(setting), 0, std::numeric_limits<uint32_t>::max()));
+}
+
+uint64_t parse_bytes(std::string_view setting, std::string_view text) {
+  return parse_size_or_throw(text, setting_ref(setting));
+}
+
+uint64_t parse_duration(std::string_view setting, std::string_view text) {
+  if (const auto ns = parse_duration_ns(text)) return *ns;
+  throw SettingError({std::string(setting), std::string(text), "is not a duration (examples: 40us, 2ms, 500ns)",
+                      Problem::Shape::kBadText});
+}
+
+std::string print_real(double v) { return fmt::format("{}", v); }
+
+std::string print_duration(uint64_t ns) {
+  static constexpr std::pair<uint64_t, const char*> kUnits[] = {
+      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
+  if (ns == 0) return "0";
+  for (const auto& [unit, name] : kUnits) {
+    if (ns % unit == 0) return fmt::format("{}{}", ns / unit, name);
+  }
+  return fmt::format("{}ns", ns);
+}
+
+}  // namespace ftlsim

@@ -36,13 +36,6 @@ using test::RunResult;
 using test::slurp;
 using test::TempDir;
 
-// Catch2 v2 has no SKIP: say so and leave the test case (as the replay tests do).
-#define SKIP_TEST(why)             \
-  do {                             \
-    WARN("skipped: " << (why));    \
-    return;                        \
-  } while (false)
-
 namespace {
 
 namespace fs = std::filesystem;

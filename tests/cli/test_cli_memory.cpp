@@ -36,13 +36,6 @@ constexpr bool kSanitized = true;
 constexpr bool kSanitized = false;
 #endif
 
-// Catch2 v2 has no SKIP: say so and leave the test case (as the other CLI tests do).
-#define SKIP_TEST(why)          \
-  do {                          \
-    WARN("skipped: " << (why)); \
-    return;                     \
-  } while (false)
-
 namespace {
 
 std::vector<std::string> words(const std::string& s) {

@@ -153,12 +153,5 @@ TEST_CASE("rule options refuse bad values and configurations ConfFDP cannot run,
       {" --preset confdp-eth-512m --rules confdp --gc-thres 60 --gc-thres-high 61 --placement fdp --no-progress",
        "does not fit"},
   };
-  for (const auto& [args, expect] : table) {
-    const auto r = run_ftlsim(base + args + " --out " + dir.file("out"));
-    INFO(args << "\n" << r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Catch::Contains(expect));
-    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-    CHECK_FALSE(std::filesystem::exists(dir.file("out")));
-  }
+  test::expect_one_line_refusals(base, table, dir.file("out"));
 }

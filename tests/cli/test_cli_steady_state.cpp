@@ -92,12 +92,5 @@ TEST_CASE("precondition, repeat and gc-trigger refuse bad values in one line", "
       {" --repeat 2 --placement oracle", "--repeat cannot be combined with --placement oracle"},
       {" --precondition seq --reset-at device:1", "--precondition cannot be combined with --reset-at device"},
   };
-  for (const auto& [args, expect] : table) {
-    const auto r = run_ftlsim(base + args + " --out " + dir.file("out"));
-    INFO(args << "\n" << r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Catch::Contains(expect));
-    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-    CHECK_FALSE(std::filesystem::exists(dir.file("out")));
-  }
+  test::expect_one_line_refusals(base, table, dir.file("out"));
 }

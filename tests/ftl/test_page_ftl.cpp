@@ -51,6 +51,30 @@ TEST_CASE("GC onset happens at the hand-computed host slot", "[ftl][validation]"
   CHECK(f.check_invariants().empty());
 }
 
+// The 20-line case below: fills 768 slots (12 data lines of 64) and returns
+// the free lines left.
+static uint32_t fill_data_lines(PageFtl<ftl::HeapVictims>& f) {
+  for (uint32_t lpn = 0; lpn < 768; ++lpn) {
+    f.write(lpn);
+    f.after_request();
+  }
+  return f.free_lines();
+}
+
+// Overwrites round robin over the 12 data lines (lpn = 64 * i + k in round
+// k) until the first GC pass; returns how many overwrites that took.
+static uint32_t overwrites_until_gc(PageFtl<ftl::HeapVictims>& f) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < 16 && f.stats().gc_passes == 0; ++k) {
+    for (uint32_t i = 0; i < 12 && f.stats().gc_passes == 0; ++i) {
+      f.write(64 * i + k);
+      ++n;
+      f.after_request();
+    }
+  }
+  return n;
+}
+
 // 20 lines of 64 slots, 12 lines of data (768 slots). Background threshold
 // (int)(0.3 * 20) = 6 free lines; a background victim needs 64 / 8 = 8
 // invalid slots. After the fill, free = 20 - 1 - 12 = 7. Overwrites go round
@@ -66,19 +90,8 @@ TEST_CASE("the 1/8-invalid rule delays a background victim by the hand-computed 
   PageFtl<ftl::HeapVictims> f(cfg);
   REQUIRE(f.thres_lines() == 6);
   REQUIRE(f.thres_lines_high() == 1);
-  for (uint32_t lpn = 0; lpn < 768; ++lpn) {
-    f.write(lpn);
-    f.after_request();
-  }
-  REQUIRE(f.free_lines() == 7);
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < 16 && f.stats().gc_passes == 0; ++k) {
-    for (uint32_t i = 0; i < 12 && f.stats().gc_passes == 0; ++i) {
-      f.write(64 * i + k);
-      ++n;
-      f.after_request();
-    }
-  }
+  REQUIRE(fill_data_lines(f) == 7);
+  const uint32_t n = overwrites_until_gc(f);
   CHECK(n == 85);
   CHECK(f.stats().gc_onset_host_slots == 853);
   CHECK(f.stats().gc_background_declined == 21);
@@ -129,19 +142,8 @@ TEST_CASE("the watermark trigger takes a victim below 1/8 invalid at the hand-co
   cfg.gc.watermark = true;
   PageFtl<ftl::HeapVictims> f(cfg);
   REQUIRE(f.thres_lines() == 6);
-  for (uint32_t lpn = 0; lpn < 768; ++lpn) {
-    f.write(lpn);
-    f.after_request();
-  }
-  REQUIRE(f.free_lines() == 7);
-  uint32_t n = 0;
-  for (uint32_t k = 0; k < 16 && f.stats().gc_passes == 0; ++k) {
-    for (uint32_t i = 0; i < 12 && f.stats().gc_passes == 0; ++i) {
-      f.write(64 * i + k);
-      ++n;
-      f.after_request();
-    }
-  }
+  REQUIRE(fill_data_lines(f) == 7);
+  const uint32_t n = overwrites_until_gc(f);
   CHECK(n == 64);
   CHECK(f.stats().gc_onset_host_slots == 832);
   CHECK(f.stats().gc_background_declined == 0);

@@ -1,15 +1,40 @@
 #pragma once
-// Builders for in-memory traces used by the simulation tests.
+// Builders for in-memory traces and small devices used by the simulation tests.
 #include <cstdint>
 #include <vector>
 
 #include "core/rng.h"
+#include "ftl/ftl_config.h"
 #include "trace/record.h"
 
 namespace ftlsim::test {
 
 inline trace::Record rec(trace::Op op, uint64_t lba, uint32_t sectors, uint16_t pid = 0, uint64_t t = 0) {
   return trace::Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
+}
+
+// A write of `n` 4 KiB slots from slot `slot` (512-byte sectors).
+inline trace::Record slot_write(uint64_t slot, uint32_t n = 1, uint16_t pid = 0) {
+  return rec(trace::Op::kWrite, slot * 8, n * 8, pid);
+}
+
+// A device small enough to count by hand: 2 channels x 1 LUN x 1 plane,
+// `pages` pages per block and `lines` lines (a unit is 2 x pages slots),
+// `logical_slots` 4 KiB slots of logical space, GC thresholds in percent.
+inline ftl::FtlConfig two_channel_device(uint32_t pages, uint32_t lines, uint64_t logical_slots, double thres,
+                                         double high) {
+  ftl::FtlConfig c;
+  ftl::Geometry& g = c.geometry;
+  g.channels = 2;
+  g.luns_per_channel = 1;
+  g.planes_per_lun = 1;
+  g.blocks_per_plane = lines;
+  g.pages_per_block = pages;
+  g.page_bytes = ftl::kSlotBytes;
+  g.logical_bytes = logical_slots * ftl::kSlotBytes;
+  c.gc.thres_pcent = thres;
+  c.gc.thres_pcent_high = high;
+  return c;
 }
 
 // One 4 KiB write per slot, in order.

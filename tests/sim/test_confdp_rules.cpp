@@ -21,24 +21,13 @@ using trace::Op;
 
 namespace {
 
-trace::Record W(uint64_t lpn, uint32_t n = 1, uint16_t pid = 0) { return test::rec(Op::kWrite, lpn * 8, n * 8, pid); }
+trace::Record W(uint64_t lpn, uint32_t n = 1, uint16_t pid = 0) { return test::slot_write(lpn, n, pid); }
 trace::Record T(uint64_t lpn, uint32_t n = 1) { return test::rec(Op::kTrim, lpn * 8, n * 8); }
 trace::Record M(uint64_t value) { return test::rec(Op::kMarker, value, 0); }
 
-// 2 channels x 1 LUN x 1 plane, P pages per block, `lines` lines: U = 2P.
+// 2 channels x 1 LUN x 1 plane, `pages` pages per block: U = 2 x pages.
 ftl::FtlConfig device(uint32_t pages, uint32_t lines, uint64_t logical_slots, double thres, double high) {
-  ftl::FtlConfig c;
-  ftl::Geometry& g = c.geometry;
-  g.channels = 2;
-  g.luns_per_channel = 1;
-  g.planes_per_lun = 1;
-  g.blocks_per_plane = lines;
-  g.pages_per_block = pages;
-  g.page_bytes = 4096;
-  g.logical_bytes = logical_slots * 4096;
-  c.gc.thres_pcent = thres;
-  c.gc.thres_pcent_high = high;
-  return c;
+  return test::two_channel_device(pages, lines, logical_slots, thres, high);
 }
 
 fdp::PlacementSetup fdp_setup(uint32_t handles) {

@@ -23,18 +23,7 @@ namespace {
 
 // 2 channels x 1 LUN x 1 plane x 4 pages: units of 8 slots.
 ftl::FtlConfig device(uint32_t lines, uint64_t logical_slots, double thres, double high) {
-  ftl::FtlConfig c;
-  ftl::Geometry& g = c.geometry;
-  g.channels = 2;
-  g.luns_per_channel = 1;
-  g.planes_per_lun = 1;
-  g.blocks_per_plane = lines;
-  g.pages_per_block = 4;
-  g.page_bytes = 4096;
-  g.logical_bytes = logical_slots * 4096;
-  c.gc.thres_pcent = thres;
-  c.gc.thres_pcent_high = high;
-  return c;
+  return test::two_channel_device(4, lines, logical_slots, thres, high);
 }
 
 sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const fdp::PlacementSetup& p) {

@@ -4,6 +4,7 @@ sees only that process even on a shared machine."""
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -19,26 +20,32 @@ def run(cmd):
 
 
 def run_usage(cmd):
-    """Runs cmd (stderr discarded); returns (stdout, wall seconds, its rusage)."""
+    """Runs cmd; returns (stdout, wall seconds, its rusage). Its stderr goes to
+    an unnamed temporary file and is shown, last 3000 characters, if it fails."""
     start = time.monotonic()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
+    with tempfile.TemporaryFile() as err:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                os.dup2(w, 1)
+                os.dup2(err.fileno(), 2)
+                os.execv(cmd[0], cmd)
+            finally:
+                os._exit(127)
+        os.close(w)
+        chunks = []
+        while True:
+            b = os.read(r, 65536)
+            if not b:
+                break
+            chunks.append(b)
         os.close(r)
-        os.dup2(w, 1)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 2)
-        os.execv(cmd[0], cmd)
-    os.close(w)
-    chunks = []
-    while True:
-        b = os.read(r, 65536)
-        if not b:
-            break
-        chunks.append(b)
-    os.close(r)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.monotonic() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed")
+        _, status, usage = os.wait4(pid, 0)
+        wall = time.monotonic() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            tail = err.read().decode(errors="replace")[-3000:]
+            sys.exit(f"bench: {' '.join(cmd)} failed ({os.waitstatus_to_exitcode(status)})\n{tail}")
     return b"".join(chunks).decode(), wall, usage

@@ -44,6 +44,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_proc import run_usage
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PEER_URL = "https://github.com/pjd-nu/sssl-ftlsim"
@@ -60,34 +62,9 @@ GEOMETRIES = [
 
 
 def timed(cmd):
-    """(CPU seconds, stdout) of one child, from wait4's rusage."""
-    err_path = os.path.join(tempfile.gettempdir(), f"ftlsim-bench-speed-{os.getpid()}.err")
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        os.dup2(w, 1)
-        errfd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(errfd, 2)
-        try:
-            os.execv(cmd[0], cmd)
-        finally:
-            os._exit(127)
-    os.close(w)
-    chunks = []
-    while True:
-        b = os.read(r, 65536)
-        if not b:
-            break
-        chunks.append(b)
-    os.close(r)
-    _, status, ru = os.wait4(pid, 0)
-    with open(err_path) as f:
-        err = f.read()
-    os.unlink(err_path)
-    if status != 0:
-        sys.exit(f"failed (status {status}): {' '.join(cmd)}\n{err[-3000:]}")
-    return ru.ru_utime + ru.ru_stime, b"".join(chunks).decode()
+    """(CPU seconds, stdout) of one child, from wait4's rusage (bench_proc)."""
+    out, _, usage = run_usage(cmd)
+    return usage.ru_utime + usage.ru_stime, out
 
 
 def summary(folder):
@@ -265,9 +242,9 @@ def peer_source(a):
     if src:
         if not os.path.isfile(os.path.join(src, "setup.py")):
             return None, f"SSSL_FTLSIM_SRC={src} has no setup.py"
-        dst = os.path.join(a.workdir, "sssl-ftlsim")
-        shutil.rmtree(dst, ignore_errors=True)
-        shutil.copytree(src, dst)
+        # A fresh folder each time: nothing already in --workdir is removed.
+        dst = tempfile.mkdtemp(prefix="sssl-ftlsim-", dir=a.workdir)
+        shutil.copytree(src, dst, dirs_exist_ok=True)
         return dst, None
     dst = os.path.join(a.workdir, "sssl-ftlsim")
     if os.path.isfile(os.path.join(dst, "setup.py")):
@@ -355,11 +332,14 @@ def main():
     ap.add_argument("--peer-minfree", type=int, default=64, help="peer: free-segment target (ftl.minfree)")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--only", help="part (a): only the geometries whose name contains this")
-    ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "ftlsim-bench-speed"))
+    ap.add_argument("--workdir", default=os.path.join(os.path.expanduser("~"), ".cache", "ftlsim-bench-speed"),
+                    help="traces, outputs and the peer's build (outside the repository; not a symbolic link)")
     a = ap.parse_args()
     a.ftlsim = os.path.abspath(a.ftlsim)
     if a.old:
         a.old = os.path.abspath(a.old)
+    if os.path.islink(a.workdir.rstrip("/")):
+        sys.exit(f"--workdir {a.workdir} is a symbolic link; give the folder it points to")
     os.makedirs(a.workdir, exist_ok=True)
     parts = a.parts.split(",")
     if "geo" in parts:

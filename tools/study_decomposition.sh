@@ -40,13 +40,14 @@ done
 [ -n "$out" ] || die "--out DIR is required"
 [ -x "$ftlsim" ] || die "$ftlsim is not an executable (--ftlsim BIN)"
 
-# name, side b's trace, side b's placement
-runs=("device $nonfdp fdp" "host $fdp single" "both $fdp fdp")
-for r in "${runs[@]}"; do
-  read -r name trace placement <<<"$r"
-  "$ftlsim" compare --trace "$nonfdp" --trace-b "$trace" "${common[@]}" --no-progress \
-    --a "--placement single" --b "--placement $placement" --out "$out/$name" >/dev/null
-done
+# One compare: its name, side b's trace and side b's placement (paths may hold spaces).
+compare_run() {
+  "$ftlsim" compare --trace "$nonfdp" --trace-b "$2" "${common[@]}" --no-progress \
+    --a "--placement single" --b "--placement $3" --out "$out/$1" >/dev/null
+}
+compare_run device "$nonfdp" fdp
+compare_run host "$fdp" single
+compare_run both "$fdp" fdp
 
 # One row of compare.csv: the a, b and change_pct cells of `metric`.
 cell() {  # cell FILE METRIC COLUMN(2=a, 3=b, 4=change)
@@ -71,12 +72,12 @@ base="$out/device/compare.csv"
 printf "$fmt" "non-FDP (the study's baseline)" nonfdp single "$(ratio "$(cell "$base" waf 2)")" "" \
   "$(bytes "$(cell "$base" gc_bytes 2)")" "" \
   "$(onset "$(cell "$base" gc_onset_host_bytes 2)" "$(cell "$base" gc_onset_marker 2)")"
+names=(device host both)
 labels=("device effect alone" "host effect alone" "both (the study's FDP)")
 traces=(nonfdp fdp fdp)
 placements=(fdp single fdp)
 for i in 0 1 2; do
-  read -r name _ _ <<<"${runs[$i]}"
-  f="$out/$name/compare.csv"
+  f="$out/${names[$i]}/compare.csv"
   # The same baseline in every comparison (one trace, one configuration).
   [ "$(cell "$f" waf 2)" = "$(cell "$base" waf 2)" ] || die "$f: side a differs from $base"
   # shellcheck disable=SC2059

@@ -85,7 +85,7 @@ SettingInfo row_of(const Setting<C>& d) {
   r.kind = d.kind;
   r.type = std::string(d.type);
   r.group = std::string(d.group);
-  r.help = flag_text(std::string(d.help) + (d.words != nullptr ? d.words() : std::string()));
+  r.help = help_flag_text(std::string(d.help) + (d.words != nullptr ? d.words() : std::string()));
   r.default_text = d.default_text();
   r.confdp_text = std::string(d.confdp);
   return r;

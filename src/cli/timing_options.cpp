@@ -101,7 +101,7 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model) {
           a.text[i] = v;
           a.any_given = true;
         },
-        flag_text(s.help));
+        help_flag_text(s.help));
     o->type_name(std::string(s.type))->group(std::string(s.group));
     // Shown: the struct's default, printed (speed 1; none for open loop or an automatic interval).
     const std::string shown = s.print(timing::TimingConfig{});

@@ -113,6 +113,22 @@ TEST_CASE("bad input and impossible configurations fail with one line and exit c
   }
 }
 
+// Libraries name options as `name`, shown as --name (cli/flag_text.h); text
+// that only looks like it, a trace path in backquotes, is printed as it is.
+TEST_CASE("only option names in backquotes become flags (a trace path in backquotes is printed as given)", "[cli]") {
+  test::TempDir dir("flag");
+  const std::string tr = dir.file("run`abc`.ftr");
+  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o '" + tr + "'").exit_code == 0);
+  const auto r = run_ftlsim("--trace '" + tr + "' " + test::kDevice);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("run`abc`.ftr (1000 records)"));
+  CHECK_THAT(r.output, !Catch::Contains("--abc"));
+  const auto bad = run_ftlsim("--trace '" + tr + "' --channels 0 --no-progress");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--channels must be at least 1"));
+}
+
 TEST_CASE("wrap option folds LBAs beyond the device instead of failing", "[cli]") {
   test::TempDir dir("wrap");
   const std::string tr = dir.file("t.ftr");

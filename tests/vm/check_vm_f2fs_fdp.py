@@ -15,7 +15,11 @@ the last bio that wrote it.
   sub-logs 3 and 5 are apart), the open logs include sub-logs 3 and 5 of
   a data and a node type;
 - N=1: the same writes share segments (one log per type, as stock F2FS),
-  and exactly the six logs are open, each sub-log 0.
+  and exactly the six logs are open, each sub-log 0;
+- 40 checkpoints that change only ID 0's files: each wrote the checkpoint
+  area (writes below main_blkaddr), and N=8 wrote no more summary (SSA)
+  blocks than N=1 (a sub-log's summary is written only when it changed, not
+  once per open sub-log per checkpoint).
 usage: check_vm_f2fs_fdp.py DIR   (the guest's /tmp/out: n8/, n1/)
 """
 import collections
@@ -68,6 +72,7 @@ def main():
     files = read_outputs(sys.argv[1])
     checks = Checks()
     check = checks.check
+    cp_ssa = {}
 
     for n in (8, 1):
         tag = f"N={n}"
@@ -85,9 +90,11 @@ def main():
                 (before if f[0] == "before" else after)[f[1]] += range(int(f[2]), int(f[2]) + int(f[3]))
             elif f and f[0] == "inode_blk" and f[2] != "none":
                 inode_blk[f[1]] = int(f[2], 16)
-            elif len(f) == 2 and f[0] in ("t_written", "t_gc", "main_blkaddr", "gc_rounds"):
+            elif len(f) == 2 and f[0] in ("t_written", "t_gc", "t_cp", "t_cp_end", "ssa_blkaddr", "main_blkaddr",
+                                          "gc_rounds"):
                 vals[f[0]] = int(f[1])
-        if not all(k in vals for k in ("t_written", "t_gc", "main_blkaddr")) or not after:
+        if not all(k in vals for k in ("t_written", "t_gc", "t_cp", "t_cp_end", "ssa_blkaddr", "main_blkaddr")) \
+                or not after:
             check(f"{tag}: the guest program ran", False, out[-600:])
             continue
         writes = parse_hints(files.get(f"n{n}.hints.csv", ""))
@@ -115,6 +122,11 @@ def main():
         check(f"{tag}: F2FS's cleaning moved blocks, rewriting each with its file's ID",
               moved and len(cleaned) == len(moved), f"{len(moved)} moved, {len(cleaned)} rewritten with the ID")
 
+        in_cp = [w for w in writes if vals["t_cp"] <= w[0] <= vals["t_cp_end"] and w[1] < main_blk]
+        cp_ssa[n] = sum(w[2] for w in in_cp if w[1] >= vals["ssa_blkaddr"])
+        print(f"      {tag}: 40 checkpoints wrote {len(in_cp)} metadata bios, with {cp_ssa[n]} summary (SSA) blocks")
+        check(f"{tag}: the 40 directory fsyncs wrote the checkpoint area", len(in_cp) >= 40, f"{len(in_cp)} bios")
+
         seg_ids = collections.defaultdict(set)
         for t, blk, cnt, hint in writes:
             if t < vals["t_written"] and blk >= main_blk:
@@ -135,6 +147,11 @@ def main():
             check(f"{tag}: segments mix IDs (one log per type)", bool(mixed), f"{len(seg_ids)} segments, none mixed")
             check(f"{tag}: one sub-log per type", sorted(logs) == sorted((t, 0, s) for t, _, s in logs)
                   and sorted(t for t, _, _ in logs) == list(range(6)), str(logs))
+    if len(cp_ssa) == 2:
+        # 42 sub-logs of N=8, at least 4 of them open (p3/, p5/: data and
+        # node), would add at least 160 if every checkpoint wrote them
+        check("N=8 writes no more summary blocks in 40 checkpoints than N=1 (+10)", cp_ssa[8] <= cp_ssa[1] + 10,
+              f"N=8 {cp_ssa[8]}, N=1 {cp_ssa[1]}")
     return checks.summary()
 
 

@@ -10,8 +10,11 @@
 //   fdp_files delete-odd MNT ID...  unlinks the odd-numbered files
 //   fdp_files gc MNT ROUNDS     "t_gc NS", then ROUNDS x F2FS_IOC_GARBAGE_COLLECT
 //                               (foreground); prints "gc_rounds OK_COUNT"
+//   fdp_files checkpoints MNT K  "t_cp NS", then K times: a 4 KiB file in MNT
+//                               (ID 0) and an fsync of it and of MNT (an fsync
+//                               of a directory is a checkpoint); "t_cp_end NS"
 //   fdp_files extents PATH...   "ext PATH PHYS_BLOCK NBLOCKS" per FIEMAP extent
-//   fdp_files sb DEV            "main_blkaddr N" from the F2FS superblock
+//   fdp_files sb DEV            "ssa_blkaddr N", "main_blkaddr N" from the F2FS superblock
 // NS: CLOCK_MONOTONIC in ns, the clock of hinttrace's time_ns.
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -29,6 +32,7 @@
 enum { kFilesPerId = 8, kFileBytes = 2 << 20, kPiece = 128 << 10 };
 #define F2FS_IOC_GARBAGE_COLLECT _IOW(0xf5, 6, uint32_t)
 #define F2FS_SUPER_OFFSET 1024
+#define F2FS_SSA_BLKADDR_OFFSET 88  // struct f2fs_super_block.ssa_blkaddr
 #define F2FS_MAIN_BLKADDR_OFFSET 92 // struct f2fs_super_block.main_blkaddr
 
 static void die(const char *what) {
@@ -107,6 +111,25 @@ static int cmd_gc(const char *mnt, int rounds) {
   return 0;
 }
 
+static int cmd_checkpoints(const char *mnt, int rounds) {
+  int dir = open(mnt, O_RDONLY | O_DIRECTORY);
+  if (dir < 0) die(mnt);
+  char path[512], page[4096];
+  memset(page, 'c', sizeof page);
+  printf("t_cp %lld\n", now_ns());
+  for (int r = 0; r < rounds; r++) {
+    snprintf(path, sizeof path, "%s/cp%d", mnt, r);
+    int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    if (fd < 0) die(path);
+    if (pwrite(fd, page, sizeof page, 0) != (ssize_t)sizeof page) die("pwrite");
+    if (fsync(fd) != 0 || fsync(dir) != 0) die("fsync");
+    close(fd);
+  }
+  printf("t_cp_end %lld\n", now_ns());
+  close(dir);
+  return 0;
+}
+
 static int cmd_extents(int n, char **paths) {
   for (int p = 0; p < n; p++) {
     int fd = open(paths[p], O_RDONLY);
@@ -129,9 +152,11 @@ static int cmd_extents(int n, char **paths) {
 static int cmd_sb(const char *dev) {
   int fd = open(dev, O_RDONLY);
   if (fd < 0) die(dev);
-  uint32_t main_blkaddr;
-  if (pread(fd, &main_blkaddr, 4, F2FS_SUPER_OFFSET + F2FS_MAIN_BLKADDR_OFFSET) != 4) die("pread");
-  printf("main_blkaddr %u\n", main_blkaddr);
+  uint32_t ssa_blkaddr, main_blkaddr;
+  if (pread(fd, &ssa_blkaddr, 4, F2FS_SUPER_OFFSET + F2FS_SSA_BLKADDR_OFFSET) != 4 ||
+      pread(fd, &main_blkaddr, 4, F2FS_SUPER_OFFSET + F2FS_MAIN_BLKADDR_OFFSET) != 4)
+    die("pread");
+  printf("ssa_blkaddr %u\nmain_blkaddr %u\n", ssa_blkaddr, main_blkaddr);
   close(fd);
   return 0;
 }
@@ -141,8 +166,9 @@ int main(int argc, char **argv) {
   if (argc >= 4 && !strcmp(argv[1], "write")) return cmd_write(argv[2], argc - 3, argv + 3);
   if (argc >= 4 && !strcmp(argv[1], "delete-odd")) return cmd_delete_odd(argv[2], argc - 3, argv + 3);
   if (argc == 4 && !strcmp(argv[1], "gc")) return cmd_gc(argv[2], atoi(argv[3]));
+  if (argc == 4 && !strcmp(argv[1], "checkpoints")) return cmd_checkpoints(argv[2], atoi(argv[3]));
   if (argc >= 3 && !strcmp(argv[1], "extents")) return cmd_extents(argc - 2, argv + 2);
   if (argc == 3 && !strcmp(argv[1], "sb")) return cmd_sb(argv[2]);
-  fprintf(stderr, "usage: fdp_files write|delete-odd MNT ID... | gc MNT ROUNDS | extents PATH... | sb DEV\n");
+  fprintf(stderr, "usage: fdp_files write|delete-odd MNT ID... | gc MNT ROUNDS | checkpoints MNT K | extents PATH... | sb DEV\n");
   return 2;
 }

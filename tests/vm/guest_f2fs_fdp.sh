@@ -3,7 +3,8 @@
 # F2FS (tools/f2fs_fdp) on the FDP namespace, once per sub-log count
 # (fdp_log_n=8 and 1). Under the hint tracer (every write bio's
 # bi_write_hint): /run/fdp_files writes 8 files into each of p3/ and p5/,
-# deletes half, runs F2FS's foreground cleaning; then prints the files'
+# deletes half, runs F2FS's foreground cleaning, then 40 checkpoints that
+# change only ID 0's logs; then prints the files'
 # block addresses (FIEMAP before and after cleaning, each inode's node block
 # from dump.f2fs), the open logs (/sys/fs/f2fs/DEV/fdp_logs) and the trace
 # into /tmp/out/n<N>/, written as a tar archive onto the conventional
@@ -35,6 +36,7 @@ for n in 8 1; do
     files=$(ls /mnt/p3/f* /mnt/p5/f*)
     # shellcheck disable=SC2086
     /run/fdp_files extents $files | sed 's/^ext /after /'
+    /run/fdp_files checkpoints /mnt 40
   } >"$out/files" 2>&1
   cp "/sys/fs/f2fs/$dev/fdp_logs" "$out/fdp_logs"
   sync

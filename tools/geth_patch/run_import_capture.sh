@@ -406,6 +406,16 @@ chaindata_kb="$(( $(du -sk "$mnt" | cut -f1) - ancient_kb ))"
 [ -n "$f2fs_fdp" ] || chaindata_kb="$(du -sk "$datadir/geth/chaindata" | cut -f1)"
 mode=""
 [ -z "$f2fs_fdp" ] || { [ "$f2fs_fdp" -gt 1 ] && mode=fdp || mode=nonfdp; }
+# F2FS's own counters since mount (checkpoints, its cleaning, blocks written):
+# what explains the host bytes a mode sends (docs/geth_study.md)
+f2fs_counters=""
+if [ "$fs" = f2fs ]; then
+  for k in cp_foreground_calls cp_background_calls gc_foreground_calls gc_background_calls \
+           moved_blocks_foreground moved_blocks_background lifetime_write_kbytes; do
+    v="$(cat "/sys/fs/f2fs/$(basename "$loop")/$k" 2>/dev/null || true)"
+    [ -z "$v" ] || f2fs_counters+="$k=$v "
+  done
+fi
 # run.json: every setting of the run, as key=value arguments (values stay
 # data: a quote in a path or a mount option cannot break the file).
 python3 - "$base.run.json" "$chain/chaingen.json" version=1 geth="$version" geth_binary_stamp="$stamp" \
@@ -417,7 +427,7 @@ python3 - "$base.run.json" "$chain/chaingen.json" version=1 geth="$version" geth
   pebble_env.GETH_PEBBLE_SCALE="$scale" pebble_env.GETH_PEBBLE_MIN_FILE_KB="$min_file_kb" \
   freezer_threshold_blocks="$immutability" tier_map="$TIER_MAP" ancient_id="$ANCIENT_ID" elapsed_s="$elapsed" \
   mode="$mode" f2fs_fdp_log_n="$f2fs_fdp" f2fs_mkfs_ovp_pct="${f2fs_fdp:+$f2fs_ovp}" \
-  f2fs_sysfs="${f2fs_knobs:-}" geth_fdp_mode="$GETH_FDP_MODE" reset_marker="${IMPORT_RESET_MARKER:-0}" \
+  f2fs_sysfs="${f2fs_knobs:-}" f2fs_counters_at_end="$f2fs_counters" geth_fdp_mode="$GETH_FDP_MODE" reset_marker="${IMPORT_RESET_MARKER:-0}" \
   kernel="$(uname -r)" fs_size_kib="$size_kb" fs_used_kib_at_end="$used_kb" fs_avail_kib_at_end="$avail_kb" \
   chaindata_kib_at_end="$chaindata_kb" ancient_kib_at_end="$ancient_kb" <<'EOF'
 import json, sys
@@ -433,6 +443,8 @@ for arg in sys.argv[3:]:
         run.setdefault("pebble_env", {})[key[len("pebble_env."):]] = value
     elif key == "compact_after_import":
         run[key] = value == "1"
+    elif key == "f2fs_counters_at_end":
+        run[key] = {k: int(v) for k, _, v in (kv.partition("=") for kv in value.split())} or None
     elif key in ("mode", "f2fs_sysfs") and not value:
         run[key] = None  # not an FDP-aware F2FS run
     else:

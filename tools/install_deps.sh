@@ -86,6 +86,7 @@ vm_kernel_abi=6.12.95+deb12
 vm_kernel_version=6.12.95-1~bpo12+1
 vm_kernel_pkgs=("linux-source-6.12=$vm_kernel_version" "linux-headers-$vm_kernel_abi-amd64=$vm_kernel_version"
                 "linux-kbuild-$vm_kernel_abi=$vm_kernel_version")
+vm_image_debs=("linux-image-$vm_kernel_abi-amd64=$vm_kernel_version")
 vm_source=/etc/apt/sources.list.d/ftlsim-bookworm-backports.sources
 vm_pin=/etc/apt/preferences.d/ftlsim-bookworm-backports
 vm_source_text="# written by ftlsim tools/install_deps.sh vm
@@ -99,7 +100,39 @@ vm_pin_text="# written by ftlsim tools/install_deps.sh vm
 Package: *
 Pin: release n=bookworm-backports
 Pin-Priority: 100"
-vm_kernel_dir="$repo/build/vm/kernel"
+vm_kernel_dir="$repo/build/vm/kernel"      # boot/vmlinuz-*, lib/modules/*
+
+# fetch_debs DIR FIX NAME=VERSION...: downloads each package at VERSION with
+# `apt-get download` (nothing is installed), checks that the .debs are
+# exactly those packages and versions, unpacks them with dpkg-deb -x into
+# DIR.partial, runs FIX on it (a function taking the folder, or :), lists
+# the packages in .ftlsim-debs and puts the folder in DIR's place. Exit 2
+# when a package cannot be downloaded or is not the one asked for.
+fetch_debs() {
+  local dir=$1 fix=$2 deb got=()
+  shift 2
+  local dl="$dir.debs"
+  rm -rf "$dl" "$dir.partial"
+  mkdir -p "$dl" "$dir.partial"
+  # apt downloads as its _apt user where that user can write the folder
+  if id _apt >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then chown _apt "$dl"; fi
+  (cd "$dl" && apt-get download -qq "$@") ||
+    { echo "install_deps: apt-get download $* failed (is bookworm-backports reachable?)" >&2; exit 2; }
+  for deb in "$dl"/*.deb; do
+    [ -e "$deb" ] || continue
+    got+=("$(dpkg-deb -f "$deb" Package)=$(dpkg-deb -f "$deb" Version)")
+  done
+  if [ "$(printf '%s\n' "${got[@]}" | sort)" != "$(printf '%s\n' "$@" | sort)" ]; then
+    echo "install_deps: apt-get download gave '${got[*]}', not '$*'" >&2
+    exit 2
+  fi
+  for deb in "$dl"/*.deb; do dpkg-deb -x "$deb" "$dir.partial"; done
+  "$fix" "$dir.partial"
+  printf '%s\n' "$@" >"$dir.partial/.ftlsim-debs"
+  rm -rf "$dir" && mv "$dir.partial" "$dir"
+  rm -rf "$dl"
+}
+
 vm_missing=()
 vm_sources_ok=1
 if [ "${want_vm:-0}" = 1 ]; then
@@ -149,16 +182,7 @@ fi
 # The backports kernel (the pinned image, the one tools/f2fs_fdp builds for),
 # downloaded (not installed) and unpacked into build/vm/kernel: boot/vmlinuz-*
 # and lib/modules/*.
-if [ "${want_vm:-0}" = 1 ] && ! ls "$vm_kernel_dir"/boot/vmlinuz-"$vm_kernel_abi"-amd64 >/dev/null 2>&1; then
-  image="linux-image-$vm_kernel_abi-amd64"
-  dl="$repo/build/vm/kernel-deb"
-  rm -rf "$dl" "$vm_kernel_dir.partial"
-  mkdir -p "$dl" "$vm_kernel_dir.partial"
-  # apt downloads as its _apt user where that user can write the folder
-  id _apt >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && chown _apt "$dl"
-  (cd "$dl" && apt-get download -qq "$image=$vm_kernel_version")
-  dpkg-deb -x "$dl"/"$image"_*.deb "$vm_kernel_dir.partial"
-  rm -rf "$vm_kernel_dir" && mv "$vm_kernel_dir.partial" "$vm_kernel_dir"
-  rm -rf "$dl"
-  echo "install_deps: kernel $image unpacked into $vm_kernel_dir" >&2
+if [ "${want_vm:-0}" = 1 ] && [ ! -e "$vm_kernel_dir/boot/vmlinuz-$vm_kernel_abi-amd64" ]; then
+  fetch_debs "$vm_kernel_dir" : "${vm_image_debs[@]}"
+  echo "install_deps: kernel ${vm_image_debs[*]} unpacked into $vm_kernel_dir" >&2
 fi

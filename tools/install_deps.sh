@@ -18,10 +18,11 @@
 #              f2fs-tools; and the backports kernel, fetched with
 #              `apt-get download` and unpacked under build/vm/kernel; for
 #              tools/f2fs_fdp (the FDP-aware F2FS module for that kernel),
-#              the same kernel's linux-source, headers and kbuild, pinned
-#              to the image's version, and pahole (the headers depend on
-#              the image package, which apt then installs into /boot; the
-#              running kernel is not touched)
+#              gcc-12, pahole and kbuild's libraries, and the same kernel's
+#              headers, kbuild and linux-source, pinned to the image's
+#              version and fetched the same way (build/vm/kheaders,
+#              build/vm/ksource): no kernel package is installed, so
+#              nothing is put into the host's /boot or /usr/src
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -58,7 +59,8 @@ for g in "${groups[@]}"; do
     vm)
       want_vm=1
       packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs python3
-                 pahole make gcc xz-utils patch)  # tools/f2fs_fdp's module build
+                 pahole make gcc gcc-12 binutils xz-utils patch  # tools/f2fs_fdp's module build
+                 libc6 libelf1 libssl3 zlib1g)  # what linux-kbuild's fixdep, modpost, objtool link
       ;;
     *)
       echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz, vm)" >&2
@@ -81,12 +83,20 @@ done
 vm_backports=(qemu-system-x86 qemu-system-common qemu-system-data seabios)
 # The guest kernel and what tools/f2fs_fdp/build.sh builds its f2fs.ko
 # against: one version, pinned (apt would take a newer linux-source from
-# bookworm-security, whose F2FS no longer matches the image).
+# bookworm-security, whose F2FS no longer matches the image). None of them
+# is installed: each set is fetched with `apt-get download` and unpacked
+# with dpkg-deb -x into its own folder (fetch_debs below). Installing the
+# headers would pull in the image package (linux-headers-*-amd64 depends on
+# linux-image-*-amd64), which apt puts into the host's /boot with an
+# initramfs and a boot entry; an installed linux-source-6.12 would be
+# replaced by bookworm-security's at the host's next `apt upgrade`.
 vm_kernel_abi=6.12.95+deb12
 vm_kernel_version=6.12.95-1~bpo12+1
-vm_kernel_pkgs=("linux-source-6.12=$vm_kernel_version" "linux-headers-$vm_kernel_abi-amd64=$vm_kernel_version"
-                "linux-kbuild-$vm_kernel_abi=$vm_kernel_version")
 vm_image_debs=("linux-image-$vm_kernel_abi-amd64=$vm_kernel_version")
+vm_kheaders_debs=("linux-headers-$vm_kernel_abi-amd64=$vm_kernel_version"
+                  "linux-headers-$vm_kernel_abi-common=$vm_kernel_version"
+                  "linux-kbuild-$vm_kernel_abi=$vm_kernel_version")
+vm_ksource_debs=("linux-source-6.12=$vm_kernel_version")
 vm_source=/etc/apt/sources.list.d/ftlsim-bookworm-backports.sources
 vm_pin=/etc/apt/preferences.d/ftlsim-bookworm-backports
 vm_source_text="# written by ftlsim tools/install_deps.sh vm
@@ -101,7 +111,15 @@ Package: *
 Pin: release n=bookworm-backports
 Pin-Priority: 100"
 vm_kernel_dir="$repo/build/vm/kernel"      # boot/vmlinuz-*, lib/modules/*
+vm_kheaders_dir="$repo/build/vm/kheaders"  # usr/src/linux-headers-*-{amd64,common}, usr/lib/linux-kbuild-*
+vm_ksource_dir="$repo/build/vm/ksource"    # usr/src/linux-source-6.12.tar.xz
 
+# debs_ok DIR NAME=VERSION...: DIR was unpacked by fetch_debs from exactly
+# these packages (DIR/.ftlsim-debs lists them, written last).
+debs_ok() {
+  local dir=$1; shift
+  [ "$(cat "$dir/.ftlsim-debs" 2>/dev/null)" = "$(printf '%s\n' "$@")" ]
+}
 # fetch_debs DIR FIX NAME=VERSION...: downloads each package at VERSION with
 # `apt-get download` (nothing is installed), checks that the .debs are
 # exactly those packages and versions, unpacks them with dpkg-deb -x into
@@ -132,6 +150,29 @@ fetch_debs() {
   rm -rf "$dir" && mv "$dir.partial" "$dir"
   rm -rf "$dl"
 }
+# The headers as unpacked are meant for /: the amd64 tree's Makefile is the
+# single line `include /usr/src/linux-headers-ABI-common/Makefile`, made
+# relative here (kbuild finds the source tree from the included Makefile's
+# path); lib/modules/ABI/{build,source} are absolute links into the host's
+# /usr/src, removed. Every other link in the packages is relative (scripts
+# and tools -> ../../lib/linux-kbuild-ABI/...), and the common tree and
+# kbuild name no absolute path that a module build uses.
+kheaders_fix() {
+  local root=$1 common="linux-headers-$vm_kernel_abi-common"
+  local mk="$1/usr/src/linux-headers-$vm_kernel_abi-amd64/Makefile" abs
+  if [ "$(cat "$mk" 2>/dev/null)" != "include /usr/src/$common/Makefile" ]; then
+    echo "install_deps: $mk is not the one-line include of /usr/src/$common/Makefile it was in $vm_kernel_version" >&2
+    exit 2
+  fi
+  # shellcheck disable=SC2016  # make's $(...), written as is
+  printf 'include $(dir $(lastword $(MAKEFILE_LIST)))../%s/Makefile\n' "$common" >"$mk"
+  rm -rf "$root/lib/modules" && rmdir "$root/lib"
+  abs="$(find "$root" -type l -lname '/*' -printf '%p -> %l\n')"
+  if [ -n "$abs" ]; then
+    printf 'install_deps: absolute links in the unpacked headers:\n%s\n' "$abs" >&2
+    exit 2
+  fi
+}
 
 vm_missing=()
 vm_sources_ok=1
@@ -145,12 +186,9 @@ if [ "${want_vm:-0}" = 1 ]; then
       vm_missing+=("$p/bookworm-backports")
     fi
   done
-  for p in "${vm_kernel_pkgs[@]}"; do
-    if [ "$(dpkg-query -W -f='${Status} ${Version}' "${p%%=*}" 2>/dev/null)" != "install ok installed ${p#*=}" ]; then
-      vm_missing+=("$p")
-    fi
-  done
-  ls "$vm_kernel_dir"/boot/vmlinuz-"$vm_kernel_abi"-amd64 >/dev/null 2>&1 || vm_missing+=("(kernel)")
+  [ -e "$vm_kernel_dir/boot/vmlinuz-$vm_kernel_abi-amd64" ] || vm_missing+=("(kernel)")
+  debs_ok "$vm_kheaders_dir" "${vm_kheaders_debs[@]}" || vm_missing+=("(kernel headers)")
+  debs_ok "$vm_ksource_dir" "${vm_ksource_debs[@]}" || vm_missing+=("(kernel source)")
 fi
 
 if [ ${#missing[@]} -eq 0 ] && [ ${#vm_missing[@]} -eq 0 ] && [ "$vm_sources_ok" = 1 ]; then
@@ -174,15 +212,29 @@ if [ "$vm_sources_ok" = 0 ]; then
 fi
 "${sudo[@]}" apt-get update -qq
 apt_missing=("${missing[@]}")
-for p in "${vm_missing[@]}"; do [ "$p" = "(kernel)" ] || apt_missing+=("$p"); done
+for p in "${vm_missing[@]}"; do
+  case "$p" in "("*) ;; *) apt_missing+=("$p") ;; esac  # (kernel ...): fetched below
+done
 if [ ${#apt_missing[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >&2
 fi
 
 # The backports kernel (the pinned image, the one tools/f2fs_fdp builds for),
 # downloaded (not installed) and unpacked into build/vm/kernel: boot/vmlinuz-*
-# and lib/modules/*.
-if [ "${want_vm:-0}" = 1 ] && [ ! -e "$vm_kernel_dir/boot/vmlinuz-$vm_kernel_abi-amd64" ]; then
-  fetch_debs "$vm_kernel_dir" : "${vm_image_debs[@]}"
-  echo "install_deps: kernel ${vm_image_debs[*]} unpacked into $vm_kernel_dir" >&2
+# and lib/modules/*. Then what tools/f2fs_fdp/build.sh builds against, the
+# same way: the headers and kbuild into build/vm/kheaders, linux-source's
+# tarball into build/vm/ksource.
+if [ "${want_vm:-0}" = 1 ]; then
+  if [ ! -e "$vm_kernel_dir/boot/vmlinuz-$vm_kernel_abi-amd64" ]; then
+    fetch_debs "$vm_kernel_dir" : "${vm_image_debs[@]}"
+    echo "install_deps: kernel ${vm_image_debs[*]} unpacked into $vm_kernel_dir" >&2
+  fi
+  if ! debs_ok "$vm_kheaders_dir" "${vm_kheaders_debs[@]}"; then
+    fetch_debs "$vm_kheaders_dir" kheaders_fix "${vm_kheaders_debs[@]}"
+    echo "install_deps: ${vm_kheaders_debs[*]} unpacked into $vm_kheaders_dir" >&2
+  fi
+  if ! debs_ok "$vm_ksource_dir" "${vm_ksource_debs[@]}"; then
+    fetch_debs "$vm_ksource_dir" : "${vm_ksource_debs[@]}"
+    echo "install_deps: ${vm_ksource_debs[*]} unpacked into $vm_ksource_dir" >&2
+  fi
 fi

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,13 @@ type FS struct {
 	watcher  *ancientWatcher
 	finished bool
 	extras   map[string]string
+
+	// Dirs mode: placement directories with entries not yet synced, synced
+	// when Pebble syncs a directory of its own (see OpenDir), so that the
+	// mode asks the file system for no sync Pebble did not ask for.
+	syncMu    sync.Mutex // held while syncing: a sync covers what was marked before it
+	dirty     map[string]bool
+	syncDirFn func(string) error // syncDir; tests count the calls
 }
 
 // New wraps inner (vfs.Default when nil) for the Pebble database in dir.
@@ -49,12 +57,14 @@ func New(inner vfs.FS, dir string, o Options) (*FS, error) {
 		return nil, err
 	}
 	fs := &FS{
-		FS:      inner,
-		dir:     dir,
-		opts:    o,
-		c:       countersFor(o.StatsPath),
-		jobs:    map[int]Tier{},
-		pending: map[string]*File{},
+		FS:        inner,
+		dir:       dir,
+		opts:      o,
+		c:         countersFor(o.StatsPath),
+		jobs:      map[int]Tier{},
+		pending:   map[string]*File{},
+		dirty:     map[string]bool{},
+		syncDirFn: syncDir,
 	}
 	if o.Mode&ModeDirs != 0 {
 		root, err := filepath.Abs(o.DirRoot)
@@ -237,7 +247,8 @@ func (fs *FS) relocate(f *File, id uint8) error {
 	if err := replaceWithSymlink(f.path, target); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	fs.markDirty(dir)
+	return nil
 }
 
 // createIn creates name's file in the directory of id and symlinks name to it.
@@ -252,11 +263,65 @@ func (fs *FS) createIn(id uint8, name string) (vfs.File, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := syncDir(dir); err != nil {
-		f.Close()
-		return nil, err
-	}
+	fs.markDirty(dir)
 	return f, nil
+}
+
+// markDirty notes a new, renamed or removed entry in placement directory dir.
+func (fs *FS) markDirty(dir string) {
+	fs.mu.Lock()
+	fs.dirty[dir] = true
+	fs.mu.Unlock()
+}
+
+// syncPlacementDirs syncs every placement directory marked since the last
+// call. Pebble syncs its own directory after it created a file and before it
+// relies on the entry (e.g. before a MANIFEST names a new table), and the
+// file's real entry is in a placement directory: it must be durable first.
+// Syncing each at once instead made one more sync per table, and on F2FS a
+// directory's fsync is a checkpoint.
+func (fs *FS) syncPlacementDirs() error {
+	fs.syncMu.Lock()
+	defer fs.syncMu.Unlock()
+	fs.mu.Lock()
+	dirs := make([]string, 0, len(fs.dirty))
+	for d := range fs.dirty {
+		dirs = append(dirs, d)
+	}
+	fs.dirty = map[string]bool{}
+	fs.mu.Unlock()
+	sort.Strings(dirs)
+	var errs []error
+	for _, d := range dirs {
+		if err := fs.syncDirFn(d); err != nil {
+			fs.markDirty(d)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// OpenDir opens a directory of Pebble's; in dirs mode its Sync first syncs
+// the placement directories that hold the real entries of its symlinks.
+func (fs *FS) OpenDir(name string) (vfs.File, error) {
+	d, err := fs.FS.OpenDir(name)
+	if err != nil || fs.opts.Mode&ModeDirs == 0 {
+		return d, err
+	}
+	return &dirFile{File: d, fs: fs}, nil
+}
+
+// dirFile is a directory of Pebble's in dirs mode (see OpenDir).
+type dirFile struct {
+	vfs.File
+	fs *FS
+}
+
+func (d *dirFile) Sync() error {
+	if err := d.fs.syncPlacementDirs(); err != nil {
+		return err
+	}
+	return d.File.Sync()
 }
 
 // ourLink returns the target of name when name is a symlink into one of the
@@ -322,6 +387,7 @@ func (fs *FS) ReuseForWrite(oldname, newname string) (vfs.File, error) {
 	var err error
 	if target, ok := fs.ourLink(oldname); ok {
 		newTarget := filepath.Join(filepath.Dir(target), filepath.Base(newname))
+		fs.markDirty(filepath.Dir(target))
 		if err = os.Rename(target, newTarget); err == nil {
 			if err = replaceWithSymlink(newname, newTarget); err == nil {
 				err = os.Remove(oldname)
@@ -361,6 +427,7 @@ func (fs *FS) Remove(name string) error {
 		if err := os.Remove(target); err != nil && !os.IsNotExist(err) {
 			return err
 		}
+		fs.markDirty(filepath.Dir(target))
 	}
 	err := fs.FS.Remove(name)
 	if err == nil && fs.log != nil {
@@ -461,7 +528,8 @@ func (fs *FS) extra() map[string]string {
 	return out
 }
 
-// Close stops the ancient watcher (after a final scan), closes the event log
+// Close syncs the placement directories with entries not yet synced (dirs
+// mode), stops the ancient watcher (after a final scan), closes the event log
 // and writes the stats file. It is idempotent except that each call rewrites
 // the stats with the counters of that moment. It does not close the wrapped FS.
 func (fs *FS) Close() error {
@@ -469,7 +537,7 @@ func (fs *FS) Close() error {
 	first := !fs.finished
 	fs.finished = true
 	fs.mu.Unlock()
-	var errs []error
+	errs := []error{fs.syncPlacementDirs()}
 	if first {
 		fs.watcher.stop()
 	} else {

@@ -635,3 +635,89 @@ func TestPageBytes(t *testing.T) {
 		t.Errorf("pageSpan(8192, 8192) = %d", got)
 	}
 }
+
+// TestDirsModeSyncsWhenPebbleDoes checks that dirs mode syncs a placement
+// directory only when Pebble syncs a directory of its own (before that sync,
+// so the real entry is durable first), not once per file it places.
+func TestDirsModeSyncsWhenPebbleDoes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	root := filepath.Join(t.TempDir(), "tiers")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := New(nil, dir, Options{Mode: ModeDirs, DirRoot: root, StatsPath: "-", AncientDirs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var synced []string
+	fs.syncDirFn = func(d string) error { synced = append(synced, d); return syncDir(d) }
+	walDir := fs.dirFor(fs.ID(TierWAL))
+	for _, name := range []string{"000001.log", "000002.log"} {
+		f, err := fs.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if len(synced) != 0 {
+		t.Fatalf("placement directories synced before Pebble synced its own: %v", synced)
+	}
+	d, err := fs.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 1 || synced[0] != walDir {
+		t.Fatalf("one Pebble directory sync after two WALs: placement syncs %v, want [%s]", synced, walDir)
+	}
+	if err := d.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 1 {
+		t.Fatalf("a sync with no new entry synced placement directories again: %v", synced)
+	}
+	if err := fs.Remove(filepath.Join(dir, "000001.log")); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 2 || synced[1] != walDir {
+		t.Fatalf("Close after a removal: placement syncs %v, want a second sync of %s", synced, walDir)
+	}
+}
+
+// TestDirsModePebbleSyncCount runs Pebble in dirs mode: placement
+// directories are synced (Pebble syncs its directory after placing files),
+// and none is left pending after Close.
+func TestDirsModePebbleSyncCount(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	root := filepath.Join(t.TempDir(), "tiers")
+	opt := smallOptions()
+	fs, err := Install(opt, dir, Options{Mode: ModeDirs, DirRoot: root, StatsPath: "-", AncientDirs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	syncs := 0
+	fs.syncDirFn = func(d string) error { syncs++; return syncDir(d) }
+	db, err := pebble.Open(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, db, 0, 20000)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if syncs == 0 {
+		t.Fatal("no placement directory was synced")
+	}
+	if len(fs.dirty) != 0 {
+		t.Fatalf("placement directories left unsynced after Close: %v", fs.dirty)
+	}
+}

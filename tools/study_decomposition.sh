@@ -15,7 +15,8 @@
 #   both      B with --placement fdp: the study's FDP run
 # as three `ftlsim compare --trace A --trace-b ...` runs whose side a is the
 # baseline (DIR/device/, DIR/host/, DIR/both/, each with its compare.csv),
-# and prints one row per run: WAF, GC copies and GC onset with the change
+# and prints one row per run: WAF, GC copies, NAND writes (host writes + GC
+# copies: the two host modes write different amounts) and GC onset with the change
 # from the baseline. Every number is read from those compare.csv files.
 #
 # Exit: 0 done; 2 usage or an ftlsim refusal (its message is printed).
@@ -64,13 +65,19 @@ onset() {  # host bytes and marker of the GC onset, or "none"
   echo "$(bytes "$1"), block ${2:--}"
 }
 
-fmt='%-32s %-7s %-9s %7s %7s %11s %7s  %s\n'
+# NAND writes = host writes + GC copies: with two host modes the host writes
+# differ, so WAF alone does not compare the flash each run wears.
+nand() { awk -v h="$(cell "$1" host_bytes "$2")" -v g="$(cell "$1" gc_bytes "$2")" 'BEGIN { printf "%.0f", h + g }'; }
+pct() { awk -v x="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (x - b) / b }'; }
+
+fmt='%-32s %-7s %-9s %7s %7s %11s %7s %11s %7s  %s\n'
 # shellcheck disable=SC2059
-printf "$fmt" run trace placement WAF change "GC copies" change "GC onset (host writes, marker)"
+printf "$fmt" run trace placement WAF change "GC copies" change "NAND writes" change "GC onset (host writes, marker)"
 base="$out/device/compare.csv"
+base_nand="$(nand "$base" 2)"
 # shellcheck disable=SC2059
 printf "$fmt" "non-FDP (the study's baseline)" nonfdp single "$(ratio "$(cell "$base" waf 2)")" "" \
-  "$(bytes "$(cell "$base" gc_bytes 2)")" "" \
+  "$(bytes "$(cell "$base" gc_bytes 2)")" "" "$(bytes "$base_nand")" "" \
   "$(onset "$(cell "$base" gc_onset_host_bytes 2)" "$(cell "$base" gc_onset_marker 2)")"
 names=(device host both)
 labels=("device effect alone" "host effect alone" "both (the study's FDP)")
@@ -83,6 +90,7 @@ for i in 0 1 2; do
   # shellcheck disable=SC2059
   printf "$fmt" "${labels[$i]}" "${traces[$i]}" "${placements[$i]}" "$(ratio "$(cell "$f" waf 3)")" \
     "$(change "$(cell "$f" waf 4)")" "$(bytes "$(cell "$f" gc_bytes 3)")" "$(change "$(cell "$f" gc_bytes 4)")" \
+    "$(bytes "$(nand "$f" 3)")" "$(pct "$(nand "$f" 3)" "$base_nand")" \
     "$(onset "$(cell "$f" gc_onset_host_bytes 3)" "$(cell "$f" gc_onset_marker 3)")"
 done
 echo "wrote      $out/device/, $out/host/, $out/both/"

@@ -146,12 +146,15 @@ TEST_CASE("tools/study_decomposition.sh: each row is a plain run of its trace an
   const auto r = test::run_shell(script + common);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // The WAF of a plain run (summary.json), as the table prints it.
+  // The WAF and NAND bytes of a plain run (summary.json), as the table prints them.
+  std::vector<double> nands;
   const auto waf = [&](const std::string& trace, const std::string& placement) {
     const std::string out = dir.file("p-" + std::to_string(std::hash<std::string>{}(trace + placement)));
     REQUIRE(run_ftlsim("--trace " + trace + " " + common + " --placement " + placement + " --out " + out).exit_code ==
             0);
-    return std::stod(json_value(slurp(out + "/summary.json"), "waf"));
+    const std::string summary = slurp(out + "/summary.json");
+    nands.push_back(std::stod(json_value(summary, "nand_bytes")));
+    return std::stod(json_value(summary, "waf"));
   };
   const double base = waf(ta, "single");
   const std::vector<std::tuple<std::string, std::string, std::string>> rows = {
@@ -177,6 +180,18 @@ TEST_CASE("tools/study_decomposition.sh: each row is a plain run of its trace an
     }
     INFO(label << ": " << line << " / expected " << text);
     CHECK_THAT(line, Contains(text));
+    // NAND writes (host + GC) and their change from the baseline's
+    const double nand = nands.back(), base_nand = nands.front();
+    char nand_text[64];
+    if (label == std::get<0>(rows[0])) {
+      std::snprintf(nand_text, sizeof nand_text, "%.2f MiB", nand / (1 << 20));
+    } else {
+      char change[32];
+      std::snprintf(change, sizeof change, "%+.1f%%", 100.0 * (nand - base_nand) / base_nand);
+      std::snprintf(nand_text, sizeof nand_text, "%.2f MiB %7s", nand / (1 << 20), change);
+    }
+    INFO("NAND writes: expected " << nand_text);
+    CHECK_THAT(line, Contains(nand_text));
   }
   CHECK(wafs[2] != wafs[3]);  // b's two IDs make fdp placement differ from single
   // Usage errors: one line, exit 2.

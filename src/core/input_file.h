@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/io_identity.h"
+
 namespace ftlsim {
 
 class InputFile {
@@ -26,6 +28,9 @@ class InputFile {
   [[nodiscard]] int fd() const { return fd_; }
   [[nodiscard]] uint64_t size() const { return static_cast<uint64_t>(st_.st_size); }
   [[nodiscard]] const std::string& path() const { return path_; }
+  // The open file's device and inode: what is read, whatever the path names
+  // by now (RunInputs compares outputs with it).
+  [[nodiscard]] FileIdentity identity() const { return {st_.st_dev, st_.st_ino}; }
   // False once the file's size or modification time differs from when it
   // was opened (another program truncated or rewrote it).
   [[nodiscard]] bool unchanged() const;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,26 +22,6 @@ namespace fs = std::filesystem;
 std::string folder_of(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? std::string(".") : parent.string();
-}
-
-// Throws unless `dir` is a folder this process may create entries in.
-void check_writable_folder(std::string_view option, const std::string& path, const std::string& dir) {
-  struct statfs fs_info {};
-  if (::statfs(dir.c_str(), &fs_info) == 0) {
-    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give a "
-                                   "folder on a disk",
-                                   option, path, dir, *kind));
-    }
-  }
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) {
-    throw InputError(fmt::format("{} {}: its folder {} does not exist", option, path, dir));
-  }
-  if (!S_ISDIR(st.st_mode)) throw InputError(fmt::format("{} {}: {} is not a folder", option, path, dir));
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(fmt::format("{} {}: cannot write into {} ({})", option, path, dir, std::strerror(errno)));
-  }
 }
 
 }  // namespace
@@ -95,9 +74,17 @@ void RunInputs::add(std::string option, const std::string& path) {
   if (const auto id = identity_of(path)) inputs_.push_back({std::move(option), path, *id});
 }
 
+void RunInputs::add(std::string option, const std::string& path, FileIdentity id) {
+  inputs_.push_back({std::move(option), path, id});
+}
+
 void RunInputs::add_planned(std::string option, const std::string& path) {
   if (path.empty()) return;
   if (const auto id = identity_of(folder_of(path))) inputs_.push_back({std::move(option), path, *id, true});
+}
+
+void RunInputs::add_planned(std::string option, const std::string& path, FileIdentity folder) {
+  inputs_.push_back({std::move(option), path, folder, true});
 }
 
 static std::string input_name(const RunInputs::Input& in) {
@@ -106,10 +93,12 @@ static std::string input_name(const RunInputs::Input& in) {
 }
 
 void RunInputs::check_not_input(std::string_view option, const std::string& path) const {
-  const auto id = identity_of(path);
-  if (!id) return;
+  if (const auto id = identity_of(path)) check_not_input(option, path, *id);
+}
+
+void RunInputs::check_not_input(std::string_view option, const std::string& path, FileIdentity id) const {
   for (const Input& in : inputs_) {
-    if (!in.planned && in.id == *id) {
+    if (!in.planned && in.id == id) {
       throw InputError(fmt::format("{} {} is {} (the same file); an output never replaces an input", option, path,
                                    input_name(in)));
     }
@@ -141,23 +130,6 @@ void RunInputs::check_not_inside(std::string_view option, const std::string& dir
       p = p.parent_path();
     }
   }
-}
-
-void check_output_file(std::string_view option, const std::string& path, bool force, const RunInputs& inputs) {
-  if (path.empty()) throw InputError(fmt::format("{}: the output path is empty", option));
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode)) {
-      throw InputError(fmt::format("{} {} is {}; outputs are regular files, and ftlsim never replaces anything "
-                                   "else (--force or not)",
-                                   option, path, file_type_name(st.st_mode)));
-    }
-    inputs.check_not_input(option, path);
-    if (!force) throw InputError(fmt::format("{}: already exists (use --force to overwrite)", path));
-  } else if (errno != ENOENT) {
-    throw InputError(fmt::format("{} {}: cannot stat ({})", option, path, std::strerror(errno)));
-  }
-  check_writable_folder(option, path, folder_of(path));
 }
 
 std::string folder_name_of(const std::string& path) {

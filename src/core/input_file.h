@@ -14,7 +14,9 @@ namespace ftlsim {
 
 class InputFile {
  public:
-  // Opens `path` read-only with O_NONBLOCK and checks it. Throws InputError
+  // Opens `path` once (O_PATH), checks that node, and opens it read-only
+  // with O_NONBLOCK through it (a device is never opened, and the file read
+  // is the file checked). Throws InputError
   // (exit 2, the user can fix it) when it is missing, not permitted (with
   // the system's message), not a regular file (naming what it is: FIFO,
   // directory, block or character device, socket), or a special file whose

@@ -1,5 +1,6 @@
 #include "core/io_identity.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/dir_fd.h"
 #include "core/error.h"
 
 namespace ftlsim {
@@ -109,15 +111,52 @@ void RunInputs::check_not_inside(std::string_view option, const std::string& dir
   if (const auto folder = identity_of(dir)) check_not_inside(option, dir, *folder);
 }
 
+namespace {
+
+std::optional<FileIdentity> identity_of_fd(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  return FileIdentity{st.st_dev, st.st_ino};
+}
+
+// The folder the input `in` lies in (for a planned file, the folder it is
+// made in), open. The path the kernel resolves for it (canonical) is text,
+// so the folder is checked to hold that very input: the same device and
+// inode under the last name (or, planned, to be that folder). Invalid when
+// the input is no longer where its path leads.
+UniqueFd open_folder_of_input(const RunInputs::Input& in) {
+  std::error_code ec;
+  const fs::path p = fs::canonical(in.planned ? folder_of(in.path) : in.path, ec);
+  if (ec) return {};
+  UniqueFd dir(::open((in.planned ? p : p.parent_path()).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.valid()) return {};
+  if (in.planned) return identity_of_fd(dir.get()) == in.id ? std::move(dir) : UniqueFd();
+  struct stat st {};
+  if (::fstatat(dir.get(), p.filename().c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      FileIdentity{st.st_dev, st.st_ino} != in.id) {
+    return {};
+  }
+  return dir;
+}
+
+}  // namespace
+
 void RunInputs::check_not_inside(std::string_view option, const std::string& dir, FileIdentity folder) const {
   for (const Input& in : inputs_) {
-    // Walk up from the input (or the folder a planned file goes into) to
-    // the root, comparing every folder on the way.
-    std::error_code ec;
-    fs::path p = fs::canonical(in.planned ? folder_of(in.path) : in.path, ec);
-    if (ec) continue;
+    // Walk up from the input's folder (or the folder a planned file goes
+    // into) to the root through "..", comparing every folder on the way:
+    // the folders the input is in, as the kernel links them, not as a path
+    // text names them.
+    UniqueFd at = open_folder_of_input(in);
+    if (!at.valid()) {
+      throw InputError(fmt::format("{} {}: {} is no longer where its path leads (moved or removed while the run "
+                                   "started); run again",
+                                   option, dir, in.planned ? fmt::format("the folder of {} {}", in.option, in.path)
+                                                           : input_name(in)));
+    }
     for (;;) {
-      if (const auto id = identity_of(p.string()); id && *id == folder) {
+      const std::optional<FileIdentity> id = identity_of_fd(at.get());
+      if (id && *id == folder) {
         if (in.planned) {
           throw InputError(fmt::format("{} {} would hold {} {}, which this run creates; write the results into "
                                        "another folder",
@@ -126,8 +165,9 @@ void RunInputs::check_not_inside(std::string_view option, const std::string& dir
         throw InputError(fmt::format("{} {} holds {}; write the results into another folder", option, dir,
                                      input_name(in)));
       }
-      if (p == p.root_path() || !p.has_parent_path()) break;
-      p = p.parent_path();
+      UniqueFd up(::openat(at.get(), "..", O_PATH | O_DIRECTORY | O_CLOEXEC));
+      if (!up.valid() || !id || identity_of_fd(up.get()) == id) break;  // the root (its ".." is itself)
+      at = std::move(up);
     }
   }
 }

@@ -113,6 +113,24 @@ TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
   (void)ftlsim::InPlaceFolder("--out", tmp.file("new/deeper"), inputs);  // absent: its parents may be created
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", trace, inputs), Contains("not a folder"));
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("soft.ftr"), inputs), Contains("symbolic link"));
+
+  // The folders an input lies in are those the kernel links it into, not
+  // those its path names later: recorded through link -> out/, then link
+  // turned to elsewhere/. A walk up from the path's text would look in
+  // elsewhere/ and let out/ be replaced with the input in it.
+  fs::create_directories(tmp.file("out"));
+  fs::create_directories(tmp.file("elsewhere"));
+  put(tmp.file("out/in.ftr"), "in");
+  put(tmp.file("elsewhere/in.ftr"), "other");
+  fs::create_symlink("out", tmp.file("link"));
+  ftlsim::RunInputs moved;
+  moved.add("--trace", tmp.file("link/in.ftr"));
+  CHECK_THROWS_WITH(moved.check_not_inside("--out", tmp.file("out")), Contains("holds the input --trace"));
+  fs::remove(tmp.file("link"));
+  fs::create_symlink("elsewhere", tmp.file("link"));
+  CHECK_THROWS_WITH(moved.check_not_inside("--out", tmp.file("out")), Contains("is no longer where its path leads"));
+  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", tmp.file("out"), {"in.ftr"}, moved), Contains("no longer where"));
+  CHECK(slurp(tmp.file("out/in.ftr")) == "in");
 }
 
 TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][unit]") {

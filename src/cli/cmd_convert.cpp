@@ -231,7 +231,8 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   inputs.add("--pid-map", req.pid_map);
   inputs.add("--hints", req.hints);
   inputs.add("--markers", req.markers);
-  check_output_file("-o", req.out, req.force, inputs);
+  // Its folder is opened once: the checks and the write look at it.
+  OutputFile out = open_output_file("-o", req.out, req.force, inputs);
 
   std::error_code size_error;
   const uint64_t input_bytes = std::filesystem::file_size(req.in, size_error);
@@ -240,7 +241,7 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   trace::ImportOptions with_progress = options;
   with_progress.progress = &progress;
   const trace::ImportSummary r =
-      trace::import_text_trace(req.in, req.out, with_progress, req.force ? Existing::kReplace : Existing::kRefuse);
+      trace::import_text_trace(req.in, std::move(out), with_progress);
   progress.finish();
   const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
   std::string line = fmt::format(

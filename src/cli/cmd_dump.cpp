@@ -148,11 +148,12 @@ void run_dump(const DumpArgs& args) {
     reader.check_intact();
     return;
   }
-  RunInputs inputs;
-  inputs.add("trace", args.trace);
-  check_output_file("-o", args.out, args.force, inputs);
+  // The trace first: -o is compared with the file the dump reads (its
+  // device and inode, from the open file), not with what the path names.
   const trace::FtrReader reader(args.trace);
-  AtomicFile file(args.out, args.force ? Existing::kReplace : Existing::kRefuse);
+  RunInputs inputs;
+  inputs.add("trace", args.trace, reader.identity());
+  AtomicFile file(open_output_file("-o", args.out, args.force, inputs));
   write_dump(reader, filter, file.stream(), args.out);
   reader.check_intact();
   file.commit();

@@ -9,10 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <sys/statvfs.h>
-
 #include "cli/commands.h"
 #include "cli/uint_option.h"
+#include "core/atomic_file.h"
 #include "core/escape.h"
 #include "core/error.h"
 #include "core/io_identity.h"
@@ -214,28 +213,17 @@ workload::SynthSpec build_spec(const GenOptions& o) {
   return spec;
 }
 
-// Bytes free to an unprivileged writer on the file system that will hold
-// `out` (its directory), or nullopt when that cannot be found out.
-std::optional<uint64_t> free_bytes_for(const std::string& out) {
-  std::filesystem::path dir = std::filesystem::path(out).parent_path();
-  if (dir.empty()) dir = ".";
-  struct statvfs vfs {};
-  if (::statvfs(dir.c_str(), &vfs) != 0) return std::nullopt;
-  const long double bytes = static_cast<long double>(vfs.f_bavail) * static_cast<long double>(vfs.f_frsize);
-  return bytes >= 0x1p64L ? UINT64_MAX : static_cast<uint64_t>(bytes);
-}
-
 // Refuses, before anything is written, a trace larger than the output's
 // free space: --writes counts write requests (2e9 = 2*10^9 records of 24
 // bytes, 48 GB), a read ratio near 1 multiplies them (0.999999 -> 10^6 reads
 // per write), and --fill over --logical 4P is 2^32 requests of 1 MiB. Returns
 // the most records the space holds, which write_ftr enforces while writing.
-uint64_t check_output_room(const workload::SynthSpec& spec, const std::string& out) {
+uint64_t check_output_room(const workload::SynthSpec& spec, const OutputFile& out) {
   constexpr double kRecordBytes = sizeof(trace::Record);
   constexpr uint64_t kHeaderAllowance = 64 * 1024;  // generous: the gen header is about 1 KiB
   const double records = workload::expected_record_count(spec);
   const double bytes = records * kRecordBytes + kHeaderAllowance;
-  const std::optional<uint64_t> free = free_bytes_for(out);
+  const std::optional<uint64_t> free = out.free_bytes();  // of the folder the trace is written into
   if (!free) return UINT64_MAX;
   const auto fits = static_cast<uint64_t>(std::max<double>(static_cast<double>(*free) - kHeaderAllowance, 0.0) /
                                           kRecordBytes);
@@ -247,7 +235,7 @@ uint64_t check_output_room(const workload::SynthSpec& spec, const std::string& o
         "counts write requests (1e6 = 10^6 records, not bytes; --bytes gives a volume), --read-ratio/--trim-ratio "
         "near 1 multiply them, and --fill adds --logical / --fill-io requests",
         records, workload::fill_request_count(spec), measured, spec.writes,
-        bytes >= 0x1p64 ? std::string("more than 16 EiB") : format_bytes(static_cast<uint64_t>(bytes)), out,
+        bytes >= 0x1p64 ? std::string("more than 16 EiB") : format_bytes(static_cast<uint64_t>(bytes)), out.path(),
         format_bytes(*free)));
   }
   return fits;
@@ -255,13 +243,15 @@ uint64_t check_output_room(const workload::SynthSpec& spec, const std::string& o
 
 void run_gen(const GenOptions& o) {
   const workload::SynthSpec spec = build_spec(o);
-  check_output_file("-o", o.out, o.force, RunInputs{});  // a regular file or absent; --force to replace
-  const uint64_t max_records = check_output_room(spec, o.out);
+  // A regular file or absent; --force to replace. Its folder is opened
+  // once: the checks, the free space and the write all look at it.
+  OutputFile out = open_output_file("-o", o.out, o.force, RunInputs{});
+  const uint64_t max_records = check_output_room(spec, out);
   // The total is an estimate when reads or trims are drawn at random.
   ProgressLine progress("gen", static_cast<uint64_t>(workload::expected_record_count(spec)),
                         ProgressUnit::kRecords, progress_wanted(o.no_progress));
   const workload::GenerateStats s =
-      workload::write_ftr(spec, o.out, o.force ? Existing::kReplace : Existing::kRefuse, max_records, &progress);
+      workload::write_ftr(spec, std::move(out), max_records, &progress);
   progress.finish();
   fmt::print("wrote {} records to {} ({} fill, {} writes, {} reads, {} trims, {} markers)\n", s.total(),
              escape_for_terminal(o.out), s.fill, s.writes, s.reads, s.trims, s.markers);

@@ -212,10 +212,12 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
 void run_replay(const ReplayArgs& a) {
   const replay::ReplayConfig cfg = build_config(a);
   const std::optional<MemoryBudget> mem_limit = memory_limit(a.mem_limit);
-  RunInputs inputs;
-  inputs.add("--trace", a.trace);
-  inputs.check_not_input("--target", a.target);
+  // The trace first: the target is compared with the file the replay reads
+  // (its device and inode, from the open file), in Target, which checks the
+  // target it has open.
   const trace::FtrReader reader(a.trace);
+  RunInputs inputs;
+  inputs.add("--trace", a.trace, reader.identity());
   if (cfg.mode == replay::ReplayMode::kTimed) timing::check_issue_span(reader.records(), cfg.speed, a.trace);
 
   replay::TargetRequest req;
@@ -232,10 +234,10 @@ void run_replay(const ReplayArgs& a) {
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     RunInputs around = inputs;
-    if (identity_of(a.target)) {
-      around.add("--target", a.target);
+    if (target.creates_file()) {
+      around.add_planned("--target", a.target, target.identity());
     } else {
-      around.add_planned("--target", a.target);
+      around.add("--target", a.target, target.identity());
     }
     out.emplace("--out", a.out, replay::kOutputNames, around);
   }

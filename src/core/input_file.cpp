@@ -12,6 +12,7 @@
 #include <iterator>
 #include <cstring>
 
+#include "core/dir_fd.h"
 #include "core/error.h"
 
 namespace ftlsim {
@@ -42,24 +43,36 @@ bool on_pseudo_file_system(int fd) {
 }
 
 InputFile::InputFile(const std::string& path) : path_(path) {
-  // A device is refused before it is opened: opening some has effects (a
-  // tape rewinds, a terminal becomes the controlling one).
-  struct stat before {};
-  if (::stat(path.c_str(), &before) == 0 && !S_ISREG(before.st_mode)) {
-    throw InputError(fmt::format("{}: not a regular file ({}); give a file", path, file_kind(before.st_mode)));
-  }
+  // Resolved once: opened O_PATH (no driver's open runs: opening some
+  // devices has effects, a tape rewinds, a terminal becomes the controlling
+  // one), refused unless a regular file, then opened for reading through
+  // that node (/proc/self/fd/N), so the file read is the file checked.
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
   // writer forever. It changes nothing for the regular files accepted.
-  fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd_ < 0) {
-    const int err = errno;
+  constexpr int kRead = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  const auto refuse_open = [&path](int err) {
     if (err == ENOENT || err == ENOTDIR) throw InputError(fmt::format("{}: no such file", path));
     if (err == EACCES || err == EPERM || err == ELOOP || err == ENAMETOOLONG || err == ENXIO || err == ENODEV ||
         err == EISDIR || err == EROFS || err == ETXTBSY) {
       throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
     }
     throw SystemError(fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+  };
+  const int node = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+  if (node < 0) refuse_open(errno);
+  struct stat before {};
+  const bool stated = ::fstat(node, &before) == 0;
+  if (stated && !S_ISREG(before.st_mode)) {
+    ::close(node);
+    throw InputError(fmt::format("{}: not a regular file ({}); give a file", path, file_kind(before.st_mode)));
   }
+  fd_ = ::open(fd_path(node).c_str(), kRead);
+  if (fd_ < 0 && errno == ENOENT && ::access("/proc/self/fd", X_OK) != 0) {
+    fd_ = ::open(path.c_str(), kRead);  // no /proc: by the path (the fstat below still checks what it is)
+  }
+  const int open_errno = errno;
+  ::close(node);
+  if (fd_ < 0) refuse_open(open_errno);
   if (::fstat(fd_, &st_) != 0) {
     const SystemError e = system_error_from_errno(path + ": cannot stat");
     ::close(fd_);

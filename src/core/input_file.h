@@ -8,11 +8,15 @@
 #include <cstdint>
 #include <string>
 
+#include "core/io_identity.h"
+
 namespace ftlsim {
 
 class InputFile {
  public:
-  // Opens `path` read-only with O_NONBLOCK and checks it. Throws InputError
+  // Opens `path` once (O_PATH), checks that node, and opens it read-only
+  // with O_NONBLOCK through it (a device is never opened, and the file read
+  // is the file checked). Throws InputError
   // (exit 2, the user can fix it) when it is missing, not permitted (with
   // the system's message), not a regular file (naming what it is: FIFO,
   // directory, block or character device, socket), or a special file whose
@@ -26,6 +30,9 @@ class InputFile {
   [[nodiscard]] int fd() const { return fd_; }
   [[nodiscard]] uint64_t size() const { return static_cast<uint64_t>(st_.st_size); }
   [[nodiscard]] const std::string& path() const { return path_; }
+  // The open file's device and inode: what is read, whatever the path names
+  // by now (RunInputs compares outputs with it).
+  [[nodiscard]] FileIdentity identity() const { return {st_.st_dev, st_.st_ino}; }
   // False once the file's size or modification time differs from when it
   // was opened (another program truncated or rewrote it).
   [[nodiscard]] bool unchanged() const;

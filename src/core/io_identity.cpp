@@ -1,9 +1,9 @@
 #include "core/io_identity.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/dir_fd.h"
 #include "core/error.h"
 
 namespace ftlsim {
@@ -23,26 +24,6 @@ namespace fs = std::filesystem;
 std::string folder_of(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? std::string(".") : parent.string();
-}
-
-// Throws unless `dir` is a folder this process may create entries in.
-void check_writable_folder(std::string_view option, const std::string& path, const std::string& dir) {
-  struct statfs fs_info {};
-  if (::statfs(dir.c_str(), &fs_info) == 0) {
-    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give a "
-                                   "folder on a disk",
-                                   option, path, dir, *kind));
-    }
-  }
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) {
-    throw InputError(fmt::format("{} {}: its folder {} does not exist", option, path, dir));
-  }
-  if (!S_ISDIR(st.st_mode)) throw InputError(fmt::format("{} {}: {} is not a folder", option, path, dir));
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw InputError(fmt::format("{} {}: cannot write into {} ({})", option, path, dir, std::strerror(errno)));
-  }
 }
 
 }  // namespace
@@ -95,9 +76,17 @@ void RunInputs::add(std::string option, const std::string& path) {
   if (const auto id = identity_of(path)) inputs_.push_back({std::move(option), path, *id});
 }
 
+void RunInputs::add(std::string option, const std::string& path, FileIdentity id) {
+  inputs_.push_back({std::move(option), path, id});
+}
+
 void RunInputs::add_planned(std::string option, const std::string& path) {
   if (path.empty()) return;
   if (const auto id = identity_of(folder_of(path))) inputs_.push_back({std::move(option), path, *id, true});
+}
+
+void RunInputs::add_planned(std::string option, const std::string& path, FileIdentity folder) {
+  inputs_.push_back({std::move(option), path, folder, true});
 }
 
 static std::string input_name(const RunInputs::Input& in) {
@@ -106,10 +95,12 @@ static std::string input_name(const RunInputs::Input& in) {
 }
 
 void RunInputs::check_not_input(std::string_view option, const std::string& path) const {
-  const auto id = identity_of(path);
-  if (!id) return;
+  if (const auto id = identity_of(path)) check_not_input(option, path, *id);
+}
+
+void RunInputs::check_not_input(std::string_view option, const std::string& path, FileIdentity id) const {
   for (const Input& in : inputs_) {
-    if (!in.planned && in.id == *id) {
+    if (!in.planned && in.id == id) {
       throw InputError(fmt::format("{} {} is {} (the same file); an output never replaces an input", option, path,
                                    input_name(in)));
     }
@@ -120,15 +111,52 @@ void RunInputs::check_not_inside(std::string_view option, const std::string& dir
   if (const auto folder = identity_of(dir)) check_not_inside(option, dir, *folder);
 }
 
+namespace {
+
+std::optional<FileIdentity> identity_of_fd(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  return FileIdentity{st.st_dev, st.st_ino};
+}
+
+// The folder the input `in` lies in (for a planned file, the folder it is
+// made in), open. The path the kernel resolves for it (canonical) is text,
+// so the folder is checked to hold that very input: the same device and
+// inode under the last name (or, planned, to be that folder). Invalid when
+// the input is no longer where its path leads.
+UniqueFd open_folder_of_input(const RunInputs::Input& in) {
+  std::error_code ec;
+  const fs::path p = fs::canonical(in.planned ? folder_of(in.path) : in.path, ec);
+  if (ec) return {};
+  UniqueFd dir(::open((in.planned ? p : p.parent_path()).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.valid()) return {};
+  if (in.planned) return identity_of_fd(dir.get()) == in.id ? std::move(dir) : UniqueFd();
+  struct stat st {};
+  if (::fstatat(dir.get(), p.filename().c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      FileIdentity{st.st_dev, st.st_ino} != in.id) {
+    return {};
+  }
+  return dir;
+}
+
+}  // namespace
+
 void RunInputs::check_not_inside(std::string_view option, const std::string& dir, FileIdentity folder) const {
   for (const Input& in : inputs_) {
-    // Walk up from the input (or the folder a planned file goes into) to
-    // the root, comparing every folder on the way.
-    std::error_code ec;
-    fs::path p = fs::canonical(in.planned ? folder_of(in.path) : in.path, ec);
-    if (ec) continue;
+    // Walk up from the input's folder (or the folder a planned file goes
+    // into) to the root through "..", comparing every folder on the way:
+    // the folders the input is in, as the kernel links them, not as a path
+    // text names them.
+    UniqueFd at = open_folder_of_input(in);
+    if (!at.valid()) {
+      throw InputError(fmt::format("{} {}: {} is no longer where its path leads (moved or removed while the run "
+                                   "started); run again",
+                                   option, dir, in.planned ? fmt::format("the folder of {} {}", in.option, in.path)
+                                                           : input_name(in)));
+    }
     for (;;) {
-      if (const auto id = identity_of(p.string()); id && *id == folder) {
+      const std::optional<FileIdentity> id = identity_of_fd(at.get());
+      if (id && *id == folder) {
         if (in.planned) {
           throw InputError(fmt::format("{} {} would hold {} {}, which this run creates; write the results into "
                                        "another folder",
@@ -137,27 +165,11 @@ void RunInputs::check_not_inside(std::string_view option, const std::string& dir
         throw InputError(fmt::format("{} {} holds {}; write the results into another folder", option, dir,
                                      input_name(in)));
       }
-      if (p == p.root_path() || !p.has_parent_path()) break;
-      p = p.parent_path();
+      UniqueFd up(::openat(at.get(), "..", O_PATH | O_DIRECTORY | O_CLOEXEC));
+      if (!up.valid() || !id || identity_of_fd(up.get()) == id) break;  // the root (its ".." is itself)
+      at = std::move(up);
     }
   }
-}
-
-void check_output_file(std::string_view option, const std::string& path, bool force, const RunInputs& inputs) {
-  if (path.empty()) throw InputError(fmt::format("{}: the output path is empty", option));
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode)) {
-      throw InputError(fmt::format("{} {} is {}; outputs are regular files, and ftlsim never replaces anything "
-                                   "else (--force or not)",
-                                   option, path, file_type_name(st.st_mode)));
-    }
-    inputs.check_not_input(option, path);
-    if (!force) throw InputError(fmt::format("{}: already exists (use --force to overwrite)", path));
-  } else if (errno != ENOENT) {
-    throw InputError(fmt::format("{} {}: cannot stat ({})", option, path, std::strerror(errno)));
-  }
-  check_writable_folder(option, path, folder_of(path));
 }
 
 std::string folder_name_of(const std::string& path) {

@@ -4,7 +4,9 @@
 // output or replay target may be one of the run's inputs, no output folder
 // may hold an input, and an output file is a regular file or absent, never
 // a device node, FIFO, socket, directory or symbolic link. Every command
-// that writes checks its outputs here before it starts its work.
+// that writes checks its outputs before it starts its work: output files
+// through OutputFile (core/atomic_file.h), folders through OutputDir and
+// InPlaceFolder, replay targets through replay::Target.
 #include <sys/types.h>
 
 #include <optional>
@@ -41,13 +43,21 @@ class RunInputs {
  public:
   // Records `path` (given with `option`, e.g. "--trace") when it exists.
   void add(std::string option, const std::string& path);
+  // Records the input `path` as the file with identity `id` (a file the run
+  // has open: what it reads, whatever the path names later).
+  void add(std::string option, const std::string& path, FileIdentity id);
   // Records a file the run will create at `path` (replay --target with
   // --create): no output folder may hold the folder it is made in.
   void add_planned(std::string option, const std::string& path);
+  // The same, with `folder` the identity of the folder it is made in (open).
+  void add_planned(std::string option, const std::string& path, FileIdentity folder);
 
   // Throws InputError when `path` is one of the inputs (same device and
   // inode), naming both options.
   void check_not_input(std::string_view option, const std::string& path) const;
+  // The same for the file with identity `id` (an open file, or a name in an
+  // open folder), `path` naming it.
+  void check_not_input(std::string_view option, const std::string& path, FileIdentity id) const;
 
   // Throws InputError when the folder `dir` is, or holds at any depth, one
   // of the inputs (its contents may be replaced as a whole).
@@ -68,12 +78,6 @@ class RunInputs {
  private:
   std::vector<Input> inputs_;
 };
-
-// The checks on an output file before any work: `path` is absent or a
-// regular file (never replaced when it is anything else, --force or not);
-// an existing file only with `force`; not an input; its folder exists and
-// is writable. Throws InputError naming `option` and `path`.
-void check_output_file(std::string_view option, const std::string& path, bool force, const RunInputs& inputs);
 
 // `path` without trailing "/" and "/." components ("out/./" -> "out"),
 // so that its last component names the folder itself.

@@ -32,10 +32,12 @@ struct Node {
 
 }  // namespace
 
-std::vector<std::string> probe_signatures(const std::string& path) {
+std::vector<std::string> probe_signatures(const std::string& path) { return probe_signatures(path, path); }
+
+std::vector<std::string> probe_signatures(const std::string& path, const std::string& shown) {
   blkid_probe pr = blkid_new_probe_from_filename(path.c_str());
   if (pr == nullptr) {
-    return {fmt::format("{} could not be probed for signatures ({})", path, std::strerror(errno))};
+    return {fmt::format("{} could not be probed for signatures ({})", shown, std::strerror(errno))};
   }
   blkid_probe_enable_superblocks(pr, 1);
   blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_MAGIC |
@@ -165,12 +167,17 @@ std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, st
 }
 
 std::vector<std::string> inspect_regular_file(const std::string& path, const SafetyPaths& paths) {
-  std::vector<std::string> findings;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return findings;
-  const auto same_file = [&st](const std::string& p) {
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return inspect_regular_file(path, FileIdentity{st.st_dev, st.st_ino}, path, paths);
+}
+
+std::vector<std::string> inspect_regular_file(const std::string& path, FileIdentity id, const std::string& probe,
+                                              const SafetyPaths& paths) {
+  std::vector<std::string> findings;
+  const auto same_file = [&id](const std::string& p) {
     struct stat o {};
-    return ::stat(p.c_str(), &o) == 0 && o.st_dev == st.st_dev && o.st_ino == st.st_ino;
+    return ::stat(p.c_str(), &o) == 0 && o.st_dev == id.dev && o.st_ino == id.ino;
   };
   // Loop devices: sysfs names the backing file by path (renames followed,
   // " (deleted)" appended when unlinked); LOOP_GET_STATUS64 gives its device
@@ -189,7 +196,7 @@ std::vector<std::string> inspect_regular_file(const std::string& path, const Saf
         const auto d = li.lo_device;
         const unsigned maj = static_cast<unsigned>((d & 0xfff00) >> 8);
         const unsigned min = static_cast<unsigned>((d & 0xff) | ((d >> 12) & 0xfff00));
-        backs = li.lo_inode == st.st_ino && maj == ::major(st.st_dev) && min == ::minor(st.st_dev);
+        backs = li.lo_inode == id.ino && maj == ::major(id.dev) && min == ::minor(id.dev);
       }
       if (fd >= 0) ::close(fd);
     }
@@ -203,7 +210,7 @@ std::vector<std::string> inspect_regular_file(const std::string& path, const Saf
   for (const std::string& s : swap_paths(slurp(paths.swaps))) {
     if (same_file(s)) findings.push_back(fmt::format("{} is an active swap file ({})", path, s));
   }
-  for (std::string& s : probe_signatures(path)) findings.push_back(std::move(s));
+  for (std::string& s : probe_signatures(probe, path)) findings.push_back(std::move(s));
   return findings;
 }
 

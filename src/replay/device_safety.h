@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io_identity.h"
+
 namespace ftlsim::replay {
 
 // Partition-table, file-system, RAID, crypto and swap signatures in the
@@ -23,6 +25,9 @@ namespace ftlsim::replay {
 // libblkid runs, checksum failures included (as wipefs does). A path that
 // cannot be probed gives one finding saying so, so that it is refused too.
 [[nodiscard]] std::vector<std::string> probe_signatures(const std::string& path);
+// The same for the file or device `path` opens (/proc/self/fd/N of a node
+// already checked), `shown` naming it in the one finding of a failed probe.
+[[nodiscard]] std::vector<std::string> probe_signatures(const std::string& path, const std::string& shown);
 
 // Mount points of the device major:minor in a /proc/self/mountinfo text
 // (field 3 is major:minor, field 5 the mount point; octal escapes kept).
@@ -58,5 +63,10 @@ struct SafetyPaths {
 // an active swap file, and probe_signatures(path). Empty when it looks
 // unused.
 [[nodiscard]] std::vector<std::string> inspect_regular_file(const std::string& path, const SafetyPaths& paths = {});
+// The same for the file with identity `id`, open at `probe` (/proc/self/fd/N:
+// its signatures are read there), `path` naming it: what is inspected is
+// the open file, whatever `path` names by now.
+[[nodiscard]] std::vector<std::string> inspect_regular_file(const std::string& path, FileIdentity id,
+                                                            const std::string& probe, const SafetyPaths& paths = {});
 
 }  // namespace ftlsim::replay

@@ -181,10 +181,14 @@ DeviceStack stack_of_device(unsigned major, unsigned minor, const SafetyPaths& p
 }
 
 DeviceStack stack_of_file(const std::string& path, const SafetyPaths& paths) {
-  DeviceStack stack;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return stack;
-  stack.files.push_back({path, FileIdentity{st.st_dev, st.st_ino}});
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return stack_of_file(path, FileIdentity{st.st_dev, st.st_ino}, paths);
+}
+
+DeviceStack stack_of_file(const std::string& path, FileIdentity id, const SafetyPaths& paths) {
+  DeviceStack stack;
+  stack.files.push_back({path, id});
   return walk({}, std::move(stack), paths);
 }
 

@@ -45,6 +45,8 @@ struct DeviceStack {
 // The stack of the regular file `path` (a replay to a file): the loop
 // devices over it and everything built on them.
 [[nodiscard]] DeviceStack stack_of_file(const std::string& path, const SafetyPaths& paths = {});
+// The same for the file with identity `id` (an open target), `path` naming it.
+[[nodiscard]] DeviceStack stack_of_file(const std::string& path, FileIdentity id, const SafetyPaths& paths = {});
 
 // Throws InputError when an input of the run is a backing file of the
 // stack, or lies on a file system mounted from a device in it, naming the

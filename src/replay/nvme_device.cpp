@@ -47,6 +47,10 @@ void check_nvme_char_path(const std::string& path) {
                                  path, std::strerror(errno),
                                  std::filesystem::exists("/dev/ng0n1") ? "/dev/ng0n1" : "none"));
   }
+  check_nvme_char_node(path, st);
+}
+
+void check_nvme_char_node(const std::string& path, const struct stat& st) {
   if (S_ISBLK(st.st_mode)) {
     const std::string name = std::filesystem::path(path).filename().string();
     throw InputError(fmt::format("--placement nvme: {} is a block device; passthrough needs the namespace's generic "

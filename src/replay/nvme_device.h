@@ -7,6 +7,8 @@
 // Refusals (InputError, one line): the path is missing, is not a character
 // device, is not an NVMe namespace, the controller lacks FDP or FDP is not
 // enabled (fdp_log.h: fdp_refusal).
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +37,9 @@ struct NvmeFdp {
 // opened: exists and is a character device. Throws InputError naming what
 // it is instead ("/dev/nvme0n1 is a block device; use /dev/ng0n1").
 void check_nvme_char_path(const std::string& path);
+// The same for the node `path` names, already opened (O_PATH) and fstat'ed
+// as `st`: the checks look at the node that is then opened through it.
+void check_nvme_char_node(const std::string& path, const struct stat& st);
 
 // Namespace facts of an open /dev/ngXnY. Throws InputError when `fd` is not
 // an NVMe namespace, SystemError when an admin command fails.

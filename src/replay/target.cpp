@@ -66,15 +66,25 @@ Target::Target(const TargetRequest& r, Deferred) {
     open_nvme(r);
     return;
   }
+  // The target is resolved once: opened O_PATH (which runs no driver's
+  // open and needs no permission on the file itself), every check below
+  // looks at that open file or device, and it is opened for I/O through it
+  // (/proc/self/fd/N), never by its path again: a link swapped meanwhile
+  // cannot make the checks and the writes see different objects.
+  const UniqueFd node(::open(r.path.c_str(), O_PATH | O_CLOEXEC));
   struct stat st {};
-  if (::stat(r.path.c_str(), &st) != 0) {
+  if (!node.valid() || ::fstat(node.get(), &st) != 0) {
     if (errno != ENOENT) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
-    open_file(r);
-  } else if (S_ISBLK(st.st_mode)) {
+    open_file(r, -1, st);
+    return;
+  }
+  identity_ = FileIdentity{st.st_dev, st.st_ino};
+  if (r.inputs != nullptr) r.inputs->check_not_input("--target", r.path, identity_);
+  if (S_ISBLK(st.st_mode)) {
     if (r.create_bytes != 0) throw InputError(fmt::format("--create applies to regular files; {} is a block device", r.path));
-    open_block_device(r);
+    open_block_device(r, node.get(), st);
   } else if (S_ISREG(st.st_mode)) {
-    open_file(r);
+    open_file(r, node.get(), st);
   } else if (S_ISDIR(st.st_mode)) {
     throw InputError(fmt::format("--target {} is a directory; give a file or a block device", r.path));
   } else if (S_ISCHR(st.st_mode)) {
@@ -154,6 +164,10 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   if (::faccessat(parent_fd_, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("--target {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
   }
+  struct stat made_in {};
+  if (::fstat(parent_fd_, &made_in) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", folder));
+  identity_ = FileIdentity{made_in.st_dev, made_in.st_ino};
+  creates_file_ = true;
   // An unnamed file in the same folder: the alignment the new file will
   // have, and whether O_DIRECT works there, without creating anything.
   int fd = ::openat(parent_fd_, ".", O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
@@ -172,11 +186,10 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   ::close(fd);
 }
 
-void Target::open_file(const TargetRequest& r) {
+void Target::open_file(const TargetRequest& r, int node, const struct stat& st) {
   info_.kind = TargetKind::kFile;
   info_.discard = true;  // FALLOC_FL_PUNCH_HOLE
-  struct stat st {};
-  const bool exists = ::stat(r.path.c_str(), &st) == 0;
+  const bool exists = node >= 0;
   if (r.create_bytes != 0 && r.create_bytes % 4096 != 0) {
     throw InputError(fmt::format("--create {}: the size must be a multiple of 4 KiB", r.create_bytes));
   }
@@ -195,10 +208,11 @@ void Target::open_file(const TargetRequest& r) {
     pending_bytes_ = r.create_bytes;
     bytes = r.create_bytes;
   } else {
-    if (r.inputs != nullptr) check_stack_inputs(stack_of_file(r.path), *r.inputs, "--target " + r.path);
+    const FileIdentity id{st.st_dev, st.st_ino};
+    if (r.inputs != nullptr) check_stack_inputs(stack_of_file(r.path, id), *r.inputs, "--target " + r.path);
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
-    std::vector<std::string> findings = inspect_regular_file(r.path);
+    std::vector<std::string> findings = inspect_regular_file(r.path, id, fd_path(node));
     if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
     info_.findings = std::move(findings);
     if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
@@ -212,7 +226,7 @@ void Target::open_file(const TargetRequest& r) {
     } else {
       bytes = static_cast<uint64_t>(st.st_size);
     }
-    fd_ = ::open(r.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);
+    fd_ = ::open(fd_path(node).c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);  // the file checked above
     if (fd_ < 0) {
       if (errno == EINVAL) throw no_direct_io(r.path);
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
@@ -274,19 +288,18 @@ void Target::materialize() {
   pending_bytes_ = 0;
 }
 
-void Target::open_block_device(const TargetRequest& r) {
+void Target::open_block_device(const TargetRequest& r, int node, const struct stat& st) {
   info_.kind = TargetKind::kBlockDevice;
-  struct stat st {};
-  if (::stat(r.path.c_str(), &st) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", r.path));
   const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
   const DeviceStack stack = stack_of_device(maj, min);
   if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
-  std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(r.path));
+  const std::string device = fd_path(node);  // the node checked, whatever the path names by now
+  std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(device, r.path));
   for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
   if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
   info_.findings = std::move(findings);
 
-  fd_ = ::open(r.path.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
+  fd_ = ::open(device.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
   if (fd_ < 0) {
     if (errno == EBUSY) {
       throw InputError(fmt::format("refusing to write to {}: it is busy (the exclusive open failed: mounted, or "
@@ -318,24 +331,34 @@ void Target::open_block_device(const TargetRequest& r) {
 
 void Target::open_nvme(const TargetRequest& r) {
   info_.kind = TargetKind::kNvmeGeneric;
-  check_nvme_char_path(r.path);
+  // Resolved once, as the other targets are: checked and opened through
+  // the node opened O_PATH; the same for its block device.
+  const UniqueFd node(::open(r.path.c_str(), O_PATH | O_CLOEXEC));
+  struct stat nst {};
+  if (!node.valid() || ::fstat(node.get(), &nst) != 0) check_nvme_char_path(r.path);  // throws what is wrong
+  identity_ = FileIdentity{nst.st_dev, nst.st_ino};
+  if (r.inputs != nullptr) r.inputs->check_not_input("--target", r.path, identity_);
+  check_nvme_char_node(r.path, nst);
   // The namespace's block device, if it has one, is where mounts and
   // signatures show.
   const std::string name = fs::path(r.path).filename().string();
-  if (name.rfind("ng", 0) == 0) {
-    const std::string block_path = "/dev/nvme" + name.substr(2);
-    struct stat st {};
-    if (::stat(block_path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
-      const DeviceStack stack = stack_of_device(::major(st.st_rdev), ::minor(st.st_rdev));
-      if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
-      std::vector<std::string> findings =
-          inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path, probe_signatures(block_path));
-      for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
-      if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
-      info_.findings = std::move(findings);
-    }
+  const std::string block_path = name.rfind("ng", 0) == 0 ? "/dev/nvme" + name.substr(2) : std::string();
+  UniqueFd block;
+  struct stat st {};
+  if (!block_path.empty()) {
+    block = UniqueFd(::open(block_path.c_str(), O_PATH | O_CLOEXEC));
+    if (block.valid() && (::fstat(block.get(), &st) != 0 || !S_ISBLK(st.st_mode))) block.reset();
   }
-  fd_ = ::open(r.path.c_str(), O_RDWR | O_CLOEXEC);
+  if (block.valid()) {
+    const DeviceStack stack = stack_of_device(::major(st.st_rdev), ::minor(st.st_rdev));
+    if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
+    std::vector<std::string> findings = inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path,
+                                                             probe_signatures(fd_path(block.get()), block_path));
+    for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
+    if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+    info_.findings = std::move(findings);
+  }
+  fd_ = ::open(fd_path(node.get()).c_str(), O_RDWR | O_CLOEXEC);
   if (fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", r.path));
   info_.nvme = probe_nvme_namespace(fd_, r.path);
   info_.block_bytes = info_.nvme.lba_bytes;
@@ -346,10 +369,8 @@ void Target::open_nvme(const TargetRequest& r) {
   // Passthrough bypasses the block layer, so claim the block device as a
   // block-device replay would (O_EXCL), for the whole replay: a mount or
   // another exclusive user of the namespace is refused, and none can start.
-  const std::string block_path = name.rfind("ng", 0) == 0 ? "/dev/nvme" + name.substr(2) : std::string();
-  struct stat bst {};
-  if (!r.force && !block_path.empty() && ::stat(block_path.c_str(), &bst) == 0 && S_ISBLK(bst.st_mode)) {
-    claim_fd_ = ::open(block_path.c_str(), O_RDONLY | O_CLOEXEC | O_EXCL);
+  if (!r.force && block.valid()) {
+    claim_fd_ = ::open(fd_path(block.get()).c_str(), O_RDONLY | O_CLOEXEC | O_EXCL);
     if (claim_fd_ < 0 && errno == EBUSY) {
       throw InputError(fmt::format("refusing to write to {}: its block device {} is busy (the exclusive open failed: "
                                    "mounted, or claimed by another program); --force skips the exclusive open",

@@ -9,14 +9,20 @@
 //  - a block device: refused when device_safety.h finds it, or any device of
 //    its stack (device_stack.h), in use or holding data (unless --force),
 //    opened with O_EXCL unless --force;
-// Either is refused, --force or not, when an input of the run is in its
-// stack (a loop device's backing file, a file system on the same storage).
+// Either is refused, --force or not, when it is an input of the run (by
+// device and inode) or an input is in its stack (a loop device's backing
+// file, a file system on the same storage).
 //  - an NVMe generic character device /dev/ngXnY (--placement nvme only).
+// The target is resolved once: opened O_PATH, checked through that open
+// node, and opened for I/O through it (/proc/self/fd/N), never by re-reading
+// the path; a file to create is made in its folder, opened once.
 // Two phases, so that every refusal comes before any change: the Deferred
 // constructor only checks (info() then holds the size and alignment the
 // target will have); materialize() then creates or resizes a file.
 // Writes never reach beyond info().bytes: the request stream keeps every I/O
 // inside it.
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,6 +82,11 @@ class Target {
 
   [[nodiscard]] int fd() const { return fd_; }
   [[nodiscard]] const TargetInfo& info() const { return info_; }
+  // The device and inode of the target as checked; for a file --create
+  // will make, of the folder it is made in (creates_file()). For the --out
+  // checks (RunInputs::add, add_planned).
+  [[nodiscard]] FileIdentity identity() const { return identity_; }
+  [[nodiscard]] bool creates_file() const { return creates_file_; }
 
   // Discards [offset, offset + bytes) of a block device (BLKDISCARD), or
   // punches a hole into a file. Returns 0 or -errno.
@@ -87,12 +98,15 @@ class Target {
   void keep() { kept_ = true; }
 
  private:
-  void open_file(const TargetRequest& r);
+  // `node`: the target opened O_PATH (-1: it does not exist), `st` its fstat.
+  void open_file(const TargetRequest& r, int node, const struct stat& st);
   void probe_new_file_alignment(const TargetRequest& r);
-  void open_block_device(const TargetRequest& r);
+  void open_block_device(const TargetRequest& r, int node, const struct stat& st);
   void open_nvme(const TargetRequest& r);
 
   int fd_ = -1;
+  FileIdentity identity_;
+  bool creates_file_ = false;
   int claim_fd_ = -1;  // --placement nvme: the namespace's block device, held with O_EXCL
   TargetInfo info_;
   bool made_file_ = false;

@@ -152,6 +152,8 @@ FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint6
   return layout;
 }
 
+FileIdentity FtrReader::identity() const { return file_->identity(); }
+
 FtrReader::FtrReader(const std::string& path) : path_(path) {
   file_ = std::make_unique<InputFile>(path);  // regular files only; never blocks
   const uint64_t size = file_->size();

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "core/io_identity.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
 
@@ -33,6 +34,9 @@ class FtrReader {
   [[nodiscard]] uint32_t header_bytes() const { return header_bytes_; }
   [[nodiscard]] std::span<const Record> records() const { return records_; }
   [[nodiscard]] uint64_t size() const { return records_.size(); }
+  // The open trace's device and inode (RunInputs: what is read, whatever
+  // the path names by now).
+  [[nodiscard]] FileIdentity identity() const;
 
   // The file is as it was opened: no page of the mapping vanished (another
   // program truncated it; those records now read as zeros, which no

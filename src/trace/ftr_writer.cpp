@@ -92,6 +92,15 @@ std::string encode_header(const TraceMeta& meta, uint64_t record_count) {
 
 FtrWriter::FtrWriter(const std::string& path, TraceMeta meta, Existing existing)
     : path_(path), meta_(checked(path, std::move(meta))), file_(path, existing) {
+  start();
+}
+
+FtrWriter::FtrWriter(OutputFile out, TraceMeta meta)
+    : path_(out.path()), meta_(checked(path_, std::move(meta))), file_(std::move(out)) {
+  start();
+}
+
+void FtrWriter::start() {
   const std::string header = encode_header(meta_, 0);
   header_bytes_ = header.size();
   file_.write(header);

@@ -18,6 +18,8 @@ class FtrWriter {
   // metadata cannot be encoded (key or name too long) or `path` exists and
   // is not a regular file (or exists at all, with Existing::kRefuse).
   FtrWriter(const std::string& path, TraceMeta meta, Existing existing = Existing::kReplace);
+  // The same into the output file `out`, opened and checked (OutputFile).
+  FtrWriter(OutputFile out, TraceMeta meta);
   FtrWriter(const FtrWriter&) = delete;
   FtrWriter& operator=(const FtrWriter&) = delete;
   ~FtrWriter();
@@ -29,6 +31,7 @@ class FtrWriter {
   [[nodiscard]] uint64_t count() const { return count_; }
 
  private:
+  void start();  // the provisional header
   void flush_buffer();
   std::string path_;
   TraceMeta meta_;

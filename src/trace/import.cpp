@@ -273,8 +273,11 @@ ParsedTrace parse_text_trace(std::string_view text, const std::string& source_na
   return parse_with(text, source_name, options, p);
 }
 
-ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
-                                Existing existing) {
+namespace {
+
+// The text file `in` converted into the FtrWriter `make(meta)` creates.
+template <class MakeWriter>
+ImportSummary import_with(const std::string& in, const ImportOptions& options, MakeWriter make) {
   (void)parse_device_option(options);  // option errors before any file is touched
   Placement p;
   setup_placement(options, p);
@@ -284,18 +287,29 @@ ImportSummary import_text_trace(const std::string& in, const std::string& out, c
     // sized before the first record is written: parse first, then write.
     const ParsedTrace parsed = parse_with(input.text(), in, options, p);
     input.check_intact();
-    FtrWriter writer(out, parsed.meta, existing);
+    FtrWriter writer = make(parsed.meta);
     for (const Record& r : parsed.records) writer.append(r);
     writer.finish();
     return parsed.summary;
   }
   ImportSummary summary;
-  FtrWriter writer(out, make_meta(options, in, p), existing);
+  FtrWriter writer = make(make_meta(options, in, p));
   detail::RecordSink sink(&append_to_writer, &writer);
   run(options, input.text(), in, p, sink, summary);
   input.check_intact();  // before the output appears
   writer.finish();
   return summary;
+}
+
+}  // namespace
+
+ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
+                                Existing existing) {
+  return import_with(in, options, [&](TraceMeta meta) { return FtrWriter(out, std::move(meta), existing); });
+}
+
+ImportSummary import_text_trace(const std::string& in, OutputFile out, const ImportOptions& options) {
+  return import_with(in, options, [&](TraceMeta meta) { return FtrWriter(std::move(out), std::move(meta)); });
 }
 
 }  // namespace ftlsim::trace

@@ -176,5 +176,8 @@ struct ParsedTrace {
 // temporary file remains.
 ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
                                 Existing existing = Existing::kReplace);
+// The same into the output file `out`, opened and checked (OutputFile:
+// `convert -o`): written into the folder that was checked.
+ImportSummary import_text_trace(const std::string& in, OutputFile out, const ImportOptions& options);
 
 }  // namespace ftlsim::trace

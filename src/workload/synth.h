@@ -159,6 +159,10 @@ GenerateStats generate(const SynthSpec& spec, Sink& sink);
 // (Defined in synth_ftr.cpp so that in-memory users need no FtrWriter.)
 GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing = Existing::kReplace,
                         uint64_t max_records = UINT64_MAX, ProgressLine* progress = nullptr);
+// The same into the output file `out`, opened and checked (OutputFile:
+// `gen -o`): written into the folder that was checked.
+GenerateStats write_ftr(const SynthSpec& spec, OutputFile out, uint64_t max_records = UINT64_MAX,
+                        ProgressLine* progress = nullptr);
 
 // ---------------------------------------------------------------------------
 // Implementation.

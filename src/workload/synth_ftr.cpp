@@ -31,15 +31,31 @@ struct BoundedWriter {
 
 }  // namespace
 
-GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing, uint64_t max_records,
-                        ProgressLine* progress) {
-  spec.validate();  // before creating any file
-  trace::FtrWriter writer(path, make_trace_meta(spec), existing);
+namespace {
+
+GenerateStats generate_into(const SynthSpec& spec, trace::FtrWriter& writer, const std::string& path,
+                            uint64_t max_records, ProgressLine* progress) {
   BoundedWriter sink{writer, max_records, max_records, path, ProgressCounter(progress)};
   const GenerateStats stats = generate(spec, sink);
   writer.finish();
   sink.progress.finish(max_records - sink.left);
   return stats;
+}
+
+}  // namespace
+
+GenerateStats write_ftr(const SynthSpec& spec, const std::string& path, Existing existing, uint64_t max_records,
+                        ProgressLine* progress) {
+  spec.validate();  // before creating any file
+  trace::FtrWriter writer(path, make_trace_meta(spec), existing);
+  return generate_into(spec, writer, path, max_records, progress);
+}
+
+GenerateStats write_ftr(const SynthSpec& spec, OutputFile out, uint64_t max_records, ProgressLine* progress) {
+  spec.validate();  // before creating any file
+  const std::string path = out.path();
+  trace::FtrWriter writer(std::move(out), make_trace_meta(spec));
+  return generate_into(spec, writer, path, max_records, progress);
 }
 
 }  // namespace ftlsim::workload

@@ -3,7 +3,10 @@
 // resolves the path once (link/../results), deletes only what an earlier
 // run provably wrote, treats symdir/ and symdir/. as the link they name,
 // finds a --out that would hold a --create target before it writes, and
-// refuses a second replay onto a locked file.
+// refuses a second replay onto a locked file. As root, a symbolic link
+// swapped while a command runs (between the output's check and its write,
+// held there by an OpenGate) neither lets the output replace an input nor
+// redirects the write.
 #include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "cli/cli_run.h"
+#include "common/open_gate.h"
 
 using Catch::Contains;
 using ftlsim::test::kDevice;
@@ -40,6 +44,14 @@ std::string make_trace(const std::string& path) {
 }
 
 const std::string kSmall = "--logical 8M --no-progress";
+
+// Points the symbolic link `link` at `target` in one step (rename over it).
+void repoint(const std::string& link, const std::string& target) {
+  const std::string fresh = link + ".new";
+  fs::remove(fresh);
+  fs::create_symlink(target, fresh);
+  fs::rename(fresh, link);
+}
 
 }  // namespace
 
@@ -286,5 +298,64 @@ TEST_CASE("messages say what is wrong", "[cli]") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("no such device"));
     CHECK_THAT(r.output, !Contains("--create"));
+  }
+}
+
+TEST_CASE("a link swapped while a command runs: no output replaces an input, no write is redirected (root)", "[cli]") {
+  if (::geteuid() != 0) SKIP_TEST("fanotify permission events need root");
+  const TempDir tmp("lost-swap");
+  fs::create_directories(tmp.file("a"));
+  fs::create_directories(tmp.file("b"));
+  const std::string link = tmp.file("link");
+  {
+    const ftlsim::test::OpenGate probe(tmp.file("a"), [] {});
+    if (!probe.ok()) SKIP_TEST("no fanotify permission events in this kernel");
+  }
+  // Each run names its output (or replay target) through link, which points
+  // at a/ when the run starts; when the run opens `gated`, link is turned to
+  // b/, where the same name is one of the run's inputs. Checked on a/ and
+  // written into b/, the input would be replaced (what ftlsim did before the
+  // check and the write shared one open folder, or one open target).
+  struct Case {
+    std::string what, args, gated, input;
+  };
+  const std::string trace = make_trace(tmp.file("b/t.ftr"));
+  const std::string text = tmp.file("b/in.txt");
+  std::ofstream(text) << "0 0 0 8 0\n1000 0 8 8 0\n";
+  const std::string img_trace = make_trace(tmp.file("b/t.img"));
+  ftlsim::test::put(tmp.file("a/t.img"), std::string(8 << 20, '\0'));
+  const std::vector<Case> cases = {
+      {"dump", "dump " + trace + " -o " + link + "/t.ftr --force", trace, trace},
+      {"convert", "convert --from disksim " + text + " -o " + link + "/in.txt --force", text, text},
+      {"replay", "replay --no-progress --trace " + img_trace + " --target " + link + "/t.img", tmp.file("a/t.img"),
+       img_trace},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const std::string before = slurp(c.input);
+    REQUIRE_FALSE(before.empty());
+    repoint(link, "a");
+    RunResult r;
+    {
+      const ftlsim::test::OpenGate gate(c.gated, [&] { repoint(link, "b"); });
+      r = run_ftlsim(c.args);
+      CHECK(gate.fired());
+    }
+    INFO(r.output);
+    if (r.output.find("O_DIRECT") != std::string::npos) {
+      WARN("not run: the test directory has no O_DIRECT (" << c.what << ")");
+      continue;
+    }
+    CHECK(slurp(c.input) == before);  // the input is intact
+    CHECK(names_in(tmp.file("b")) == std::set<std::string>{"t.ftr", "in.txt", "t.img"});  // nothing left in b/
+    if (r.exit_code == 0) {
+      // Written where link pointed when the run resolved it: a/.
+      const bool written = c.what == "replay" ? slurp(tmp.file("a/t.img")) != std::string(8 << 20, '\0')
+                                              : fs::exists(tmp.file("a/" + fs::path(c.input).filename().string()));
+      CHECK(written);
+    } else {
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.output, Contains("is the input"));
+    }
   }
 }

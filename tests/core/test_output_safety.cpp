@@ -1,6 +1,8 @@
 // Output files and folders: AtomicFile
 // never writes through a name planted beside its target, publishes without
 // replacing unless asked, and never replaces anything but a regular file;
+// an OutputFile is checked in the folder it opened, which is the folder the
+// AtomicFile writes into, and the commit checks the name there again;
 // RunInputs compares by device and inode; OutputDir swaps in one complete
 // set and leaves the old one when the run fails.
 #include <catch2/catch.hpp>
@@ -76,7 +78,7 @@ TEST_CASE("an output is a regular file or absent: nothing else is replaced, --fo
                                    {std::string("/dev/null"), "a character device"}}) {
     INFO(path);
     CHECK_THROWS_WITH(ftlsim::write_file_atomically(path, "x", Existing::kReplace), Contains(kind));
-    CHECK_THROWS_WITH(ftlsim::check_output_file("-o", path, true, {}), Contains("-o " + path + " is " + kind));
+    CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", path, true, {}), Contains("-o " + path + " is " + kind));
   }
   CHECK(fs::is_fifo(fifo));
   CHECK(fs::is_symlink(link));
@@ -84,9 +86,9 @@ TEST_CASE("an output is a regular file or absent: nothing else is replaced, --fo
   struct stat st {};
   REQUIRE(::stat("/dev/null", &st) == 0);
   CHECK(S_ISCHR(st.st_mode));
-  CHECK_THROWS_WITH(ftlsim::check_output_file("-o", target, false, {}), Contains("already exists (use --force"));
-  ftlsim::check_output_file("-o", target, true, {});  // a regular file with --force: fine
-  CHECK_THROWS_WITH(ftlsim::check_output_file("-o", tmp.file("none/x.ftr"), false, {}), Contains("does not exist"));
+  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", target, false, {}), Contains("already exists (use --force"));
+  (void)ftlsim::open_output_file("-o", target, true, {});  // a regular file with --force: fine
+  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", tmp.file("none/x.ftr"), false, {}), Contains("does not exist"));
 }
 
 TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
@@ -103,7 +105,7 @@ TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
     CHECK_THROWS_WITH(inputs.check_not_input("-o", name), Contains("is the input --trace"));
   }
   inputs.check_not_input("-o", tmp.file("other.ftr"));
-  CHECK_THROWS_WITH(ftlsim::check_output_file("-o", tmp.file("hard.ftr"), true, inputs), Contains("is the input"));
+  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", tmp.file("hard.ftr"), true, inputs), Contains("is the input"));
   // A folder holding an input, at any depth.
   CHECK_THROWS_WITH(inputs.check_not_inside("--out", tmp.file("")), Contains("holds the input --trace"));
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("sub/.."), inputs), Contains("holds the input"));
@@ -111,6 +113,24 @@ TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
   (void)ftlsim::InPlaceFolder("--out", tmp.file("new/deeper"), inputs);  // absent: its parents may be created
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", trace, inputs), Contains("not a folder"));
   CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("soft.ftr"), inputs), Contains("symbolic link"));
+
+  // The folders an input lies in are those the kernel links it into, not
+  // those its path names later: recorded through link -> out/, then link
+  // turned to elsewhere/. A walk up from the path's text would look in
+  // elsewhere/ and let out/ be replaced with the input in it.
+  fs::create_directories(tmp.file("out"));
+  fs::create_directories(tmp.file("elsewhere"));
+  put(tmp.file("out/in.ftr"), "in");
+  put(tmp.file("elsewhere/in.ftr"), "other");
+  fs::create_symlink("out", tmp.file("link"));
+  ftlsim::RunInputs moved;
+  moved.add("--trace", tmp.file("link/in.ftr"));
+  CHECK_THROWS_WITH(moved.check_not_inside("--out", tmp.file("out")), Contains("holds the input --trace"));
+  fs::remove(tmp.file("link"));
+  fs::create_symlink("elsewhere", tmp.file("link"));
+  CHECK_THROWS_WITH(moved.check_not_inside("--out", tmp.file("out")), Contains("is no longer where its path leads"));
+  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", tmp.file("out"), {"in.ftr"}, moved), Contains("no longer where"));
+  CHECK(slurp(tmp.file("out/in.ftr")) == "in");
 }
 
 TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][unit]") {
@@ -236,4 +256,73 @@ TEST_CASE("an output file's folder is resolved once: a link changed before the c
     f.write("x");
   }
   CHECK(names_in(tmp.file("elsewhere/out")).empty());
+}
+
+TEST_CASE("an output file is checked in the folder it is written into: a link swapped after the open changes nothing",
+          "[core][unit]") {
+  const ftlsim::test::TempDir tmp("output-file-once");
+  fs::create_directories(tmp.file("a"));
+  fs::create_directories(tmp.file("b"));
+  const std::string trace = tmp.file("b/t.ftr");
+  put(trace, "trace");
+  ftlsim::RunInputs inputs;
+  inputs.add("--trace", trace);
+  const std::string link = tmp.file("link");
+  const auto point_link_to = [&](const std::string& target) {
+    fs::remove(link);
+    fs::create_symlink(target, link);
+  };
+  const std::string path = link + "/t.ftr";  // a/t.ftr (absent) or b/t.ftr (the input)
+
+  // Opened through link -> a, checked and written after link -> b: the
+  // check looks at a/, and the write goes there; the trace is untouched.
+  point_link_to("a");
+  {
+    ftlsim::OutputFile out(path);
+    point_link_to("b");
+    out.check("-o", true, inputs);
+    ftlsim::AtomicFile f(std::move(out));
+    f.write("ours");
+    f.commit();
+  }
+  CHECK(slurp(tmp.file("a/t.ftr")) == "ours");
+  CHECK(slurp(trace) == "trace");
+  CHECK(names_in(tmp.file("b")) == std::set<std::string>{"t.ftr"});
+  fs::remove(tmp.file("a/t.ftr"));
+
+  // Opened through link -> b: the name there is the input, so the check
+  // refuses, whatever the link says when it runs (it names a/ by then).
+  point_link_to("b");
+  {
+    ftlsim::OutputFile out(path);
+    point_link_to("a");
+    CHECK_THROWS_WITH(out.check("-o", true, inputs), Contains("-o " + path + " is the input --trace " + trace));
+    CHECK_THROWS_AS(ftlsim::AtomicFile(std::move(out)), std::logic_error);  // an unchecked output is never written
+  }
+  CHECK(names_in(tmp.file("a")).empty());
+  CHECK(slurp(trace) == "trace");
+
+  // Checked, then the input moved into the checked folder under the output's
+  // name before the commit: the commit checks the name again and refuses.
+  point_link_to("a");
+  {
+    ftlsim::AtomicFile f(ftlsim::open_output_file("-o", path, true, inputs));
+    f.write("ours");
+    fs::rename(trace, tmp.file("a/t.ftr"));
+    CHECK_THROWS_WITH(f.commit(), Contains("is the input --trace"));
+    CHECK(slurp(tmp.file("a/t.ftr")) == "trace");
+    fs::rename(tmp.file("a/t.ftr"), trace);
+    // Anything else there by the commit is refused as at the check.
+    REQUIRE(::mkfifo(tmp.file("a/t.ftr").c_str(), 0644) == 0);
+    CHECK_THROWS_WITH(f.commit(), Contains("-o " + path + " is a FIFO"));
+    fs::remove(tmp.file("a/t.ftr"));
+  }
+  CHECK(names_in(tmp.file("a")).empty());  // no temporary left
+  CHECK(slurp(trace) == "trace");
+
+  // The free space is the checked folder's file system's.
+  point_link_to("a");
+  const ftlsim::OutputFile room = ftlsim::open_output_file("-o", path, false, {});
+  CHECK(room.free_bytes().has_value());
+  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", "/proc/x.ftr", false, {}), Contains("proc file system"));
 }

@@ -201,3 +201,28 @@ TEST_CASE("tools/study_decomposition.sh: each row is a plain run of its trace an
   CHECK_THAT(bad.output, Contains("--fdp B.ftr"));
   CHECK(line_count(bad.output) == 1);
 }
+
+TEST_CASE("the study's two shipped host-mode captures name their mode and sub-log count, and cover the same blocks",
+          "[cli]") {
+  struct Capture {
+    std::string base, mode;
+    int log_n;
+  };
+  for (const Capture& c : {Capture{"geth-import-f2fs-nonfdp", "nonfdp", 1}, Capture{"geth-import-f2fs-fdp", "fdp", 8}}) {
+    const std::string path = std::string(FTLSIM_SOURCE_DIR) + "/traces/" + c.base;
+    INFO(c.base);
+    const std::string run = slurp(path + ".run.json");
+    CHECK_THAT(run, Contains("\"mode\": \"" + c.mode + "\""));
+    CHECK_THAT(run, Contains("\"f2fs_fdp_log_n\": " + std::to_string(c.log_n)));
+    CHECK_THAT(run, Contains("\"first_block\": 1,"));
+    CHECK_THAT(run, Contains("\"last_block\": 900,"));
+    const std::string capture = slurp(path + ".capture.json");
+    CHECK_THAT(capture, Contains("\"lost_block_events\": 0"));
+    CHECK_THAT(capture, Contains("\"lost_hint_records\": 0"));
+    // the reset marker (0, after mkfs and mount) and one per block
+    const auto info = run_ftlsim("info " + path + ".ftr");
+    REQUIRE(info.exit_code == 0);
+    CHECK_THAT(info.output, Contains("markers     901, first 0, last 900"));
+    CHECK(std::filesystem::file_size(path + ".ftr") <= 20u << 20);  // the shipping limit
+  }
+}

@@ -23,16 +23,19 @@ median of the per-pair ratios with their min..max.
     (femu-default, --timed-writes overwrites after the fill). Target: timed
     CPU <= 5x fast CPU.
 (c) sssl-ftlsim (github.com/pjd-nu/sssl-ftlsim, Python extensions in C built
-    with SWIG at -O3), built OUTSIDE the repository from $SSSL_FTLSIM_SRC (a
-    checkout) or else a `git clone` into the work folder; the peer generates
-    its own stream (a sequential fill, then --peer-writes uniform random
-    single-page writes from its C generator getaddr.uniform) on 256-page
-    units, one pool, greedy; ftlsim replays the same stream from a trace
-    (`--channels 1 --luns 1 --pages 256`, as many lines as the peer has
-    segments, the background threshold at the peer's free-segment target).
+    with SWIG at -O3: its _ftlsim and _getaddr modules), built OUTSIDE the
+    repository from $SSSL_FTLSIM_SRC (a folder with its ftlsim.{c,h,i} and
+    getaddr.{c,h,i}) or else a `git clone` into the work folder; the peer
+    generates its own stream (a sequential fill, then --peer-writes uniform
+    random single-page writes from its C generator getaddr.uniform) on
+    256-page units, one pool, greedy; ftlsim replays that very stream (logged
+    by the peer in an untimed run) from a trace on the same device with the
+    peer's cleaning rule (`--channels 1 --luns 1 --pages 256`, as many lines
+    as the peer has segments, --gc-trigger watermark at minfree - 1 free
+    lines). The peer is also timed reading the stream from the logged file.
     Target: the peer's CPU >= 10x ftlsim's. Skipped, with the reason, when
     the source cannot be obtained, built or driven (no SWIG, no network,
-    another API than its README's).
+    another API than the one this driver uses).
 """
 import argparse
 import json

@@ -23,16 +23,19 @@ median of the per-pair ratios with their min..max.
     (femu-default, --timed-writes overwrites after the fill). Target: timed
     CPU <= 5x fast CPU.
 (c) sssl-ftlsim (github.com/pjd-nu/sssl-ftlsim, Python extensions in C built
-    with SWIG at -O3), built OUTSIDE the repository from $SSSL_FTLSIM_SRC (a
-    checkout) or else a `git clone` into the work folder; the peer generates
-    its own stream (a sequential fill, then --peer-writes uniform random
-    single-page writes from its C generator getaddr.uniform) on 256-page
-    units, one pool, greedy; ftlsim replays the same stream from a trace
-    (`--channels 1 --luns 1 --pages 256`, as many lines as the peer has
-    segments, the background threshold at the peer's free-segment target).
+    with SWIG at -O3: its _ftlsim and _getaddr modules), built OUTSIDE the
+    repository from $SSSL_FTLSIM_SRC (a folder with its ftlsim.{c,h,i} and
+    getaddr.{c,h,i}) or else a `git clone` into the work folder; the peer
+    generates its own stream (a sequential fill, then --peer-writes uniform
+    random single-page writes from its C generator getaddr.uniform) on
+    256-page units, one pool, greedy; ftlsim replays that very stream (logged
+    by the peer in an untimed run) from a trace on the same device with the
+    peer's cleaning rule (`--channels 1 --luns 1 --pages 256`, as many lines
+    as the peer has segments, --gc-trigger watermark at minfree - 1 free
+    lines). The peer is also timed reading the stream from the logged file.
     Target: the peer's CPU >= 10x ftlsim's. Skipped, with the reason, when
     the source cannot be obtained, built or driven (no SWIG, no network,
-    another API than its README's).
+    another API than the one this driver uses).
 """
 import argparse
 import json
@@ -201,17 +204,24 @@ def part_timed(a):
     print()
 
 
-PEER_DRIVER = r'''
-# Drives sssl-ftlsim through the Python API its README (v0.1) documents
-# and its greedy-high.py example uses: ftlsim.ftl(T, Np), ftlsim.pool(ftl,
-# "greedy", Np), ftlsim.segment(Np), ftl.put_blk, ftl.run(handle, count),
-# getaddr.trace / getaddr.uniform. Prints CPU seconds and counters.
-import sys, time, resource
+PEER_DRIVER = r"""
+# Drives sssl-ftlsim's C engine through its SWIG modules as its ftlsim.i and
+# getaddr.i define them (the version named in bench/README.md): ftl(T, Np)
+# with T segments of Np pages (its map covers T x Np LBAs), a "greedy" pool
+# whose cleaned pages go back into the same pool (next_pool, the host's
+# write frontier), segments handed to the free list with put_blk, and
+# ftl.run(handle, count), which after every host write cleans segments
+# while fewer than ftl.minfree are free. The fill is getaddr.trace of a
+# one-line file "0 U*Np"; the stream is getaddr.uniform(U*Np) (C rand(),
+# never seeded, so every run draws the same addresses), optionally through
+# getaddr.log(src, FILE), which writes each address on a line, or, with
+# --from-file, getaddr.trace(FILE) in its one-address-a-line mode (single).
+# Prints the counters; CPU time is the caller's (wait4).
+import sys
 sys.path.insert(0, sys.argv[1])
 import ftlsim, getaddr
-U, Np, T, minfree, writes, fill_file = (int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]),
-                                         int(sys.argv[5]), int(sys.argv[6]), sys.argv[7])
-t0 = time.process_time()
+U, Np, T, minfree, writes = (int(v) for v in sys.argv[2:7])
+fill_file, mode = sys.argv[7], sys.argv[8]
 ftl = ftlsim.ftl(T, Np)
 ftl.minfree = minfree
 ftl.get_input_pool = ftlsim.cvar.write_select_first
@@ -224,30 +234,54 @@ for b in segs:
 gdy.add_segment(segs.pop())
 for b in segs:
     ftl.put_blk(b)
-fill = getaddr.trace(fill_file)          # one line "0 U*Np": every page once, in order
+fill = getaddr.trace(fill_file)
 ftl.run(fill.handle, U * Np)
-src = getaddr.uniform(U * Np)            # the peer's own uniform generator (C)
 ext0, int0 = ftl.ext_writes, ftl.int_writes
-ftl.run(src.handle, writes)
-t1 = time.process_time()
-print("cpu", t1 - t0)
+if mode == "gen":
+    src = getaddr.uniform(U * Np)
+    ftl.run(src.handle, writes)
+elif mode.startswith("log="):
+    src = getaddr.uniform(U * Np)
+    src.thisown = False            # the log frees its source when closed
+    log = getaddr.log(src.handle, mode[4:])
+    ftl.run(log.handle, writes)
+    del log                        # log_close: flushes the file
+elif mode.startswith("file="):
+    src = getaddr.trace(mode[5:])
+    src.single = 1
+    ftl.run(src.handle, writes)
 print("ext", ftl.ext_writes, "int", ftl.int_writes, "ext_overwrites", ftl.ext_writes - ext0,
       "int_overwrites", ftl.int_writes - int0)
-'''
+"""
+
+# The peer's setup.py also builds _lambertw, whose lambertw.i does not compile
+# in the version read (its %{ %} block declares lambertw() without a
+# semicolon); the engine does not use it, so only the two modules the driver
+# imports are built, from the peer's own sources, with the peer's flags.
+PEER_BUILD = r"""
+import sys
+from setuptools import setup, Extension
+sys.argv[1:] = ["build_ext", "--inplace"]
+setup(name="sssl-ftlsim-engine", py_modules=[], ext_modules=[
+    Extension("_ftlsim", sources=["ftlsim.i", "ftlsim.c"]),
+    Extension("_getaddr", sources=["getaddr.i", "getaddr.c"])])
+"""
+PEER_FILES = ("ftlsim.c", "ftlsim.h", "ftlsim.i", "getaddr.c", "getaddr.h", "getaddr.i")
 
 
 def peer_source(a):
-    """A checkout of the peer's source outside the repository, or (None, reason)."""
+    """A copy of the peer's source outside the repository, or (None, reason)."""
     src = os.environ.get("SSSL_FTLSIM_SRC")
     if src:
-        if not os.path.isfile(os.path.join(src, "setup.py")):
-            return None, f"SSSL_FTLSIM_SRC={src} has no setup.py"
+        missing = [f for f in PEER_FILES if not os.path.isfile(os.path.join(src, f))]
+        if missing:
+            return None, f"SSSL_FTLSIM_SRC={src} lacks {', '.join(missing)}"
         # A fresh folder each time: nothing already in --workdir is removed.
         dst = tempfile.mkdtemp(prefix="sssl-ftlsim-", dir=a.workdir)
         shutil.copytree(src, dst, dirs_exist_ok=True)
         return dst, None
     dst = os.path.join(a.workdir, "sssl-ftlsim")
-    if os.path.isfile(os.path.join(dst, "setup.py")):
+    if os.path.isfile(os.path.join(dst, "ftlsim.c")):
         return dst, None
     r = subprocess.run(["git", "clone", "--depth", "1", PEER_URL, dst], capture_output=True, text=True,
                        timeout=120, env=dict(os.environ, GIT_TERMINAL_PROMPT="0"))
@@ -255,6 +289,32 @@ def peer_source(a):
         return None, (f"`git clone {PEER_URL}` failed ({r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}); "
                       "set SSSL_FTLSIM_SRC to a checkout of it")
     return dst, None
+
+
+def peer_counters(out):
+    m = re.search(r"ext (\d+) int (\d+) ext_overwrites (\d+) int_overwrites (\d+)", out)
+    return tuple(int(g) for g in m.groups()) if m else None
+
+
+def peer_trace(a, log_file, U, Np):
+    """The peer's logged stream as an ftlsim trace: the fill as 1 MiB
+    requests (the peer writes it page by page; no GC runs during it either
+    way), then one 4 KiB write per logged address."""
+    csv = os.path.join(a.workdir, "peer-stream.csv")
+    n = 0
+    with open(log_file) as src, open(csv, "w") as out:
+        out.writelines(f"{p},{min(256, U * Np - p)}\n" for p in range(0, U * Np, 256))
+        for line in src:
+            lba = int(line)
+            if not 0 <= lba < U * Np:
+                return None, f"the peer's generator gave LBA {lba} outside [0, {U * Np})"
+            out.write(f"{lba},1\n")
+            n += 1
+    trace = os.path.join(a.workdir, "peer-stream.ftr")
+    subprocess.run([a.ftlsim, "convert", "--from", "csv", csv, "-o", trace, "--no-header", "--columns",
+                    "lba=#1:4k,length=#2:4k", "--force", "--no-progress"], check=True, capture_output=True)
+    os.remove(csv)
+    return trace, n
 
 
 def part_peer(a):
@@ -266,54 +326,82 @@ def part_peer(a):
         print(f"SKIPPED: the peer's source could not be obtained: {why}.\n")
         return
     if shutil.which("swig") is None:
-        print("SKIPPED: the peer's setup.py needs SWIG (apt-get install swig).\n")
+        print("SKIPPED: building the peer needs SWIG (apt-get install swig).\n")
         return
-    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=src, capture_output=True,
-                       text=True, env=dict(os.environ, CFLAGS="-O3"))
+    r = subprocess.run([sys.executable, "-c", PEER_BUILD], cwd=src, capture_output=True, text=True,
+                       env=dict(os.environ, CFLAGS="-O3"))
     if r.returncode != 0:
-        print(f"SKIPPED: building the peer failed:\n{r.stderr[-2000:]}\n")
+        print(f"SKIPPED: building the peer failed:\n{(r.stdout + r.stderr)[-2000:]}\n")
         return
-    U = a.peer_logical_gib * 1024 // 1  # units of 1 MiB (256 x 4 KiB pages)
+    U = a.peer_logical_gib * 1024   # logical segments of 256 x 4 KiB = 1 MiB
     Np = 256
-    spare = a.peer_spare            # physical / logical - 1, beyond the free-segment target
     minfree = a.peer_minfree
-    T = int(U * (1 + spare)) + minfree
+    T = int(U * (1 + a.peer_spare)) + minfree
     fill_file = os.path.join(a.workdir, "peer-fill.txt")
     with open(fill_file, "w") as f:
         f.write(f"0 {U * Np}\n")
     driver = os.path.join(a.workdir, "peer_driver.py")
     with open(driver, "w") as f:
         f.write(PEER_DRIVER)
-    # ftlsim: the same device (T lines of 256 pages on one die), background GC
-    # at the peer's free-segment target, the same stream as a trace.
-    trace = gen(a.ftlsim, a.workdir, "peer stream", ["--logical", f"{a.peer_logical_gib}G"], a.peer_writes)
-    thres_pct = 100.0 * (1 - (minfree + 0.5) / T)
-    sim_args = ["--channels", "1", "--luns", "1", "--planes", "1", "--pages", "256", "--blocks", str(T),
-                "--logical", f"{a.peer_logical_gib}G", "--gc-thres", f"{thres_pct:.6f}",
-                "--gc-thres-high", f"{max(thres_pct, 100.0 * (1 - 1.5 / T)):.6f}"]
-    peers, ours, ratios = [], [], []
-    peer_waf = our_waf = None
-    for _ in range(a.pairs):
-        c_p, out = timed([sys.executable, driver, src, str(U), str(Np), str(T), str(minfree), str(a.peer_writes),
-                          fill_file])
-        m = re.search(r"int_overwrites (\d+)", out)
-        e = re.search(r"ext_overwrites (\d+)", out)
-        if not m or not e:
+
+    def peer(mode):
+        c, out = timed([sys.executable, driver, src, str(U), str(Np), str(T), str(minfree), str(a.peer_writes),
+                        fill_file, mode])
+        k = peer_counters(out)
+        if k is None:
             print(f"SKIPPED: the peer's driver printed no counters:\n{out}\n")
-            return
-        peer_waf = int(m.group(1)) / int(e.group(1))
+            sys.exit(0)
+        return c, k
+
+    # The identical stream: one untimed run logs the addresses the peer's own
+    # generator draws (the same in every run: rand() is never seeded), and
+    # ftlsim replays them as a trace.
+    log_file = os.path.join(a.workdir, "peer-stream.txt")
+    _, ref = peer("log=" + log_file)
+    trace, n = peer_trace(a, log_file, U, Np)
+    if trace is None:
+        print(f"SKIPPED: {n}.\n")
+        return
+    if n != a.peer_writes:
+        sys.exit(f"the peer logged {n} addresses, not {a.peer_writes}")
+    # ftlsim: the same device (T lines of 256 pages on one die) and the peer's
+    # cleaning rule: after every request, passes while free lines <= minfree - 1
+    # (--gc-trigger watermark; the threshold count is (int)((1 - thres/100) x T)),
+    # any victim (no 1/8 rule), forced GC only at one free line.
+    thres_pct = 100.0 * (1 - (minfree - 0.5) / T)
+    sim_args = ["--channels", "1", "--luns", "1", "--planes", "1", "--pages", "256", "--blocks", str(T),
+                "--logical", f"{a.peer_logical_gib}G", "--gc-trigger", "watermark", "--gc-thres",
+                f"{thres_pct:.6f}", "--gc-thres-high", f"{100.0 * (1 - 1.5 / T):.6f}"]
+    gens, files, ours, r_gen, r_file = [], [], [], [], []
+    for _ in range(a.pairs):
+        c_g, k_g = peer("gen")
         c_o, h, g, w = sim(a.ftlsim, trace, sim_args, os.path.join(a.workdir, "out-peer"))
-        over = h - U * Np  # host pages after the fill
-        our_waf = (over + g) / over  # as the peer counts: internal writes (host + GC) / host, overwrites only
-        peers.append(c_p)
+        c_f, k_f = peer("file=" + log_file)
+        if k_g != ref or k_f != ref:
+            sys.exit(f"the peer's counters differ between runs of the same stream: {ref}, {k_g}, {k_f}")
+        gens.append(c_g)
+        files.append(c_f)
         ours.append(c_o)
-        ratios.append(c_p / c_o)
-    print("| stream | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF after the fill: peer "
-          "/ ftlsim | target |")
+        r_gen.append(c_g / c_o)
+        r_file.append(c_f / c_o)
+    _, _, ext_over, int_over = ref
+    peer_waf = int_over / ext_over          # (host + cleaning writes) / host writes, after the fill
+    over = h - U * Np                       # ftlsim's host pages after the fill
+    our_waf = (over + g) / over             # no GC runs during the fill
+    ops = h + g
+    print(f"Stream: {a.peer_logical_gib} GiB fill + {a.peer_writes} uniform 4 KiB writes drawn by the peer's "
+          f"getaddr.uniform; 256-page units, 1x1 LUN, {T} segments, {minfree} kept free; ftlsim "
+          f"{ops / 1e6:.1f} M NAND pages, {ops / statistics.median(ours) / 1e6:.0f} M per CPU s.")
+    print()
+    print("| peer | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF after the fill: peer "
+          "/ ftlsim (difference) | target |")
     print("|---|---|---|---|---|---|")
-    print(f"| {a.peer_logical_gib} GiB fill + {a.peer_writes} uniform 4 KiB, 256-page units, 1x1 LUN, "
-          f"{T} segments | {spread(peers)} | {spread(ours)} | {spread(ratios)} | {peer_waf:.4f} / {our_waf:.4f} | "
-          f"{'met' if statistics.median(ratios) >= 10 else 'missed'} |")
+    diff = 100.0 * (our_waf - peer_waf) / peer_waf
+    for name, cpu, ratios in (("generating its stream (getaddr.uniform)", gens, r_gen),
+                              ("reading the same stream from a file (getaddr.trace)", files, r_file)):
+        target = ('met' if statistics.median(ratios) >= 10 else 'missed') if cpu is gens else "-"
+        print(f"| {name} | {spread(cpu)} | {spread(ours)} | {spread(ratios)} | {peer_waf:.4f} / {our_waf:.4f} "
+              f"({diff:+.3f}%) | {target} |")
     print()
 
 

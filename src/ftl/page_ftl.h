@@ -90,7 +90,9 @@ class PageFtl {
 
   // Host writes one 4 KiB logical slot through `stream`.
   // REQUIRES lpn < logical_slots(), stream < layout.streams().
-  void write(uint32_t lpn, StreamId stream = 0) {
+  // Always inlined: it is the per-slot body of the driver's loop, which GCC
+  // otherwise calls once the loop's prefetching makes it large.
+  [[gnu::always_inline]] void write(uint32_t lpn, StreamId stream = 0) {
     if (per_slot_check_) [[unlikely]] {
       const uint32_t pool = streams_[stream].pool;
       if (pools_[pool].free_count <= pools_[pool].high) forced_gc(pool);
@@ -148,13 +150,43 @@ class PageFtl {
   [[nodiscard]] uint32_t physical_of(uint32_t lpn) const { return l2p_[lpn]; }
   // An internal slot number in docs/model.md's numbering (block order).
   [[nodiscard]] uint32_t exported_slot(uint32_t slot) const;
-  // Software pipelining for the host path: prefetch(lpn) a few requests
-  // ahead brings the l2p entry in; prefetch_mapped(lpn) closer to the write,
-  // once that entry is cached, brings in the old slot's valid-bit word.
-  void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
-  void prefetch_mapped(uint32_t lpn) const {
+  // Software pipelining for the host path, in three steps before the write
+  // of lpn (the driver calls them records ahead, nearer and nearer):
+  // prefetch(lpn) brings the l2p entry in; prefetch_mapped(lpn), once that
+  // entry is cached, what invalidate() reads of the old slot: its valid-bit
+  // word, its unit's valid count and state, and, for a policy that keeps
+  // per-unit positions (the greedy heap), the unit's position;
+  // prefetch_queued(lpn), the policy's entries for that unit and, when the
+  // invalidation will likely make that unit the next victim (the heap's top
+  // with at most its valid count: a background pass waiting for a unit to
+  // reach 1/8 invalid takes the first one invalidated to below the top),
+  // what the pass reads of it first (prefetch_victim). The per-unit steps
+  // run only on devices with many units (unit_prefetch_); with few, those
+  // arrays stay cached and the steps would only cost instructions.
+  // Always inlined: GCC deletes calls to a function that only prefetches.
+  [[gnu::always_inline]] void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
+  [[gnu::always_inline]] void prefetch_mapped(uint32_t lpn) const {
     const uint32_t old = l2p_[lpn];
-    if (old != kUnmapped) __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
+    if (old == kUnmapped) return;
+    __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
+    if (!unit_prefetch_) return;
+    const LineId l = div_.divide(old);
+    __builtin_prefetch(&table_.valid[l], 1, 3);
+    __builtin_prefetch(&table_.state[l], 0, 3);
+    if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) {
+      pools_[pool_div_.divide(l)].victims.prefetch_unit(l);
+    }
+  }
+  [[gnu::always_inline]] void prefetch_queued(uint32_t lpn) const {
+    if constexpr (requires(const Victims& v) { v.prefetch_entry(LineId{}); }) {
+      if (!unit_prefetch_) return;
+      const uint32_t old = l2p_[lpn];
+      if (old == kUnmapped) return;
+      const LineId l = div_.divide(old);
+      const Victims& v = pools_[pool_div_.divide(l)].victims;
+      v.prefetch_entry(l);
+      if (v.may_become_top(table_, l)) prefetch_victim(l);
+    }
   }
 
   // FEMU's background GC after a request: one non-forced pass in the first
@@ -167,7 +199,7 @@ class PageFtl {
         if (watermark_) [[unlikely]] {
           while (pools_[p].free_count <= pools_[p].thres && gc_pass(p, false)) {
           }
-        } else {
+        } else if (!sure_to_decline(pools_[p])) {
           gc_pass(p, false);
         }
         if (!every_pool_) return;
@@ -241,7 +273,8 @@ class PageFtl {
     Victims victims;
   };
 
-  void invalidate(uint32_t slot) {
+  // Always inlined, as write(), its caller on the host path.
+  [[gnu::always_inline]] void invalidate(uint32_t slot) {
     valid_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
     const LineId l = div_.divide(slot);
     --table_.valid[l];
@@ -269,23 +302,42 @@ class PageFtl {
       next_expiry_ = std::min(next_expiry_, due);
     }
   }
+  // What a pass reads first of unit u, the likely next victim: its valid
+  // bits, the p2l entries its walk reads first (so that the pass's first l2p
+  // prefetches do not wait for them), its owner and its erase count.
+  // Called rarely (about once a pass), so kept out of the driver's loop,
+  // which GCC otherwise stops inlining into; noipa: GCC may not look inside
+  // and find it free of side effects (it would delete the calls).
+  [[gnu::noipa]] void prefetch_victim(LineId u) const {
+    __builtin_prefetch(&owner_[u], 0, 3);
+    __builtin_prefetch(&table_.erase_count[u], 1, 3);
+    const uint32_t base = u * spu_;
+    const uint32_t words = std::min<uint32_t>(spu_ / 64, 64);
+    for (uint32_t w = 0; w < words; w += 8) __builtin_prefetch(&valid_bits_[base / 64 + w], 0, 3);
+    if (columns_ == 1 || spu_ <= 1024) {
+      // One column, or small: the walk reads p2l nearly in order.
+      for (uint32_t s = 0; s < std::min<uint32_t>(spu_, 1024); s += 16) __builtin_prefetch(&p2l_[base + s], 0, 3);
+    }
+  }
   // After a pass: the unit the policy would pick next (when it can tell)
-  // will be walked soon, often by the next request's pass: bring in its
-  // valid bits and the p2l entries its walk reads first, so that the next
-  // pass's first l2p prefetches do not wait for them.
-  // Always inlined: GCC deletes calls to a function that only prefetches.
+  // will be walked soon, often by the next request's pass.
   [[gnu::always_inline]] void prefetch_next_victim(const Pool& p) const {
     if constexpr (requires { p.victims.peek(); }) {
       const LineId next = p.victims.peek();
-      if (next == kNoLine) return;
-      const uint32_t base = next * spu_;
-      const uint32_t words = std::min<uint32_t>(spu_ / 64, 64);
-      for (uint32_t w = 0; w < words; w += 8) __builtin_prefetch(&valid_bits_[base / 64 + w], 0, 3);
-      if (columns_ == 1 || spu_ <= 1024) {
-        // One column, or small: the walk reads p2l nearly in order.
-        for (uint32_t s = 0; s < std::min<uint32_t>(spu_, 1024); s += 16) __builtin_prefetch(&p2l_[base + s], 0, 3);
+      if (next != kNoLine) prefetch_victim(next);
+    }
+  }
+  // A background pass that the policy will decline for sure only counts the
+  // decline (what gc_pass() does then): answered here, without setting a
+  // pass up, for a policy that can tell (the greedy heap, rule 12).
+  bool sure_to_decline(const Pool& p) {
+    if constexpr (requires { p.victims.declines_background(table_, uint32_t{}); }) {
+      if (!requeue_declined_ && p.victims.declines_background(table_, bg_min_invalid_)) {
+        ++stats_.gc_background_declined;
+        return true;
       }
     }
+    return false;
   }
   void forced_gc(uint32_t pool);
   bool gc_pass(uint32_t pool, bool force);
@@ -311,6 +363,12 @@ class PageFtl {
   bool per_slot_check_ = false;
   bool every_pool_ = false;
   uint32_t pools_over_high_ = 0;    // pools with free_count <= high
+  uint32_t unwritten_units_ = 0;    // units holding unwritten slots (closed early, not yet erased)
+  // Per-unit arrays of 4 bytes a unit outgrow L1 (beside the maps' lines the
+  // host path brings in) from this many units on: prefetch_mapped() and
+  // prefetch_queued() then bring in a unit's entries ahead of the write.
+  static constexpr uint32_t kUnitPrefetchUnits = 4096;
+  bool unit_prefetch_ = false;
   uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (layout.forced_cap or --forced-passes)
   bool page_order_ = false;         // --gc-order page (ConfFDP)
   const uint32_t* tag_of_ = nullptr;  // count_gc_by_tag()

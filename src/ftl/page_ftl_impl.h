@@ -45,6 +45,7 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   // runs at most 5 passes (--forced-passes).
   forced_cap_ = cfg.gc.forced_passes != 0 ? cfg.gc.forced_passes : layout.forced_cap;
   page_order_ = cfg.gc.page_order;
+  unit_prefetch_ = layout.units >= kUnitPrefetchUnits;
   cfg_ = cfg;
   layout_ = layout;
   victims0_ = victims;
@@ -145,6 +146,7 @@ void PageFtl<Victims, Sink>::close_early(StreamId stream) {
   const uint32_t unwritten = spu_ - w.off;
   stats_.unwritten_slots += unwritten;
   table_.unwritten[w.open] = unwritten;
+  ++unwritten_units_;
   close_unit(w);
   w.open = kNoLine;
   w.off = 0;
@@ -172,6 +174,7 @@ void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
 template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::erase_unit(LineId l) {
   table_.valid[l] = 0;
+  if (unwritten_units_ != 0 && table_.unwritten[l] != 0) --unwritten_units_;
   table_.unwritten[l] = 0;
   table_.state[l] = LineState::kFree;
   ++table_.erase_count[l];
@@ -218,13 +221,14 @@ inline void transpose64(uint64_t* a) {
 template <VictimSelector Victims, class Sink>
 bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
-  const GcAsk ask{force, bg_min_invalid_, requeue_declined_, stats_.host_slots};
+  const GcAsk ask{force, bg_min_invalid_, requeue_declined_, stats_.host_slots, unwritten_units_ != 0};
   const LineId victim = p.victims.select(table_, ask);
   if (victim == kNoLine) {
     // A failed select removes nothing: anything still queued was refused.
     if (!force && p.victims.queued(table_) != 0) ++stats_.gc_background_declined;
     return false;
   }
+  __builtin_prefetch(&table_.erase_count[victim], 1, 3);  // erase_unit(), after the copies
   if (stats_.gc_passes == 0) stats_.gc_onset_host_slots = stats_.host_slots;
   ++stats_.gc_passes;
   ++(force ? stats_.gc_forced_passes : stats_.gc_background_passes);
@@ -328,6 +332,25 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
             copy(src, ahead < row_end ? ahead : kUnmapped);
           }
         }
+      }
+      continue;
+    }
+    if (columns_ == 1) {
+      // One column (a unit on one die and plane): the row's slots are
+      // consecutive, so its live ones are the set bits of its valid words,
+      // taken lowest first (the same order as testing slot by slot, with one
+      // unpredictable branch per word instead of one per slot).
+      warm_column(row, row_end, 1);
+      for (uint32_t s = row; s < row_end;) {
+        const uint32_t span = std::min<uint32_t>(64 - (s & 63), row_end - s);
+        uint64_t word = bits[s >> 6] >> (s & 63);
+        if (span < 64) word &= (uint64_t{1} << span) - 1;
+        for (; word != 0; word &= word - 1) {
+          const uint32_t src = s + static_cast<uint32_t>(__builtin_ctzll(word));
+          const uint32_t ahead = src + kAheadPages;
+          copy(src, ahead < row_end ? ahead : kUnmapped);
+        }
+        s += span;
       }
       continue;
     }

@@ -11,6 +11,7 @@
 // holds its unit's key (a copy of t.valid, updated on every invalidation),
 // so comparisons touch the heap array only. The arrays are small (8 + 4
 // bytes per unit).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -41,9 +42,15 @@ class HeapVictims {
       // comparisons on every invalidation. The entry's copy of the key is
       // kept equal to t.valid[l], so the parent check is one load (heap_[i/2])
       // after pos_[l], with no lookup of the parent's unit in t.
+      // The moving entry is built from l and k, not read back from heap_[i]
+      // after storing its key (a 4-byte store then an 8-byte load of it
+      // cannot be forwarded and stalls).
       const uint32_t k = t.valid[l];
-      heap_[i].key = k;
-      if (i > 1 && heap_[i / 2].key > k) bubble_up(i);
+      if (i > 1 && heap_[i / 2].key > k) {
+        bubble_up(i, Entry{k, l});
+      } else {
+        heap_[i].key = k;
+      }
     } else {
       insert(t, l);  // it was full: its first invalidation queues it
     }
@@ -51,8 +58,13 @@ class HeapVictims {
 
   LineId select(const LineTable& t, const GcAsk& ask) {
     if (heap_.size() == 1) return kNoLine;
-    const LineId top = heap_[1].unit;
+    const Entry first = heap_[1];
+    const LineId top = first.unit;
     if (!ask.requeue) {
+      // Most background passes decline (rule 12). When the entry's key
+      // (t.valid[top]) already leaves too few invalid slots, so does any
+      // unwritten count: decline without loading the unit's counts.
+      if (!ask.force && t.slots_per_line - first.key < ask.min_invalid) return kNoLine;
       if (declines(t, top, ask)) return kNoLine;  // rule 12: left in place
       pop();
       return top;
@@ -68,6 +80,34 @@ class HeapVictims {
   // The unit select() would look at now (kNoLine: none queued), for
   // prefetching the next victim's maps; changes nothing.
   [[nodiscard]] LineId peek() const { return heap_.size() > 1 ? heap_[1].unit : kNoLine; }
+
+  // Software pipelining for invalidations (PageFtl::prefetch_mapped and
+  // prefetch_queued): a few requests ahead, the unit's heap position; closer,
+  // its entry and the entry's parent, which on_invalidate() compares. Always
+  // inlined: GCC deletes calls to a function that only prefetches.
+  [[gnu::always_inline]] void prefetch_unit(LineId l) const { __builtin_prefetch(&pos_[l], 0, 3); }
+  [[gnu::always_inline]] void prefetch_entry(LineId l) const {
+    const uint32_t i = pos_[l];
+    if (i != 0) {
+      __builtin_prefetch(&heap_[i], 1, 3);
+      __builtin_prefetch(&heap_[i / 2], 0, 3);
+    }
+  }
+
+  // True when select() for a background pass on the line path (no requeue)
+  // declines at once: a unit is queued and the top's key alone leaves fewer
+  // than min_invalid invalid slots.
+  [[nodiscard]] bool declines_background(const LineTable& t, uint32_t min_invalid) const {
+    return heap_.size() > 1 && t.slots_per_line - heap_[1].key < min_invalid;
+  }
+
+  // True when invalidating a slot of l now would leave l at the top: l is
+  // queued and has at most the top's valid count, so that afterwards it has
+  // fewer than the top (or is the top). One more than the top's would tie,
+  // and a tie does not move up.
+  [[nodiscard]] bool may_become_top(const LineTable& t, LineId l) const {
+    return pos_[l] != 0 && t.valid[l] <= heap_[1].key;
+  }
 
   [[nodiscard]] uint64_t queued(const LineTable& /*t*/) const { return heap_.size() - 1; }
   // The heap's shape, for the invariant check and tests: index -> unit
@@ -92,8 +132,9 @@ class HeapVictims {
     heap_[i] = e;
     pos_[e.unit] = i;
   }
-  void bubble_up(uint32_t i) {
-    const Entry moving = heap_[i];
+  // Moves `moving`, which belongs at index i, up past every parent with a
+  // greater key.
+  void bubble_up(uint32_t i, Entry moving) {
     while (i > 1 && heap_[i / 2].key > moving.key) {
       place(i, heap_[i / 2]);
       i /= 2;
@@ -111,14 +152,19 @@ class HeapVictims {
   void percolate_down(uint32_t i) {
     const Entry moving = heap_[i];
     for (uint32_t c = child(i); c != 0 && moving.key > heap_[c].key; c = child(i)) {
+      // The next level's pair of children (4c, 4c + 1 or 4c + 2, 4c + 3: 16
+      // bytes, one line) while this level moves: the walk down a deep heap is
+      // a chain of dependent loads otherwise.
+      __builtin_prefetch(&heap_[std::min<size_t>(4 * size_t{c}, heap_.size() - 1)], 0, 3);
       place(i, heap_[c]);
       i = c;
     }
     place(i, moving);
   }
   void insert(const LineTable& t, LineId l) {
-    heap_.push_back(Entry{t.valid[l], l});
-    bubble_up(static_cast<uint32_t>(heap_.size() - 1));
+    const Entry e{t.valid[l], l};
+    heap_.push_back(e);
+    bubble_up(static_cast<uint32_t>(heap_.size() - 1), e);
   }
   void pop() {
     const LineId top = heap_[1].unit;

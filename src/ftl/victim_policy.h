@@ -23,13 +23,17 @@ struct GcAsk {
   // the policy's order and put back in (the line path, rule 12, leaves it).
   bool requeue = false;
   uint64_t now = 0;  // host slots written so far (the age clock of cost-benefit)
+  // False when no unit holds unwritten slots (no unit closed early), so that
+  // a unit's invalid slots are slots_per_line - valid without loading
+  // t.unwritten, which is then all zero.
+  bool unwritten = true;
 };
 
 // True when a background pass must leave `l` (the policy's choice) alone.
 [[nodiscard]] inline bool declines(const LineTable& t, LineId l, const GcAsk& ask) {
   if (ask.force) return false;
   if (ask.requeue && t.valid[l] == 0) return false;
-  return t.invalid(l) < ask.min_invalid;
+  return (ask.unwritten ? t.invalid(l) : t.slots_per_line - t.valid[l]) < ask.min_invalid;
 }
 
 template <class V>

@@ -30,9 +30,13 @@ using trace::Op;
 using trace::Record;
 
 constexpr uint32_t kSlot = ftl::kSlotBytes;
-// Records ahead whose first slot's l2p entry, then valid-bit word, is prefetched.
+// Records ahead whose first slot's l2p entry, then what invalidating the old
+// slot reads (its valid-bit word, its unit's counts), then the victim
+// policy's entries for that unit, are prefetched (PageFtl::prefetch,
+// prefetch_mapped, prefetch_queued).
 constexpr size_t kPrefetchDistance = 64;
 constexpr size_t kPrefetchNear = 16;
+constexpr size_t kPrefetchNearest = 4;
 
 [[noreturn]] void bad_record(const TraceView& t, uint64_t index, const std::string& why) {
   throw InputError(fmt::format("{}: record {}: {}", t.path, index, why));
@@ -128,8 +132,10 @@ class Driver {
 
  public:
   // Before step(i), when records are applied in trace order (both modes):
-  // brings in the l2p entry of the write kPrefetchDistance records ahead and
-  // the old slot's valid-bit word of the one kPrefetchNear ahead. Always
+  // brings in the l2p entry of the write kPrefetchDistance records ahead,
+  // what invalidating the old slot of the one kPrefetchNear ahead reads, and
+  // the policy's entries for the old slot of the one kPrefetchNearest ahead
+  // (and, when that write will likely make a victim, its maps). Always
   // inlined: GCC finds a function that only prefetches free of side effects
   // and deletes calls to it.
   [[gnu::always_inline]] void prefetch_ahead(size_t i) const {
@@ -147,6 +153,13 @@ class Driver {
       if (near.op == static_cast<uint8_t>(Op::kWrite)) {
         const uint32_t p = ahead_lpn(near.lba * sector_ / kSlot);
         if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
+      }
+    }
+    if (i + kPrefetchNearest < n) {
+      const Record& nearest = records[i + kPrefetchNearest];
+      if (nearest.op == static_cast<uint8_t>(Op::kWrite)) {
+        const uint32_t p = ahead_lpn(nearest.lba * sector_ / kSlot);
+        if (p != ftl::kUnmapped) ftl_.prefetch_queued(p);
       }
     }
   }

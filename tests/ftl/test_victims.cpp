@@ -91,6 +91,38 @@ TEST_CASE("FDP takes a victim without valid slots even when it has few invalid o
   CHECK(fdp.select(t, background(4, true)) == 0);
 }
 
+TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
+  // Units of 8 slots with 7, 6 and 7 valid: unit 1 (2 invalid) is the top.
+  LineTable t = table_with({7, 6, 7}, 8);
+  HeapVictims g;
+  g.init(t, 1);
+  for (LineId l = 0; l < 3; ++l) g.on_close(t, l);
+  CHECK_FALSE(g.declines_background(t, 2));
+  CHECK(g.declines_background(t, 3));
+  CHECK(g.select(t, background(3, false)) == kNoLine);  // declined, left in place
+  CHECK(g.peek() == 1);
+  // Without unwritten slots anywhere, the invalid count needs no t.unwritten.
+  GcAsk none = background(3, false);
+  none.unwritten = false;
+  for (LineId l = 0; l < 3; ++l) CHECK(declines(t, l, none) == declines(t, l, background(3, false)));
+  // May an invalidation make the unit the top? The top itself, and a unit
+  // with as few valid slots; not one with more (it would tie and stay below).
+  CHECK(g.may_become_top(t, 1));
+  CHECK_FALSE(g.may_become_top(t, 0));
+  t.valid[0] = 6;
+  g.on_invalidate(t, 0);
+  CHECK(g.peek() == 1);  // a tie does not move up
+  CHECK(g.may_become_top(t, 0));
+  t.valid[0] = 5;
+  g.on_invalidate(t, 0);
+  CHECK(g.peek() == 0);
+  CHECK_FALSE(g.declines_background(t, 3));
+  CHECK(g.select(t, background(3, false)) == 0);
+  CHECK(g.select(t, forced()) == 1);
+  CHECK(g.select(t, forced()) == 2);
+  CHECK_FALSE(g.declines_background(t, 3));  // empty: nothing queued to decline
+}
+
 TEST_CASE("fifo takes the oldest line that has an invalid slot", "[ftl][unit]") {
   LineTable t = table_with({8, 2, 7, 0}, 8);
   FifoVictims f;

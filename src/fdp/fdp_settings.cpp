@@ -64,10 +64,11 @@ constexpr std::array<Setting<C>, 13> kSettings = {{
            "is not startup (FEMU) or lazy");
      },
      [](const C& c) { return word<bool>(kRuOpenWords, c.open_at_start); }, &words_of<kRuOpenWords>},
-    {"rg-split", ValueKind::kWord, "lines|dies", "FDP", "What a reclaim group is: ",
+    {"rg-split", ValueKind::kWord, "lines|dies|channels", "FDP", "What a reclaim group is: ",
      [](C& c, std::string_view t) {
        c.rg_split = parse_choice<RgSplit>(kRgSplitWords, "rg-split", t,
-           "is not one of lines (RGs split the lines, FEMU) or dies (RGs split the dies)");
+           "is not one of lines (RGs split the lines, FEMU), dies (RGs split the dies) or channels (RGs of whole "
+           "channels, ConfFDP)");
      },
      [](const C& c) { return word<RgSplit>(kRgSplitWords, c.rg_split); }, &words_of<kRgSplitWords>, "dies"},
     {"rg-of", ValueKind::kWord, "current|pid|lba", "FDP", "Which RG a write goes to: ",

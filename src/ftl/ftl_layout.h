@@ -60,11 +60,13 @@ struct FtlLayout {
   [[nodiscard]] std::vector<std::string> problems() const;
 };
 
-// write_order for a unit row spanning dies [first_die, first_die + dies) of
-// `g` (channel fastest: die = lun x channels + channel): the n-th slot
-// written is on die first_die + n % dies, plane (n / dies) % planes, page
-// n / (dies x planes); its offset ranks that die's blocks by (channel, LUN)
-// as FEMU's GC visits them, then the plane, then the page.
+// write_order for a unit row spanning `dies` of `g` in write order (dies
+// numbered channel fastest: die = lun x channels + channel): the n-th slot
+// written is on dies[n % D], plane (n / D) % planes, page n / (D x planes);
+// its offset ranks that die's blocks by (channel, LUN) as FEMU's and
+// ConfFDP's GC visit them, then the plane, then the page.
+[[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, const std::vector<uint32_t>& dies);
+// The same for the consecutive dies [first_die, first_die + dies).
 [[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies);
 
 // The line path: lines are units, one pool, one stream whose GC survivors

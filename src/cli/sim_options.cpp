@@ -149,7 +149,8 @@ fdp::PlacementSetup build_placement(const PointView& v) {
 
 // The FDP device settings that change nothing under `single` placement.
 constexpr std::string_view kFdpDeviceSettings[] = {"rg-gc",    "rg",    "ru-size", "ruh",      "ruh-type",
-                                                    "pi-gc",    "ii-gc", "ru-open", "rg-split", "rg-of"};
+                                                    "pi-gc",    "ii-gc", "ru-open", "rg-split", "rg-of",
+                                                    "write-spill", "gc-spill"};
 
 }  // namespace
 

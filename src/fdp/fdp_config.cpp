@@ -178,6 +178,15 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
       l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % ru.units_per_die_group) % sets);
     }
   }
+  // ConfFDP's moves to the nearest RG (find_near_rg_id). A write is moved
+  // once per request, from the RG its placement identifier names.
+  if (rgs > 1 && c.spill_writes && c.rg_of != RgOf::kPid) {
+    throw InputError(fmt::format("`write-spill` nearest moves a write from the reclaim group its placement "
+                                 "identifier names: it needs `rg-of` pid (not {})",
+                                 rg_of_name(c.rg_of)));
+  }
+  l.spill_writes = c.spill_writes && rgs > 1;
+  l.spill_gc = c.spill_gc && rgs > 1;
   l.requeue_declined = c.declined_requeue;
   l.forced_cap = l.units + l.pools;  // FEMU's max_fg_gc bound in ssd_stream_write
   const uint32_t hosts = h_count * rgs;

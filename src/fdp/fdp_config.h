@@ -98,6 +98,16 @@ inline constexpr Choice<PidFormat> kPidFormatWords[] = {
     {PidFormat::kRgif, "rgif", "FEMU: RGIF = the bit length of the RG count, the handle the low 15 - RGIF bits"},
     {PidFormat::kRgifMin, "rgif-min", "the fewest bits that number the RGs, every other bit the handle"},
     {PidFormat::kConfdp, "confdp", "handle = ID & 0xff, RG = ID >> 8"}};
+// --write-spill and --gc-spill: ConfFDP's moves to the nearest RG not at its
+// high threshold (find_near_rg_id: the nearer of the first such RG above and
+// the first below, the lower on a tie; the RG itself when there is none).
+inline constexpr Choice<bool> kWriteSpillWords[] = {
+    {false, "stay", "written into its RG all the same, FEMU"},
+    {true, "nearest", "moved to the nearest RG not at its high threshold, ConfFDP"}};
+inline constexpr Choice<bool> kGcSpillWords[] = {
+    {false, "stay", "the victim's RG, FEMU"},
+    {true, "nearest",
+     "each copy to the nearest RG not at its high threshold, looked up again per copy, ConfFDP"}};
 inline constexpr Choice<bool> kSingleWords[] = {
     {false, "line-path", "FEMU's non-FDP line path, one write pointer"},
     {true, "handle0", "ConfFDP, which has no non-FDP mode: every write through handle 0 of the same FDP device"}};
@@ -141,6 +151,15 @@ struct FdpConfig {
   // separate non-FDP mode) writes everything through handle 0 of the same
   // FDP device, the other handles keeping their open RUs.
   bool single_handle0 = false;
+  // --write-spill: false (FEMU) writes a request into its RG even when the
+  // forced passes left it at its high threshold; true (ConfFDP fdpssd_write):
+  // then into the nearest RG not at it (docs/model.md rule 9).
+  bool spill_writes = false;
+  // --gc-spill: false (FEMU) copies survivors within the victim's RG; true
+  // (ConfFDP do_gc, gc_write_page): a forced victim with fewer than 1/10 of
+  // its slots invalid sends each copy to the nearest RG not at its high
+  // threshold, looked up again per copy (docs/model.md rule 6).
+  bool spill_gc = false;
   // --ru-time-limit: an RU that host writes reach is closed this long (trace
   // time) after its first host write, full or not; 0 = no limit.
   uint64_t ru_time_limit_ns = 0;

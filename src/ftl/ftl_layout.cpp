@@ -32,6 +32,14 @@ std::vector<std::string> FtlLayout::problems() const {
       p.push_back(fmt::format("stream {}: GC destination must be a stream of the same pool", s));
     }
   }
+  if (spill_writes || spill_gc) {
+    for (size_t s = 0; s < stream_pool.size(); ++s) {
+      if (pools != 0 && stream_pool[s] != s % pools) {
+        p.push_back("moves to the nearest reclaim group need streams numbered reclaim group fastest");
+        break;
+      }
+    }
+  }
   for (StreamId s : open_at_start) {
     if (s >= stream_pool.size()) p.push_back(fmt::format("start-up stream {} does not exist", s));
   }

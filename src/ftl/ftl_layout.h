@@ -44,6 +44,14 @@ struct FtlLayout {
   // FEMU's FDP path (docs/model.md rule 13): a declined background victim is
   // popped and inserted again, and one without valid slots is always taken.
   bool requeue_declined = false;
+  // ConfFDP's moves to the nearest pool not at its high threshold
+  // (docs/model.md rules 6 and 9; find_near_rg_id): a write request whose
+  // pool is still at it after the forced passes (spill_writes), and each GC
+  // copy of a forced victim with fewer than slots_per_unit / 10 invalid slots
+  // (spill_gc). Both need streams numbered pool fastest (stream s of pool
+  // s mod pools; s - s mod pools + p is its counterpart in pool p).
+  bool spill_writes = false;
+  bool spill_gc = false;
   // Forced passes one write request may run by default (FEMU: none on the
   // line path; units + pools on the FDP path, ssd_stream_write's
   // max_fg_gc loop).

@@ -183,6 +183,30 @@ TEST_CASE("reclaim groups of whole channels or LUN shares, as ConfFDP's", "[fdp]
   CHECK(ftl::block_order(g, V{0, 1, 8, 9}) == V{0, 4, 2, 6, 1, 5, 3, 7});
 }
 
+// ConfFDP's moves to the nearest RG need the RG its identifier names, and
+// are checked once per request.
+TEST_CASE("write spill needs rg-of pid and the per-request check", "[fdp][unit]") {
+  ftl::FtlConfig cfg;
+  cfg.geometry = small();
+  fdp::FdpConfig c;
+  c.reclaim_groups = 2;
+  c.rg_split = fdp::RgSplit::kChannels;
+  c.spill_writes = true;
+  CHECK_THROWS_WITH(fdp::make_layout(cfg.geometry, c), Catch::Contains("`rg-of` pid (not current)"));
+  c.rg_of = fdp::RgOf::kPid;
+  const ftl::FtlLayout l = fdp::make_layout(cfg.geometry, c);
+  CHECK(l.spill_writes);
+  CHECK_FALSE(l.spill_gc);
+  CHECK(ftl::layout_problems(cfg, l).empty());
+  cfg.gc.forced_check_per_slot = true;
+  const auto p = ftl::layout_problems(cfg, l);
+  REQUIRE_FALSE(p.empty());
+  CHECK_THAT(p.front(), Catch::Contains("`gc-check` page"));
+  c.reclaim_groups = 1;  // one RG: nothing to move to, nothing refused
+  c.rg_of = fdp::RgOf::kCurrent;
+  CHECK_FALSE(fdp::make_layout(cfg.geometry, c).spill_writes);
+}
+
 TEST_CASE("write order is channel fastest, slot offsets are FEMU's block order", "[fdp][unit]") {
   // 2 channels x 2 LUNs, 1 plane, 3-page blocks. Dies: 0 = ch0 lun0,
   // 1 = ch1 lun0, 2 = ch0 lun1, 3 = ch1 lun1. GC order ranks them

@@ -138,12 +138,6 @@ fdp::PlacementSetup build_placement(const PointView& v) {
     const SettingInfo& s = setting_info(i);
     if (s.fdp != nullptr) s.fdp->parse(p.fdp, v.rule(i));
   }
-  if (confdp_rules(v("rules")) && p.fdp.reclaim_groups > 1) {
-    throw InputError(fmt::format(
-        "--rules confdp --rg {}: ConfFDP's rules for more than one reclaim group (RGs of whole channels, a write "
-        "or GC copy moved to the nearest RG not at its high threshold) are not modelled yet; use --rg 1",
-        p.fdp.reclaim_groups));
-  }
   return p;
 }
 

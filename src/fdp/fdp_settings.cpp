@@ -70,7 +70,7 @@ constexpr std::array<Setting<C>, 15> kSettings = {{
            "is not one of lines (RGs split the lines, FEMU), dies (RGs split the dies) or channels (RGs of whole "
            "channels, ConfFDP)");
      },
-     [](const C& c) { return word<RgSplit>(kRgSplitWords, c.rg_split); }, &words_of<kRgSplitWords>, "dies"},
+     [](const C& c) { return word<RgSplit>(kRgSplitWords, c.rg_split); }, &words_of<kRgSplitWords>, "channels"},
     {"rg-of", ValueKind::kWord, "current|pid|lba", "FDP", "Which RG a write goes to: ",
      [](C& c, std::string_view t) {
        c.rg_of = parse_choice<RgOf>(kRgOfWords, "rg-of", t, "is not one of " + choice_list(kRgOfWords));

@@ -30,6 +30,7 @@ SETTINGS = [
     ("ru-time-limit", "word"),
     ("placement", "placement"),
     ("interval", "size"),
+    ("write-spill", "word"), ("gc-spill", "word"),
 ]
 SETTING_NAMES = [name for name, _ in SETTINGS]
 MAX_ITEMS = 10000

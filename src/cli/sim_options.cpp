@@ -138,18 +138,13 @@ fdp::PlacementSetup build_placement(const PointView& v) {
     const SettingInfo& s = setting_info(i);
     if (s.fdp != nullptr) s.fdp->parse(p.fdp, v.rule(i));
   }
-  if (confdp_rules(v("rules")) && p.fdp.reclaim_groups > 1) {
-    throw InputError(fmt::format(
-        "--rules confdp --rg {}: ConfFDP's rules for more than one reclaim group (RGs of whole channels, a write "
-        "or GC copy moved to the nearest RG not at its high threshold) are not modelled yet; use --rg 1",
-        p.fdp.reclaim_groups));
-  }
   return p;
 }
 
 // The FDP device settings that change nothing under `single` placement.
 constexpr std::string_view kFdpDeviceSettings[] = {"rg-gc",    "rg",    "ru-size", "ruh",      "ruh-type",
-                                                    "pi-gc",    "ii-gc", "ru-open", "rg-split", "rg-of"};
+                                                    "pi-gc",    "ii-gc", "ru-open", "rg-split", "rg-of",
+                                                    "write-spill", "gc-spill"};
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -30,11 +31,44 @@ uint32_t FdpConfig::handle_mask() const {
   return (1u << ((pid_min_rgif ? 16 : 15) - bits)) - 1;
 }
 
+namespace {
+
+// ConfFDP's die sets (ssd_init_params, rg2physical): RG g is channels
+// [g x C/R, (g+1) x C/R) with all their LUNs, or with more RGs than channels
+// LUNs [(g mod k) x L/k, (g mod k + 1) x L/k) of channel g / k, k = R/C; its
+// write pointer moves channel fastest, then LUN. Dies are numbered channel
+// fastest (die = LUN x channels + channel).
+std::vector<uint32_t> channel_die_order(const ftl::Geometry& g, uint32_t rgs) {
+  const uint32_t ch = g.channels, luns = g.luns_per_channel;
+  const bool whole_channels = rgs <= ch;
+  if (whole_channels ? ch % rgs != 0 : rgs % ch != 0 || luns % (rgs / ch) != 0) {
+    throw InputError(fmt::format(
+        "`rg` {}: {} channels x {} LUNs cannot be split into that many reclaim groups of whole channels or of "
+        "equal shares of one channel's LUNs (`rg-split` channels, ConfFDP's rg2physical); give a divisor of the "
+        "channels (whole channels each) or the channels times a divisor of the LUNs (a LUN share each)",
+        rgs, ch, luns));
+  }
+  const uint32_t rg_channels = whole_channels ? ch / rgs : 1;
+  const uint32_t rg_luns = whole_channels ? luns : luns / (rgs / ch);
+  std::vector<uint32_t> order;
+  order.reserve(g.dies());
+  for (uint32_t rg = 0; rg < rgs; ++rg) {
+    const uint32_t first_ch = whole_channels ? rg * rg_channels : rg / (rgs / ch);
+    const uint32_t first_lun = whole_channels ? 0 : rg % (rgs / ch) * rg_luns;
+    for (uint32_t l = first_lun; l < first_lun + rg_luns; ++l) {
+      for (uint32_t c = first_ch; c < first_ch + rg_channels; ++c) order.push_back(l * ch + c);
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
 RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t dies = g.dies();
   if (c.reclaim_groups == 0) throw InputError("`rg` must be at least 1");
-  const bool by_dies = c.rg_split == RgSplit::kDies;
-  if (by_dies && dies % c.reclaim_groups != 0) {
+  const bool by_dies = c.rg_split != RgSplit::kLines;
+  if (c.rg_split == RgSplit::kDies && dies % c.reclaim_groups != 0) {
     throw InputError(fmt::format("`rg` {}: the {} dies cannot be split evenly into that many reclaim groups "
                                  "(`rg-split` dies)",
                                  c.reclaim_groups, dies));
@@ -46,6 +80,12 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   RuShape s;
   s.die_groups = die_groups;
   s.group_dies = group_dies;
+  if (c.rg_split == RgSplit::kChannels && dies != 0) {
+    s.die_order = channel_die_order(g, c.reclaim_groups);
+  } else {
+    s.die_order.resize(dies);
+    std::iota(s.die_order.begin(), s.die_order.end(), 0u);
+  }
   bool ok = false;
   if (c.ru_bytes == 0 || c.ru_bytes == group_line) {
     s.dies = group_dies;
@@ -126,7 +166,10 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   // One write order per die set a unit can take (fdp_config.h RuShape).
   const uint32_t sets = ru.group_dies / ru.dies;
   for (uint32_t k = 0; k < ru.die_groups; ++k) {
-    for (uint32_t j = 0; j < sets; ++j) l.write_orders.push_back(ftl::block_order(g, k * ru.group_dies + j * ru.dies, ru.dies));
+    for (uint32_t j = 0; j < sets; ++j) {
+      const auto first = ru.die_order.begin() + k * ru.group_dies + j * ru.dies;
+      l.write_orders.push_back(ftl::block_order(g, std::vector<uint32_t>(first, first + ru.dies)));
+    }
   }
   if (l.write_orders.size() > 1) {
     l.unit_order.resize(l.units);
@@ -135,6 +178,15 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
       l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % ru.units_per_die_group) % sets);
     }
   }
+  // ConfFDP's moves to the nearest RG (find_near_rg_id). A write is moved
+  // once per request, from the RG its placement identifier names.
+  if (rgs > 1 && c.spill_writes && c.rg_of != RgOf::kPid) {
+    throw InputError(fmt::format("`write-spill` nearest moves a write from the reclaim group its placement "
+                                 "identifier names: it needs `rg-of` pid (not {})",
+                                 rg_of_name(c.rg_of)));
+  }
+  l.spill_writes = c.spill_writes && rgs > 1;
+  l.spill_gc = c.spill_gc && rgs > 1;
   l.requeue_declined = c.declined_requeue;
   l.forced_cap = l.units + l.pools;  // FEMU's max_fg_gc bound in ssd_stream_write
   const uint32_t hosts = h_count * rgs;

@@ -47,11 +47,18 @@ inline constexpr Choice<IiGc> kIiGcWords[] = {
 // --rg-split: what a reclaim group is made of.
 enum class RgSplit : uint8_t {
   kLines,  // "lines": RGs split the lines; every RU spans all dies (FEMU)
-  kDies,   // "dies": RGs split the dies; an RU is one line of its RG's dies
+  kDies,   // "dies": RGs split the dies in die order; an RU is one line of its RG's dies
+  // "channels" (ConfFDP ssd_init_params, rg2physical, get_rg_id): RG g is
+  // channels [g x C/R, (g+1) x C/R) with all their LUNs, or with more RGs
+  // than channels LUNs [(g mod k) x L/k, ...) of channel g / k, k = R/C.
+  kChannels,
 };
 inline constexpr Choice<RgSplit> kRgSplitWords[] = {
     {RgSplit::kLines, "lines", "a share of the lines; RUs span all dies, FEMU"},
-    {RgSplit::kDies, "dies", "a share of the dies; an RU is one line of them"}};
+    {RgSplit::kDies, "dies", "a share of the dies in die order (channel fastest); an RU is one line of them"},
+    {RgSplit::kChannels, "channels",
+     "whole channels, or an equal share of one channel's LUNs when there are more RGs than channels; an RU is "
+     "one line of them, ConfFDP"}};
 [[nodiscard]] std::string_view rg_split_name(RgSplit s);
 
 // --rg-of: which RG a write goes to.
@@ -91,6 +98,16 @@ inline constexpr Choice<PidFormat> kPidFormatWords[] = {
     {PidFormat::kRgif, "rgif", "FEMU: RGIF = the bit length of the RG count, the handle the low 15 - RGIF bits"},
     {PidFormat::kRgifMin, "rgif-min", "the fewest bits that number the RGs, every other bit the handle"},
     {PidFormat::kConfdp, "confdp", "handle = ID & 0xff, RG = ID >> 8"}};
+// --write-spill and --gc-spill: ConfFDP's moves to the nearest RG not at its
+// high threshold (find_near_rg_id: the nearer of the first such RG above and
+// the first below, the lower on a tie; the RG itself when there is none).
+inline constexpr Choice<bool> kWriteSpillWords[] = {
+    {false, "stay", "written into its RG all the same, FEMU"},
+    {true, "nearest", "moved to the nearest RG not at its high threshold, ConfFDP"}};
+inline constexpr Choice<bool> kGcSpillWords[] = {
+    {false, "stay", "the victim's RG, FEMU"},
+    {true, "nearest",
+     "each copy to the nearest RG not at its high threshold, looked up again per copy, ConfFDP"}};
 inline constexpr Choice<bool> kSingleWords[] = {
     {false, "line-path", "FEMU's non-FDP line path, one write pointer"},
     {true, "handle0", "ConfFDP, which has no non-FDP mode: every write through handle 0 of the same FDP device"}};
@@ -98,7 +115,7 @@ inline constexpr Choice<bool> kSingleWords[] = {
 // Each field's setting (name, words, help) is declared in fdp/fdp_settings.h.
 struct FdpConfig {
   uint32_t reclaim_groups = 1;  // --rg
-  uint64_t ru_bytes = 0;        // --ru-size: 0 = one line (of an RG's dies with --rg-split dies)
+  uint64_t ru_bytes = 0;        // --ru-size: 0 = one line (of an RG's dies with --rg-split dies or channels)
   uint32_t handles = 8;         // --ruh
   RuhTypes ruh_types = RuhTypes::kAllPi;
   // false: non-FDP (placement `single`): FEMU's line path, one stream shared
@@ -134,6 +151,15 @@ struct FdpConfig {
   // separate non-FDP mode) writes everything through handle 0 of the same
   // FDP device, the other handles keeping their open RUs.
   bool single_handle0 = false;
+  // --write-spill: false (FEMU) writes a request into its RG even when the
+  // forced passes left it at its high threshold; true (ConfFDP fdpssd_write):
+  // then into the nearest RG not at it (docs/model.md rule 9).
+  bool spill_writes = false;
+  // --gc-spill: false (FEMU) copies survivors within the victim's RG; true
+  // (ConfFDP do_gc, gc_write_page): a forced victim with fewer than 1/10 of
+  // its slots invalid sends each copy to the nearest RG not at its high
+  // threshold, looked up again per copy (docs/model.md rule 6).
+  bool spill_gc = false;
   // --ru-time-limit: an RU that host writes reach is closed this long (trace
   // time) after its first host write, full or not; 0 = no limit.
   uint64_t ru_time_limit_ns = 0;
@@ -164,19 +190,29 @@ struct RuShape {
   uint64_t bytes = 0;
   uint32_t units_per_group = 0;  // RUs in one reclaim group
   // Dies are split into die_groups equal groups of group_dies (RGs with
-  // --rg-split dies; one group of all dies with --rg-split lines), each with
+  // --rg-split dies or channels; one group of all dies with --rg-split lines), each with
   // units_per_die_group units, which take the group's die sets in turn.
   uint32_t die_groups = 1;
   uint32_t group_dies = 0;
   uint32_t units_per_die_group = 0;
+  // The dies, group by group, each group's in write order (a unit's n-th
+  // written slot is on the (n mod unit dies)-th die of its die set):
+  // die_order[k x group_dies + j x dies + i] is die i of die set j of group
+  // k. Die numbers in order for `rg-split` lines and dies; ConfFDP's channel
+  // sets, channel fastest, then LUN, for `rg-split` channels.
+  std::vector<uint32_t> die_order;
 };
 
 // Resolves --ru-size against the geometry. An RU is either `k` blocks per
 // plane on every die of its die group (k dividing the blocks per plane;
 // k = 1 is one line of the group) or one block per plane on a divisor of the
 // group's dies. With --rg-split lines the RUs of all dies are dealt to the
-// RGs in order, units / RGs each (the rest unused, as FEMU). Throws
-// InputError listing the sizes that would work.
+// RGs in order, units / RGs each (the rest unused, as FEMU). With
+// --rg-split channels the RGs must be whole channels (RGs dividing the
+// channels) or equal shares of one channel's LUNs (RGs a multiple of the
+// channels, RGs / channels dividing the LUNs): ConfFDP's rg2physical has no
+// die set for any other count. Throws InputError listing the sizes that
+// would work, or naming the split that does not.
 [[nodiscard]] RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c);
 
 // Engine layout. Host stream of handle h in RG g: h * RGs + g. A PI handle's

@@ -17,7 +17,7 @@ std::string word(std::span<const Choice<E>> words, E v) {
   return std::string(choice_word(words, v));
 }
 
-constexpr std::array<Setting<C>, 13> kSettings = {{
+constexpr std::array<Setting<C>, 15> kSettings = {{
     {"rg", ValueKind::kInteger, "N", "FDP",
      "Reclaim groups; a write's RG comes from its placement identifier's RG bits (see `rg-of`)",
      [](C& c, std::string_view t) { c.reclaim_groups = parse_u32("rg", t); },
@@ -64,12 +64,13 @@ constexpr std::array<Setting<C>, 13> kSettings = {{
            "is not startup (FEMU) or lazy");
      },
      [](const C& c) { return word<bool>(kRuOpenWords, c.open_at_start); }, &words_of<kRuOpenWords>},
-    {"rg-split", ValueKind::kWord, "lines|dies", "FDP", "What a reclaim group is: ",
+    {"rg-split", ValueKind::kWord, "lines|dies|channels", "FDP", "What a reclaim group is: ",
      [](C& c, std::string_view t) {
        c.rg_split = parse_choice<RgSplit>(kRgSplitWords, "rg-split", t,
-           "is not one of lines (RGs split the lines, FEMU) or dies (RGs split the dies)");
+           "is not one of lines (RGs split the lines, FEMU), dies (RGs split the dies) or channels (RGs of whole "
+           "channels, ConfFDP)");
      },
-     [](const C& c) { return word<RgSplit>(kRgSplitWords, c.rg_split); }, &words_of<kRgSplitWords>, "dies"},
+     [](const C& c) { return word<RgSplit>(kRgSplitWords, c.rg_split); }, &words_of<kRgSplitWords>, "channels"},
     {"rg-of", ValueKind::kWord, "current|pid|lba", "FDP", "Which RG a write goes to: ",
      [](C& c, std::string_view t) {
        c.rg_of = parse_choice<RgOf>(kRgOfWords, "rg-of", t, "is not one of " + choice_list(kRgOfWords));
@@ -103,6 +104,16 @@ constexpr std::array<Setting<C>, 13> kSettings = {{
            "is not line-path (FEMU's line path) or handle0");
      },
      [](const C& c) { return word<bool>(kSingleWords, c.single_handle0); }, &words_of<kSingleWords>, "handle0"},
+    {"write-spill", ValueKind::kWord, "stay|nearest", "FDP",
+     "With several RGs, a write request whose RG is still at its high threshold after its forced passes (needs "
+     "`rg-of` pid): ",
+     [](C& c, std::string_view t) { c.spill_writes = parse_choice<bool>(kWriteSpillWords, "write-spill", t); },
+     [](const C& c) { return word<bool>(kWriteSpillWords, c.spill_writes); }, &words_of<kWriteSpillWords>,
+     "nearest"},
+    {"gc-spill", ValueKind::kWord, "stay|nearest", "FDP",
+     "With several RGs, the GC copies of a forced victim with fewer than 1/10 of its pages invalid: ",
+     [](C& c, std::string_view t) { c.spill_gc = parse_choice<bool>(kGcSpillWords, "gc-spill", t); },
+     [](const C& c) { return word<bool>(kGcSpillWords, c.spill_gc); }, &words_of<kGcSpillWords>, "nearest"},
     {"ru-time-limit", ValueKind::kWord, "DURATION|off", "FDP",
      "RU time limit: an RU that host writes reach is closed this long (trace time) after its first host write, "
      "full or not, and the FDP events RU time limit exceeded and RU not fully written are counted (e.g. 500ms, 10s; "

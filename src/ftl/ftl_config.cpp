@@ -60,6 +60,10 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
   std::vector<std::string> p = layout.problems();
   if (!p.empty()) return p;
   const GcConfig& gc = cfg.gc;
+  if (layout.spill_writes && gc.forced_check_per_slot) {
+    p.push_back("`write-spill` nearest moves a write request once, after its forced passes: it cannot be combined "
+                "with `gc-check` page");
+  }
   const uint32_t per_pool = layout.units_per_pool();
   const uint32_t high = gc.thres_lines_high(per_pool);
   const char* unit = layout.pools == 1 && layout.streams() == 1 ? "lines" : "units per reclaim group";

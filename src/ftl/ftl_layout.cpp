@@ -32,6 +32,14 @@ std::vector<std::string> FtlLayout::problems() const {
       p.push_back(fmt::format("stream {}: GC destination must be a stream of the same pool", s));
     }
   }
+  if (spill_writes || spill_gc) {
+    for (size_t s = 0; s < stream_pool.size(); ++s) {
+      if (pools != 0 && stream_pool[s] != s % pools) {
+        p.push_back("moves to the nearest reclaim group need streams numbered reclaim group fastest");
+        break;
+      }
+    }
+  }
   for (StreamId s : open_at_start) {
     if (s >= stream_pool.size()) p.push_back(fmt::format("start-up stream {} does not exist", s));
   }
@@ -39,11 +47,18 @@ std::vector<std::string> FtlLayout::problems() const {
 }
 
 std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies) {
+  std::vector<uint32_t> set(dies);
+  std::iota(set.begin(), set.end(), first_die);
+  return block_order(g, set);
+}
+
+std::vector<uint32_t> block_order(const Geometry& g, const std::vector<uint32_t>& die_set) {
   // Rank the unit's dies in GC order: by channel, then LUN.
+  const auto dies = static_cast<uint32_t>(die_set.size());
   std::vector<uint32_t> by_gc(dies);
   std::iota(by_gc.begin(), by_gc.end(), 0u);
-  const auto channel = [&](uint32_t d) { return (first_die + d) % g.channels; };
-  const auto lun = [&](uint32_t d) { return (first_die + d) / g.channels; };
+  const auto channel = [&](uint32_t d) { return die_set[d] % g.channels; };
+  const auto lun = [&](uint32_t d) { return die_set[d] / g.channels; };
   std::stable_sort(by_gc.begin(), by_gc.end(), [&](uint32_t a, uint32_t b) {
     return channel(a) != channel(b) ? channel(a) < channel(b) : lun(a) < lun(b);
   });

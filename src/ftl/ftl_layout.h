@@ -44,6 +44,14 @@ struct FtlLayout {
   // FEMU's FDP path (docs/model.md rule 13): a declined background victim is
   // popped and inserted again, and one without valid slots is always taken.
   bool requeue_declined = false;
+  // ConfFDP's moves to the nearest pool not at its high threshold
+  // (docs/model.md rules 6 and 9; find_near_rg_id): a write request whose
+  // pool is still at it after the forced passes (spill_writes), and each GC
+  // copy of a forced victim with fewer than slots_per_unit / 10 invalid slots
+  // (spill_gc). Both need streams numbered pool fastest (stream s of pool
+  // s mod pools; s - s mod pools + p is its counterpart in pool p).
+  bool spill_writes = false;
+  bool spill_gc = false;
   // Forced passes one write request may run by default (FEMU: none on the
   // line path; units + pools on the FDP path, ssd_stream_write's
   // max_fg_gc loop).
@@ -60,11 +68,13 @@ struct FtlLayout {
   [[nodiscard]] std::vector<std::string> problems() const;
 };
 
-// write_order for a unit row spanning dies [first_die, first_die + dies) of
-// `g` (channel fastest: die = lun x channels + channel): the n-th slot
-// written is on die first_die + n % dies, plane (n / dies) % planes, page
-// n / (dies x planes); its offset ranks that die's blocks by (channel, LUN)
-// as FEMU's GC visits them, then the plane, then the page.
+// write_order for a unit row spanning `dies` of `g` in write order (dies
+// numbered channel fastest: die = lun x channels + channel): the n-th slot
+// written is on dies[n % D], plane (n / D) % planes, page n / (D x planes);
+// its offset ranks that die's blocks by (channel, LUN) as FEMU's and
+// ConfFDP's GC visit them, then the plane, then the page.
+[[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, const std::vector<uint32_t>& dies);
+// The same for the consecutive dies [first_die, first_die + dies).
 [[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies);
 
 // The line path: lines are units, one pool, one stream whose GC survivors

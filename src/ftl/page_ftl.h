@@ -13,7 +13,9 @@
 // (exported_slot()) use that numbering. Units are grouped into pools
 // (reclaim groups) with their own free list, victim policy and thresholds.
 // GC moves the survivors of a unit to the stream layout.gc_dest names for the
-// stream that filled it.
+// stream that filled it. ConfFDP's rules for several reclaim groups
+// (layout.spill_writes, spill_gc) move a write request, or each GC copy of a
+// nearly full forced victim, to the nearest pool not at its high threshold.
 //
 // A valid bit per physical slot lets GC find live slots from the bitmap
 // instead of probing l2p for every slot of the victim; what a relocation then
@@ -81,11 +83,32 @@ class PageFtl {
   // Forced GC at the start of a write request into `pool` (FEMU ssd_write /
   // ssd_stream_write): while the pool, or with FEMU's RG rule any pool, has
   // free <= high units, forced passes in `pool`. Nothing with --gc-check page.
-  void before_write(uint32_t pool) {
-    if (per_slot_check_) return;
+  // Returns the pool the request is to be written into: `pool`, or with
+  // layout.spill_writes (ConfFDP fdpssd_write) the nearest pool not at its
+  // high threshold when the passes left `pool` at it (nearest_pool()).
+  uint32_t before_write(uint32_t pool) {
+    if (per_slot_check_) return pool;
     if (every_pool_ ? pools_[pool].free_count <= pools_[pool].high : pools_over_high_ != 0) [[unlikely]] {
       forced_gc(pool);
+      if (spill_writes_ && pools_[pool].free_count <= pools_[pool].high) return nearest_pool(pool);
     }
+    return pool;
+  }
+
+  // ConfFDP's find_near_rg_id: the nearer of the first pool above `pool` and
+  // the first below it whose free units are above its high threshold, the
+  // lower on a tie; `pool` itself when no other pool is.
+  [[nodiscard]] uint32_t nearest_pool(uint32_t pool) const {
+    const auto open = [&](uint32_t q) { return pools_[q].free_count > pools_[q].high; };
+    const auto n = static_cast<uint32_t>(pools_.size());
+    uint32_t up = pool + 1;
+    while (up < n && !open(up)) ++up;
+    uint32_t down = pool;  // one above the candidate below
+    while (down > 0 && !open(down - 1)) --down;
+    const bool has_up = up < n, has_down = down > 0;
+    if (has_up && has_down) return pool - (down - 1) > up - pool ? up : down - 1;
+    if (has_up) return up;
+    return has_down ? down - 1 : pool;
   }
 
   // Host writes one 4 KiB logical slot through `stream`.
@@ -341,6 +364,24 @@ class PageFtl {
   }
   void forced_gc(uint32_t pool);
   bool gc_pass(uint32_t pool, bool force);
+  // A GC pass's copies of a nearly full forced victim that go to the nearest
+  // pool (ConfFDP's --gc-spill nearest): whether they do, from where, and
+  // the copies made into destinations the pass has left.
+  struct GcSpill {
+    bool on = false;
+    StreamId home = 0;  // the victim's GC destination
+    uint32_t pool = 0;  // the victim's pool
+    uint32_t copies_before = 0;
+  };
+  // The GC destination `stream` (write pointer `w`) filled its unit with
+  // `count` copies not yet counted in it: the unit closes, the stream takes
+  // the next, and a spilling pass moves to the nearest pool's stream again.
+  // `copies`: the pass's copies so far. Out of line: the copy loop stays small.
+  [[gnu::noinline]] void dest_filled(StreamId& stream, Stream*& w, uint32_t count, GcSpill& spill, uint32_t copies);
+  // The stream a spilled GC copy from a victim of `pool` goes to: the
+  // counterpart of `home` (the victim's GC destination) in nearest_pool(),
+  // which takes a unit first if it has none.
+  StreamId spill_stream(StreamId home, uint32_t pool);
   void advance(StreamId stream);
   void close_unit(Stream& w);
   void open_unit(StreamId stream);
@@ -371,6 +412,9 @@ class PageFtl {
   bool unit_prefetch_ = false;
   uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (layout.forced_cap or --forced-passes)
   bool page_order_ = false;         // --gc-order page (ConfFDP)
+  bool spill_writes_ = false;       // layout.spill_writes (ConfFDP --write-spill nearest)
+  bool spill_gc_ = false;           // layout.spill_gc (ConfFDP --gc-spill nearest)
+  uint32_t spill_below_ = 0;        // a forced victim with fewer invalid slots spills its copies: U / 10
   const uint32_t* tag_of_ = nullptr;  // count_gc_by_tag()
   uint64_t* gc_per_tag_ = nullptr;
   // What the engine was built from, for reset().

@@ -46,6 +46,9 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   forced_cap_ = cfg.gc.forced_passes != 0 ? cfg.gc.forced_passes : layout.forced_cap;
   page_order_ = cfg.gc.page_order;
   unit_prefetch_ = layout.units >= kUnitPrefetchUnits;
+  spill_writes_ = layout.spill_writes;
+  spill_gc_ = layout.spill_gc;
+  spill_below_ = spu_ / 10;  // ConfFDP do_gc: ipc < pgs_per_line / 10
   cfg_ = cfg;
   layout_ = layout;
   victims0_ = victims;
@@ -194,6 +197,32 @@ void PageFtl<Victims, Sink>::forced_gc(uint32_t pool) {
 }
 
 template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& w, uint32_t count, GcSpill& spill,
+                                         uint32_t copies) {
+  table_.valid[w->open] += count;
+  w->off = spu_;
+  advance(stream);
+  if (!spill.on) return;
+  const StreamId to = spill_stream(spill.home, spill.pool);
+  if (to == stream) return;
+  stream_stats_[stream].gc_in_slots += copies - spill.copies_before;
+  spill.copies_before = copies;
+  stream = to;
+  w = &streams_[to];
+}
+
+template <VictimSelector Victims, class Sink>
+StreamId PageFtl<Victims, Sink>::spill_stream(StreamId home, uint32_t pool) {
+  // Streams are numbered pool fastest (FtlLayout::problems checks it):
+  // home's counterpart in pool q is home - pool + q.
+  for (;;) {
+    const StreamId s = home - pool + nearest_pool(pool);
+    if (streams_[s].open != kNoLine) return s;
+    open_unit(s);  // taking a unit changes that pool's free count: look again
+  }
+}
+
+template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   for (uint32_t s = begin; s < end;) {
     const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
@@ -237,17 +266,25 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   // Copy the live slots in FEMU's order (below) to the destination
   // stream's write pointer. A destination without a unit takes one first,
   // whether or not the victim has anything to copy (FEMU's GC frontier).
+  // ConfFDP's do_gc sends each copy of a forced victim with fewer than U/10
+  // invalid slots to the nearest pool not at its high threshold
+  // (gc_write_page): that pool changes only when a pool's free count does,
+  // which during a pass only a destination taking a unit does, so it is
+  // looked up again then (spill_stream()).
   const StreamId owner = owner_[victim];
-  const StreamId dest_stream = gc_dest_[owner];
-  Stream& w = streams_[dest_stream];
-  if (w.open == kNoLine) open_unit(dest_stream);
+  const StreamId home = gc_dest_[owner];
+  GcSpill spill{spill_gc_ && force && spu_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home,
+                pool, 0};
+  StreamId dest_stream = spill.on ? spill_stream(home, pool) : home;
+  Stream* w = &streams_[dest_stream];
+  if (w->open == kNoLine) open_unit(dest_stream);
   constexpr uint32_t kAheadPages = 16;  // prefetch the l2p entry this many pages ahead in a column
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
   // The write pointer lives in locals (stores into the maps cannot alias them).
-  uint32_t dest = w.base + w.off;
-  uint32_t dest_end = w.base + spu_;
+  uint32_t dest = w->base + w->off;
+  uint32_t dest_end = w->base + spu_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint32_t n = 0;
   // Prefetching, so that several misses are in flight at once: the l2p entry
@@ -283,12 +320,10 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
     ++dest_count;
     ++n;
     if (dest == dest_end) [[unlikely]] {
-      table_.valid[w.open] += dest_count;
+      dest_filled(dest_stream, w, dest_count, spill, n);
       dest_count = 0;
-      w.off = spu_;
-      advance(dest_stream);
-      dest = w.base;
-      dest_end = w.base + spu_;
+      dest = w->base + w->off;
+      dest_end = w->base + spu_;
     }
   };
   // Live slots in FEMU's order: column by column in gc_columns_ order (a
@@ -364,12 +399,12 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       }
     }
   }
-  if (dest_count != 0) table_.valid[w.open] += dest_count;
-  w.off = dest - w.base;
+  if (dest_count != 0) table_.valid[w->open] += dest_count;
+  w->off = dest - w->base;
   stats_.gc_slots += n;
   stats_.programmed_slots += n;
   stream_stats_[owner].gc_out_slots += n;
-  stream_stats_[dest_stream].gc_in_slots += n;
+  stream_stats_[dest_stream].gc_in_slots += n - spill.copies_before;
   clear_valid_bits(vbase, vbase + spu_);
   erase_unit(victim);
   prefetch_next_victim(p);

@@ -127,6 +127,8 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   word("rg_of", "rg-of");
   word("declined", "declined");
   word("pid_format", "pid-format");
+  word("write_spill", "write-spill");
+  word("gc_spill", "gc-spill");
   j.field("single", fdp::fdp_setting_text("single", fdp));
   j.key("ru_time_limit_ns");  // null: no limit
   if (fdp.ru_time_limit_ns != 0) {
@@ -351,6 +353,13 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                        gc.forced_passes != 0 ? std::to_string(gc.forced_passes) : std::string("femu"),
                        fdp.declined_requeue ? "requeued" : "kept", run.config.trim_plus_one ? "plus-one" : "exact",
                        fdp.pid_confdp ? "confdp" : fdp.pid_min_rgif ? "rgif-min" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
+  }
+  if (fdp.isolated_gc && fdp.reclaim_groups > 1 && (fdp.spill_writes || fdp.spill_gc)) {
+    out += fmt::format("rg spill   to the nearest RG not at its high threshold: {}{}\n",
+                       fdp.spill_writes ? "a write request still at it after its forced passes" : "",
+                       fdp.spill_gc ? std::string(fdp.spill_writes ? "; " : "") +
+                                          "each GC copy of a forced victim with < 1/10 invalid"
+                                    : std::string());
   }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
     out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "`gc-check` page " : "",

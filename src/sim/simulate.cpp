@@ -98,9 +98,9 @@ class Driver {
     const uint64_t slots = ftl_.logical_slots();
     for (uint32_t p = next(); p != ftl::kUnmapped; p = next()) {
       const uint32_t rg = streams_.rg_of(static_cast<uint32_t>(uint64_t{p} * fill_rgs_ / slots), p);
-      ftl_.before_write(rg);
+      const uint32_t write_rg = ftl_.before_write(rg);
       if (ids_) ids_->tag(p, IdSeries::kPreconditionTag);
-      ftl_.write(p, streams_.stream(0, rg));
+      ftl_.write(p, streams_.stream(0, write_rg));
       ftl_.after_request();
     }
     if (ids_) ids_->see(IdSeries::kPreconditionTag);
@@ -245,8 +245,11 @@ class Driver {
     const trace::SlotSpan s = span_of(rec, index, c);
     const fdp::Placed placed = placement_.begin_request(rec);
     // FEMU checks the forced threshold once, before the request's first page.
-    ftl_.before_write(streams_.rg_of(placed.rg, lpn(s.first_slot)));
-    const uint32_t write_rg = streams_.write_rg(placed.rg);
+    // ConfFDP's --write-spill nearest (`rg-of` pid only) may then move the
+    // whole request to another RG.
+    const uint32_t forced_rg = streams_.rg_of(placed.rg, lpn(s.first_slot));
+    const uint32_t moved_rg = ftl_.before_write(forced_rg);
+    const uint32_t write_rg = moved_rg != forced_rg ? moved_rg : streams_.write_rg(placed.rg);
     const uint64_t bytes = uint64_t{rec.sectors} * sector_;
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);

@@ -23,6 +23,12 @@ NandMap::NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t units)
     const uint32_t local = u % ru.units_per_die_group;
     first_die_[u] = group * ru.group_dies + (local % sets) * ru.dies;
   }
+  die_order_ = ru.die_order;
+  if (die_order_.empty()) {
+    die_order_.resize(dies);
+    for (uint32_t d = 0; d < dies; ++d) die_order_[d] = d;
+  }
+  if (die_order_.size() != dies) throw std::logic_error("NandMap: die order does not name every die");
   die_channel_.resize(dies);
   for (uint32_t d = 0; d < dies; ++d) die_channel_[d] = d % g.channels;
 }

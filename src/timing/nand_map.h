@@ -5,16 +5,19 @@
 //
 //  - Dies are numbered channel fastest: die = lun x channels + channel.
 //  - The dies form ru.die_groups groups of ru.group_dies (reclaim groups with
-//    --rg-split dies, one group otherwise); group k's units are the engine's
+//    --rg-split dies or channels, one group otherwise); group k's units are the engine's
 //    units [k x W, (k+1) x W), W = ru.units_per_die_group (fdp_config.h).
-//  - A unit spans `unit_dies` consecutive dies of its group (all of them for a
+//  - A unit spans `unit_dies` dies of its group (all of them for a
 //    line-sized RU, fewer for a smaller RU: fdp::RuShape) and `rows` blocks per
 //    plane on each. Local unit u of a group with S = group dies / unit_dies die
 //    sets takes die set u mod S, so consecutive units land on different dies.
+//    A group's dies are ru.die_order's: consecutive die numbers, or ConfFDP's
+//    channel sets with --rg-split channels.
 //  - Offsets inside a unit are the engine's internal ones, the order a stream
-//    writes them (page_ftl.h): a slot at offset o is on die first_die +
-//    o mod unit_dies, plane (o / unit_dies) mod planes: die fastest (channel
-//    fastest), then plane, then page.
+//    writes them (page_ftl.h): a slot at offset o is on die
+//    unit_die(unit, o mod unit_dies), plane (o / unit_dies) mod planes: die
+//    fastest (in the die set's write order, channel fastest), then plane,
+//    then page.
 // Every (die, plane, block, page) is used by exactly one slot (tested).
 #include <cstdint>
 #include <vector>
@@ -43,11 +46,12 @@ class NandMap {
     const uint32_t unit = spu_div_.divide(slot);
     const uint32_t off = slot - unit * spu_div_.divisor();
     const uint32_t q = dies_div_.divide(off);
-    const uint32_t die = first_die_[unit] + (off - q * dies_div_.divisor());
+    const uint32_t die = die_order_[first_die_[unit] + (off - q * dies_div_.divisor())];
     const uint32_t plane = planes_ == 1 ? 0 : q % planes_;
     return NandLoc{die * planes_ + plane, die_channel_[die]};
   }
-  [[nodiscard]] uint32_t first_die(uint32_t unit) const { return first_die_[unit]; }
+  // The k-th die of unit `unit` in its write order (k < unit_dies()).
+  [[nodiscard]] uint32_t unit_die(uint32_t unit, uint32_t k) const { return die_order_[first_die_[unit] + k]; }
   [[nodiscard]] uint32_t unit_dies() const { return dies_div_.divisor(); }
   [[nodiscard]] uint32_t rows() const { return rows_; }  // blocks per plane a unit takes on each die
   [[nodiscard]] uint32_t units() const { return static_cast<uint32_t>(first_die_.size()); }
@@ -62,7 +66,8 @@ class NandMap {
   uint32_t planes_ = 1;
   uint32_t channels_ = 1;
   uint32_t rows_ = 1;
-  std::vector<uint32_t> first_die_;    // per unit
+  std::vector<uint32_t> first_die_;    // per unit: its first die's index in die_order_
+  std::vector<uint32_t> die_order_;    // ru.die_order (identity when empty there)
   std::vector<uint32_t> die_channel_;  // per die
 };
 

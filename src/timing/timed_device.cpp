@@ -95,7 +95,7 @@ void TimedDevice::unit_erase(uint32_t unit) {
   op.a = unit;
   op.kind = GcOpKind::kErase;
   for (uint32_t k = 0; k < map_.unit_dies(); ++k) {
-    op.b = map_.first_die(unit) + k;
+    op.b = map_.unit_die(unit, k);
     fill_dirty_ = fill_dirty_ || queue_.die_pending(op.b) == 0;
     last_erase_[unit] = queue_.push(op, op.b);
   }

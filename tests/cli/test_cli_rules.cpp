@@ -50,14 +50,16 @@ TEST_CASE("rules confdp is the named options it sets, each overridable, all in s
   const std::string j = slurp(dir.file("rules/summary.json"));
   for (const char* field : {"\"rules\": \"confdp\"", "\"gc_order\": \"page\"", "\"forced_passes\": 5",
                             "\"rg_gc\": \"every\"", "\"trim_range\": \"plus-one\"", "\"pi_gc\": \"host-ru\"",
-                            "\"rg_split\": \"dies\"", "\"declined\": \"keep\"", "\"pid_format\": \"confdp\"",
-                            "\"single\": \"handle0\"", "\"sizing\": \"lines\""}) {
+                            "\"rg_split\": \"channels\"", "\"declined\": \"keep\"", "\"pid_format\": \"confdp\"",
+                            "\"single\": \"handle0\"", "\"sizing\": \"lines\"", "\"write_spill\": \"nearest\"",
+                            "\"gc_spill\": \"nearest\""}) {
     CHECK_THAT(j, Catch::Contains(field));
   }
   // The same rules given one by one under --rules femu: the same run.
   const auto named = run_ftlsim(base + " --gc-order page --declined keep --forced-passes 5 --rg-gc every "
-                                       "--trim-range plus-one --pi-gc host-ru --rg-split dies --pid-format confdp "
-                                       "--single handle0 --out " + dir.file("named"));
+                                       "--trim-range plus-one --pi-gc host-ru --rg-split channels --pid-format confdp "
+                                       "--single handle0 --rg-of pid --write-spill nearest --gc-spill nearest --out " +
+                                       dir.file("named"));
   REQUIRE(named.exit_code == 0);
   CHECK(slurp(dir.file("named/timeseries.csv")) == slurp(dir.file("rules/timeseries.csv")));
   // FEMU's rules give another run; an option given overrides its rule.
@@ -73,6 +75,39 @@ TEST_CASE("rules confdp is the named options it sets, each overridable, all in s
   REQUIRE(sweep.exit_code == 0);
   CHECK(slurp(dir.file("sweep/rules=confdp/timeseries.csv")) == slurp(dir.file("rules/timeseries.csv")));
   CHECK(slurp(dir.file("sweep/rules=femu/timeseries.csv")) == slurp(dir.file("femu/timeseries.csv")));
+}
+
+// Several reclaim groups under ConfFDP's rules (docs/model.md rules 3, 6,
+// 9): 8 channels, 2 RGs of 4 channels. The fill (pid 1: handle 1, RG 0) is
+// more than RG 0 holds (64 units of 128 pages, 3 held back, 8 open: 53 x
+// 128 = 6784 pages of 13107), so writes move to RG 1 once RG 0 is at its
+// high threshold: with `write-spill` stay, RG 0 runs out of free units.
+TEST_CASE("rules confdp with several reclaim groups: RGs of whole channels, writes and copies moved", "[cli]") {
+  test::TempDir dir("rules_rgs");
+  const std::string tr = dir.file("t.ftr");
+  write_trace(tr, kLogicalSlots);
+  const std::string base = "--trace " + tr + " " + kDevice + " --placement fdp --gc-thres 75 --gc-thres-high 95 --rg 2";
+  const auto rules = run_ftlsim(base + " --rules confdp --out " + dir.file("rules"));
+  REQUIRE(rules.exit_code == 0);
+  const std::string j = slurp(dir.file("rules/summary.json"));
+  for (const char* field : {"\"reclaim_groups\": 2", "\"rg_split\": \"channels\"", "\"rg_of\": \"pid\"",
+                            "\"write_spill\": \"nearest\"", "\"gc_spill\": \"nearest\""}) {
+    CHECK_THAT(j, Catch::Contains(field));
+  }
+  CHECK_THAT(rules.output, Catch::Contains("2 reclaim group(s) of channels"));
+  CHECK_THAT(rules.output, Catch::Contains("rg spill"));
+  const auto named = run_ftlsim(base + " --gc-order page --declined keep --forced-passes 5 --rg-gc every "
+                                       "--trim-range plus-one --pi-gc host-ru --rg-split channels --pid-format confdp "
+                                       "--single handle0 --rg-of pid --write-spill nearest --gc-spill nearest --out " +
+                                       dir.file("named"));
+  REQUIRE(named.exit_code == 0);
+  CHECK(slurp(dir.file("named/timeseries.csv")) == slurp(dir.file("rules/timeseries.csv")));
+  const auto dies = run_ftlsim(base + " --rules confdp --rg-split dies --out " + dir.file("dies"));
+  REQUIRE(dies.exit_code == 0);
+  CHECK_THAT(slurp(dir.file("dies/summary.json")), Catch::Contains("\"rg_split\": \"dies\""));
+  const auto stay = run_ftlsim(base + " --rules confdp --write-spill stay --out " + dir.file("stay"));
+  CHECK(stay.exit_code != 0);
+  CHECK_THAT(stay.output, Catch::Contains("reclaim group 0 ran out of free units"));
 }
 
 // ConfFDP's sizing by hand (docs/model.md): 512 MiB at scale 128 is 64 GiB;
@@ -135,7 +170,13 @@ TEST_CASE("rule options refuse bad values and configurations ConfFDP cannot run,
   const std::string base = "--trace " + tr;
   const std::vector<std::pair<std::string, std::string>> table = {
       {" " + kDevice + " --rules moatlab", "--rules: 'moatlab' is not femu"},
-      {" " + kDevice + " --rules confdp --placement fdp --rg 2", "not modelled yet"},
+      // ConfFDP's RGs are whole channels or LUN shares of one: 8 channels x 1 LUN split 3 or 16 ways is neither.
+      {" " + kDevice + " --rules confdp --placement fdp --rg 3", "--rg 3: 8 channels x 1 LUNs cannot be split"},
+      {" " + kDevice + " --rules confdp --placement fdp --rg 16", "(--rg-split channels, ConfFDP's rg2physical)"},
+      {" " + kDevice + " --placement fdp --rg 2 --write-spill nearest", "it needs --rg-of pid (not current)"},
+      {" " + kDevice + " --rules confdp --placement fdp --rg 2 --gc-check page", "cannot be combined with --gc-check page"},
+      {" " + kDevice + " --write-spill far", "--write-spill: 'far'"},
+      {" " + kDevice + " --rg-split lanes", "--rg-split: 'lanes' is not one of lines"},
       {" " + kDevice + " --sizing thres", "cannot be combined with --blocks"},
       {" --preset femu-eth-512m --sizing thres --no-progress", "whole MiB"},
       {" " + kDevice + " --forced-passes 0", "--forced-passes: '0'"},

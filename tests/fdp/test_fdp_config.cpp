@@ -143,6 +143,70 @@ TEST_CASE("reclaim groups split the lines as FEMU, or the dies", "[fdp][unit]") 
   CHECK(c.rgif() == 1);
 }
 
+// ConfFDP's die sets (ssd_init_params, rg2physical, get_rg_id), dies
+// numbered LUN x channels + channel, each RG's in its write pointer's order
+// (channel fastest, then LUN):
+//   8 channels x 2 LUNs, 2 RGs: RG g = channels 4g..4g+3, LUNs 0, 1:
+//     RG 0 = d0 d1 d2 d3 d8 d9 d10 d11, RG 1 = d4..d7 d12..d15;
+//   the same, 4 RGs: RG g = channels 2g, 2g+1: RG 0 = d0 d1 d8 d9, RG 1 =
+//     d2 d3 d10 d11, RG 2 = d4 d5 d12 d13, RG 3 = d6 d7 d14 d15;
+//   2 channels x 4 LUNs, 4 RGs (more RGs than channels: k = 2 per channel,
+//     LUN shares of 2): RG g = channel g / 2, LUNs (g % 2) x 2, +1: RG 0 =
+//     c0 l0, l1 = d0 d2; RG 1 = c0 l2, l3 = d4 d6; RG 2 = d1 d3; RG 3 = d5 d7;
+//   1 channel x 4 LUNs, 2 RGs: RG 0 = d0 d1, RG 1 = d2 d3.
+// Counts with no such split (3 RGs of 8 channels; 16 RGs of 8 channels x 1
+// LUN; 6 of 2 x 4) are refused: ConfFDP's rg2physical has no die set for them.
+TEST_CASE("reclaim groups of whole channels or LUN shares, as ConfFDP's", "[fdp][unit]") {
+  fdp::FdpConfig c;
+  c.rg_split = fdp::RgSplit::kChannels;
+  const auto order = [&](uint32_t channels, uint32_t luns, uint32_t rgs) {
+    c.reclaim_groups = rgs;
+    return fdp::resolve_ru_shape(test::geometry(channels, luns, 1, 8, 4, 64), c).die_order;
+  };
+  using V = std::vector<uint32_t>;
+  CHECK(order(8, 2, 2) == V{0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15});
+  CHECK(order(8, 2, 4) == V{0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15});
+  CHECK(order(2, 4, 4) == V{0, 2, 4, 6, 1, 3, 5, 7});
+  CHECK(order(1, 4, 2) == V{0, 1, 2, 3});
+  CHECK(order(8, 2, 1) == V{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});  // one RG: every die
+  CHECK(order(2, 4, 2) == V{0, 2, 4, 6, 1, 3, 5, 7});  // RGs = channels: one channel each
+  c.reclaim_groups = 4;
+  const auto shape = fdp::resolve_ru_shape(test::geometry(8, 2, 1, 8, 4, 64), c);
+  CHECK(shape.group_dies == 4);
+  CHECK(shape.units_per_group == 8);  // every line of its dies
+  CHECK_THROWS_WITH(order(8, 1, 3), Catch::Contains("`rg` 3") && Catch::Contains("rg2physical"));
+  CHECK_THROWS_WITH(order(8, 1, 16), Catch::Contains("`rg` 16"));
+  CHECK_THROWS_WITH(order(2, 4, 6), Catch::Contains("`rg` 6"));
+  // The die set's write order ranks its dies by (channel, LUN) for GC: RG 0
+  // of 8 x 2 with 4 RGs writes d0 d1 d8 d9 and collects d0 d8 d1 d9.
+  const ftl::Geometry g = test::geometry(8, 2, 1, 8, 2, 64);
+  CHECK(ftl::block_order(g, V{0, 1, 8, 9}) == V{0, 4, 2, 6, 1, 5, 3, 7});
+}
+
+// ConfFDP's moves to the nearest RG need the RG its identifier names, and
+// are checked once per request.
+TEST_CASE("write spill needs rg-of pid and the per-request check", "[fdp][unit]") {
+  ftl::FtlConfig cfg;
+  cfg.geometry = small();
+  fdp::FdpConfig c;
+  c.reclaim_groups = 2;
+  c.rg_split = fdp::RgSplit::kChannels;
+  c.spill_writes = true;
+  CHECK_THROWS_WITH(fdp::make_layout(cfg.geometry, c), Catch::Contains("`rg-of` pid (not current)"));
+  c.rg_of = fdp::RgOf::kPid;
+  const ftl::FtlLayout l = fdp::make_layout(cfg.geometry, c);
+  CHECK(l.spill_writes);
+  CHECK_FALSE(l.spill_gc);
+  CHECK(ftl::layout_problems(cfg, l).empty());
+  cfg.gc.forced_check_per_slot = true;
+  const auto p = ftl::layout_problems(cfg, l);
+  REQUIRE_FALSE(p.empty());
+  CHECK_THAT(p.front(), Catch::Contains("`gc-check` page"));
+  c.reclaim_groups = 1;  // one RG: nothing to move to, nothing refused
+  c.rg_of = fdp::RgOf::kCurrent;
+  CHECK_FALSE(fdp::make_layout(cfg.geometry, c).spill_writes);
+}
+
 TEST_CASE("write order is channel fastest, slot offsets are FEMU's block order", "[fdp][unit]") {
   // 2 channels x 2 LUNs, 1 plane, 3-page blocks. Dies: 0 = ch0 lun0,
   // 1 = ch1 lun0, 2 = ch0 lun1, 3 = ch1 lun1. GC order ranks them

@@ -36,7 +36,7 @@ Shape shape_of(const RefConfig& c) {
     s.spu = c.lines_per_ru * dies * c.planes * c.pages;
   } else {
     s.per_pool = c.blocks;
-    s.spu = dies / c.rgs * c.planes * c.pages;
+    s.spu = dies / c.rgs * c.planes * c.pages;  // --rg-split dies and channels alike
   }
   // Units a pool may hold open: a host RU per handle, a GC RU per PI handle
   // (rule 6), the shared GC RU (--ii-gc gc-ru).
@@ -44,6 +44,10 @@ Shape shape_of(const RefConfig& c) {
   s.opens = c.handles + (c.pi_gc_ru ? pi : 0) + (!c.ii_gc_last_ruh && c.ruh_types != RuhTypes::pi ? 1 : 0);
   return s;
 }
+
+// Thresholds and logical capacity for shape `s` (shared by both draws);
+// false when none fits.
+bool draw_capacity(CaseRng& g, RefConfig& c, const Shape& s);
 
 // The configuration part; false when the draw is not feasible.
 bool draw_config(CaseRng& g, RefConfig& c) {
@@ -93,7 +97,10 @@ bool draw_config(CaseRng& g, RefConfig& c) {
     const auto k = static_cast<uint32_t>(g.range(2, 4));
     if (c.blocks % k == 0) c.lines_per_ru = k;
   }
-  const Shape s = shape_of(c);
+  return draw_capacity(g, c, shape_of(c));
+}
+
+bool draw_capacity(CaseRng& g, RefConfig& c, const Shape& s) {
   if (s.per_pool < 3) return false;
   // Thresholds: the forced one must hold back at least one unit, and the
   // pool must keep room for its open units besides.
@@ -132,19 +139,66 @@ bool draw_config(CaseRng& g, RefConfig& c) {
   return true;
 }
 
+// A case of ConfFDP's rule set with several RGs (--rules confdp --rg N):
+// RGs of whole channels or of LUN shares, writes and GC copies moved to the
+// nearest RG not at its high threshold; the geometry random, with blocks of
+// up to 16 pages so that a unit often holds 10 slots or more (U/10 >= 1, so
+// a forced victim can move its copies).
+bool draw_confdp_rgs(CaseRng& g, RefConfig& c) {
+  c = RefConfig{};
+  c.channels = static_cast<uint32_t>(g.range(1, 4));
+  c.luns = static_cast<uint32_t>(g.range(1, 4));
+  c.planes = g.chance(80) ? 1 : 2;
+  c.pages = static_cast<uint32_t>(g.range(4, 16));
+  c.blocks = static_cast<uint32_t>(g.range(6, 30));
+  std::vector<uint32_t> rgs;  // the RG counts ConfFDP's rg2physical splits these dies into
+  for (uint32_t r = 2; r <= c.channels * c.luns && r <= 8; ++r) {
+    if (r <= c.channels ? c.channels % r == 0 : r % c.channels == 0 && c.luns % (r / c.channels) == 0) {
+      rgs.push_back(r);
+    }
+  }
+  if (rgs.empty()) return false;
+  c.rgs = rgs[g.range(0, rgs.size() - 1)];
+  c.fdp = g.chance(75);
+  c.handles = static_cast<uint32_t>(g.range(1, 4));
+  c.ruh_types = RuhTypes::pi;
+  c.pi_gc_ru = false;
+  c.open_at_start = true;
+  c.rg_split_lines = false;
+  c.rg_split_channels = true;
+  c.rg_of_pid = true;
+  c.rg_current = false;
+  c.every_pool = true;
+  c.gc_page_order = true;
+  c.declined_keep = true;
+  c.forced_passes = 5;
+  c.trim_plus_one = true;
+  c.pid_confdp = true;
+  c.single_handle0 = true;
+  c.write_spill = true;
+  c.gc_spill = true;
+  if (g.chance(10)) {
+    c.reset_kind = static_cast<uint8_t>(g.range(1, 2));
+    c.reset_marker = g.range(1, 40);
+  }
+  return draw_capacity(g, c, shape_of(c));
+}
+
 // The RG a write of logical slot lpn is tagged with: LBA regions, so that
 // each RG holds about its share of the data (some writes stray, on purpose).
 uint32_t region_rg(const RefConfig& c, uint64_t lpn) {
   return static_cast<uint32_t>(lpn * c.rgs / c.logical_slots);
 }
 
-uint16_t draw_pid(CaseRng& g, const RefConfig& c, uint64_t lpn) {
+// `one_rg`: every write tagged with RG 0 (some stray), so that RG 0 fills
+// and ConfFDP's moves to the nearest RG run often.
+uint16_t draw_pid(CaseRng& g, const RefConfig& c, uint64_t lpn, bool one_rg = false) {
   if (!c.fdp) return static_cast<uint16_t>(g.next());  // ignored on the line path
   uint32_t handle = static_cast<uint32_t>(g.range(0, c.handles - 1));
   if (g.chance(4)) handle = c.handles + static_cast<uint32_t>(g.range(0, 2));  // no such handle
   if (c.pid_confdp) {
     // ConfFDP's format: handle in the low byte, RG above it (some missing).
-    uint32_t rg = c.rg_of_pid ? region_rg(c, lpn) : 0;
+    uint32_t rg = c.rg_of_pid && !one_rg ? region_rg(c, lpn) : 0;
     if (g.chance(4)) rg = static_cast<uint32_t>(g.range(0, c.rgs + 1));
     return static_cast<uint16_t>((rg << 8) | handle);
   }
@@ -175,11 +229,17 @@ uint32_t rgif_bits(uint32_t rgs, bool min) {
   return bits;
 }
 
+bool confdp_rgs_case(uint64_t seed) { return (seed * 0xD1B54A32D192ED03ull) >> 61 == 5; }
+
 RandomCase make_random_case(uint64_t seed) {
   RandomCase rc;
   rc.seed = seed;
-  CaseRng g(seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
-  while (!draw_config(g, rc.cfg)) {
+  // ConfFDP's rules with several RGs in an eighth of the cases, chosen from
+  // the seed alone and drawn from a generator of their own, so that every
+  // other case (and its request stream) stays as earlier versions drew it.
+  const bool rgs_case = confdp_rgs_case(seed);
+  CaseRng g(rgs_case ? seed * 0x9FB21C651E98DF25ull + 0x7654321ull : seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
+  while (!(rgs_case ? draw_confdp_rgs(g, rc.cfg) : draw_config(g, rc.cfg))) {
   }
   // ftlsim's watermark trigger in a fifth of the cases that do not run every
   // ConfFDP rule, chosen from the seed alone so the other draws (and so the
@@ -188,6 +248,7 @@ RandomCase make_random_case(uint64_t seed) {
                           rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
   rc.cfg.gc_watermark = !all_confdp && (seed * 0x9E3779B97F4A7C15ull) >> 61 == 0;
   const RefConfig& c = rc.cfg;
+  const bool one_rg = rgs_case && g.chance(40);
   const uint64_t sectors = c.logical_slots * 8;
   const Shape s = shape_of(c);
   const uint64_t physical = uint64_t{s.pools} * s.per_pool * s.spu;
@@ -203,7 +264,7 @@ RandomCase make_random_case(uint64_t seed) {
   if (g.chance(50)) {
     for (uint64_t lba = 0; lba < sectors;) {
       const auto n = static_cast<uint32_t>(std::min<uint64_t>(8 * g.range(1, 8), sectors - lba));
-      push(0, lba, n, draw_pid(g, c, lba / 8));
+      push(0, lba, n, draw_pid(g, c, lba / 8, one_rg));
       lba += n;
     }
   }
@@ -230,7 +291,7 @@ RandomCase make_random_case(uint64_t seed) {
       if (aligned) lba -= lba % 8;
       n = static_cast<uint32_t>(std::min<uint64_t>(n, sectors));
       if (lba + n > sectors) lba = sectors - n;
-      push(0, lba, n, draw_pid(g, c, lba / 8));
+      push(0, lba, n, draw_pid(g, c, lba / 8, one_rg));
       next_seq = lba + n < sectors ? lba + n : 0;
       written += (lba % 8 + n + 7) / 8;
     } else if (op < 75) {  // trim, often unaligned
@@ -267,7 +328,7 @@ std::string cli_flags(const RefConfig& c) {
   if (!c.pi_gc_ru) o << " --pi-gc host-ru";
   if (!c.ii_gc_last_ruh) o << " --ii-gc gc-ru";
   if (!c.open_at_start) o << " --ru-open lazy";
-  if (!c.rg_split_lines) o << " --rg-split dies";
+  if (!c.rg_split_lines) o << (c.rg_split_channels ? " --rg-split channels" : " --rg-split dies");
   if (!c.rg_of_pid) o << " --rg-of lba";
   if (c.rg_of_pid && !c.rg_current) o << " --rg-of pid";
   if (c.pid_min_rgif && !c.pid_confdp) o << " --pid-format rgif-min";
@@ -281,6 +342,8 @@ std::string cli_flags(const RefConfig& c) {
   if (c.trim_plus_one) o << " --trim-range plus-one";
   if (c.pid_confdp) o << " --pid-format confdp";
   if (c.single_handle0) o << " --single handle0";
+  if (c.write_spill) o << " --write-spill nearest";
+  if (c.gc_spill) o << " --gc-spill nearest";
   if (c.reset_kind != 0) o << " --reset-at " << (c.reset_kind == 1 ? "device:" : "counters:") << c.reset_marker;
   return o.str();
 }

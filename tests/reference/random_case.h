@@ -43,6 +43,10 @@ class CaseRng {
 // request stream that stays inside the logical capacity.
 [[nodiscard]] RandomCase make_random_case(uint64_t seed);
 
+// Whether seed `seed` draws a case of ConfFDP's rules with several RGs
+// (make_random_case draws those from a generator of their own).
+[[nodiscard]] bool confdp_rgs_case(uint64_t seed);
+
 // Bits of a PID that name the RG (RGIF): 0 for one RG; FEMU's
 // nvme_calc_rgif (the bit length of the RG count), or with `min` the fewest
 // bits that number the RGs (--pid-format rgif-min).

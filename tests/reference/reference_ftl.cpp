@@ -109,6 +109,10 @@ class Reference {
     if (fdp_device() && !c_.rg_split_lines && (c_.lines_per_ru != 1 || dies() % rgs != 0)) {
       throw std::invalid_argument("reference: --rg-split dies needs lines_per_ru 1 and RGs dividing the dies");
     }
+    if (fdp_device() && !c_.rg_split_lines && c_.rg_split_channels &&
+        (rgs <= c_.channels ? c_.channels % rgs != 0 : rgs % c_.channels != 0 || c_.luns % (rgs / c_.channels) != 0)) {
+      throw std::invalid_argument("reference: --rg-split channels needs RGs of whole channels or LUN shares");
+    }
     std::vector<uint32_t> all(dies());
     for (uint32_t d = 0; d < dies(); ++d) all[d] = d;
     const auto block_order = [&](std::vector<uint32_t> ds) {
@@ -145,7 +149,29 @@ class Reference {
         Unit& x = units_[u];
         const uint32_t g = u / c_.blocks;
         x.lines.push_back(u % c_.blocks);
-        for (uint32_t d = g * gd; d < (g + 1) * gd; ++d) x.dies_write.push_back(d);
+        if (c_.rg_split_channels) {
+          // Rule 3's ConfFDP column (rg2physical): with RGs <= channels, RG g
+          // is channels g*C/R .. (g+1)*C/R - 1 with every LUN; with more, k =
+          // R/C RGs per channel, RG g is LUNs (g%k)*L/k .. of channel g/k.
+          // Its write pointer moves channel fastest, then LUN.
+          uint32_t ch0 = 0, nch = 0, lun0 = 0, nlun = 0;
+          if (rgs <= c_.channels) {
+            nch = c_.channels / rgs;
+            ch0 = g * nch;
+            nlun = c_.luns;
+          } else {
+            const uint32_t k = rgs / c_.channels;
+            nch = 1;
+            ch0 = g / k;
+            nlun = c_.luns / k;
+            lun0 = g % k * nlun;
+          }
+          for (uint32_t l = lun0; l < lun0 + nlun; ++l) {
+            for (uint32_t ch = ch0; ch < ch0 + nch; ++ch) x.dies_write.push_back(l * c_.channels + ch);
+          }
+        } else {
+          for (uint32_t d = g * gd; d < (g + 1) * gd; ++d) x.dies_write.push_back(d);
+        }
         x.dies_block = block_order(x.dies_write);
         x.pool = g;
       }
@@ -372,15 +398,28 @@ class Reference {
     if (r_.gc_passes == 0) r_.gc_onset_host_slots = r_.host_slots;
     ++r_.gc_passes;
     ++(force ? r_.gc_forced_passes : r_.gc_background_passes);
-    collect(v);
+    collect(v, force);
     return true;
   }
 
   // Rule 14: copy live slots in offset order, then erase and free the unit.
-  void collect(uint32_t v) {
+  void collect(uint32_t v, bool force) {
     const uint32_t owner = units_[v].owner;
     const uint32_t g = units_[v].pool;
-    const uint32_t dest = gc_destination(owner, g);
+    // Rule 6's ConfFDP column (--gc-spill nearest): a forced victim with
+    // fewer than U/10 invalid slots sends every copy to its destination in
+    // the nearest RG not at its high threshold, looked up again per copy.
+    // READING: a destination without a unit takes one first, and since that
+    // changes its RG's free count, the nearest RG is looked up again.
+    const bool spill = c_.gc_spill && force && spu_ - units_[v].valid < spu_ / 10;
+    const auto spill_destination = [&] {
+      for (;;) {
+        const uint32_t d = gc_destination(owner, nearest(g));
+        if (streams_[d].unit != kNone) return d;
+        open(d);
+      }
+    };
+    uint32_t dest = spill ? spill_destination() : gc_destination(owner, g);
     // Rules 6 and 7: the destination (a PI GC RU, a lazily opened host RU)
     // is taken before anything is copied, whether or not the victim has a
     // live slot, and before the victim is freed.
@@ -390,6 +429,10 @@ class Reference {
       if (lpn == kNone) continue;
       units_[v].lpn_at[off] = kNone;
       --units_[v].valid;
+      if (spill) {
+        dest = spill_destination();
+        if (streams_[dest].rg != g) ++r_.spilled_copies;
+      }
       const uint32_t dest_owner = streams_[dest].handle;
       program(dest, lpn);
       ++r_.gc_slots;
@@ -438,6 +481,30 @@ class Reference {
   // after this many passes. READING: the cap is FDP's; FEMU's line path loop in
   // ssd_write has none, so none here (a guard throws if it would never end).
   uint64_t forced_cap() const { return uint64_t{pools_.size()} * per_pool_ + pools_.size(); }
+
+  // ConfFDP's find_near_rg_id: the first RG above g and the first below it
+  // whose free units are above its high threshold; the nearer of the two,
+  // the lower on a tie; g itself when there is neither.
+  uint32_t nearest(uint32_t g) const {
+    const auto n = static_cast<int64_t>(pools_.size());
+    int64_t up = -1, down = -1;
+    for (int64_t q = int64_t{g} + 1; q < n; ++q) {
+      if (!over_high(static_cast<uint32_t>(q))) {
+        up = q;
+        break;
+      }
+    }
+    for (int64_t q = int64_t{g} - 1; q >= 0; --q) {
+      if (!over_high(static_cast<uint32_t>(q))) {
+        down = q;
+        break;
+      }
+    }
+    if (up < 0 && down < 0) return g;
+    if (up < 0) return static_cast<uint32_t>(down);
+    if (down < 0) return static_cast<uint32_t>(up);
+    return static_cast<uint32_t>(g - down > up - g ? up : down);
+  }
 
   // Forced GC before a write request (or before a slot with --gc-check page)
   // that writes into pool g.
@@ -563,10 +630,22 @@ class Reference {
     const bool current = fdp_device() && c_.rg_of_pid && c_.rg_current;
     // Rule 9: once per request, before its slot loop, in the PID's RG.
     // READING: with --rg-of lba the request's pool is its first slot's RG.
-    if (!c_.forced_check_per_slot) forced(slot_rg(s.first), false);
+    // Rule 9's ConfFDP column (--write-spill nearest, --rg-of pid only): an RG
+    // still at its high threshold after the passes sends the whole request
+    // to the nearest RG that is not.
+    bool moved = false;
+    if (!c_.forced_check_per_slot) {
+      const uint32_t g = slot_rg(s.first);
+      forced(g, false);
+      if (fdp_device() && c_.write_spill && over_high(g) && nearest(g) != g) {
+        rg = nearest(g);
+        moved = true;
+        ++r_.spilled_writes;
+      }
+    }
     for (uint64_t k = 0; k < s.count; ++k) {
       const auto lpn = static_cast<uint32_t>(s.first + k);
-      const uint32_t g = current ? 0 : slot_rg(lpn);
+      const uint32_t g = moved ? rg : current ? 0 : slot_rg(lpn);
       if (c_.forced_check_per_slot) forced(g, true);
       if (partial(s, k)) {  // rule 15
         ++r_.rmw_slots;
@@ -699,6 +778,8 @@ std::string describe(const RefConfig& c) {
     << " declined=" << (c.declined_keep ? "keep" : "requeue") << " forced_passes=" << c.forced_passes
     << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact") << " pid_format=" << (c.pid_confdp ? "confdp" : c.pid_min_rgif ? "rgif-min" : "rgif")
     << " single=" << (c.single_handle0 ? "handle0" : "line-path")
+    << " rg_split_channels=" << c.rg_split_channels << " write_spill=" << c.write_spill
+    << " gc_spill=" << c.gc_spill
     << " gc_trigger=" << (c.gc_watermark ? "watermark" : "femu") << " reset_kind=" << int{c.reset_kind}
     << " reset_marker=" << c.reset_marker;
   return o.str();

@@ -34,7 +34,10 @@ struct RefConfig {
   bool pi_gc_ru = true;          // rule 6 (false: --pi-gc host-ru)
   bool ii_gc_last_ruh = true;    // rule 7 (false: --ii-gc gc-ru, one shared GC RU per RG)
   bool open_at_start = true;     // rule 4 (false: --ru-open lazy)
-  bool rg_split_lines = true;    // rule 3 (false: --rg-split dies)
+  bool rg_split_lines = true;    // rule 3 (false: --rg-split dies, or channels below)
+  // Rule 3's ConfFDP column (with rg_split_lines false: --rg-split channels):
+  // RG g is whole channels, or an equal share of one channel's LUNs.
+  bool rg_split_channels = false;
   bool rg_of_pid = true;         // rule 8 (false: --rg-of lba, RG = (slot / 256) % rgs)
   // Rule 8 with rg_of_pid: every host write into the handle's current RU,
   // in RG 0, the PID's RG naming only the pool of forced GC (false: --rg-of
@@ -55,6 +58,9 @@ struct RefConfig {
   bool trim_plus_one = false;    // rule 16 (true: --trim-range plus-one)
   bool pid_confdp = false;       // rule 8 (true: --pid-format confdp)
   bool single_handle0 = false;   // rule 1 (true: --single handle0; placement single on the FDP device)
+  // Rules 9 and 6, ConfFDP's moves to the nearest RG not at its high threshold:
+  bool write_spill = false;      // a write request still at it after its forced passes (--write-spill nearest)
+  bool gc_spill = false;         // each copy of a forced victim with < U/10 invalid (--gc-spill nearest)
   // ftlsim's watermark trigger (docs/model.md, "The watermark trigger"):
   // no U/8 rule, and background passes until the pool is above its threshold.
   bool gc_watermark = false;     // --gc-trigger watermark
@@ -97,6 +103,10 @@ struct RefResult {
   uint32_t free_units_end = 0;
   uint64_t mapped_slots_end = 0;
   uint64_t invalid_pid_requests = 0;
+  // Not compared with the engine (it does not count them); the differential
+  // test reports them to show the moves to another RG were exercised.
+  uint64_t spilled_writes = 0;   // write requests moved to another RG
+  uint64_t spilled_copies = 0;   // GC copies written into another RG than the victim's
   uint32_t slots_per_unit = 0;
   uint32_t units_per_pool = 0;
   std::vector<uint32_t> erase_count_per_unit;  // units of the pools (unused lines left out)

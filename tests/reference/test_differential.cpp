@@ -106,12 +106,16 @@ fdp::PlacementSetup placement_setup(const RefConfig& c) {
   f.pi_gc_ru = c.pi_gc_ru;
   f.ii_gc = c.ii_gc_last_ruh ? fdp::IiGc::kLastRuh : fdp::IiGc::kSharedGcRu;
   f.open_at_start = c.open_at_start;
-  f.rg_split = c.rg_split_lines ? fdp::RgSplit::kLines : fdp::RgSplit::kDies;
+  f.rg_split = c.rg_split_lines      ? fdp::RgSplit::kLines
+               : c.rg_split_channels ? fdp::RgSplit::kChannels
+                                     : fdp::RgSplit::kDies;
   f.rg_of = !c.rg_of_pid ? fdp::RgOf::kLba : c.rg_current ? fdp::RgOf::kCurrent : fdp::RgOf::kPid;
   f.pid_min_rgif = c.pid_min_rgif;
   f.declined_requeue = !c.declined_keep;
   f.pid_confdp = c.pid_confdp;
   f.single_handle0 = c.single_handle0;
+  f.spill_writes = c.write_spill;
+  f.spill_gc = c.gc_spill;
   return p;
 }
 
@@ -300,6 +304,9 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
   const uint64_t cases = only != 0 ? 1 : env_u64("FTLSIM_DIFF_CASES", kDefaultCases);
   const uint64_t max_reports = env_u64("FTLSIM_DIFF_REPORTS", 3);
   uint64_t failures = 0, device_full = 0, with_gc = 0, fdp_cases = 0, confdp_rules = 0, watermark = 0;
+  // ConfFDP with several RGs: cases, and those where a write request and a
+  // GC copy moved to another RG.
+  uint64_t confdp_rgs = 0, confdp_rgs_full = 0, spilled_writes = 0, spilled_copies = 0;
   for (uint64_t i = 1; i <= cases; ++i) {
     const RandomCase rc = make_random_case(only != 0 ? only : i);
     const RefRun ref = run_ref(rc.cfg, rc.requests, rc.requests.size());
@@ -311,13 +318,28 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
     watermark += rc.cfg.gc_watermark && !ref.full && ref.result.gc_passes > 0;
     confdp_rules += rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 &&
                     rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
+    if (rc.cfg.write_spill) {
+      ++confdp_rgs;
+      confdp_rgs_full += ref.full;
+      spilled_writes += !ref.full && ref.result.spilled_writes > 0;
+      spilled_copies += !ref.full && ref.result.spilled_copies > 0;
+    }
     if (diff.empty()) continue;
     if (++failures <= max_reports) FAIL_CHECK(report(rc, diff));
   }
-  INFO(fmt::format("{} cases ({} FDP, {} under every ConfFDP rule, {} with GC under the watermark trigger), {} with "
+  INFO(fmt::format("{} cases ({} FDP, {} under every ConfFDP rule, {} of them with several RGs: {} moving a write "
+                   "and {} a GC copy to another RG, {} device full; {} with GC under the watermark trigger), {} with "
                    "GC, {} device full in both",
-                   cases, fdp_cases, confdp_rules, watermark, with_gc, device_full));
+                   cases, fdp_cases, confdp_rules, confdp_rgs, spilled_writes, spilled_copies, confdp_rgs_full,
+                   watermark, with_gc, device_full));
   CHECK(failures == 0);
+  // ConfFDP's rules with several RGs (an eighth of the seeds), with writes
+  // and GC copies moved to another RG in some of them.
+  if (only == 0 && cases >= 100) {
+    CHECK(confdp_rgs * 16 >= cases);
+    CHECK(spilled_writes * 8 >= confdp_rgs);
+    CHECK(spilled_copies * 16 >= confdp_rgs);
+  }
   // Both rule sets must be drawn: ConfFDP's in about 15% of the cases.
   if (only == 0) CHECK(confdp_rules * 10 >= cases);
   // And the watermark trigger (about 1/8 of the cases) with GC running.

@@ -807,3 +807,48 @@ TEST_CASE("reference: FEMU's RGs: writes in the current RU, forced GC in the nam
   const RefResult b = run_reference(c, {W(0, 1, 0x2000), W(1, 1, 0x8000)});
   CHECK(b.invalid_pid_requests == 1);
 }
+
+// ConfFDP's rules with several RGs (docs/model.md rules 3, 6, 9), the
+// cases of tests/sim/test_confdp_rules.cpp counted there by hand, here on
+// the reference. 4 channels x 1 LUN, 4 RGs of one channel each, 1 handle
+// appending survivors to its host RU, ConfFDP's identifiers (0xg00 = RG g).
+//   P = 4, 6 blocks, GC 60/60 (2 units held): W(0,12) into RG 1 brings it to
+//   its threshold; W(12) in RG 1 moves to RG 0 (RG 0 and RG 2 both 1 away:
+//   the lower): slot 0. After W(13,12) into RG 2: W(25) in RG 2 goes to RG 3
+//   (RG 1 at its threshold, RG 0 2 away): unit 18, slot 72; W(26) in RG 1 to
+//   RG 0 (RG 2 at it, RG 3 2 away, RG 0 1 away): slot 1.
+//   P = 20: a forced victim of RG 1 with 1 invalid (< U/10 = 2) sends its
+//   copies to RG 0 until RG 0 takes a unit and is at its threshold, then to
+//   RG 2: lpn 1 at 50, lpn 11 at 241.
+TEST_CASE("reference: ConfFDP's RGs of channels, writes and copies moved to the nearest RG",
+          "[reference][validation]") {
+  RefConfig c = fdp_cfg(4, 4, 6, 44, 60, 60, 4, 1);
+  c.rg_split_lines = false;
+  c.rg_split_channels = true;
+  c.pid_confdp = true;
+  c.pid_min_rgif = false;
+  c.pi_gc_ru = false;
+  c.every_pool = true;
+  c.gc_page_order = true;
+  c.declined_keep = true;
+  c.forced_passes = 5;
+  c.write_spill = true;
+  c.gc_spill = true;
+  const RefResult w = run_reference(c, {W(0, 12, 0x100), W(12, 1, 0x100), W(13, 12, 0x200), W(25, 1, 0x200),
+                                        W(26, 1, 0x100)});
+  CHECK(w.spilled_writes == 3);
+  CHECK(w.gc_passes == 0);
+  CHECK(w.l2p[12] == 0);
+  CHECK(w.l2p[25] == 72);
+  CHECK(w.l2p[26] == 1);
+  c.pages = 20;
+  c.logical_slots = 200;
+  const RefResult g = run_reference(c, {W(0, 60, 0x100), W(60, 50), W(0, 1, 0x200), W(110, 1, 0x100)});
+  CHECK(g.gc_forced_passes == 1);
+  CHECK(g.gc_slots == 19);
+  CHECK(g.spilled_copies == 19);
+  CHECK(g.gc_background_declined == 1);
+  CHECK(g.l2p[1] == 50);
+  CHECK(g.l2p[11] == 241);
+  CHECK(g.l2p[110] == 180);
+}

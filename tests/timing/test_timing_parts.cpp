@@ -84,7 +84,8 @@ void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
       const NandLoc l = m.locate(slot);
       const uint32_t die = l.plane / g.planes_per_lun;
       const uint32_t plane = l.plane % g.planes_per_lun;
-      REQUIRE(die / group_dies == group);
+      const auto first = ru.die_order.begin() + group * group_dies;
+      REQUIRE(std::find(first, first + group_dies, die) != first + group_dies);
       REQUIRE(l.channel == die % g.channels);
       const uint64_t page_index = o / (uint64_t{ru.dies} * g.planes_per_lun);  // over rows x pages
       const uint32_t block = (local / sets) * ru.block_rows + static_cast<uint32_t>(page_index / g.pages_per_block);
@@ -111,6 +112,19 @@ TEST_CASE("NAND map places every slot on its own page, within its reclaim group'
     c.ru_bytes = 2 * die_row;
     check_one_to_one(g, c);
   }
+  SECTION("two reclaim groups of whole channels (ConfFDP)") {
+    fdp::FdpConfig c;
+    c.reclaim_groups = 2;
+    c.rg_split = fdp::RgSplit::kChannels;
+    check_one_to_one(g, c);
+  }
+  SECTION("eight reclaim groups of one channel's LUN shares (ConfFDP), RUs of 1 die") {
+    fdp::FdpConfig c;
+    c.reclaim_groups = 8;
+    c.rg_split = fdp::RgSplit::kChannels;
+    c.ru_bytes = die_row;
+    check_one_to_one(g, c);
+  }
   SECTION("one die per RU") {
     fdp::FdpConfig c;
     c.ru_bytes = die_row;
@@ -132,6 +146,28 @@ TEST_CASE("NAND map: a line stripes channel fastest, then LUN", "[timing]") {
     CHECK(l.channel == s % 4);
     CHECK(l.plane == s % 8);  // die = LUN x channels + channel
   }
+}
+
+// ConfFDP's RGs (rg2physical): 4 channels x 2 LUNs (die = LUN x 4 +
+// channel), 2 RGs of 2 whole channels each. RG 1 is channels 2, 3: its
+// write pointer visits c2l0 c3l0 c2l1 c3l1 = dies 2, 3, 6, 7, then the next
+// page. Its first unit is unit 4 (4 blocks per plane), 4 dies x 8 pages =
+// 32 slots from slot 128: slot 128 + n is on die [2, 3, 6, 7][n % 4].
+TEST_CASE("NAND map: an RG of whole channels writes its channels fastest, then its LUNs", "[timing]") {
+  const ftl::Geometry g = test::geometry(4, 2, 1, 4, 8, 64);
+  fdp::FdpConfig c;
+  c.reclaim_groups = 2;
+  c.rg_split = fdp::RgSplit::kChannels;
+  const fdp::RuShape ru = fdp::resolve_ru_shape(g, c);
+  CHECK(ru.die_order == std::vector<uint32_t>{0, 1, 4, 5, 2, 3, 6, 7});
+  const NandMap m(g, ru, ru.units_per_group * 2);
+  const uint32_t dies[] = {2, 3, 6, 7};
+  for (uint32_t n = 0; n < 32; ++n) {
+    const NandLoc l = m.locate(128 + n);
+    CHECK(l.plane == dies[n % 4]);
+    CHECK(l.channel == dies[n % 4] % 4);
+  }
+  CHECK(m.unit_die(4, 2) == 6);
 }
 
 TEST_CASE("events series: fixed interval rows, automatic interval widens and keeps totals", "[timing]") {

@@ -160,11 +160,11 @@ class Reference {
             ch0 = g * nch;
             nlun = c_.luns;
           } else {
-            const uint32_t k = rgs / c_.channels;
+            const uint32_t per_channel = rgs / c_.channels;
             nch = 1;
-            ch0 = g / k;
-            nlun = c_.luns / k;
-            lun0 = g % k * nlun;
+            ch0 = g / per_channel;
+            nlun = c_.luns / per_channel;
+            lun0 = g % per_channel * nlun;
           }
           for (uint32_t l = lun0; l < lun0 + nlun; ++l) {
             for (uint32_t ch = ch0; ch < ch0 + nch; ++ch) x.dies_write.push_back(l * c_.channels + ch);

@@ -1,11 +1,11 @@
-#include "sim/sweep_product.h"
+#include "sweep/sweep_product.h"
 
 #include <fmt/format.h>
 
 #include <set>
 
 #include "core/error.h"
-#include "sim/fnv1a.h"
+#include "sweep/fnv1a.h"
 
 namespace ftlsim::sim {
 

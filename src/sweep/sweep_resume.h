@@ -17,8 +17,8 @@
 
 #include "core/error.h"
 #include "sim/simulate.h"
-#include "sim/sweep_pool.h"
-#include "sim/sweep_product.h"
+#include "sweep/sweep_pool.h"
+#include "sweep/sweep_product.h"
 #include "trace/record.h"
 
 namespace ftlsim::sim {

@@ -1,4 +1,4 @@
-#include "sim/sweep_folder.h"
+#include "sweep/sweep_folder.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/output_set.h"
-#include "sim/sweep_resume.h"
+#include "sweep/sweep_resume.h"
 
 namespace ftlsim::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/sweep_run.h"
+#include "sweep/sweep_run.h"
 
 #include <fmt/format.h>
 
@@ -14,9 +14,9 @@
 #include "core/error.h"
 #include "core/output_dir.h"
 #include "core/units.h"
-#include "sim/sweep_csv.h"
-#include "sim/sweep_folder.h"
-#include "sim/sweep_resume.h"
+#include "sweep/sweep_csv.h"
+#include "sweep/sweep_folder.h"
+#include "sweep/sweep_resume.h"
 
 namespace ftlsim::sim {
 

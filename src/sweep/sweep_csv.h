@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "sim/sweep_pool.h"
-#include "sim/sweep_product.h"
+#include "sweep/sweep_pool.h"
+#include "sweep/sweep_product.h"
 
 namespace ftlsim::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/sweep_pool.h"
+#include "sweep/sweep_pool.h"
 
 #include <algorithm>
 #include <exception>

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/in_place_folder.h"
-#include "sim/sweep_product.h"
+#include "sweep/sweep_product.h"
 
 namespace ftlsim::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/sweep_values.h"
+#include "sweep/sweep_values.h"
 
 #include <fmt/format.h>
 

@@ -20,8 +20,8 @@
 #include "core/io_identity.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
-#include "sim/sweep_pool.h"
-#include "sim/sweep_product.h"
+#include "sweep/sweep_pool.h"
+#include "sweep/sweep_product.h"
 
 namespace ftlsim::sim {
 

@@ -1,4 +1,4 @@
-#include "sim/sweep_resume.h"
+#include "sweep/sweep_resume.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,7 +11,7 @@
 
 #include "core/dir_fd.h"
 #include "core/mapping_guard.h"
-#include "sim/fnv1a.h"
+#include "sweep/fnv1a.h"
 
 namespace ftlsim::sim {
 

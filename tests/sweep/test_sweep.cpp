@@ -17,15 +17,15 @@
 #include "core/csv_field.h"
 #include "core/error.h"
 #include "core/rng.h"
+#include "sim/sim_test_util.h"
 #include "sim/simulate.h"
-#include "sim/sweep_csv.h"
-#include "sim/sweep_folder.h"
-#include "sim/sweep_pool.h"
-#include "sim/sweep_product.h"
-#include "sim/sweep_resume.h"
-#include "sim/sweep_run.h"
-#include "sim/sweep_values.h"
-#include "sim_test_util.h"
+#include "sweep/sweep_csv.h"
+#include "sweep/sweep_folder.h"
+#include "sweep/sweep_pool.h"
+#include "sweep/sweep_product.h"
+#include "sweep/sweep_resume.h"
+#include "sweep/sweep_run.h"
+#include "sweep/sweep_values.h"
 
 using namespace ftlsim;
 using sim::ValueKind;

@@ -1,4 +1,4 @@
-#include "sim/sweep_csv.h"
+#include "sweep/sweep_csv.h"
 
 #include <fmt/format.h>
 

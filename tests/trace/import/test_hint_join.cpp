@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "trace/placement_source.h"
+#include "trace/import/placement_source.h"
 
 using namespace ftlsim::trace;
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/io_units.h"
-#include "trace/import_driver.h"
+#include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
 namespace {

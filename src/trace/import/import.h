@@ -1,7 +1,7 @@
 #pragma once
 // Importers for text block traces, all behind one entry point:
 //
-//   disksim     DiskSim/MQSim ASCII (also trace/disksim_import.h)
+//   disksim     DiskSim/MQSim ASCII (also trace/import/disksim_import.h)
 //   blkparse    blkparse's default output, or a documented -f format
 //   ftrace-blk  the kernel's blk tracer read from /sys/kernel/tracing/trace_pipe
 //   msr         MSR Cambridge CSV (FILETIME timestamps, byte offsets)
@@ -97,7 +97,7 @@ struct ImportOptions {
   std::string blk_format;
   CsvOptions csv;
   PlacementOptions placement;
-  // A marker sidecar (trace/marker_sidecar.h) merged into the trace as marker
+  // A marker sidecar (trace/import/marker_sidecar.h) merged into the trace as marker
   // records, in time order; "" for none. The block trace's source times plus
   // `markers_offset_ns` are on the sidecar's clock (0 for ftrace-blk with
   // trace_clock=mono and a CLOCK_MONOTONIC sidecar). A marker's record time is

@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 #include "trace/ftr_reader.h"
-#include "trace/import.h"
+#include "trace/import/import.h"
 
 using namespace ftlsim::trace;
 using namespace ftlsim::trace::test;

@@ -47,7 +47,7 @@ inline constexpr size_t kDiskSimMaxLineBytes = 4096;
 // Classifies one line (without its '\n'): a request (fills `out`, with pid
 // 0, and `device`), a line to skip (blank or comment), or a malformed line
 // (fills `why`, the only case that allocates). Shared with the generic
-// importer driver (trace/import.h).
+// importer driver (trace/import/import.h).
 enum class DiskSimLine { kRequest, kSkip, kBad };
 DiskSimLine parse_disksim_line(std::string_view line, Record& out, uint32_t& device, std::string& why);
 

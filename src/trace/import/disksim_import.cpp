@@ -1,4 +1,4 @@
-#include "trace/disksim_import.h"
+#include "trace/import/disksim_import.h"
 
 #include <fmt/format.h>
 
@@ -11,8 +11,8 @@
 #include "core/error.h"
 #include "core/io_units.h"
 #include "trace/ftr_writer.h"
-#include "trace/mapped_text.h"
-#include "trace/text_scan.h"
+#include "trace/import/mapped_text.h"
+#include "trace/import/text_scan.h"
 
 namespace ftlsim::trace {
 namespace {

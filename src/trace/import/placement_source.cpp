@@ -1,4 +1,4 @@
-#include "trace/placement_source.h"
+#include "trace/import/placement_source.h"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <tuple>
 
 #include "core/error.h"
-#include "trace/import_driver.h"
-#include "trace/mapped_text.h"
-#include "trace/text_scan.h"
+#include "trace/import/import_driver.h"
+#include "trace/import/mapped_text.h"
+#include "trace/import/text_scan.h"
 
 namespace ftlsim::trace {
 namespace {

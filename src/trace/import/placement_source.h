@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "trace/import.h"
+#include "trace/import/import.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace {

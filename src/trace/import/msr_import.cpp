@@ -9,7 +9,7 @@
 // skipped. ResponseTime must be a number but is not kept.
 #include <fmt/format.h>
 
-#include "trace/import_driver.h"
+#include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
 namespace {

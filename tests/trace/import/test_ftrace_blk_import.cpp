@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
-#include "trace/import.h"
+#include "trace/import/import.h"
 
 using namespace ftlsim::trace;
 using namespace ftlsim::trace::test;

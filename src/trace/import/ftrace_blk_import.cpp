@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "core/io_units.h"
-#include "trace/blk_text.h"
-#include "trace/import_driver.h"
+#include "trace/import/blk_text.h"
+#include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
 namespace {

@@ -26,11 +26,11 @@
 
 #include "core/error.h"
 #include "core/io_units.h"
-#include "trace/import.h"
-#include "trace/marker_sidecar.h"
-#include "trace/placement_source.h"
+#include "trace/import/import.h"
+#include "trace/import/marker_sidecar.h"
+#include "trace/import/placement_source.h"
+#include "trace/import/text_scan.h"
 #include "trace/record.h"
-#include "trace/text_scan.h"
 
 namespace ftlsim::trace::detail {
 

@@ -1,10 +1,10 @@
-#include "trace/marker_sidecar.h"
+#include "trace/import/marker_sidecar.h"
 
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "trace/mapped_text.h"
-#include "trace/text_scan.h"
+#include "trace/import/mapped_text.h"
+#include "trace/import/text_scan.h"
 
 namespace ftlsim::trace {
 

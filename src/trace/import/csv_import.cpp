@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/io_units.h"
-#include "trace/import_driver.h"
+#include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
 namespace {

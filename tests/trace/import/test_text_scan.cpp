@@ -1,7 +1,7 @@
 // The shared scanner under every text importer: lines, CSV fields, numbers.
 #include <catch2/catch.hpp>
 
-#include "trace/text_scan.h"
+#include "trace/import/text_scan.h"
 
 using namespace ftlsim::trace::scan;
 

@@ -1,4 +1,4 @@
-#include "trace/import.h"
+#include "trace/import/import.h"
 
 #include <fmt/format.h>
 
@@ -7,12 +7,12 @@
 
 #include "core/error.h"
 #include "core/io_units.h"
-#include "trace/disksim_import.h"
 #include "trace/ftr_writer.h"
-#include "trace/import_driver.h"
-#include "trace/mapped_text.h"
-#include "trace/marker_sidecar.h"
-#include "trace/placement_source.h"
+#include "trace/import/disksim_import.h"
+#include "trace/import/import_driver.h"
+#include "trace/import/mapped_text.h"
+#include "trace/import/marker_sidecar.h"
+#include "trace/import/placement_source.h"
 
 namespace ftlsim::trace {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "trace/import_driver.h"
+#include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
 

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
-#include "trace/import.h"
-#include "trace/marker_sidecar.h"
+#include "trace/import/import.h"
+#include "trace/import/marker_sidecar.h"
 
 using namespace ftlsim::trace;
 using namespace ftlsim::trace::test;

@@ -10,8 +10,8 @@
 
 #include "core/error.h"
 #include "test_util.h"
-#include "trace/disksim_import.h"
 #include "trace/ftr_reader.h"
+#include "trace/import/disksim_import.h"
 
 using namespace ftlsim::trace;
 using Catch::Contains;

@@ -1,4 +1,4 @@
-#include "trace/mapped_text.h"
+#include "trace/import/mapped_text.h"
 
 #include <sys/mman.h>
 

@@ -9,7 +9,7 @@
 // header line is skipped.
 #include <fmt/format.h>
 
-#include "trace/import_driver.h"
+#include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
 namespace {

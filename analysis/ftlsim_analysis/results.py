@@ -6,9 +6,9 @@ field that is not a number where one is needed. Numbers keep their type: a
 field written as an integer is read as int, anything else as float, so a CSV
 written back from them shows the same numbers.
 
-Formats (see README "The output files" and src/sim/report.cpp, sweep_csv.cpp,
-src/cli/cmd_compare.cpp; the timed-mode files follow the timed-mode output
-contract):
+Formats (see README "The output files" and src/sim/report.cpp,
+src/sweep/sweep_csv.cpp, src/cli/cmd_compare.cpp; the timed-mode files
+follow the timed-mode output contract):
   summary.json      one JSON object
   timeseries.csv    host_bytes,trace_time_ns,waf,interval_waf,free_units,
                     valid_ratio,gc_bytes,unit_erases,marker (marker may be empty)

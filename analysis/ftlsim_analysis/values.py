@@ -3,7 +3,7 @@ options, how a list or range expands, the order of configurations, config
 ids, and sweep.csv rows built from each configuration's summary.json.
 
 This mirrors src/cli/sim_options.cpp (SETTINGS: names, kinds and order) and
-src/sim/sweep_values.cpp (expand_values), sweep_product.cpp (product order,
+src/sweep/sweep_values.cpp (expand_values), sweep_product.cpp (product order,
 config_id, make_unique) and sweep_csv.cpp (sweep_csv). What stays true: for
 the same options, analysis/sweep.py and a direct `ftlsim` sweep list the
 same configurations in the same order under the same ids, and write the
@@ -221,7 +221,7 @@ def _handle_order(name):
 def sweep_csv(axes, ids, values, outcomes):
     """sweep.csv text as ftlsim writes it, except config_key, which stays
     empty: ftlsim's resume key hashes every record of the trace, so a sweep
-    written here is not resumed by ftlsim (src/sim/sweep_product.h allows empty keys).
+    written here is not resumed by ftlsim (src/sweep/sweep_product.h allows empty keys).
     outcomes[i] is the configuration's summary.json (a dict) or, when it
     failed, its error message (a str); status is then done or error."""
     handles = []

@@ -57,7 +57,7 @@ def test_sizes_ids_and_quoting():
     assert format_size_exact(1000) == "1000"
     assert config_id([("gc-thres", "60"), ("placement", "map:0=0,1=0")]) == "gc-thres=60_placement=map-0=0-1=0"
     assert config_id([]) == "default"
-    # Long ids: as tests/sim/test_sweep.cpp checks ftlsim's (prefix, '~', FNV-1a 64 of the whole id).
+    # Long ids: as tests/sweep/test_sweep.cpp checks ftlsim's (prefix, '~', FNV-1a 64 of the whole id).
     long_id = config_id([("placement", "map:" + "7" * 150), ("gc-thres", "60")])
     full = "placement=map-" + "7" * 150 + "_gc-thres=60"
     h = 14695981039346656037

@@ -1,6 +1,6 @@
 // `ftlsim convert --from FORMAT IN -o OUT.ftr`: imports a foreign trace.
 // Each input format is one row of kImporters, which says which options it
-// takes; the parsing itself is trace/import.h.
+// takes; the parsing itself is trace/import/import.h.
 #include <fmt/format.h>
 
 #include <array>
@@ -18,8 +18,8 @@
 #include "core/io_units.h"
 #include "core/progress_line.h"
 #include "core/units.h"
-#include "trace/import.h"
-#include "trace/text_scan.h"
+#include "trace/import/import.h"
+#include "trace/import/text_scan.h"
 
 namespace ftlsim::cli {
 namespace {

@@ -25,7 +25,7 @@
 #include "core/io_identity.h"
 #include "core/io_units.h"
 #include "trace/ftr_reader.h"
-#include "trace/text_scan.h"
+#include "trace/import/text_scan.h"
 
 namespace ftlsim::cli {
 namespace {

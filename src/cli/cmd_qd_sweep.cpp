@@ -27,7 +27,7 @@
 #include "sim/memory_estimate.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
-#include "sim/sweep_values.h"
+#include "sweep/sweep_values.h"
 #include "timing/qd_sweep.h"
 #include "trace/ftr_reader.h"
 

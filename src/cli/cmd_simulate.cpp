@@ -28,9 +28,9 @@
 #include "sim/memory_estimate.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
-#include "sim/sweep_product.h"
-#include "sim/sweep_resume.h"
-#include "sim/sweep_run.h"
+#include "sweep/sweep_product.h"
+#include "sweep/sweep_resume.h"
+#include "sweep/sweep_run.h"
 #include "timing/time_scale.h"
 #include "trace/ftr_reader.h"
 

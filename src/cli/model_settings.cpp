@@ -19,7 +19,7 @@ namespace ftlsim::cli {
 namespace {
 
 // The settings in their product order: those of ftlsim 0.1.0, which sweep
-// resume keys (sim/sweep_resume.h) list always and in this order, and the
+// resume keys (sweep/sweep_resume.h) list always and in this order, and the
 // later ones in kLaterSettings, which enter a key only when their value is
 // not the default, so the sweeps of earlier versions still resume. A setting
 // not listed here is appended after them (in its table's order), as a later one.

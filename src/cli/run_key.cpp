@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/simulate.h"
-#include "sim/sweep_resume.h"
+#include "sweep/sweep_resume.h"
 
 namespace ftlsim::cli {
 

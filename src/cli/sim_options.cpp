@@ -14,7 +14,6 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "fdp/placement.h"
-#include "fdp/placement_setup.h"
 #include "ftl/confdp_sizing.h"
 #include "ftl/presets.h"
 #include "sim/fit.h"

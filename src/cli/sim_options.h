@@ -21,7 +21,7 @@
 #include "ftl/ftl_config.h"
 #include "ftl/geometry.h"
 #include "sim/report.h"
-#include "sim/sweep_values.h"
+#include "sweep/sweep_values.h"
 
 namespace ftlsim::cli {
 
@@ -103,7 +103,7 @@ void add_mem_limit_option(CLI::App& app, std::string& text);
                                             const std::string& trace_path);
 
 // "name=value\n" for every setting of `point` that enters a config_key
-// (sim/sweep_resume.h): the description of a configuration.
+// (sweep/sweep_resume.h): the description of a configuration.
 [[nodiscard]] std::string key_description(const Point& point);
 
 // With only `single` placement (the non-FDP device: one handle, reclaim

@@ -4,7 +4,7 @@
 
 #include "cli/flag_text.h"
 #include "core/error.h"
-#include "sim/sweep_values.h"
+#include "sweep/sweep_values.h"
 #include "timing/timing_settings.h"
 
 namespace ftlsim::cli {

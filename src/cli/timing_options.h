@@ -51,7 +51,7 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model);
 // default command).
 [[nodiscard]] std::optional<timing::TimingConfig> build_timing(const TimingArgs& a);
 
-// Every timing option as text, for a sweep's resume key (sim/sweep_resume.h,
+// Every timing option as text, for a sweep's resume key (sweep/sweep_resume.h,
 // config_key), derived from the settings: "timing=false qd= speed= read=40us ...".
 [[nodiscard]] std::string describe(const TimingArgs& a);
 

@@ -21,7 +21,7 @@
 
 namespace ftlsim {
 
-// How a setting's text is split into a sweep's items (sim/sweep_values.h).
+// How a setting's text is split into a sweep's items (sweep/sweep_values.h).
 enum class ValueKind : uint8_t {
   kInteger,    // whole number >= 0: lists and ranges
   kReal,       // decimal number: lists and ranges

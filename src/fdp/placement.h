@@ -9,12 +9,18 @@
 //            observed for the LBA (in the spirit of SepBIT, FAST 2022)
 // Per-request policies look up a table; per-slot ones keep small arrays.
 // Nothing here allocates per write.
+// Below them: the policy of one run, chosen once (AnyPlacement,
+// make_placement), and the FDP configuration a placement amounts to
+// (PlacementSetup, effective_config).
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
+#include "core/io_units.h"
+#include "fdp/fdp_config.h"
 #include "trace/record.h"
 
 namespace ftlsim::fdp {
@@ -158,5 +164,41 @@ class IntervalPlacement {
   uint64_t base_ = 1;
   uint16_t last_handle_ = 0;
 };
+
+// The placement policy of one run, chosen once: a std::variant over the
+// policy classes above, so that the driver, dispatching once per run with
+// std::visit, calls the policy without a virtual call per write.
+using AnyPlacement = std::variant<PidPlacement, OraclePlacement, IntervalPlacement>;
+
+// What make_placement needs to know of the run besides the policy.
+struct PlacementInputs {
+  std::span<const trace::Record> records;  // the whole trace (oracle reads it first)
+  uint32_t sector_bytes = kSectorBytes;
+  uint64_t logical_slots = 0;              // of the device
+  bool wrap = false;                       // --wrap
+  bool trim_keeps_partial = false;         // --trim-partial keep
+  bool trim_plus_one = false;              // --trim-range plus-one
+  std::span<const uint32_t> fit_map;       // --logical fit: trace slot -> device slot; empty without
+};
+
+// The placement of `spec` on a device with FDP configuration `c` (the
+// effective one: effective_config()). single, fdp and map: look up the
+// write's placement identifier, whose RG bits name its reclaim group when
+// the device isolates streams and --rg-of is pid; oracle reads the whole
+// trace first; interval keeps a clock per logical slot. Throws InputError
+// for a map to a missing handle.
+[[nodiscard]] AnyPlacement make_placement(const PlacementSpec& spec, const FdpConfig& c, const PlacementInputs& in);
+
+// How a run places its writes: the FDP device configuration and the policy
+// that picks a handle per write, and the configuration they amount to.
+// The default is the non-FDP core model (placement `single`).
+struct PlacementSetup {
+  FdpConfig fdp;
+  PlacementSpec placement;
+};
+
+// The FDP configuration actually simulated: `single` placement turns
+// isolation off (one handle, GC sharing its write pointer).
+[[nodiscard]] FdpConfig effective_config(const PlacementSetup& setup);
 
 }  // namespace ftlsim::fdp

@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "fdp/fdp_config.h"
-#include "fdp/placement_setup.h"
+#include "fdp/placement.h"
 #include "ftl/ftl_layout.h"
 #include "sim/sim_result.h"
 

@@ -8,8 +8,8 @@
 #include <variant>
 
 #include "core/error.h"
-#include "fdp/any_placement.h"
 #include "fdp/handle_stats.h"
+#include "fdp/placement.h"
 #include "fdp/stream_map.h"
 #include "ftl/any_ftl.h"
 #include "sim/fit.h"

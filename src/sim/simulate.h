@@ -10,7 +10,7 @@
 #include "core/memory_budget.h"
 #include "core/progress_line.h"
 #include "fdp/fdp_config.h"
-#include "fdp/placement_setup.h"
+#include "fdp/placement.h"
 #include "ftl/ftl_config.h"
 #include "sim/sim_result.h"
 #include "timing/timing_config.h"

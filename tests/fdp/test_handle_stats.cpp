@@ -1,5 +1,5 @@
 // FDP policy outside the engine: the stream of a write (stream_map.h), the
-// placement of a run (any_placement.h), per-handle aggregation and handle
+// placement of a run (placement.h), per-handle aggregation and handle
 // names (handle_stats.h). Expected numbers are worked out by hand in the
 // comments.
 #include <catch2/catch.hpp>
@@ -9,10 +9,9 @@
 #include <variant>
 #include <vector>
 
-#include "fdp/any_placement.h"
 #include "fdp/fdp_config.h"
 #include "fdp/handle_stats.h"
-#include "fdp/placement_setup.h"
+#include "fdp/placement.h"
 #include "fdp/stream_map.h"
 #include "ftl/ftl_test_util.h"
 

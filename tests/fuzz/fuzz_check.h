@@ -16,7 +16,7 @@
 
 #include "core/error.h"
 #include "trace/ftr_reader.h"
-#include "trace/import.h"
+#include "trace/import/import.h"
 #include "trace/record.h"
 
 namespace ftlsim::fuzz {

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "trace/disksim_import.h"
+#include "trace/import/disksim_import.h"
 
 using namespace ftlsim;
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the marker sidecar reader (trace/marker_sidecar.h,
+// libFuzzer target: the marker sidecar reader (trace/import/marker_sidecar.h,
 // `ftlsim convert --markers`). Input that parses gives markers in time
 // order, one per non-blank, non-comment line; input that does not is refused
 // with one printable line naming the sidecar and the line.
@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "fuzz_check.h"
-#include "trace/marker_sidecar.h"
-#include "trace/text_scan.h"
+#include "trace/import/marker_sidecar.h"
+#include "trace/import/text_scan.h"
 
 using namespace ftlsim;
 

@@ -16,8 +16,8 @@
 #include "test_util.h"
 #include "trace/ftr_reader.h"
 #include "trace/ftr_writer.h"
-#include "trace/import.h"
-#include "trace/mapped_text.h"
+#include "trace/import/import.h"
+#include "trace/import/mapped_text.h"
 #include "trace/trace_stats.h"
 
 using namespace ftlsim::trace;

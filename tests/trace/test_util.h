@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "trace/import.h"
+#include "trace/import/import.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace::test {

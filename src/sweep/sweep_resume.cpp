@@ -1,0 +1,149 @@
+#include "sweep/sweep_resume.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "core/dir_fd.h"
+#include "core/mapping_guard.h"
+#include "sweep/fnv1a.h"
+
+namespace ftlsim::sim {
+
+namespace {
+
+// RFC 4180 records of `text`: fields split on ',', quoted fields may hold
+// ',', '"' (doubled) and line breaks. False when a quote is left open.
+bool parse_csv(std::string_view text, std::vector<std::vector<std::string>>& records) {
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false;
+  bool any = false;  // the current record has begun
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c != '"') {
+        field += c;
+      } else if (i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else {
+        quoted = false;
+      }
+      continue;
+    }
+    any = true;
+    if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      record.push_back(std::move(field));
+      field.clear();
+    } else if (c == '\n') {
+      record.push_back(std::move(field));
+      field.clear();
+      records.push_back(std::move(record));
+      record.clear();
+      any = false;
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  if (quoted) return false;
+  if (any) {
+    record.push_back(std::move(field));
+    records.push_back(std::move(record));
+  }
+  return true;
+}
+
+}  // namespace
+
+uint64_t trace_fingerprint(const TraceView& trace, const std::map<trace::PlacementId, std::string>& pid_names) {
+  uint64_t h = fnv1a::word(fnv1a::kOffset, trace.sector_bytes);
+  h = fnv1a::word(h, trace.records.size());
+  for (const auto& [id, name] : pid_names) h = fnv1a::bytes(fnv1a::word(h, id), name);
+  static_assert(sizeof(trace::Record) == 3 * sizeof(uint64_t));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(trace.records.data());
+  const size_t words = trace.records.size() * 3;
+  for (size_t i = 0; i < words; ++i) {
+    uint64_t w;
+    std::memcpy(&w, bytes + i * sizeof w, sizeof w);
+    h = fnv1a::word(h, w);
+  }
+  return h;
+}
+
+std::string config_key(uint64_t trace_fingerprint, std::string_view description) {
+  return fmt::format("{:016x}", fnv1a::bytes(fnv1a::word(fnv1a::kOffset, trace_fingerprint), description));
+}
+
+std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const std::string& path) {
+  std::map<std::string, std::map<std::string, std::string>> rows;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return rows;
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::vector<std::string>> records;
+  if (!parse_csv(text, records) || records.empty()) return rows;
+  const std::vector<std::string>& header = records[0];
+  for (const char* need : {"config_id", "status", "config_key"}) {
+    if (std::find(header.begin(), header.end(), need) == header.end()) return rows;
+  }
+  for (size_t r = 1; r < records.size(); ++r) {
+    if (records[r].size() != header.size()) return {};  // not a file this version wrote: resume nothing
+    std::map<std::string, std::string> cells;
+    for (size_t c = 0; c < header.size(); ++c) cells[header[c]] = records[r][c];
+    const std::string id = cells["config_id"];
+    rows[id] = std::move(cells);
+  }
+  return rows;
+}
+
+namespace {
+
+// True when the folder `id` of the open folder `dir` (itself, not a symbolic
+// link) holds summary.json as a regular file.
+bool holds_summary(int dir, const std::string& id) {
+  const UniqueFd folder = open_subfolder(dir, id);
+  struct stat st {};
+  return folder.valid() && ::fstatat(folder.get(), "summary.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
+                  const SweepTable& table, int out_dir, std::vector<SweepOutcome>& outcomes,
+                  bool rerun_errors) {
+  size_t carried = 0;
+  for (size_t i = 0; i < table.ids.size() && i < outcomes.size() && i < table.keys.size(); ++i) {
+    const auto it = previous.find(table.ids[i]);
+    if (it == previous.end() || table.keys[i].empty()) continue;
+    const std::map<std::string, std::string>& cells = it->second;
+    const auto get = [&](const char* column) {
+      const auto c = cells.find(column);
+      return c == cells.end() ? std::string() : c->second;
+    };
+    if (get("config_key") != table.keys[i]) continue;
+    const std::string status = get("status");
+    SweepOutcome& o = outcomes[i];
+    if (status == "error" && !rerun_errors && get("error").find(kInputChanged) == std::string::npos) {
+      o.status = SweepStatus::kError;
+      o.error = get("error");
+    } else if (status == "done" && holds_summary(out_dir, table.ids[i])) {
+      o.status = SweepStatus::kDone;
+    } else {
+      continue;
+    }
+    o.result.reset();
+    o.carried = cells;
+    ++carried;
+  }
+  return carried;
+}
+
+}  // namespace ftlsim::sim

@@ -1,0 +1,315 @@
+#include "trace/import/import.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <filesystem>
+
+#include "core/error.h"
+#include "core/io_units.h"
+#include "trace/ftr_writer.h"
+#include "trace/import/disksim_import.h"
+#include "trace/import/import_driver.h"
+#include "trace/import/mapped_text.h"
+#include "trace/import/marker_sidecar.h"
+#include "trace/import/placement_source.h"
+
+namespace ftlsim::trace {
+namespace {
+
+using detail::DriveContext;
+
+struct FormatRow {
+  TextFormat format;
+  std::string_view name;
+  void (*run)(const DriveContext&);
+};
+
+// Indexed by TextFormat.
+constexpr std::array<FormatRow, kTextFormatCount> kFormats = {{
+    {TextFormat::kDiskSim, "disksim", &detail::run_disksim},
+    {TextFormat::kBlkparse, "blkparse", &detail::run_blkparse},
+    {TextFormat::kFtraceBlk, "ftrace-blk", &detail::run_ftrace_blk},
+    {TextFormat::kMsr, "msr", &detail::run_msr},
+    {TextFormat::kAlibaba, "alibaba", &detail::run_alibaba},
+    {TextFormat::kTencent, "tencent", &detail::run_tencent},
+    {TextFormat::kCsv, "csv", &detail::run_csv},
+}};
+static_assert([] {
+  for (size_t i = 0; i < kFormats.size(); ++i) {
+    if (static_cast<size_t>(kFormats[i].format) != i) return false;
+  }
+  return true;
+}());
+
+[[nodiscard]] bool is_blk(TextFormat f) { return f == TextFormat::kBlkparse || f == TextFormat::kFtraceBlk; }
+
+std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
+  if (o.device.empty()) return std::nullopt;
+  if (o.merge_devices) throw InputError("--merge-devices and --device/--disk are alternatives: give one");
+  uint32_t dev = 0;
+  if (is_blk(o.format)) {
+    if (!parse_maj_min(o.device, dev)) {
+      throw InputError(fmt::format("--device {}: expected MAJ,MIN or MAJ:MIN for --from {}", scan::printable(o.device),
+                                   format_name(o.format)));
+    }
+    return dev;
+  }
+  std::string why;
+  if (!scan::parse_uint(o.device, "--device", dev, why)) {
+    throw InputError(fmt::format("--device {}: expected a device number for --from {}", scan::printable(o.device),
+                                 format_name(o.format)));
+  }
+  return dev;
+}
+
+// Placement source chosen once per import; owns what the placer points to.
+struct Placement {
+  std::optional<PidMap> map;
+  std::optional<HintIndex> hints;
+  std::vector<PlacementId> hint_table;
+  detail::Placer placer;
+};
+
+void setup_placement(const ImportOptions& o, Placement& p) {
+  const PlacementOptions& po = o.placement;
+  const int sources = (po.pid != 0 ? 1 : 0) + (po.pid_map.empty() ? 0 : 1) + (po.hints.empty() ? 0 : 1);
+  if (sources > 1) throw InputError("--pid, --pid-map and --hints are alternatives: give one");
+  if (po.hints.empty() && !po.hint_map.empty()) throw InputError("--hint-map applies only with --hints");
+  if (!po.pid_map.empty()) {
+    p.map = PidMap::load(po.pid_map);
+    p.placer = detail::MapPlacer{&*p.map};
+  } else if (!po.hints.empty()) {
+    HintIndex::LoadOptions lo;
+    lo.field = po.hint_field;
+    lo.skip_bad = o.skip_bad;
+    p.hints = HintIndex::load(po.hints, lo);
+    p.hint_table = parse_hint_map(po.hint_map);
+    detail::HintPlacer h;
+    h.index = &*p.hints;
+    h.map = &p.hint_table;
+    h.tolerance_ns = po.hint_tolerance_ns;
+    h.offset_ns = po.hint_offset_ns;
+    p.placer = h;
+  } else {
+    p.placer = detail::ConstantPlacer{po.pid};
+  }
+}
+
+std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+// Header metadata known before parsing.
+TraceMeta make_meta(const ImportOptions& o, const std::string& source, const Placement& p) {
+  TraceMeta meta;
+  meta.sector_bytes = kSectorBytes;
+  meta.kv = {{"source", std::string(format_name(o.format))},
+             {"source_file", base_name(source)},
+             {"converted_by", "ftlsim convert"}};
+  if (!o.device.empty()) meta.kv.emplace_back("device", o.device);
+  if (is_blk(o.format)) meta.kv.emplace_back("action", std::string(1, static_cast<char>(o.action)));
+  if (!o.blk_format.empty()) meta.kv.emplace_back("blk_format", o.blk_format);
+  if (o.format == TextFormat::kCsv) {
+    meta.kv.emplace_back("csv_columns", o.csv.columns);
+    if (!o.csv.op_map.empty()) meta.kv.emplace_back("csv_op_map", o.csv.op_map);
+  }
+  const PlacementOptions& po = o.placement;
+  if (p.map) {
+    meta.kv.emplace_back("placement", "pid-map");
+    meta.kv.emplace_back("pid_map", base_name(po.pid_map));
+    meta.pid_names = p.map->names();
+  } else if (p.hints) {
+    meta.kv.emplace_back("placement", "hints");
+    meta.kv.emplace_back("hint_log", base_name(po.hints));
+    meta.kv.emplace_back("hint_field", po.hint_field == HintField::kHint ? "hint" : "stream");
+    if (!po.hint_map.empty()) meta.kv.emplace_back("hint_map", po.hint_map);
+    meta.kv.emplace_back("hint_tolerance_ns", std::to_string(po.hint_tolerance_ns));
+    if (po.hint_offset_ns != 0) meta.kv.emplace_back("hint_offset_ns", std::to_string(po.hint_offset_ns));
+    if (po.hint_field == HintField::kHint && po.hint_map.empty()) {
+      // F_SET_RW_HINT values (RWH_WRITE_LIFE_*); 0 is also "no hint found".
+      meta.pid_names = {{1, "rwh_none"}, {2, "rwh_short"}, {3, "rwh_medium"}, {4, "rwh_long"}, {5, "rwh_extreme"}};
+    }
+  } else {
+    meta.kv.emplace_back("placement", "constant");
+    if (po.pid != 0) meta.kv.emplace_back("pid", std::to_string(po.pid));
+  }
+  if (!o.markers.empty()) {
+    meta.kv.emplace_back("markers_file", base_name(o.markers));
+    if (o.markers_offset_ns != 0) meta.kv.emplace_back("markers_offset_ns", std::to_string(o.markers_offset_ns));
+  }
+  for (const auto& [id, name] : po.names) meta.pid_names[id] = name;
+  for (const auto& kv : o.meta) meta.kv.push_back(kv);
+  return meta;
+}
+
+// Keys known only after parsing (the header is written after the parse).
+void add_result_meta(const ImportOptions& o, const Placement& p, const ImportSummary& s, TraceMeta& meta) {
+  if (o.merge_devices) {
+    std::string list;
+    for (const auto& [dev, n] : s.devices) {
+      list += fmt::format("{}{}:{}", list.empty() ? "" : " ", device_label(o.format, dev), n);
+    }
+    meta.kv.emplace_back("devices", list);
+  }
+  if (!p.hints) return;
+  meta.kv.emplace_back("hint_rows", std::to_string(s.hint_rows));
+  meta.kv.emplace_back("hint_matched", std::to_string(s.hint_matched));
+  meta.kv.emplace_back("hint_unmatched", std::to_string(s.hint_unmatched));
+  meta.kv.emplace_back("hint_unmatched_bytes", std::to_string(s.hint_unmatched_bytes));
+}
+
+// Refuses an input with several devices (a trace format that records
+// devices or volumes: disksim, msr, alibaba, tencent, csv with a device
+// column) unless one is kept or they are merged, and a kept device the
+// input does not have.
+void check_devices(const ImportOptions& o, const std::string& source, const std::optional<uint32_t>& device,
+                   const ImportSummary& s) {
+  // A block trace is a capture of one device; its --device keeps the
+  // events of one of several (a partition and its disk) as it always did.
+  if (is_blk(o.format)) return;
+  const std::string keep = o.format == TextFormat::kMsr ? "--disk N" : "--device N";
+  if (device) {
+    for (const auto& [dev, n] : s.devices) {
+      if (dev == *device) return;
+    }
+    if (s.devices.empty()) return;  // no requests at all
+    throw InputError(fmt::format("{}: {} {}: no such device in the input; it has {}", source,
+                                 o.format == TextFormat::kMsr ? "--disk" : "--device", device_label(o.format, *device),
+                                 device_list(o.format, s.devices)));
+  }
+  if (s.devices.size() > 1 && !o.merge_devices) {
+    throw InputError(fmt::format("{}: requests for {} devices: {}; keep one with {}, or give --merge-devices to "
+                                 "put them all in one address space",
+                                 source, s.devices.size(), device_list(o.format, s.devices), keep));
+  }
+}
+
+void run(const ImportOptions& o, std::string_view text, const std::string& source, Placement& p,
+         detail::RecordSink& sink, ImportSummary& s) {
+  const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
+  const std::vector<MarkerPoint> markers = o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
+  detail::DeviceTally devices;
+  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers, &devices};
+  kFormats[static_cast<size_t>(o.format)].run(ctx);
+  s.devices = devices.sorted();
+  check_devices(o, source, device, s);
+  if (p.hints) {
+    s.hint_rows = p.hints->rows();
+    s.hint_bad_lines = p.hints->bad_lines();
+  }
+}
+
+void append_to_vector(void* ctx, std::span<const Record> records) {
+  auto* v = static_cast<std::vector<Record>*>(ctx);
+  v->insert(v->end(), records.begin(), records.end());
+}
+
+void append_to_writer(void* ctx, std::span<const Record> records) {
+  auto* w = static_cast<FtrWriter*>(ctx);
+  for (const Record& r : records) w->append(r);
+}
+
+ParsedTrace parse_with(std::string_view text, const std::string& source, const ImportOptions& options,
+                       Placement& p) {
+  ParsedTrace out;
+  out.meta = make_meta(options, source, p);
+  detail::RecordSink sink(&append_to_vector, &out.records);
+  run(options, text, source, p, sink, out.summary);
+  add_result_meta(options, p, out.summary, out.meta);
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+// DiskSim through the shared driver, so it gets pid maps and hints too.
+class DiskSimAdapter {
+ public:
+  static constexpr bool kRebaseTime = false;
+  [[nodiscard]] bool has_device() const { return false; }
+  [[nodiscard]] bool has_process() const { return false; }
+  LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary&) {
+    Record r{};
+    switch (parse_disksim_line(line, r, ev.dev, why)) {
+      case DiskSimLine::kSkip: return LineKind::kSkip;
+      case DiskSimLine::kBad: return LineKind::kBad;
+      case DiskSimLine::kRequest: break;
+    }
+    ev.time_ns = r.time_ns;
+    ev.lba = r.lba;
+    ev.sectors = r.sectors;
+    ev.op = static_cast<Op>(r.op);
+    return LineKind::kEvent;
+  }
+};
+
+void run_disksim(const DriveContext& ctx) {
+  DiskSimAdapter parser;
+  drive(parser, ctx);
+}
+
+}  // namespace detail
+
+std::string device_label(TextFormat format, uint32_t dev) {
+  if (is_blk(format)) return fmt::format("{},{}", dev >> 20, dev & 0xFFFFF);
+  return std::to_string(dev);
+}
+
+std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t, uint64_t>>& devices, size_t shown) {
+  std::string out;
+  for (size_t i = 0; i < devices.size() && i < shown; ++i) {
+    out += fmt::format("{}{} ({} request{})", i == 0 ? "" : ", ", device_label(format, devices[i].first),
+                       devices[i].second, devices[i].second == 1 ? "" : "s");
+  }
+  if (devices.size() > shown) out += fmt::format(", ... ({} devices)", devices.size());
+  return out;
+}
+
+std::string_view format_name(TextFormat format) { return kFormats[static_cast<size_t>(format)].name; }
+
+ParsedTrace parse_text_trace(std::string_view text, const std::string& source_name, const ImportOptions& options) {
+  Placement p;
+  setup_placement(options, p);
+  return parse_with(text, source_name, options, p);
+}
+
+namespace {
+
+// The text file `in` converted into the FtrWriter `make(meta)` creates.
+template <class MakeWriter>
+ImportSummary import_with(const std::string& in, const ImportOptions& options, MakeWriter make) {
+  (void)parse_device_option(options);  // option errors before any file is touched
+  Placement p;
+  setup_placement(options, p);
+  const MappedText input(in);
+  if (p.hints || options.merge_devices) {
+    // The match counts and the device list go into the header, which is
+    // sized before the first record is written: parse first, then write.
+    const ParsedTrace parsed = parse_with(input.text(), in, options, p);
+    input.check_intact();
+    FtrWriter writer = make(parsed.meta);
+    for (const Record& r : parsed.records) writer.append(r);
+    writer.finish();
+    return parsed.summary;
+  }
+  ImportSummary summary;
+  FtrWriter writer = make(make_meta(options, in, p));
+  detail::RecordSink sink(&append_to_writer, &writer);
+  run(options, input.text(), in, p, sink, summary);
+  input.check_intact();  // before the output appears
+  writer.finish();
+  return summary;
+}
+
+}  // namespace
+
+ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
+                                Existing existing) {
+  return import_with(in, options, [&](TraceMeta meta) { return FtrWriter(out, std::move(meta), existing); });
+}
+
+ImportSummary import_text_trace(const std::string& in, OutputFile out, const ImportOptions& options) {
+  return import_with(in, options, [&](TraceMeta meta) { return FtrWriter(std::move(out), std::move(meta)); });
+}
+
+}  // namespace ftlsim::trace

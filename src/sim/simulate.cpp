@@ -17,6 +17,7 @@
 #include "sim/memory_estimate.h"
 #include "sim/precondition.h"
 #include "sim/report.h"
+#include "sim/run_layout.h"
 #include "timing/host_loop.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
@@ -496,7 +497,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);
-  const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
+  const ftl::FtlLayout layout = run_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
     throw InputError("`reset-at` works in fast mode only: a timed run cannot reset the NAND it is timing");
@@ -572,8 +573,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     timing::TimingResult& tr = *r.timing;
     tr.config = *opts.timing;
     tr.events = timing::EventSeries(opts.timing->event_interval_ns);
-    const fdp::FdpConfig shape = fdp.isolated_gc ? fdp : fdp::FdpConfig{};  // the line path: lines
-    const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, shape), layout.units);
+    const timing::NandMap map(cfg.geometry, run_unit_shape(cfg.geometry, fdp), layout.units);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
     run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {

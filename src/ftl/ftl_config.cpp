@@ -25,8 +25,8 @@ static uint32_t femu_threshold(double pcent, uint32_t lines) {
   return static_cast<uint32_t>((1.0 - pcent / 100.0) * static_cast<double>(lines));
 }
 
-uint32_t GcConfig::thres_lines(uint32_t lines) const { return femu_threshold(thres_pcent, lines); }
-uint32_t GcConfig::thres_lines_high(uint32_t lines) const {
+uint32_t GcConfig::thres_units(uint32_t lines) const { return femu_threshold(thres_pcent, lines); }
+uint32_t GcConfig::thres_units_high(uint32_t lines) const {
   return femu_threshold(thres_pcent_high, lines);
 }
 
@@ -65,7 +65,7 @@ std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& 
                 "with `gc-check` page");
   }
   const uint32_t per_pool = layout.units_per_pool();
-  const uint32_t high = gc.thres_lines_high(per_pool);
+  const uint32_t high = gc.thres_units_high(per_pool);
   const char* unit = layout.pools == 1 && layout.streams() == 1 ? "lines" : "units per reclaim group";
   if (gc.thres_pcent_high < gc.thres_pcent) {
     p.push_back(fmt::format("`gc-thres-high` {} is below `gc-thres` {}: forced GC would start before background GC",

@@ -83,7 +83,7 @@ class Driver {
       if (opts_.repeat > 1) {
         const ftl::FtlStats& after = ftl_.stats();
         r.passes.push_back({after.host_slots - before.host_slots, after.gc_slots - before.gc_slots,
-                            after.line_erases - before.line_erases});
+                            after.unit_erases - before.unit_erases});
       }
     }
     progress.finish(n * opts_.repeat);
@@ -106,7 +106,7 @@ class Driver {
     }
     if (ids_) ids_->see(IdSeries::kPreconditionTag);
     const ftl::FtlStats& st = ftl_.stats();
-    r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.line_erases, ftl_.mapped_slots()};
+    r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.unit_erases, ftl_.mapped_slots()};
     ftl_.reset_counters();
   }
 
@@ -349,10 +349,10 @@ class Driver {
     const uint64_t d_host = st.host_slots - last_host_;
     const uint64_t d_nand = st.nand_slots() - last_nand_;
     row.interval_waf = d_host == 0 ? 0.0 : static_cast<double>(d_nand) / static_cast<double>(d_host);
-    row.free_lines = ftl_.free_lines();
+    row.free_units = ftl_.free_units();
     row.valid_ratio = static_cast<double>(ftl_.mapped_slots()) / static_cast<double>(ftl_.physical_slots());
     row.gc_bytes = st.gc_slots * kSlot;
-    row.erases = st.line_erases;
+    row.erases = st.unit_erases;
     row.marker = marker_;
     last_host_ = st.host_slots;
     last_nand_ = st.nand_slots();
@@ -427,7 +427,7 @@ std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConf
   counts.streams = streams;
   counts.open_room = open_room;
   counts.unit_owner = ftl.unit_owner();
-  counts.unit_state = ftl.lines().state;
+  counts.unit_state = ftl.unit_table().state;
   counts.host_slots = ftl.stats().host_slots;
   counts.host_sent_bytes = host_sent_bytes;
   counts.unit_bytes = unit_bytes;
@@ -438,10 +438,10 @@ std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConf
 template <class Ftl, class Place, class Drv>
 void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::FdpConfig& fdp, SimResult& r) {
   r.ftl = ftl.stats();
-  r.free_lines_end = ftl.free_lines();
+  r.free_units_end = ftl.free_units();
   r.mapped_slots_end = ftl.mapped_slots();
   r.invalid_pid_requests = place.invalid_pid_requests();
-  const auto& erase = ftl.lines().erase_count;
+  const auto& erase = ftl.unit_table().erase_count;
   r.erase_min = *std::min_element(erase.begin(), erase.end());
   r.erase_max = *std::max_element(erase.begin(), erase.end());
   uint64_t sum = 0;

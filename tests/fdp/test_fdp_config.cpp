@@ -257,15 +257,15 @@ TEST_CASE("the GC RU opens at the first victim even when it holds nothing valid"
   REQUIRE(l.gc_dest.at(0) == 1);  // host stream 0 -> GC stream 1
   ftl::PageFtl<ftl::HeapVictims> f(cfg, l, ftl::HeapVictims{});
   for (uint32_t lpn = 0; lpn < 4; ++lpn) f.write(lpn);
-  CHECK(f.free_lines() == 6);
+  CHECK(f.free_units() == 6);
   for (uint32_t lpn = 0; lpn < 4; ++lpn) f.write(lpn);
-  CHECK(f.free_lines() == 5);
-  CHECK(f.lines().valid[0] == 0);
+  CHECK(f.free_units() == 5);
+  CHECK(f.unit_table().valid[0] == 0);
   f.after_request();
   CHECK(f.stats().gc_passes == 1);
   CHECK(f.stats().gc_slots == 0);
-  CHECK(f.stats().line_erases == 1);
-  CHECK(f.free_lines() == 5);
+  CHECK(f.stats().unit_erases == 1);
+  CHECK(f.free_units() == 5);
   CHECK(f.unit_owner()[3] == 1);  // the GC stream's RU
   CHECK(f.check_invariants().empty());
 }

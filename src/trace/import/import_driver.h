@@ -28,7 +28,7 @@
 #include "core/io_units.h"
 #include "trace/import/import.h"
 #include "trace/import/marker_sidecar.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 #include "trace/import/text_scan.h"
 #include "trace/record.h"
 

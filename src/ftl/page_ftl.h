@@ -305,21 +305,21 @@ class PageFtl {
   }
   // Places lpn at the stream's write pointer.
   void program(uint32_t lpn, StreamId stream) {
-    Stream& w = streams_[stream];
-    const uint32_t s = w.base + w.off;
+    Stream& writer = streams_[stream];
+    const uint32_t s = writer.base + writer.off;
     sink_.on_host_program(s);
     l2p_[lpn] = s;
     p2l_[s] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
-    ++table_.valid[w.open];
+    ++table_.valid[writer.open];
     ++stats_.programmed_slots;
-    if (w.first_host_ns == kNever) [[unlikely]] first_host_write(w);
-    if (++w.off == slots_per_unit_) [[unlikely]] {
+    if (writer.first_host_ns == kNever) [[unlikely]] first_host_write(writer);
+    if (++writer.off == slots_per_unit_) [[unlikely]] {
       advance(stream);
     }
   }
-  void first_host_write(Stream& w) {
-    w.first_host_ns = now_;
+  void first_host_write(Stream& writer) {
+    writer.first_host_ns = now_;
     if (unit_time_limit_ != 0) {
       const uint64_t due = now_ > kNever - unit_time_limit_ ? kNever : now_ + unit_time_limit_;
       next_expiry_ = std::min(next_expiry_, due);
@@ -373,17 +373,18 @@ class PageFtl {
     uint32_t pool = 0;  // the victim's pool
     uint32_t copies_before = 0;
   };
-  // The GC destination `stream` (write pointer `w`) filled its unit with
+  // The GC destination `stream` (write pointer `writer`) filled its unit with
   // `count` copies not yet counted in it: the unit closes, the stream takes
   // the next, and a spilling pass moves to the nearest pool's stream again.
   // `copies`: the pass's copies so far. Out of line: the copy loop stays small.
-  [[gnu::noinline]] void dest_filled(StreamId& stream, Stream*& w, uint32_t count, GcSpill& spill, uint32_t copies);
+  [[gnu::noinline]] void dest_filled(StreamId& stream, Stream*& writer, uint32_t count, GcSpill& spill,
+                                     uint32_t copies);
   // The stream a spilled GC copy from a victim of `pool` goes to: the
   // counterpart of `home` (the victim's GC destination) in nearest_pool(),
   // which takes a unit first if it has none.
   StreamId spill_stream(StreamId home, uint32_t pool);
   void advance(StreamId stream);
-  void close_unit(Stream& w);
+  void close_unit(Stream& writer);
   void open_unit(StreamId stream);
   void erase_unit(UnitId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);

@@ -119,20 +119,20 @@ UnitId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
 
 template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
-  Stream& w = streams_[stream];
-  w.open = pop_free(w.pool);
-  table_.state[w.open] = UnitState::kOpen;
-  w.first_host_ns = kNever;
-  owner_[w.open] = stream;
-  w.base = w.open * slots_per_unit_;
-  w.off = 0;
+  Stream& writer = streams_[stream];
+  writer.open = pop_free(writer.pool);
+  table_.state[writer.open] = UnitState::kOpen;
+  writer.first_host_ns = kNever;
+  owner_[writer.open] = stream;
+  writer.base = writer.open * slots_per_unit_;
+  writer.off = 0;
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::close_unit(Stream& w) {
-  table_.state[w.open] = UnitState::kClosed;
-  table_.close_stamp[w.open] = stats_.host_slots;
-  pools_[w.pool].victims.on_close(table_, w.open);
+void PageFtl<Victims, Sink>::close_unit(Stream& writer) {
+  table_.state[writer.open] = UnitState::kClosed;
+  table_.close_stamp[writer.open] = stats_.host_slots;
+  pools_[writer.pool].victims.on_close(table_, writer.open);
 }
 
 template <VictimSelector Victims, class Sink>
@@ -143,17 +143,17 @@ void PageFtl<Victims, Sink>::advance(StreamId stream) {
 
 template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::close_early(StreamId stream) {
-  Stream& w = streams_[stream];
-  if (w.open == kNoUnit || w.off == 0) return;
+  Stream& writer = streams_[stream];
+  if (writer.open == kNoUnit || writer.off == 0) return;
   ++stats_.units_not_fully_written;
-  const uint32_t unwritten = slots_per_unit_ - w.off;
+  const uint32_t unwritten = slots_per_unit_ - writer.off;
   stats_.unwritten_slots += unwritten;
-  table_.unwritten[w.open] = unwritten;
+  table_.unwritten[writer.open] = unwritten;
   ++unwritten_units_;
-  close_unit(w);
-  w.open = kNoUnit;
-  w.off = 0;
-  w.first_host_ns = kNever;
+  close_unit(writer);
+  writer.open = kNoUnit;
+  writer.off = 0;
+  writer.first_host_ns = kNever;
 }
 
 template <VictimSelector Victims, class Sink>
@@ -161,10 +161,10 @@ void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
   next_expiry_ = kNever;
   if (unit_time_limit_ == 0) return;
   for (StreamId s = 0; s < streams_.size(); ++s) {
-    const Stream& w = streams_[s];
-    if (w.open == kNoUnit || w.first_host_ns == kNever) continue;
+    const Stream& writer = streams_[s];
+    if (writer.open == kNoUnit || writer.first_host_ns == kNever) continue;
     const uint64_t due =
-        w.first_host_ns > kNever - unit_time_limit_ ? kNever : w.first_host_ns + unit_time_limit_;
+        writer.first_host_ns > kNever - unit_time_limit_ ? kNever : writer.first_host_ns + unit_time_limit_;
     if (due <= now) {
       ++stats_.unit_time_limit_exceeded;
       close_early(s);
@@ -197,10 +197,10 @@ void PageFtl<Victims, Sink>::forced_gc(uint32_t pool) {
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& w, uint32_t count, GcSpill& spill,
+void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& writer, uint32_t count, GcSpill& spill,
                                          uint32_t copies) {
-  table_.valid[w->open] += count;
-  w->off = slots_per_unit_;
+  table_.valid[writer->open] += count;
+  writer->off = slots_per_unit_;
   advance(stream);
   if (!spill.on) return;
   const StreamId to = spill_stream(spill.home, spill.pool);
@@ -208,7 +208,7 @@ void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& w, uint32_t 
   stream_stats_[stream].gc_in_slots += copies - spill.copies_before;
   spill.copies_before = copies;
   stream = to;
-  w = &streams_[to];
+  writer = &streams_[to];
 }
 
 template <VictimSelector Victims, class Sink>
@@ -276,15 +276,15 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   GcSpill spill{spill_gc_ && force && slots_per_unit_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home,
                 pool, 0};
   StreamId dest_stream = spill.on ? spill_stream(home, pool) : home;
-  Stream* w = &streams_[dest_stream];
-  if (w->open == kNoUnit) open_unit(dest_stream);
+  Stream* writer = &streams_[dest_stream];
+  if (writer->open == kNoUnit) open_unit(dest_stream);
   constexpr uint32_t kAheadPages = 16;  // prefetch the l2p entry this many pages ahead in a column
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
   // The write pointer lives in locals (stores into the maps cannot alias them).
-  uint32_t dest = w->base + w->off;
-  uint32_t dest_end = w->base + slots_per_unit_;
+  uint32_t dest = writer->base + writer->off;
+  uint32_t dest_end = writer->base + slots_per_unit_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint32_t n = 0;
   // Prefetching, so that several misses are in flight at once: the l2p entry
@@ -320,10 +320,10 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
     ++dest_count;
     ++n;
     if (dest == dest_end) [[unlikely]] {
-      dest_filled(dest_stream, w, dest_count, spill, n);
+      dest_filled(dest_stream, writer, dest_count, spill, n);
       dest_count = 0;
-      dest = w->base + w->off;
-      dest_end = w->base + slots_per_unit_;
+      dest = writer->base + writer->off;
+      dest_end = writer->base + slots_per_unit_;
     }
   };
   // Live slots in FEMU's order: column by column in gc_columns_ order (a
@@ -399,8 +399,8 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       }
     }
   }
-  if (dest_count != 0) table_.valid[w->open] += dest_count;
-  w->off = dest - w->base;
+  if (dest_count != 0) table_.valid[writer->open] += dest_count;
+  writer->off = dest - writer->base;
   stats_.gc_slots += n;
   stats_.programmed_slots += n;
   stream_stats_[owner].gc_out_slots += n;
@@ -483,7 +483,7 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
                               stats_.host_slots, stats_.gc_slots));
   }
   uint32_t streams_open = 0;
-  for (const Stream& w : streams_) streams_open += w.open != kNoUnit;
+  for (const Stream& writer : streams_) streams_open += writer.open != kNoUnit;
   if (free != free_units() || open != streams_open) {
     out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams in use", free,
                               free_units(), open, streams_open));

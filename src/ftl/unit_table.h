@@ -1,6 +1,7 @@
 #pragma once
 // Per-unit state shared by the FTL engine and the victim policies: flat
-// arrays indexed by unit id (a line, or a reclaim unit under FDP).
+// arrays indexed by unit id (a line on FEMU's line path, a reclaim unit
+// under FDP).
 #include <cstdint>
 #include <vector>
 
@@ -19,13 +20,13 @@ struct UnitTable {
   std::vector<uint64_t> close_stamp;  // host slots written when the unit closed (age for FIFO/CB)
   std::vector<uint32_t> erase_count;  // every block of a unit is erased with it
 
-  void resize(uint32_t lines, uint32_t slots) {
+  void resize(uint32_t units, uint32_t slots) {
     slots_per_unit = slots;
-    valid.assign(lines, 0);
-    unwritten.assign(lines, 0);
-    state.assign(lines, UnitState::kFree);
-    close_stamp.assign(lines, 0);
-    erase_count.assign(lines, 0);
+    valid.assign(units, 0);
+    unwritten.assign(units, 0);
+    state.assign(units, UnitState::kFree);
+    close_stamp.assign(units, 0);
+    erase_count.assign(units, 0);
   }
   [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(valid.size()); }
   // Programmed slots whose data is dead (unwritten slots are not invalid).

@@ -1,7 +1,7 @@
 #pragma once
-// FIFO (least recently written) victim selection: the oldest closed line
-// that has any invalid slot. Lines are kept in close order; a fully valid
-// line at the head is skipped, not taken, because cleaning it would free
+// FIFO (least recently written) victim selection: the oldest closed unit
+// that has any invalid slot. Units are kept in close order; a fully valid
+// unit at the head is skipped, not taken, because cleaning it would free
 // nothing (FEMU's victim queue likewise holds only lines with invalid pages).
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Victim policies that choose among the closed lines with invalid slots,
+// Victim policies that choose among the closed units with invalid slots,
 // kept in a dense array with O(1) insert and removal:
 //  - RandomVictims: one uniformly random candidate.
 //  - DChoiceVictims: the fewest-valid of d random candidates (with
@@ -7,8 +7,8 @@
 //    (Van Houdt, "A mean field model for a class of garbage collection
 //    algorithms in flash-based solid state drives", SIGMETRICS 2013).
 //  - CostBenefitVictims: the candidate maximising (1-u)*age/(1+u), u the
-//    valid fraction and age the host slots written since the line closed
-//    (Rosenblum & Ousterhout, LFS, SOSP 1991). A scan per GC pass, O(lines),
+//    valid fraction and age the host slots written since the unit closed
+//    (Rosenblum & Ousterhout, LFS, SOSP 1991). A scan per GC pass, O(units),
 //    which is small next to the slots a pass copies.
 #include <cstdint>
 #include <vector>
@@ -21,10 +21,10 @@ namespace ftlsim::ftl {
 
 class CandidateSet {
  public:
-  void init(uint32_t lines) {
-    pos_.assign(lines, kNoUnit);
+  void init(uint32_t units) {
+    pos_.assign(units, kNoUnit);
     items_.clear();
-    items_.reserve(lines);
+    items_.reserve(units);
   }
   void insert(UnitId l) {
     if (pos_[l] != kNoUnit) return;
@@ -48,7 +48,7 @@ class CandidateSet {
   std::vector<UnitId> items_;
 };
 
-// Shared bookkeeping: a closed line is a candidate once it has an invalid slot.
+// Shared bookkeeping: a closed unit is a candidate once it has an invalid slot.
 class SampledVictimsBase {
  public:
   void init(const UnitTable& t, uint64_t seed) {
@@ -102,13 +102,13 @@ class CostBenefitVictims : public SampledVictimsBase {
   UnitId select(const UnitTable& t, const GcAsk& ask) {
     UnitId best = kNoUnit;
     double best_score = -1.0;
-    const double spl = t.slots_per_unit;
+    const double slots = t.slots_per_unit;
     for (uint32_t i = 0; i < candidates_.size(); ++i) {
       const UnitId l = candidates_.at(i);
-      const double u = t.valid[l] / spl;
+      const double u = t.valid[l] / slots;
       const double age = static_cast<double>(ask.now - t.close_stamp[l]) + 1.0;
       const double score = (1.0 - u) * age / (1.0 + u);
-      // Ties: the lower line id, so the choice does not depend on array order.
+      // Ties: the lower unit id, so the choice does not depend on array order.
       if (score > best_score || (score == best_score && l < best)) {
         best = l;
         best_score = score;

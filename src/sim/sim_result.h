@@ -21,7 +21,7 @@ struct TimeseriesRow {
   uint32_t free_units = 0;
   double valid_ratio = 0;    // valid slots / physical slots
   uint64_t gc_bytes = 0;     // cumulative
-  uint64_t erases = 0;       // cumulative line erases
+  uint64_t erases = 0;       // cumulative unit erases
   std::optional<uint64_t> marker;  // last marker value seen
 };
 

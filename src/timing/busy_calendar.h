@@ -6,7 +6,19 @@
 // end. Without the holes, a busy-until time alone would jump over such gaps
 // and waste them, and cross-die GC copies would leave dies idle half the time.
 // Holes that end at or before the horizon (no reservation can start earlier
-// any more) are dropped; at most kMaxHoles are kept (the earliest go first).
+// any more) are dropped; when a gap at the end would make the kMaxHoles-th
+// hole, the earliest goes first (a hole split in two can still take the count
+// past it: it is a trim at the end, not a bound).
+//
+// The holes are kept in a ring buffer, in start order: dropping the earliest
+// and adding at the end (most reservations) move nothing, and taking part of
+// a hole shifts only the shorter side of the ring. The first hole a
+// reservation fits is found by binary search on the ends (a hole ending
+// before ready + dur cannot take it; the first that does not is the only one
+// that may begin before ready), then, past it, by length, skipped whole when
+// no hole is long enough (max_len_, an upper bound made exact on a miss).
+// Same answers as scanning every hole in order (tests/timing/
+// test_busy_calendar.cpp checks against that scan).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -17,55 +29,110 @@ class BusyCalendar {
  public:
   static constexpr size_t kMaxHoles = 32;
 
-  explicit BusyCalendar(uint64_t min_hole = 1) : min_hole_(std::max<uint64_t>(min_hole, 1)) {}
+  explicit BusyCalendar(uint64_t min_hole = 1) : min_hole_(std::max<uint64_t>(min_hole, 1)), ring_(kInitialRing) {}
 
   // Earliest start >= ready of `dur` free time. Drops holes that end at or
   // before `horizon` (REQUIRES horizon <= every later ready).
   uint64_t earliest(uint64_t ready, uint64_t dur, uint64_t horizon) {
     forget(horizon);
-    for (const Hole& h : holes_) {
-      const uint64_t s = std::max(ready, h.start);
-      if (s + dur <= h.end) return s;
-    }
+    uint64_t s = 0;
+    if (find(ready, dur, s) != n_) return s;
     return std::max(ready, free_at_);
   }
   // Reserves `dur` at earliest(ready, dur); returns the start.
   uint64_t reserve(uint64_t ready, uint64_t dur, uint64_t horizon) {
     forget(horizon);
-    for (size_t i = 0; i < holes_.size(); ++i) {
-      const Hole h = holes_[i];
-      const uint64_t s = std::max(ready, h.start);
-      if (s + dur > h.end) continue;
-      holes_.erase(holes_.begin() + static_cast<std::ptrdiff_t>(i));
-      size_t at = i;
-      if (s - h.start >= min_hole_) holes_.insert(holes_.begin() + static_cast<std::ptrdiff_t>(at++), Hole{h.start, s});
-      if (h.end - (s + dur) >= min_hole_) holes_.insert(holes_.begin() + static_cast<std::ptrdiff_t>(at), Hole{s + dur, h.end});
+    uint64_t s = 0;
+    const uint32_t i = find(ready, dur, s);
+    if (i != n_) {
+      Hole& h = at(i);
+      const uint64_t end = h.end;
+      const bool left = s - h.start >= min_hole_;
+      const bool right = end - (s + dur) >= min_hole_;
+      if (left) {
+        h.end = s;
+        if (right) insert(i + 1, Hole{s + dur, end});
+      } else if (right) {
+        h.start = s + dur;
+      } else {
+        erase(i);
+      }
       return s;
     }
-    const uint64_t s = std::max(ready, free_at_);
+    s = std::max(ready, free_at_);
     if (s - free_at_ >= min_hole_) {
-      if (holes_.size() == kMaxHoles) holes_.erase(holes_.begin());
-      holes_.push_back(Hole{free_at_, s});
+      if (n_ == kMaxHoles) pop_front();
+      insert(n_, Hole{free_at_, s});
+      max_len_ = std::max(max_len_, s - free_at_);
     }
     free_at_ = s + dur;
     return s;
   }
   [[nodiscard]] uint64_t free_at() const { return free_at_; }
-  [[nodiscard]] size_t holes() const { return holes_.size(); }
+  [[nodiscard]] size_t holes() const { return n_; }
 
  private:
   struct Hole {
     uint64_t start, end;
   };
+  static constexpr uint32_t kInitialRing = 16;  // a power of two
+
+  Hole& at(uint32_t i) { return ring_[(head_ + i) & mask()]; }
+  [[nodiscard]] uint32_t mask() const { return static_cast<uint32_t>(ring_.size()) - 1; }
+
+  // The first hole (in order) with max(ready, start) + dur <= end, its start
+  // in s; n_ when none.
+  uint32_t find(uint64_t ready, uint64_t dur, uint64_t& s) {
+    if (n_ == 0 || at(n_ - 1).end < ready + dur) return n_;  // often: every hole ends too early
+    for (uint32_t k = 0; k < n_; ++k) {
+      const Hole& h = at(k);
+      s = std::max(ready, h.start);
+      if (s + dur <= h.end) return k;
+    }
+    return n_;
+  }
   void forget(uint64_t horizon) {
-    size_t n = 0;
-    while (n < holes_.size() && holes_[n].end <= horizon) ++n;
-    if (n != 0) holes_.erase(holes_.begin(), holes_.begin() + static_cast<std::ptrdiff_t>(n));
+    while (n_ != 0 && ring_[head_].end <= horizon) pop_front();
+  }
+  void pop_front() {
+    head_ = (head_ + 1) & mask();
+    --n_;
+  }
+  // Inserts h before logical position i (i <= n_), moving the shorter side.
+  void insert(uint32_t i, Hole h) {
+    if (n_ == ring_.size()) grow();
+    if (i < n_ - i) {
+      head_ = (head_ - 1) & mask();
+      for (uint32_t k = 0; k < i; ++k) at(k) = at(k + 1);
+    } else {
+      for (uint32_t k = n_; k > i; --k) at(k) = at(k - 1);
+    }
+    at(i) = h;
+    ++n_;
+  }
+  // Removes logical position i (i < n_), moving the shorter side.
+  void erase(uint32_t i) {
+    if (i < n_ - 1 - i) {
+      for (uint32_t k = i; k > 0; --k) at(k) = at(k - 1);
+      head_ = (head_ + 1) & mask();
+    } else {
+      for (uint32_t k = i; k + 1 < n_; ++k) at(k) = at(k + 1);
+    }
+    --n_;
+  }
+  void grow() {  // rare: the ring holds the working set after a while
+    std::vector<Hole> bigger(ring_.size() * 2);
+    for (uint32_t k = 0; k < n_; ++k) bigger[k] = at(k);
+    ring_ = std::move(bigger);
+    head_ = 0;
   }
 
   uint64_t free_at_ = 0;
   uint64_t min_hole_ = 1;
-  std::vector<Hole> holes_;  // disjoint, by start, all before free_at_
+  uint64_t max_len_ = 0;  // >= the length of every hole
+  std::vector<Hole> ring_;  // holes_: ring_[(head_ + k) & mask()], k < n_; disjoint, by start, all before free_at_
+  uint32_t head_ = 0;
+  uint32_t n_ = 0;
 };
 
 }  // namespace ftlsim::timing

@@ -6,19 +6,19 @@
 // end. Without the holes, a busy-until time alone would jump over such gaps
 // and waste them, and cross-die GC copies would leave dies idle half the time.
 // Holes that end at or before the horizon (no reservation can start earlier
-// any more) are dropped; when a gap at the end would make the kMaxHoles-th
-// hole, the earliest goes first (a hole split in two can still take the count
-// past it: it is a trim at the end, not a bound).
+// any more) are dropped; a gap left at the end when exactly kMaxHoles are
+// kept drops the earliest (splitting a hole in two can still take the count
+// past kMaxHoles, and then nothing is dropped: a trim, not a bound; long runs
+// keep hundreds of holes on a plane).
 //
 // The holes are kept in a ring buffer, in start order: dropping the earliest
 // and adding at the end (most reservations) move nothing, and taking part of
-// a hole shifts only the shorter side of the ring. The first hole a
-// reservation fits is found by binary search on the ends (a hole ending
-// before ready + dur cannot take it; the first that does not is the only one
-// that may begin before ready), then, past it, by length, skipped whole when
-// no hole is long enough (max_len_, an upper bound made exact on a miss).
-// Same answers as scanning every hole in order (tests/timing/
-// test_busy_calendar.cpp checks against that scan).
+// a hole shifts only the shorter side of the ring. Ends ascend with starts,
+// so when the last hole ends before ready + dur none can take the
+// reservation and nothing is scanned (most reservations of a busy plane);
+// otherwise the holes are scanned in order, first fit. Same answers as the
+// vector of holes this replaced (tests/timing/test_busy_calendar.cpp checks
+// against it).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -63,7 +63,6 @@ class BusyCalendar {
     if (s - free_at_ >= min_hole_) {
       if (n_ == kMaxHoles) pop_front();
       insert(n_, Hole{free_at_, s});
-      max_len_ = std::max(max_len_, s - free_at_);
     }
     free_at_ = s + dur;
     return s;
@@ -129,7 +128,6 @@ class BusyCalendar {
 
   uint64_t free_at_ = 0;
   uint64_t min_hole_ = 1;
-  uint64_t max_len_ = 0;  // >= the length of every hole
   std::vector<Hole> ring_;  // holes_: ring_[(head_ + k) & mask()], k < n_; disjoint, by start, all before free_at_
   uint32_t head_ = 0;
   uint32_t n_ = 0;

@@ -59,15 +59,29 @@ class GcQueue {
     seq = q.entries[q.head].seq;
     return true;
   }
+  // The first queued operation of `die`. REQUIRES: die_pending(die) != 0.
+  [[nodiscard]] const GcOp& die_front(uint32_t die) const {
+    const DieQueue& q = dies_[die];
+    assert(q.head < q.entries.size());
+    return q.entries[q.head].op;
+  }
+  // Starts loading the first queued operation of `die` (if any) into the
+  // cache: fill() reads it when it next looks at the die.
+  void prefetch_front(uint32_t die) const {
+    const DieQueue& q = dies_[die];
+    if (q.head < q.entries.size()) __builtin_prefetch(&q.entries[q.head]);
+  }
   // Operation seq. REQUIRES: it is the first queued operation of its die.
   [[nodiscard]] const GcOp& at(uint64_t seq) const {
     const DieQueue& q = dies_[die_of_[seq - base_]];
     assert(q.head < q.entries.size() && q.entries[q.head].seq == seq);
     return q.entries[q.head].op;
   }
-  // Marks seq placed. REQUIRES: it is the first queued operation of its die.
-  void mark_done(uint64_t seq) {
-    DieQueue& q = dies_[die_of_[seq - base_]];
+  // Marks seq placed; returns its die. REQUIRES: it is the first queued
+  // operation of its die.
+  uint32_t mark_done(uint64_t seq) {
+    const uint32_t die = die_of_[seq - base_];
+    DieQueue& q = dies_[die];
     assert(q.head < q.entries.size() && q.entries[q.head].seq == seq);
     ++q.head;
     ++q.placed;
@@ -87,6 +101,7 @@ class GcQueue {
       die_of_.erase(die_of_.begin(), die_of_.begin() + static_cast<std::ptrdiff_t>(head_ - base_));
       base_ = head_;
     }
+    return die;
   }
 
  private:

@@ -77,12 +77,12 @@ class GcQueue {
     assert(q.head < q.entries.size() && q.entries[q.head].seq == seq);
     return q.entries[q.head].op;
   }
-  // Marks seq placed; returns its die. REQUIRES: it is the first queued
-  // operation of its die.
-  uint32_t mark_done(uint64_t seq) {
-    const uint32_t die = die_of_[seq - base_];
+  // The die operation seq starts on. REQUIRES: seq not placed.
+  [[nodiscard]] uint32_t die_of(uint64_t seq) const { return die_of_[seq - base_]; }
+  // Marks seq placed. REQUIRES: it is the first queued operation of `die`.
+  void mark_done(uint64_t seq, uint32_t die) {
     DieQueue& q = dies_[die];
-    assert(q.head < q.entries.size() && q.entries[q.head].seq == seq);
+    assert(die_of(seq) == die && q.head < q.entries.size() && q.entries[q.head].seq == seq);
     ++q.head;
     ++q.placed;
     --pending_;
@@ -93,6 +93,7 @@ class GcQueue {
       q.entries.erase(q.entries.begin(), q.entries.begin() + static_cast<std::ptrdiff_t>(q.head));
       q.head = 0;
     }
+    if (seq != head_) return;  // the oldest is still queued: head_ stays
     while (head_ < end_seq() && done(head_)) ++head_;
     if (head_ == end_seq()) {
       base_ = head_;
@@ -101,7 +102,6 @@ class GcQueue {
       die_of_.erase(die_of_.begin(), die_of_.begin() + static_cast<std::ptrdiff_t>(head_ - base_));
       base_ = head_;
     }
-    return die;
   }
 
  private:

@@ -125,7 +125,8 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
   fill_dirty_ = true;
   uint64_t end = 0;
   while (queue_.fifo_head() <= last && queue_.fifo_head() < queue_.end_seq()) {
-    end = std::max(end, place(queue_.fifo_head()));
+    const uint64_t seq = queue_.fifo_head();
+    end = std::max(end, place(seq, queue_.die_of(seq)));
   }
   return end;
 }
@@ -175,7 +176,7 @@ void TimedDevice::fill(uint64_t now) {
         h = HeadCache{ready(op), loc, copy, true};
         break;
       }
-      place(seq);
+      place(seq, die);
     }
   }
   // A drain inside the scan may have changed heads already scanned.
@@ -188,10 +189,10 @@ uint64_t TimedDevice::erase_ready(const GcOp& op) const {
   return std::max({op.t_enq, program_end_[op.a], read_end_[op.a]});
 }
 
-uint64_t TimedDevice::place(uint64_t seq) {
-  const GcOp op = queue_.at(seq);
+uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
+  const GcOp op = queue_.die_front(die);
   assert(op.need == kNoSeq || queue_.done(op.need));
-  const uint32_t die = queue_.mark_done(seq);  // seq is its die's first: fill takes firsts, drains take the oldest
+  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
   head_changed(die);
   queue_.prefetch_front(die);
   uint64_t end = 0;

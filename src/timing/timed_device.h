@@ -71,8 +71,9 @@ class TimedDevice {
   // Places every queued operation with sequence number <= last, in order;
   // returns the latest end among them (0 if none).
   uint64_t drain_through(uint64_t last);
-  // Places queued operation seq (not done); returns when it ends.
-  uint64_t place(uint64_t seq);
+  // Places queued operation seq (not done), the first of `die`; returns when
+  // it ends.
+  uint64_t place(uint64_t seq, uint32_t die);
   [[nodiscard]] uint64_t erase_ready(const GcOp& op) const;
   // Before a host operation: places the queued work it depends on.
   void wait_for(uint64_t seq);

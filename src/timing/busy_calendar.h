@@ -21,6 +21,7 @@
 // against it).
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ftlsim::timing {
@@ -69,6 +70,11 @@ class BusyCalendar {
   }
   [[nodiscard]] uint64_t free_at() const { return free_at_; }
   [[nodiscard]] size_t holes() const { return n_; }
+  // Hole k (k < holes()) as {start, end}, in start order (for the tests).
+  [[nodiscard]] std::pair<uint64_t, uint64_t> hole(size_t k) const {
+    const Hole& h = ring_[(head_ + k) & mask()];
+    return {h.start, h.end};
+  }
 
  private:
   struct Hole {

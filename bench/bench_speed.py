@@ -6,6 +6,7 @@ Desnoyers' sssl-ftlsim on the identical stream.
   bench/bench_speed.py                       # all three parts
   bench/bench_speed.py --parts geo,timed     # without the peer
   bench/bench_speed.py --old OLD_FTLSIM --parts geo --pairs 5   # paired A/B per geometry
+  bench/bench_speed.py --old OLD_FTLSIM --parts timed --pairs 5 # timed/fast of each, new/old timed
 
 Every figure is CPU time of the child process (user + system, from wait4),
 not wall time: the machine is shared. Runs of two binaries (--old) or two
@@ -185,22 +186,34 @@ def part_timed(a):
     print("## (b) timed mode (--timing --qd 64) against fast mode, same trace (femu-default); target <= 5x")
     trace = gen(a.ftlsim, a.workdir, "timed femu-default", ["--logical", "12G"], a.timed_writes)
     base = ["--preset", "femu-default"]
-    fast, tim, ratios = [], [], []
+    binaries = [("new", a.ftlsim)] + ([("old", a.old)] if a.old else [])
+    fast = {n: [] for n, _ in binaries}
+    tim = {n: [] for n, _ in binaries}
+    ratios = {n: [] for n, _ in binaries}
+    new_old = []
     ref = None
     for _ in range(a.pairs):
-        c_f, h, g, w = sim(a.ftlsim, trace, base, os.path.join(a.workdir, "out-fast"))
-        c_t, h2, g2, w2 = sim(a.ftlsim, trace, base + ["--timing", "--qd", "64"], os.path.join(a.workdir, "out-timed"))
-        if (h, g) != (h2, g2):
-            sys.exit(f"timed and fast mode counters differ: {(h, g)} vs {(h2, g2)}")
-        ref = (h, g, w)
-        fast.append(c_f)
-        tim.append(c_t)
-        ratios.append(c_t / c_f)
+        for n, binary in binaries:  # interleaved: new fast, new timed, old fast, old timed
+            c_f, h, g, w = sim(binary, trace, base, os.path.join(a.workdir, "out-fast"))
+            c_t, h2, g2, w2 = sim(binary, trace, base + ["--timing", "--qd", "64"], os.path.join(a.workdir, "out-timed"))
+            if (h, g) != (h2, g2) or (ref is not None and ref != (h, g, w)):
+                sys.exit(f"{n}: timed and fast mode counters differ: {(h, g)} vs {(h2, g2)} (first run {ref})")
+            ref = (h, g, w)
+            fast[n].append(c_f)
+            tim[n].append(c_t)
+            ratios[n].append(c_t / c_f)
+        if a.old:
+            new_old.append(tim["new"][-1] / tim["old"][-1])
     h, g, w = ref
-    print("| run | WAF | NAND pages | fast CPU s | timed CPU s | timed/fast per pair: median (min..max) | target |")
+    print("| binary | WAF | NAND pages | fast CPU s | timed CPU s | timed/fast per pair: median (min..max) | target |")
     print("|---|---|---|---|---|---|---|")
-    print(f"| femu-default, fill + {a.timed_writes} writes | {w:.4f} | {(h + g) / 1e6:.1f} M | {spread(fast)} | "
-          f"{spread(tim)} | {spread(ratios)} | {'met' if statistics.median(ratios) <= 5 else 'missed'} |")
+    for n, _ in binaries:
+        print(f"| {n}: femu-default, fill + {a.timed_writes} writes | {w:.4f} | {(h + g) / 1e6:.1f} M | "
+              f"{spread(fast[n])} | {spread(tim[n])} | {spread(ratios[n])} | "
+              f"{'met' if statistics.median(ratios[n]) <= 5 else 'missed'} |")
+    if a.old:
+        print()
+        print(f"timed mode, new/old CPU per pair: median (min..max) {spread(new_old)}")
     print()
 
 
@@ -408,7 +421,8 @@ def part_peer(a):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ftlsim", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))
-    ap.add_argument("--old", help="a second ftlsim binary: paired A/B per geometry in part (a)")
+    ap.add_argument("--old", help="a second ftlsim binary: paired A/B per geometry in part (a), and in part (b) "
+                    "its own timed/fast ratio and new/old timed CPU")
     ap.add_argument("--parts", default="geo,bound,timed,peer", help="comma list of geo, bound, timed, peer")
     ap.add_argument("--writes", type=lambda s: int(float(s)), default=20_000_000,
                     help="uniform overwrites after the fill in part (a)")

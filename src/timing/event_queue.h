@@ -51,7 +51,7 @@ class EventQueue {
     }
     e.seq = next_seq_++;
     heap_.push_back(e);
-    std::push_heap(heap_.begin(), heap_.end(), later);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
   }
   // The earliest event (smallest time, then smallest seq). REQUIRES !empty().
   [[nodiscard]] const Event& top() const {
@@ -61,7 +61,7 @@ class EventQueue {
   // Removes and returns top(). REQUIRES !empty().
   Event pop() {
     assert(!heap_.empty());
-    std::pop_heap(heap_.begin(), heap_.end(), later);
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Event e = heap_.back();
     heap_.pop_back();
     if constexpr (kCheckInvariants) now_ = e.time;
@@ -70,9 +70,12 @@ class EventQueue {
 
  private:
   // Heap order: std::*_heap keep the "largest" on top, so "larger" = later.
-  static bool later(const Event& a, const Event& b) {
-    return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-  }
+  // A function object, not a function pointer: the heap algorithms inline it.
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
   std::vector<Event> heap_;
   uint64_t next_seq_ = 0;
   uint64_t now_ = 0;  // time of the last event popped (kept with FTLSIM_INVARIANTS only)

@@ -8,7 +8,7 @@ namespace ftlsim::timing {
 TimedDevice::TimedDevice(const TimingConfig& cfg, const NandMap& map, TimingResult& result)
     : map_(map), nand_(cfg, map), queue_(map.dies()), out_(result),
       last_erase_(map.units(), kNoSeq), last_copy_in_(map.units(), kNoSeq), erase_end_(map.units(), 0),
-      program_end_(map.units(), 0), read_end_(map.units(), 0), heads_(map.dies()) {
+      program_end_(map.units(), 0), read_end_(map.units(), 0), head_start_(map.dies(), kIdle), heads_(map.dies()) {
   out_.planes = nand_.planes();
 }
 
@@ -83,7 +83,10 @@ void TimedDevice::gc_copy(uint32_t src, uint32_t dst) {
   op.b = dst;
   op.kind = GcOpKind::kCopy;
   const uint32_t die = map_.locate(src).plane / map_.planes_per_die();
-  fill_dirty_ = fill_dirty_ || queue_.die_pending(die) == 0;
+  if (queue_.die_pending(die) == 0) {
+    fill_dirty_ = true;
+    head_changed(die);
+  }
   last_copy_in_[to] = queue_.push(op, die);
 }
 
@@ -96,7 +99,10 @@ void TimedDevice::unit_erase(uint32_t unit) {
   op.kind = GcOpKind::kErase;
   for (uint32_t k = 0; k < map_.unit_dies(); ++k) {
     op.b = map_.unit_die(unit, k);
-    fill_dirty_ = fill_dirty_ || queue_.die_pending(op.b) == 0;
+    if (queue_.die_pending(op.b) == 0) {
+      fill_dirty_ = true;
+      head_changed(op.b);
+    }
     last_erase_[unit] = queue_.push(op, op.b);
   }
   if (forced_pass_) {
@@ -119,7 +125,8 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
   fill_dirty_ = true;
   uint64_t end = 0;
   while (queue_.fifo_head() <= last && queue_.fifo_head() < queue_.end_seq()) {
-    end = std::max(end, place(queue_.fifo_head()));
+    const uint64_t seq = queue_.fifo_head();
+    end = std::max(end, place(seq, queue_.die_of(seq)));
   }
   return end;
 }
@@ -136,18 +143,26 @@ void TimedDevice::fill(uint64_t now) {
     return copy ? nand_.read_start(loc, r) : nand_.erase_start(die, map_.rows(), r);
   };
   for (uint32_t die = 0; die < map_.dies(); ++die) {
-    if (queue_.die_pending(die) == 0) continue;
+    if (head_start_[die] >= now) {  // cannot start before now (or idle)
+      next = std::min(next, head_start_[die]);
+      continue;
+    }
+    if (queue_.die_pending(die) == 0) {
+      head_start_[die] = kIdle;
+      continue;
+    }
     HeadCache& h = heads_[die];
-    if (h.placed == queue_.die_placed(die)) {  // same first operation as last time
-      if (now > h.start) h.start = start_at(h.copy, h.loc, die, h.ready);
-      if (now <= h.start) {
-        next = std::min(next, h.start);
+    if (h.valid) {  // same first operation as last time: a closer bound first
+      const uint64_t s = start_at(h.copy, h.loc, die, h.ready);
+      head_start_[die] = s;
+      if (now <= s) {
+        next = std::min(next, s);
         continue;
       }
     }
     uint64_t seq = 0;
     while (queue_.die_head(die, seq)) {
-      const GcOp op = queue_.at(seq);  // a copy: draining may move the queue
+      const GcOp op = queue_.die_front(die);  // a copy: draining may move the queue
       const bool copy = op.kind == GcOpKind::kCopy;
       const NandLoc loc = copy ? map_.locate(op.a) : NandLoc{};
       uint64_t s = start_at(copy, loc, die, ready(op));
@@ -157,10 +172,11 @@ void TimedDevice::fill(uint64_t now) {
       }
       if (s >= now) {
         next = std::min(next, s);
-        h = HeadCache{queue_.die_placed(die), s, ready(op), loc, copy};
+        head_start_[die] = s;
+        h = HeadCache{ready(op), loc, copy, true};
         break;
       }
-      place(seq);
+      place(seq, die);
     }
   }
   // A drain inside the scan may have changed heads already scanned.
@@ -173,10 +189,12 @@ uint64_t TimedDevice::erase_ready(const GcOp& op) const {
   return std::max({op.t_enq, program_end_[op.a], read_end_[op.a]});
 }
 
-uint64_t TimedDevice::place(uint64_t seq) {
-  const GcOp op = queue_.at(seq);
+uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
+  const GcOp op = queue_.die_front(die);
   assert(op.need == kNoSeq || queue_.done(op.need));
-  queue_.mark_done(seq);  // seq is its die's first: fill takes firsts, drains take the oldest
+  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
+  head_changed(die);
+  queue_.prefetch_front(die);
   uint64_t end = 0;
   if (op.kind == GcOpKind::kCopy) {
     // Read once everything programmed into the victim is there; program once

@@ -71,8 +71,9 @@ class TimedDevice {
   // Places every queued operation with sequence number <= last, in order;
   // returns the latest end among them (0 if none).
   uint64_t drain_through(uint64_t last);
-  // Places queued operation seq (not done); returns when it ends.
-  uint64_t place(uint64_t seq);
+  // Places queued operation seq (not done), the first of `die`; returns when
+  // it ends.
+  uint64_t place(uint64_t seq, uint32_t die);
   [[nodiscard]] uint64_t erase_ready(const GcOp& op) const;
   // Before a host operation: places the queued work it depends on.
   void wait_for(uint64_t seq);
@@ -105,17 +106,27 @@ class TimedDevice {
   // operation changed (fill_dirty_).
   uint64_t fill_next_ = 0;
   bool fill_dirty_ = true;
-  // Per die: its first queued operation when fill() last looked (valid while
-  // die_placed() is unchanged), a ready time no later than its real one, and
-  // the start that gave (a start cannot move earlier later on).
+  // Per die, a time its first queued operation cannot start before (start
+  // times only move later): fill() looks only at dies whose bound is before
+  // now, in one pass over this array. 0 once the first operation changed
+  // (placed, or queued on an idle die), kIdle while nothing is queued.
+  static constexpr uint64_t kIdle = ~uint64_t{0};
+  std::vector<uint64_t> head_start_;
+  // Per die: what fill() last found of its first queued operation (valid
+  // until that operation is placed): a ready time no later than its real one,
+  // where it reads (a copy) and whether it is a copy.
   struct HeadCache {
-    uint64_t placed = ~uint64_t{0};
-    uint64_t start = 0;
     uint64_t ready = 0;
     NandLoc loc;
     bool copy = false;
+    bool valid = false;
   };
   std::vector<HeadCache> heads_;
+  // The first operation of `die` changed.
+  void head_changed(uint32_t die) {
+    head_start_[die] = 0;
+    heads_[die].valid = false;
+  }
 };
 
 // The sink PageFtl calls in timed mode: forwards to a TimedDevice.

@@ -19,6 +19,7 @@ Message Problem::message() const {
     return name + Message(fmt::format(": unknown {} '{}' ", setting == "victim" ? "policy" : setting, value)) + reason;
   }
   if (shape == Shape::kBadText) return name + Message(fmt::format(": '{}' ", value)) + reason;
+  if (shape == Shape::kInParens) return name + Message(fmt::format(" ({}) ", value)) + reason;
   // A reason may go on after a colon: "`blocks` 3: at least 4 lines are needed".
   const std::string after = reason.str().rfind(':', 0) == 0 ? "" : " ";
   return name + Message(value.empty() ? after : fmt::format(" {}{}", value, after)) + reason;

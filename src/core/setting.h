@@ -39,6 +39,7 @@ struct Problem {
     kBadText,   // the text is not a value: "`victim`: 'x' is not one of ..."
     kBadValue,  // a value, but not one that works: "`ruh` 300 must be between 1 and 256"
     kUnknown,   // a name the table lacks: "`preset`: unknown preset 'x' (known: ...)"
+    kInParens,  // a value, in parentheses as gen's have always been: "`io-size` (1000) must be ..."
   };
   std::string setting;  // its name: "gc-thres"
   std::string value;    // as given or as printed

@@ -156,10 +156,11 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   // The placement identifier must hold the RG bits and the handles beside
   // them: FEMU's nvme_calc_rgif refuses the device otherwise.
   if (rgs > 1 && c.rg_of != RgOf::kLba && !c.pid_confdp && (c.rgif() > 15 || (0xFFFFu >> c.rgif()) < h_count)) {
-    throw InputError(fmt::format("--rg {} with --ruh {}: a placement identifier has no room for {} RG bits and the "
-                                 "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
-                                 "--rg-of lba",
-                                 rgs, h_count, c.rgif()));
+    throw InputError(
+        say("`rg` {} with `ruh` {}: a placement identifier has no room for {} RG bits and the "
+            "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
+            "`rg-of` lba",
+            rgs, h_count, c.rgif()));
   }
   l.pools = rgs;
   l.units = ru.units_per_group * rgs;

@@ -502,20 +502,23 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
     throw InputError(say("`reset-at` works in fast mode only: a timed run cannot reset the NAND it is timing"));
   }
-  if (opts.repeat == 0) throw InputError("--repeat must be at least 1");
+  if (opts.repeat == 0) throw InputError(say("`repeat` must be at least 1"));
   if (opts.repeat > 1 && opts.timing) {
-    throw InputError("--repeat works in fast mode only: timed mode replays the trace once");
+    throw InputError(say("`repeat` works in fast mode only: timed mode replays the trace once"));
   }
   if (opts.repeat > 1 && opts.reset.kind != ResetAt::Kind::kNone) {
-    throw InputError("--repeat cannot be combined with --reset-at: a reset in the first pass would leave the "
-                     "passes' counts unclear");
+    throw InputError(
+        say("`repeat` cannot be combined with `reset-at`: a reset in the first pass would leave the "
+            "passes' counts unclear"));
   }
   if (opts.repeat > 1 && setup.placement.kind == fdp::PlacementKind::kOracle) {
-    throw InputError("--repeat cannot be combined with --placement oracle, whose future knowledge covers one pass");
+    throw InputError(
+        say("`repeat` cannot be combined with `placement` oracle, whose future knowledge covers one pass"));
   }
   if (opts.precondition != Precondition::kNone && opts.reset.kind == ResetAt::Kind::kDevice) {
-    throw InputError("--precondition cannot be combined with --reset-at device:M, which would erase what it wrote; "
-                     "use --reset-at counters:M");
+    throw InputError(
+        say("`precondition` cannot be combined with `reset-at` device:M, which would erase what it wrote; "
+            "use `reset-at` counters:M"));
   }
   uint64_t interval = opts.interval_bytes;
   // 1% of every pass's writes (--repeat).

@@ -96,6 +96,6 @@ TEST_CASE("memory_limit reads auto, off and sizes", "[core][unit]") {
   CHECK(g->bytes == uint64_t{12} << 30);
   CHECK(g->source == "--mem-limit");
   CHECK(memory_limit("auto").has_value());  // this machine's /proc/meminfo
-  CHECK_THROWS_WITH(memory_limit("0"), Contains("--mem-limit: '0' is not auto, off or a size above 0"));
+  CHECK_THROWS_WITH(memory_limit("0"), Contains("`mem-limit`: '0' is not auto, off or a size above 0"));
   CHECK_THROWS_AS(memory_limit("lots"), InputError);
 }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/flag_text.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
 #include "cli/uint_option.h"
@@ -18,8 +19,8 @@
 #include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/memory_budget.h"
-#include "core/progress_line.h"
 #include "core/output_dir.h"
+#include "core/progress_line.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
 #include "replay/nvme_device.h"
@@ -378,7 +379,7 @@ void run_replay(const ReplayArgs& a) {
     out->write([&](const std::string& dir) { replay::write_outputs(dir, report); });
     out->publish();
   }
-  fmt::print("{}", replay::summary_text(report));
+  fmt::print("{}", replay::summary_text(report, flag_of));
   if (!a.out.empty()) fmt::print("wrote      {0}/summary.json, {0}/events.csv{1}\n", escape_for_terminal(a.out),
                                  report.result.partial ? " (marked partial)" : "");
   std::fflush(stdout);

@@ -111,7 +111,7 @@ std::optional<MemoryBudget> memory_limit(const std::string& text) {
   if (!bytes || *bytes == 0) {
     throw InputError(say("`mem-limit`: '{}' is not auto, off or a size above 0 (e.g. 12G)", text));
   }
-  return MemoryBudget{*bytes, "--mem-limit"};
+  return MemoryBudget{*bytes, Message::setting("mem-limit")};
 }
 
 }  // namespace ftlsim

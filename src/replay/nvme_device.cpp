@@ -139,8 +139,8 @@ NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns)
     }
     configs = nvme_fdp::parse_configurations(page, path);
   }
-  if (const std::string why = nvme_fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
-    throw InputError(say("`placement` nvme: {}: {}", path, why));
+  if (const Message why = nvme_fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
+    throw InputError(say("`placement` nvme: {}: ", path) + why);
   }
   out.config = configs[out.feature.config_index];
 

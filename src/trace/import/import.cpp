@@ -56,7 +56,7 @@ std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
     return dev;
   }
   std::string why;
-  if (!scan::parse_uint(o.device, "--device", dev, why)) {
+  if (!scan::parse_uint(o.device, "device", dev, why)) {  // `why` unused: the message below says it
     throw InputError(
         say("`device` {}: expected a device number for `from` {}", scan::printable(o.device), format_name(o.format)));
   }

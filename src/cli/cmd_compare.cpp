@@ -372,7 +372,7 @@ Command add_compare_command(CLI::App& root) {
   auto c = std::make_shared<CompareArgs>();
   CLI::App* app = root.add_subcommand(
       "compare", "Run two configurations of one trace (or side b on a trace of its own) and compare them side by side");
-  app->add_option("--trace", c->trace, "Trace to replay (.ftr); side a's only, with --trace-b")
+  app->add_option("--trace", c->trace, "Trace to simulate (.ftr); side a's only, with --trace-b")
       ->type_name("FILE")
       ->required();
   app->add_option("--trace-b", c->trace_b, "Side b's trace (.ftr), when it is not --trace's (default: --trace)")

@@ -200,7 +200,7 @@ Command add_qd_sweep_command(CLI::App& root) {
       "and the trace and device (trace, config) for a figure's title.\n"
       "Example: single and FDP latency across queue depths, in one CSV:\n"
       "  ftlsim qd-sweep --trace traces/demo.ftr --placement single,fdp --qd 1,4,16 --out out/qd");
-  sub->add_option("--trace", a->trace, "Trace to replay (.ftr)")->type_name("FILE")->required();
+  sub->add_option("--trace", a->trace, "Trace to simulate (.ftr)")->type_name("FILE")->required();
   sub->add_option("--qd", a->qd, "Queue depths: a list or a range START:STOP:STEP")
       ->type_name("LIST")
       ->default_str(a->qd);

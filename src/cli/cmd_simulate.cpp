@@ -269,7 +269,7 @@ void run_simulate(const SimulateArgs& a) {
 Command add_simulate_options(CLI::App& root) {
   auto a = std::make_shared<SimulateArgs>();
   a->jobs = std::max(1U, std::thread::hardware_concurrency());
-  root.add_option("--trace", a->trace, "Trace to replay (.ftr; convert other formats with `ftlsim convert`)")
+  root.add_option("--trace", a->trace, "Trace to simulate (.ftr; convert other formats with `ftlsim convert`)")
       ->type_name("FILE");
   root.add_option("--out", a->out,
                   "Write summary.json and timeseries.csv into DIR (created if missing); a sweep writes "

@@ -1,4 +1,4 @@
-// ftlsim: replay block I/O traces through a page-mapped FTL model.
+// ftlsim: simulate block I/O traces on a page-mapped FTL model, and replay them live.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -16,7 +16,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "ftlsim: replay block I/O traces through a fast SSD/FTL model and report write\n"
+      "ftlsim: simulate block I/O traces on a fast SSD/FTL model and report write\n"
       "amplification (WAF) and GC onset.\n\n"
       "Examples:\n"
       "  ftlsim --trace traces/demo.ftr --gc-thres 60\n"

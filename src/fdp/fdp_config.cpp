@@ -5,6 +5,7 @@
 #include <bit>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -64,7 +65,7 @@ std::vector<uint32_t> channel_die_order(const ftl::Geometry& g, uint32_t rgs) {
 
 }  // namespace
 
-RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
+ftl::UnitShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t dies = g.dies();
   if (c.reclaim_groups == 0) throw InputError(say("`rg` must be at least 1"));
   const bool by_dies = c.rg_split != RgSplit::kLines;
@@ -78,7 +79,7 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t group_dies = dies / die_groups;
   const uint64_t die_row = uint64_t{g.planes_per_lun} * g.block_bytes();  // one block per plane of a die
   const uint64_t group_line = die_row * group_dies;
-  RuShape s;
+  ftl::UnitShape s;
   s.die_groups = die_groups;
   s.group_dies = group_dies;
   if (c.rg_split == RgSplit::kChannels && dies != 0) {
@@ -134,12 +135,8 @@ RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
 }
 
 ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
-  ftl::FtlLayout l;
-  if (!c.isolated_gc) {  // FEMU's line path
-    l = ftl::line_layout(g);
-    return l;
-  }
-  const RuShape ru = resolve_ru_shape(g, c);
+  if (!c.isolated_gc) throw std::logic_error("make_layout: FDP only; the line path is ftl::line_layout");
+  const ftl::UnitShape ru = resolve_ru_shape(g, c);
   if (c.handles == 0) throw InputError(say("`ruh` must be at least 1"));
   const uint32_t rgs = c.reclaim_groups;
   const uint32_t h_count = c.handles;
@@ -162,25 +159,7 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
             "`rg-of` lba",
             rgs, h_count, c.rgif()));
   }
-  l.pools = rgs;
-  l.units = ru.units_per_group * rgs;
-  l.slots_per_unit = static_cast<uint32_t>(ru.bytes / ftl::kSlotBytes);
-  l.blocks_per_unit = ru.dies * ru.block_rows * g.planes_per_lun;
-  // One write order per die set a unit can take (fdp_config.h RuShape).
-  const uint32_t sets = ru.group_dies / ru.dies;
-  for (uint32_t k = 0; k < ru.die_groups; ++k) {
-    for (uint32_t j = 0; j < sets; ++j) {
-      const auto first = ru.die_order.begin() + k * ru.group_dies + j * ru.dies;
-      l.write_orders.push_back(ftl::block_order(g, std::vector<uint32_t>(first, first + ru.dies)));
-    }
-  }
-  if (l.write_orders.size() > 1) {
-    l.unit_order.resize(l.units);
-    for (uint32_t u = 0; u < l.units; ++u) {
-      const uint32_t k = u / ru.units_per_die_group;
-      l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % ru.units_per_die_group) % sets);
-    }
-  }
+  ftl::FtlLayout l = ftl::unit_layout(g, ru, rgs);
   // ConfFDP's moves to the nearest RG (find_near_rg_id). A write is moved
   // once per request, from the RG its placement identifier names.
   if (rgs > 1 && c.spill_writes && c.rg_of != RgOf::kPid) {

@@ -11,6 +11,7 @@
 #include "core/setting.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/geometry.h"
+#include "ftl/unit_shape.h"
 
 namespace ftlsim::fdp {
 
@@ -183,26 +184,6 @@ struct FdpConfig {
   }
 };
 
-// The shape of a reclaim unit in NAND terms.
-struct RuShape {
-  uint32_t dies = 0;             // dies one RU spans
-  uint32_t block_rows = 0;       // blocks per plane of each die it takes (lines of it)
-  uint64_t bytes = 0;
-  uint32_t units_per_group = 0;  // RUs in one reclaim group
-  // Dies are split into die_groups equal groups of group_dies (RGs with
-  // --rg-split dies or channels; one group of all dies with --rg-split lines), each with
-  // units_per_die_group units, which take the group's die sets in turn.
-  uint32_t die_groups = 1;
-  uint32_t group_dies = 0;
-  uint32_t units_per_die_group = 0;
-  // The dies, group by group, each group's in write order (a unit's n-th
-  // written slot is on the (n mod unit dies)-th die of its die set):
-  // die_order[k x group_dies + j x dies + i] is die i of die set j of group
-  // k. Die numbers in order for `rg-split` lines and dies; ConfFDP's channel
-  // sets, channel fastest, then LUN, for `rg-split` channels.
-  std::vector<uint32_t> die_order;
-};
-
 // Resolves --ru-size against the geometry. An RU is either `k` blocks per
 // plane on every die of its die group (k dividing the blocks per plane;
 // k = 1 is one line of the group) or one block per plane on a divisor of the
@@ -213,14 +194,16 @@ struct RuShape {
 // channels, RGs / channels dividing the LUNs): ConfFDP's rg2physical has no
 // die set for any other count. Throws InputError listing the sizes that
 // would work, or naming the split that does not.
-[[nodiscard]] RuShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c);
+// (The line path's shape is ftl::line_shape.)
+[[nodiscard]] ftl::UnitShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c);
 
-// Engine layout. Host stream of handle h in RG g: h * RGs + g. A PI handle's
-// GC stream: (handles + h) * RGs + g; the shared GC stream of II handles
-// (--ii-gc gc-ru): 2 * handles * RGs + g. Streams a configuration never uses
-// are marked unused. Non-FDP (`single`): FEMU's line path, one stream.
-// (stream_map.h maps handles and RGs to these streams.)
-// Throws InputError for inconsistent settings.
+// The engine layout under FDP: ftl::unit_layout of the RU shape, with the
+// streams FDP adds on top. Host stream of handle h in RG g: h * RGs + g. A
+// PI handle's GC stream: (handles + h) * RGs + g; the shared GC stream of II
+// handles (--ii-gc gc-ru): 2 * handles * RGs + g. Streams a configuration
+// never uses are marked unused. (stream_map.h maps handles and RGs to these
+// streams.) REQUIRES: c.isolated_gc (FDP on; the line path's layout is
+// ftl::line_layout). Throws InputError for inconsistent settings.
 [[nodiscard]] ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c);
 
 }  // namespace ftlsim::fdp

@@ -43,8 +43,8 @@ std::vector<HandleStats> handle_stats(const FdpConfig& c, const EngineCounts& e)
     hs.mbe_bytes += e.streams[s].erased_units * e.unit_bytes;
     if (is_host_stream(c, s)) hs.ru_available_bytes += uint64_t{e.open_room[s]} * kSlot;
   }
-  for (ftl::LineId u = 0; u < e.unit_owner.size(); ++u) {
-    if (e.unit_state[u] != ftl::LineState::kFree) ++h[stream_handle(c, e.unit_owner[u])].units_in_use;
+  for (ftl::UnitId u = 0; u < e.unit_owner.size(); ++u) {
+    if (e.unit_state[u] != ftl::UnitState::kFree) ++h[stream_handle(c, e.unit_owner[u])].units_in_use;
   }
   const double host = static_cast<double>(e.host_slots * kSlot);
   for (uint32_t i = 0; i < n; ++i) {

@@ -10,7 +10,7 @@
 
 #include "fdp/fdp_config.h"
 #include "ftl/ftl_layout.h"
-#include "ftl/line_table.h"
+#include "ftl/unit_table.h"
 #include "ftl/page_ftl.h"
 
 namespace ftlsim::fdp {
@@ -45,7 +45,7 @@ struct EngineCounts {
   std::span<const ftl::StreamStats> streams;  // per stream
   std::span<const uint32_t> open_room;        // per stream: slots still unwritten in its open unit
   std::span<const ftl::StreamId> unit_owner;  // per unit: the stream that filled it
-  std::span<const ftl::LineState> unit_state; // per unit
+  std::span<const ftl::UnitState> unit_state; // per unit
   uint64_t host_slots = 0;                    // host slots written, all streams
   std::span<const uint64_t> host_sent_bytes;  // per handle: bytes the host sent through it (empty: host slots x 4 KiB)
   uint64_t unit_bytes = 0;                    // bytes of one erase unit (RU)

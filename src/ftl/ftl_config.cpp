@@ -20,14 +20,14 @@ VictimPolicy parse_victim_policy(std::string_view name) {
   throw SettingError({"victim", std::string(name), fmt::format("(known: {})", known), Problem::Shape::kUnknown});
 }
 
-static uint32_t femu_threshold(double pcent, uint32_t lines) {
+static uint32_t femu_threshold(double pcent, uint32_t units) {
   // ftl.c: gc_thres_lines = (int)((1 - gc_thres_pcent) * tt_lines)
-  return static_cast<uint32_t>((1.0 - pcent / 100.0) * static_cast<double>(lines));
+  return static_cast<uint32_t>((1.0 - pcent / 100.0) * static_cast<double>(units));
 }
 
-uint32_t GcConfig::thres_lines(uint32_t lines) const { return femu_threshold(thres_pcent, lines); }
-uint32_t GcConfig::thres_lines_high(uint32_t lines) const {
-  return femu_threshold(thres_pcent_high, lines);
+uint32_t GcConfig::thres_units(uint32_t units) const { return femu_threshold(thres_pcent, units); }
+uint32_t GcConfig::thres_units_high(uint32_t units) const {
+  return femu_threshold(thres_pcent_high, units);
 }
 
 std::vector<Problem> FtlConfig::problems() const {
@@ -67,7 +67,7 @@ std::vector<Problem> layout_problems(const FtlConfig& cfg, const FtlLayout& layo
                      "page")});
   }
   const uint32_t per_pool = layout.units_per_pool();
-  const uint32_t high = gc.thres_lines_high(per_pool);
+  const uint32_t high = gc.thres_units_high(per_pool);
   const char* unit = layout.pools == 1 && layout.streams() == 1 ? "lines" : "units per reclaim group";
   if (gc.thres_pcent_high < gc.thres_pcent) {
     p.push_back({"gc-thres-high", fmt::format("{}", gc.thres_pcent_high),

@@ -32,10 +32,10 @@ inline constexpr Choice<VictimPolicy> kVictimPolicies[] = {
 
 struct GcConfig {
   // FEMU gc_thres_pcent: background GC runs after a request while
-  // free_lines <= (int)((1 - pcent/100) * lines). Percent, (0, 100].
+  // free_units <= (int)((1 - pcent/100) * units). Percent, (0, 100].
   double thres_pcent = 75.0;
   // FEMU gc_thres_pcent_high: forced GC in the write path while
-  // free_lines <= (int)((1 - pcent_high/100) * lines).
+  // free_units <= (int)((1 - pcent_high/100) * units).
   double thres_pcent_high = 95.0;
   VictimPolicy victim = VictimPolicy::kGreedy;
   uint32_t d_choices = 8;  // candidates sampled by kDChoice
@@ -61,8 +61,8 @@ struct GcConfig {
   bool watermark = false;
 
   // FEMU computes both thresholds with a truncating cast; so do we.
-  [[nodiscard]] uint32_t thres_lines(uint32_t lines) const;
-  [[nodiscard]] uint32_t thres_lines_high(uint32_t lines) const;
+  [[nodiscard]] uint32_t thres_units(uint32_t units) const;
+  [[nodiscard]] uint32_t thres_units_high(uint32_t units) const;
 };
 
 struct FtlConfig {

@@ -76,13 +76,32 @@ std::vector<uint32_t> block_order(const Geometry& g, const std::vector<uint32_t>
   return order;
 }
 
-FtlLayout line_layout(const Geometry& g) {
+FtlLayout unit_layout(const Geometry& g, const UnitShape& shape, uint32_t pools) {
   FtlLayout l;
-  l.units = g.lines();
-  l.slots_per_unit = static_cast<uint32_t>(g.slots_per_line());
-  l.blocks_per_unit = g.blocks_per_line();
-  l.pools = 1;
-  l.write_orders = {block_order(g, 0, g.dies())};
+  l.pools = pools;
+  l.units = shape.units_per_group * pools;
+  l.slots_per_unit = static_cast<uint32_t>(shape.bytes / kSlotBytes);
+  l.blocks_per_unit = shape.dies * shape.block_rows * g.planes_per_lun;
+  // One write order per die set a unit can take (unit_shape.h).
+  const uint32_t sets = shape.dies == 0 ? 0 : shape.group_dies / shape.dies;
+  for (uint32_t k = 0; k < shape.die_groups; ++k) {
+    for (uint32_t j = 0; j < sets; ++j) {
+      const auto first = shape.die_order.begin() + k * shape.group_dies + j * shape.dies;
+      l.write_orders.push_back(block_order(g, std::vector<uint32_t>(first, first + shape.dies)));
+    }
+  }
+  if (l.write_orders.size() > 1) {
+    l.unit_order.resize(l.units);
+    for (uint32_t u = 0; u < l.units; ++u) {
+      const uint32_t k = u / shape.units_per_die_group;
+      l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % shape.units_per_die_group) % sets);
+    }
+  }
+  return l;
+}
+
+FtlLayout line_layout(const Geometry& g) {
+  FtlLayout l = unit_layout(g, line_shape(g), 1);
   l.stream_pool = {0};
   l.gc_dest = {0};
   l.open_at_start = {0};

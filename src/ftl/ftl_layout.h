@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ftl/geometry.h"
+#include "ftl/unit_shape.h"
 
 namespace ftlsim::ftl {
 
@@ -77,8 +78,13 @@ struct FtlLayout {
 // The same for the consecutive dies [first_die, first_die + dies).
 [[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies);
 
-// The line path: lines are units, one pool, one stream whose GC survivors
-// go back to it, line 0 open at start-up (FEMU bbssd).
+// The units of `shape` split into `pools` pools (units_per_group each): their
+// count, size, blocks and write orders (one per die set, a unit taking its
+// group's die sets in turn). No streams: the caller adds them.
+[[nodiscard]] FtlLayout unit_layout(const Geometry& g, const UnitShape& shape, uint32_t pools);
+
+// The line path: lines are units (line_shape), one pool, one stream whose GC
+// survivors go back to it, line 0 open at start-up (FEMU bbssd).
 [[nodiscard]] FtlLayout line_layout(const Geometry& g);
 
 }  // namespace ftlsim::ftl

@@ -12,7 +12,7 @@ struct FtlStats {
   uint64_t gc_slots = 0;         // slots relocated by GC
   uint64_t programmed_slots = 0; // every slot program, counted where it happens
   uint64_t trimmed_slots = 0;    // mapped slots a trim unmapped
-  uint64_t line_erases = 0;      // lines erased (each erases blocks_per_line blocks)
+  uint64_t unit_erases = 0;      // units erased (each erases the layout's blocks_per_unit blocks)
   uint64_t gc_passes = 0;        // passes that took a victim
   uint64_t gc_forced_passes = 0;
   uint64_t gc_background_passes = 0;

@@ -38,7 +38,7 @@
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/ftl_stats.h"
-#include "ftl/line_table.h"
+#include "ftl/unit_table.h"
 #include "ftl/victim_policy.h"
 
 namespace ftlsim::ftl {
@@ -128,7 +128,7 @@ class PageFtl {
     }
     ++stats_.host_slots;
     ++stream_stats_[stream].host_slots;
-    if (streams_[stream].open == kNoLine) [[unlikely]] {
+    if (streams_[stream].open == kNoUnit) [[unlikely]] {
       open_unit(stream);
     }
     program(lpn, stream);
@@ -193,7 +193,7 @@ class PageFtl {
     if (old == kUnmapped) return;
     __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
     if (!unit_prefetch_) return;
-    const LineId l = div_.divide(old);
+    const UnitId l = unit_div_.divide(old);
     __builtin_prefetch(&table_.valid[l], 1, 3);
     __builtin_prefetch(&table_.state[l], 0, 3);
     if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) {
@@ -201,11 +201,11 @@ class PageFtl {
     }
   }
   [[gnu::always_inline]] void prefetch_queued(uint32_t lpn) const {
-    if constexpr (requires(const Victims& v) { v.prefetch_entry(LineId{}); }) {
+    if constexpr (requires(const Victims& v) { v.prefetch_entry(UnitId{}); }) {
       if (!unit_prefetch_) return;
       const uint32_t old = l2p_[lpn];
       if (old == kUnmapped) return;
-      const LineId l = div_.divide(old);
+      const UnitId l = unit_div_.divide(old);
       const Victims& v = pools_[pool_div_.divide(l)].victims;
       v.prefetch_entry(l);
       if (v.may_become_top(table_, l)) prefetch_victim(l);
@@ -257,19 +257,19 @@ class PageFtl {
 
   [[nodiscard]] const FtlStats& stats() const { return stats_; }
   [[nodiscard]] const std::vector<StreamStats>& stream_stats() const { return stream_stats_; }
-  [[nodiscard]] const LineTable& lines() const { return table_; }
+  [[nodiscard]] const UnitTable& unit_table() const { return table_; }
   // The stream that filled each unit (meaningful for units not free).
   [[nodiscard]] const std::vector<StreamId>& unit_owner() const { return owner_; }
   // Slots still unwritten in the stream's open unit (0 when it has none).
   [[nodiscard]] uint32_t open_room(StreamId s) const {
-    return streams_[s].open == kNoLine ? 0 : spu_ - streams_[s].off;
+    return streams_[s].open == kNoUnit ? 0 : slots_per_unit_ - streams_[s].off;
   }
-  [[nodiscard]] uint32_t free_lines() const;  // free units over all pools
+  [[nodiscard]] uint32_t free_units() const;  // free units over all pools
   [[nodiscard]] uint64_t mapped_slots() const { return mapped_; }
   [[nodiscard]] uint32_t logical_slots() const { return static_cast<uint32_t>(l2p_.size()); }
   [[nodiscard]] uint64_t physical_slots() const { return p2l_.size(); }
-  [[nodiscard]] uint32_t thres_lines(uint32_t pool = 0) const { return pools_[pool].thres; }
-  [[nodiscard]] uint32_t thres_lines_high(uint32_t pool = 0) const { return pools_[pool].high; }
+  [[nodiscard]] uint32_t thres_units(uint32_t pool = 0) const { return pools_[pool].thres; }
+  [[nodiscard]] uint32_t thres_units_high(uint32_t pool = 0) const { return pools_[pool].high; }
   [[nodiscard]] Sink& sink() { return sink_; }
 
   // Recounts everything from the maps; returns one message per violation
@@ -281,14 +281,14 @@ class PageFtl {
 
  private:
   struct Stream {
-    LineId open = kNoLine;
+    UnitId open = kNoUnit;
     uint32_t base = 0;  // first slot of the open unit
     uint32_t off = 0;   // slots written into it
     uint32_t pool = 0;
     uint64_t first_host_ns = kNever;  // time of the first host write into the open unit
   };
   struct Pool {
-    std::vector<LineId> free_ring;  // FIFO of free units (FEMU's free lists)
+    std::vector<UnitId> free_ring;  // FIFO of free units (FEMU's free lists)
     uint32_t free_head = 0;
     uint32_t free_count = 0;
     uint32_t thres = 0;  // background threshold, units
@@ -299,27 +299,27 @@ class PageFtl {
   // Always inlined, as write(), its caller on the host path.
   [[gnu::always_inline]] void invalidate(uint32_t slot) {
     valid_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-    const LineId l = div_.divide(slot);
+    const UnitId l = unit_div_.divide(slot);
     --table_.valid[l];
-    if (table_.state[l] == LineState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
+    if (table_.state[l] == UnitState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
   }
   // Places lpn at the stream's write pointer.
   void program(uint32_t lpn, StreamId stream) {
-    Stream& w = streams_[stream];
-    const uint32_t s = w.base + w.off;
+    Stream& writer = streams_[stream];
+    const uint32_t s = writer.base + writer.off;
     sink_.on_host_program(s);
     l2p_[lpn] = s;
     p2l_[s] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
-    ++table_.valid[w.open];
+    ++table_.valid[writer.open];
     ++stats_.programmed_slots;
-    if (w.first_host_ns == kNever) [[unlikely]] first_host_write(w);
-    if (++w.off == spu_) [[unlikely]] {
+    if (writer.first_host_ns == kNever) [[unlikely]] first_host_write(writer);
+    if (++writer.off == slots_per_unit_) [[unlikely]] {
       advance(stream);
     }
   }
-  void first_host_write(Stream& w) {
-    w.first_host_ns = now_;
+  void first_host_write(Stream& writer) {
+    writer.first_host_ns = now_;
     if (unit_time_limit_ != 0) {
       const uint64_t due = now_ > kNever - unit_time_limit_ ? kNever : now_ + unit_time_limit_;
       next_expiry_ = std::min(next_expiry_, due);
@@ -331,23 +331,23 @@ class PageFtl {
   // Called rarely (about once a pass), so kept out of the driver's loop,
   // which GCC otherwise stops inlining into; noipa: GCC may not look inside
   // and find it free of side effects (it would delete the calls).
-  [[gnu::noipa]] void prefetch_victim(LineId u) const {
+  [[gnu::noipa]] void prefetch_victim(UnitId u) const {
     __builtin_prefetch(&owner_[u], 0, 3);
     __builtin_prefetch(&table_.erase_count[u], 1, 3);
-    const uint32_t base = u * spu_;
-    const uint32_t words = std::min<uint32_t>(spu_ / 64, 64);
+    const uint32_t base = u * slots_per_unit_;
+    const uint32_t words = std::min<uint32_t>(slots_per_unit_ / 64, 64);
     for (uint32_t w = 0; w < words; w += 8) __builtin_prefetch(&valid_bits_[base / 64 + w], 0, 3);
-    if (columns_ == 1 || spu_ <= 1024) {
+    if (columns_ == 1 || slots_per_unit_ <= 1024) {
       // One column, or small: the walk reads p2l nearly in order.
-      for (uint32_t s = 0; s < std::min<uint32_t>(spu_, 1024); s += 16) __builtin_prefetch(&p2l_[base + s], 0, 3);
+      for (uint32_t s = 0; s < std::min<uint32_t>(slots_per_unit_, 1024); s += 16) __builtin_prefetch(&p2l_[base + s], 0, 3);
     }
   }
   // After a pass: the unit the policy would pick next (when it can tell)
   // will be walked soon, often by the next request's pass.
   [[gnu::always_inline]] void prefetch_next_victim(const Pool& p) const {
     if constexpr (requires { p.victims.peek(); }) {
-      const LineId next = p.victims.peek();
-      if (next != kNoLine) prefetch_victim(next);
+      const UnitId next = p.victims.peek();
+      if (next != kNoUnit) prefetch_victim(next);
     }
   }
   // A background pass that the policy will decline for sure only counts the
@@ -373,30 +373,31 @@ class PageFtl {
     uint32_t pool = 0;  // the victim's pool
     uint32_t copies_before = 0;
   };
-  // The GC destination `stream` (write pointer `w`) filled its unit with
+  // The GC destination `stream` (write pointer `writer`) filled its unit with
   // `count` copies not yet counted in it: the unit closes, the stream takes
   // the next, and a spilling pass moves to the nearest pool's stream again.
   // `copies`: the pass's copies so far. Out of line: the copy loop stays small.
-  [[gnu::noinline]] void dest_filled(StreamId& stream, Stream*& w, uint32_t count, GcSpill& spill, uint32_t copies);
+  [[gnu::noinline]] void dest_filled(StreamId& stream, Stream*& writer, uint32_t count, GcSpill& spill,
+                                     uint32_t copies);
   // The stream a spilled GC copy from a victim of `pool` goes to: the
   // counterpart of `home` (the victim's GC destination) in nearest_pool(),
   // which takes a unit first if it has none.
   StreamId spill_stream(StreamId home, uint32_t pool);
   void advance(StreamId stream);
-  void close_unit(Stream& w);
+  void close_unit(Stream& writer);
   void open_unit(StreamId stream);
-  void erase_unit(LineId l);
+  void erase_unit(UnitId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
-  void push_free(uint32_t pool, LineId l);
-  LineId pop_free(uint32_t pool);
+  void push_free(uint32_t pool, UnitId l);
+  UnitId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {
     if (p.free_count <= p.high) pools_over_high_ += sign;
   }
   void maybe_check_invariants() const;
 
-  FastDiv div_;       // slot -> unit
+  FastDiv unit_div_;       // slot -> unit
   FastDiv pool_div_;  // unit -> pool
-  uint32_t spu_ = 0;  // slots per unit
+  uint32_t slots_per_unit_ = 0;  // slots per unit
   uint32_t row_slots_ = 0;
   uint32_t bg_min_invalid_ = 0;
   bool watermark_ = false;  // --gc-trigger watermark
@@ -433,7 +434,7 @@ class PageFtl {
   HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
   HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
   HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
-  LineTable table_;
+  UnitTable table_;
   std::vector<StreamId> owner_;     // per unit: the stream that filled it
   std::vector<Pool> pools_;
   std::vector<Stream> streams_;

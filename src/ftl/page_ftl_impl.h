@@ -17,11 +17,11 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
     : sink_(std::move(sink)) {
   cfg.validate();
   throw_if_problems(layout_problems(cfg, layout));
-  spu_ = layout.slots_per_unit;
+  slots_per_unit_ = layout.slots_per_unit;
   orders_ = layout.write_orders;
   unit_order_ = layout.unit_order;
   row_slots_ = layout.row_slots();
-  columns_ = layout.blocks_per_unit / (spu_ / row_slots_);  // blocks in one row: dies x planes
+  columns_ = layout.blocks_per_unit / (slots_per_unit_ / row_slots_);  // blocks in one row: dies x planes
   block_slots_ = row_slots_ / columns_;
   // Column c of a row holds the written slots n = page x S + c (one block);
   // its place in FEMU's GC order is its first slot's offset / G.
@@ -30,12 +30,12 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
     for (uint32_t c = 0; c < columns_; ++c) cols[order[c] / block_slots_] = c;
     gc_columns_.push_back(std::move(cols));
   }
-  transposed_.resize(spu_ / 64 + 64);
-  div_ = FastDiv(spu_);
+  transposed_.resize(slots_per_unit_ / 64 + 64);
+  unit_div_ = FastDiv(slots_per_unit_);
   const uint32_t per_pool = layout.units_per_pool();
   pool_div_ = FastDiv(per_pool);
   // FEMU: ipc < pgs_per_line / 8 is refused; --gc-trigger watermark takes any victim.
-  bg_min_invalid_ = cfg.gc.watermark ? 0 : spu_ / 8;
+  bg_min_invalid_ = cfg.gc.watermark ? 0 : slots_per_unit_ / 8;
   watermark_ = cfg.gc.watermark;
   requeue_declined_ = layout.requeue_declined;
   per_slot_check_ = cfg.gc.forced_check_per_slot;
@@ -48,24 +48,24 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   unit_prefetch_ = layout.units >= kUnitPrefetchUnits;
   spill_writes_ = layout.spill_writes;
   spill_gc_ = layout.spill_gc;
-  spill_below_ = spu_ / 10;  // ConfFDP do_gc: ipc < pgs_per_line / 10
+  spill_below_ = slots_per_unit_ / 10;  // ConfFDP do_gc: ipc < pgs_per_line / 10
   cfg_ = cfg;
   layout_ = layout;
   victims0_ = victims;
   l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
   p2l_.assign(layout.physical_slots(), kUnmapped);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
-  table_.resize(layout.units, spu_);
+  table_.resize(layout.units, slots_per_unit_);
   owner_.assign(layout.units, 0);
   pools_.resize(layout.pools);
   pools_over_high_ = layout.pools;  // no free unit yet: every pool is at or below its high threshold
   for (uint32_t g = 0; g < layout.pools; ++g) {
     Pool& p = pools_[g];
-    p.thres = cfg.gc.thres_lines(per_pool);
-    p.high = cfg.gc.thres_lines_high(per_pool);
+    p.thres = cfg.gc.thres_units(per_pool);
+    p.high = cfg.gc.thres_units_high(per_pool);
     p.victims = victims;
     p.victims.init(table_, cfg.gc.seed + g);
-    p.free_ring.assign(per_pool, kNoLine);
+    p.free_ring.assign(per_pool, kNoUnit);
     for (uint32_t i = 0; i < per_pool; ++i) push_free(g, g * per_pool + i);
   }
   gc_dest_ = layout.gc_dest;
@@ -76,14 +76,14 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
 }
 
 template <VictimSelector Victims, class Sink>
-uint32_t PageFtl<Victims, Sink>::free_lines() const {
+uint32_t PageFtl<Victims, Sink>::free_units() const {
   uint32_t n = 0;
   for (const Pool& p : pools_) n += p.free_count;
   return n;
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::push_free(uint32_t pool, LineId l) {
+void PageFtl<Victims, Sink>::push_free(uint32_t pool, UnitId l) {
   Pool& p = pools_[pool];
   const auto n = static_cast<uint32_t>(p.free_ring.size());
   count_over_high(p, -1);
@@ -93,7 +93,7 @@ void PageFtl<Victims, Sink>::push_free(uint32_t pool, LineId l) {
 }
 
 template <VictimSelector Victims, class Sink>
-LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
+UnitId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
   Pool& p = pools_[pool];
   if (p.free_count == 0) {
     // layout_problems() rules this out when data spreads evenly over the
@@ -110,7 +110,7 @@ LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
                            : Message()));
   }
   count_over_high(p, -1);
-  const LineId l = p.free_ring[p.free_head];
+  const UnitId l = p.free_ring[p.free_head];
   p.free_head = (p.free_head + 1) % static_cast<uint32_t>(p.free_ring.size());
   --p.free_count;
   count_over_high(p, +1);
@@ -119,20 +119,20 @@ LineId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
 
 template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::open_unit(StreamId stream) {
-  Stream& w = streams_[stream];
-  w.open = pop_free(w.pool);
-  table_.state[w.open] = LineState::kOpen;
-  w.first_host_ns = kNever;
-  owner_[w.open] = stream;
-  w.base = w.open * spu_;
-  w.off = 0;
+  Stream& writer = streams_[stream];
+  writer.open = pop_free(writer.pool);
+  table_.state[writer.open] = UnitState::kOpen;
+  writer.first_host_ns = kNever;
+  owner_[writer.open] = stream;
+  writer.base = writer.open * slots_per_unit_;
+  writer.off = 0;
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::close_unit(Stream& w) {
-  table_.state[w.open] = LineState::kClosed;
-  table_.close_stamp[w.open] = stats_.host_slots;
-  pools_[w.pool].victims.on_close(table_, w.open);
+void PageFtl<Victims, Sink>::close_unit(Stream& writer) {
+  table_.state[writer.open] = UnitState::kClosed;
+  table_.close_stamp[writer.open] = stats_.host_slots;
+  pools_[writer.pool].victims.on_close(table_, writer.open);
 }
 
 template <VictimSelector Victims, class Sink>
@@ -143,17 +143,17 @@ void PageFtl<Victims, Sink>::advance(StreamId stream) {
 
 template <VictimSelector Victims, class Sink>
 void PageFtl<Victims, Sink>::close_early(StreamId stream) {
-  Stream& w = streams_[stream];
-  if (w.open == kNoLine || w.off == 0) return;
+  Stream& writer = streams_[stream];
+  if (writer.open == kNoUnit || writer.off == 0) return;
   ++stats_.units_not_fully_written;
-  const uint32_t unwritten = spu_ - w.off;
+  const uint32_t unwritten = slots_per_unit_ - writer.off;
   stats_.unwritten_slots += unwritten;
-  table_.unwritten[w.open] = unwritten;
+  table_.unwritten[writer.open] = unwritten;
   ++unwritten_units_;
-  close_unit(w);
-  w.open = kNoLine;
-  w.off = 0;
-  w.first_host_ns = kNever;
+  close_unit(writer);
+  writer.open = kNoUnit;
+  writer.off = 0;
+  writer.first_host_ns = kNever;
 }
 
 template <VictimSelector Victims, class Sink>
@@ -161,10 +161,10 @@ void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
   next_expiry_ = kNever;
   if (unit_time_limit_ == 0) return;
   for (StreamId s = 0; s < streams_.size(); ++s) {
-    const Stream& w = streams_[s];
-    if (w.open == kNoLine || w.first_host_ns == kNever) continue;
+    const Stream& writer = streams_[s];
+    if (writer.open == kNoUnit || writer.first_host_ns == kNever) continue;
     const uint64_t due =
-        w.first_host_ns > kNever - unit_time_limit_ ? kNever : w.first_host_ns + unit_time_limit_;
+        writer.first_host_ns > kNever - unit_time_limit_ ? kNever : writer.first_host_ns + unit_time_limit_;
     if (due <= now) {
       ++stats_.unit_time_limit_exceeded;
       close_early(s);
@@ -175,13 +175,13 @@ void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::erase_unit(LineId l) {
+void PageFtl<Victims, Sink>::erase_unit(UnitId l) {
   table_.valid[l] = 0;
   if (unwritten_units_ != 0 && table_.unwritten[l] != 0) --unwritten_units_;
   table_.unwritten[l] = 0;
-  table_.state[l] = LineState::kFree;
+  table_.state[l] = UnitState::kFree;
   ++table_.erase_count[l];
-  ++stats_.line_erases;
+  ++stats_.unit_erases;
   ++stream_stats_[owner_[l]].erased_units;
   push_free(pool_div_.divide(l), l);
   sink_.on_unit_erase(l);
@@ -197,10 +197,10 @@ void PageFtl<Victims, Sink>::forced_gc(uint32_t pool) {
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& w, uint32_t count, GcSpill& spill,
+void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& writer, uint32_t count, GcSpill& spill,
                                          uint32_t copies) {
-  table_.valid[w->open] += count;
-  w->off = spu_;
+  table_.valid[writer->open] += count;
+  writer->off = slots_per_unit_;
   advance(stream);
   if (!spill.on) return;
   const StreamId to = spill_stream(spill.home, spill.pool);
@@ -208,7 +208,7 @@ void PageFtl<Victims, Sink>::dest_filled(StreamId& stream, Stream*& w, uint32_t 
   stream_stats_[stream].gc_in_slots += copies - spill.copies_before;
   spill.copies_before = copies;
   stream = to;
-  w = &streams_[to];
+  writer = &streams_[to];
 }
 
 template <VictimSelector Victims, class Sink>
@@ -217,7 +217,7 @@ StreamId PageFtl<Victims, Sink>::spill_stream(StreamId home, uint32_t pool) {
   // home's counterpart in pool q is home - pool + q.
   for (;;) {
     const StreamId s = home - pool + nearest_pool(pool);
-    if (streams_[s].open != kNoLine) return s;
+    if (streams_[s].open != kNoUnit) return s;
     open_unit(s);  // taking a unit changes that pool's free count: look again
   }
 }
@@ -251,8 +251,8 @@ template <VictimSelector Victims, class Sink>
 bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   Pool& p = pools_[pool];
   const GcAsk ask{force, bg_min_invalid_, requeue_declined_, stats_.host_slots, unwritten_units_ != 0};
-  const LineId victim = p.victims.select(table_, ask);
-  if (victim == kNoLine) {
+  const UnitId victim = p.victims.select(table_, ask);
+  if (victim == kNoUnit) {
     // A failed select removes nothing: anything still queued was refused.
     if (!force && p.victims.queued(table_) != 0) ++stats_.gc_background_declined;
     return false;
@@ -273,18 +273,18 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   // looked up again then (spill_stream()).
   const StreamId owner = owner_[victim];
   const StreamId home = gc_dest_[owner];
-  GcSpill spill{spill_gc_ && force && spu_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home,
+  GcSpill spill{spill_gc_ && force && slots_per_unit_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home,
                 pool, 0};
   StreamId dest_stream = spill.on ? spill_stream(home, pool) : home;
-  Stream* w = &streams_[dest_stream];
-  if (w->open == kNoLine) open_unit(dest_stream);
+  Stream* writer = &streams_[dest_stream];
+  if (writer->open == kNoUnit) open_unit(dest_stream);
   constexpr uint32_t kAheadPages = 16;  // prefetch the l2p entry this many pages ahead in a column
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
   // The write pointer lives in locals (stores into the maps cannot alias them).
-  uint32_t dest = w->base + w->off;
-  uint32_t dest_end = w->base + spu_;
+  uint32_t dest = writer->base + writer->off;
+  uint32_t dest_end = writer->base + slots_per_unit_;
   uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
   uint32_t n = 0;
   // Prefetching, so that several misses are in flight at once: the l2p entry
@@ -298,7 +298,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       if ((bits[s >> 6] >> (s & 63)) & 1) __builtin_prefetch(&l2p[p2l[s]], 1, 3);
     }
   };
-  const uint32_t vend = victim * spu_ + spu_;
+  const uint32_t vend = victim * slots_per_unit_ + slots_per_unit_;
   const auto copy = [&](uint32_t src, uint32_t ahead) {
     if (ahead != kUnmapped) {
       const uint32_t later = p2l[ahead];
@@ -320,18 +320,18 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
     ++dest_count;
     ++n;
     if (dest == dest_end) [[unlikely]] {
-      dest_filled(dest_stream, w, dest_count, spill, n);
+      dest_filled(dest_stream, writer, dest_count, spill, n);
       dest_count = 0;
-      dest = w->base + w->off;
-      dest_end = w->base + spu_;
+      dest = writer->base + writer->off;
+      dest_end = writer->base + slots_per_unit_;
     }
   };
   // Live slots in FEMU's order: column by column in gc_columns_ order (a
   // column = one block: written slots page x S + c), pages ascending.
-  const uint32_t vbase = victim * spu_;
+  const uint32_t vbase = victim * slots_per_unit_;
   const std::vector<uint32_t>& cols = gc_columns_[unit_order_.empty() ? 0 : unit_order_[victim]];
   const uint32_t pages = block_slots_;
-  for (uint32_t row = vbase; row < vbase + spu_; row += row_slots_) {
+  for (uint32_t row = vbase; row < vbase + slots_per_unit_; row += row_slots_) {
     const uint32_t row_end = row + row_slots_;
     if (page_order_) {
       // ConfFDP's do_gc: page by page, and in each page the dies in GC rank
@@ -399,13 +399,13 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       }
     }
   }
-  if (dest_count != 0) table_.valid[w->open] += dest_count;
-  w->off = dest - w->base;
+  if (dest_count != 0) table_.valid[writer->open] += dest_count;
+  writer->off = dest - writer->base;
   stats_.gc_slots += n;
   stats_.programmed_slots += n;
   stream_stats_[owner].gc_out_slots += n;
   stream_stats_[dest_stream].gc_in_slots += n - spill.copies_before;
-  clear_valid_bits(vbase, vbase + spu_);
+  clear_valid_bits(vbase, vbase + slots_per_unit_);
   erase_unit(victim);
   prefetch_next_victim(p);
   maybe_check_invariants();
@@ -414,10 +414,10 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
 
 template <VictimSelector Victims, class Sink>
 uint32_t PageFtl<Victims, Sink>::exported_slot(uint32_t slot) const {
-  const LineId u = div_.divide(slot);
-  const uint32_t off = slot - u * spu_;
+  const UnitId u = unit_div_.divide(slot);
+  const uint32_t off = slot - u * slots_per_unit_;
   const uint32_t row = off / row_slots_ * row_slots_;
-  return u * spu_ + row + orders_[unit_order_.empty() ? 0 : unit_order_[u]][off - row];
+  return u * slots_per_unit_ + row + orders_[unit_order_.empty() ? 0 : unit_order_[u]][off - row];
 }
 
 template <VictimSelector Victims, class Sink>
@@ -451,8 +451,8 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
       out.push_back(fmt::format("lpn {} maps to slot {} whose reverse entry is {} (slot mapped twice?)",
                                 lpn, s, p2l_[s]));
     }
-    const LineId l = div_.divide(s);
-    if (table_.state[l] == LineState::kFree) {
+    const UnitId l = unit_div_.divide(s);
+    if (table_.state[l] == UnitState::kFree) {
       out.push_back(fmt::format("lpn {} maps into free unit {}", lpn, l));
     }
     ++live[l];
@@ -469,13 +469,13 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   if (mapped != mapped_) out.push_back(fmt::format("mapped count {} != recount {}", mapped_, mapped));
   uint64_t valid_sum = 0;
   uint32_t free = 0, open = 0;
-  for (LineId l = 0; l < table_.size(); ++l) {
+  for (UnitId l = 0; l < table_.size(); ++l) {
     valid_sum += table_.valid[l];
     if (table_.valid[l] != live[l]) {
       out.push_back(fmt::format("unit {} valid count {} != live slots {}", l, table_.valid[l], live[l]));
     }
-    free += table_.state[l] == LineState::kFree;
-    open += table_.state[l] == LineState::kOpen;
+    free += table_.state[l] == UnitState::kFree;
+    open += table_.state[l] == UnitState::kOpen;
   }
   if (valid_sum != mapped) out.push_back(fmt::format("valid slots {} != mapped lpns {}", valid_sum, mapped));
   if (stats_.programmed_slots != stats_.host_slots + stats_.gc_slots) {
@@ -483,10 +483,10 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
                               stats_.host_slots, stats_.gc_slots));
   }
   uint32_t streams_open = 0;
-  for (const Stream& w : streams_) streams_open += w.open != kNoLine;
-  if (free != free_lines() || open != streams_open) {
+  for (const Stream& writer : streams_) streams_open += writer.open != kNoUnit;
+  if (free != free_units() || open != streams_open) {
     out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams in use", free,
-                              free_lines(), open, streams_open));
+                              free_units(), open, streams_open));
   }
   uint32_t over = 0;
   for (const Pool& p : pools_) over += p.free_count <= p.high;
@@ -507,7 +507,7 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
                                       p.victims.key_at(i), h[i], table_.valid[h[i]]));
           }
         }
-        if (table_.state[h[i]] != LineState::kClosed || table_.full(h[i])) {
+        if (table_.state[h[i]] != UnitState::kClosed || table_.full(h[i])) {
           out.push_back(fmt::format("unit {} queued but not a closed unit with room to gain", h[i]));
         }
       }

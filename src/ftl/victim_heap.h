@@ -15,24 +15,24 @@
 #include <cstdint>
 #include <vector>
 
-#include "ftl/line_table.h"
+#include "ftl/unit_table.h"
 #include "ftl/victim_policy.h"
 
 namespace ftlsim::ftl {
 
 class HeapVictims {
  public:
-  void init(const LineTable& t, uint64_t /*seed*/) {
-    heap_.assign(1, Entry{0, kNoLine});  // index 0 unused, as in pqueue.c
+  void init(const UnitTable& t, uint64_t /*seed*/) {
+    heap_.assign(1, Entry{0, kNoUnit});  // index 0 unused, as in pqueue.c
     heap_.reserve(t.size() + 1);
     pos_.assign(t.size(), 0);
   }
 
-  void on_close(const LineTable& t, LineId l) {
+  void on_close(const UnitTable& t, UnitId l) {
     if (!t.full(l)) insert(t, l);
   }
 
-  void on_invalidate(const LineTable& t, LineId l) {
+  void on_invalidate(const UnitTable& t, UnitId l) {
     const uint32_t i = pos_[l];
     if (i != 0) {
       // pqueue_change_priority after the key fell by one. Its percolate_down
@@ -56,37 +56,37 @@ class HeapVictims {
     }
   }
 
-  LineId select(const LineTable& t, const GcAsk& ask) {
-    if (heap_.size() == 1) return kNoLine;
+  UnitId select(const UnitTable& t, const GcAsk& ask) {
+    if (heap_.size() == 1) return kNoUnit;
     const Entry first = heap_[1];
-    const LineId top = first.unit;
+    const UnitId top = first.unit;
     if (!ask.requeue) {
       // Most background passes decline (rule 12). When the entry's key
       // (t.valid[top]) already leaves too few invalid slots, so does any
       // unwritten count: decline without loading the unit's counts.
-      if (!ask.force && t.slots_per_line - first.key < ask.min_invalid) return kNoLine;
-      if (declines(t, top, ask)) return kNoLine;  // rule 12: left in place
+      if (!ask.force && t.slots_per_unit - first.key < ask.min_invalid) return kNoUnit;
+      if (declines(t, top, ask)) return kNoUnit;  // rule 12: left in place
       pop();
       return top;
     }
     pop();
     if (declines(t, top, ask)) {  // rule 13: popped and inserted again
       insert(t, top);
-      return kNoLine;
+      return kNoUnit;
     }
     return top;
   }
 
-  // The unit select() would look at now (kNoLine: none queued), for
+  // The unit select() would look at now (kNoUnit: none queued), for
   // prefetching the next victim's maps; changes nothing.
-  [[nodiscard]] LineId peek() const { return heap_.size() > 1 ? heap_[1].unit : kNoLine; }
+  [[nodiscard]] UnitId peek() const { return heap_.size() > 1 ? heap_[1].unit : kNoUnit; }
 
   // Software pipelining for invalidations (PageFtl::prefetch_mapped and
   // prefetch_queued): a few requests ahead, the unit's heap position; closer,
   // its entry and the entry's parent, which on_invalidate() compares. Always
   // inlined: GCC deletes calls to a function that only prefetches.
-  [[gnu::always_inline]] void prefetch_unit(LineId l) const { __builtin_prefetch(&pos_[l], 0, 3); }
-  [[gnu::always_inline]] void prefetch_entry(LineId l) const {
+  [[gnu::always_inline]] void prefetch_unit(UnitId l) const { __builtin_prefetch(&pos_[l], 0, 3); }
+  [[gnu::always_inline]] void prefetch_entry(UnitId l) const {
     const uint32_t i = pos_[l];
     if (i != 0) {
       __builtin_prefetch(&heap_[i], 1, 3);
@@ -97,35 +97,35 @@ class HeapVictims {
   // True when select() for a background pass on the line path (no requeue)
   // declines at once: a unit is queued and the top's key alone leaves fewer
   // than min_invalid invalid slots.
-  [[nodiscard]] bool declines_background(const LineTable& t, uint32_t min_invalid) const {
-    return heap_.size() > 1 && t.slots_per_line - heap_[1].key < min_invalid;
+  [[nodiscard]] bool declines_background(const UnitTable& t, uint32_t min_invalid) const {
+    return heap_.size() > 1 && t.slots_per_unit - heap_[1].key < min_invalid;
   }
 
   // True when invalidating a slot of l now would leave l at the top: l is
   // queued and has at most the top's valid count, so that afterwards it has
   // fewer than the top (or is the top). One more than the top's would tie,
   // and a tie does not move up.
-  [[nodiscard]] bool may_become_top(const LineTable& t, LineId l) const {
+  [[nodiscard]] bool may_become_top(const UnitTable& t, UnitId l) const {
     return pos_[l] != 0 && t.valid[l] <= heap_[1].key;
   }
 
-  [[nodiscard]] uint64_t queued(const LineTable& /*t*/) const { return heap_.size() - 1; }
+  [[nodiscard]] uint64_t queued(const UnitTable& /*t*/) const { return heap_.size() - 1; }
   // The heap's shape, for the invariant check and tests: index -> unit
   // (index 0 unused), and the key each entry holds (equal to t.valid).
-  [[nodiscard]] std::vector<LineId> order() const {
-    std::vector<LineId> out(heap_.size());
+  [[nodiscard]] std::vector<UnitId> order() const {
+    std::vector<UnitId> out(heap_.size());
     for (size_t i = 0; i < heap_.size(); ++i) out[i] = heap_[i].unit;
     return out;
   }
   [[nodiscard]] uint32_t key_at(uint32_t i) const { return heap_[i].key; }
-  [[nodiscard]] uint32_t position(LineId l) const { return pos_[l]; }
+  [[nodiscard]] uint32_t position(UnitId l) const { return pos_[l]; }
 
  private:
   // A heap entry carries its unit's key (valid slots) so that the
   // comparisons read the heap array only: one cache line holds both children.
   struct Entry {
     uint32_t key;
-    LineId unit;
+    UnitId unit;
   };
 
   void place(uint32_t i, Entry e) {
@@ -161,13 +161,13 @@ class HeapVictims {
     }
     place(i, moving);
   }
-  void insert(const LineTable& t, LineId l) {
+  void insert(const UnitTable& t, UnitId l) {
     const Entry e{t.valid[l], l};
     heap_.push_back(e);
     bubble_up(static_cast<uint32_t>(heap_.size() - 1), e);
   }
   void pop() {
-    const LineId top = heap_[1].unit;
+    const UnitId top = heap_[1].unit;
     heap_[1] = heap_.back();
     heap_.pop_back();
     if (heap_.size() > 1) percolate_down(1);

@@ -9,7 +9,7 @@
 #include <concepts>
 #include <cstdint>
 
-#include "ftl/line_table.h"
+#include "ftl/unit_table.h"
 
 namespace ftlsim::ftl {
 
@@ -24,24 +24,24 @@ struct GcAsk {
   bool requeue = false;
   uint64_t now = 0;  // host slots written so far (the age clock of cost-benefit)
   // False when no unit holds unwritten slots (no unit closed early), so that
-  // a unit's invalid slots are slots_per_line - valid without loading
+  // a unit's invalid slots are slots_per_unit - valid without loading
   // t.unwritten, which is then all zero.
   bool unwritten = true;
 };
 
 // True when a background pass must leave `l` (the policy's choice) alone.
-[[nodiscard]] inline bool declines(const LineTable& t, LineId l, const GcAsk& ask) {
+[[nodiscard]] inline bool declines(const UnitTable& t, UnitId l, const GcAsk& ask) {
   if (ask.force) return false;
   if (ask.requeue && t.valid[l] == 0) return false;
-  return (ask.unwritten ? t.invalid(l) : t.slots_per_line - t.valid[l]) < ask.min_invalid;
+  return (ask.unwritten ? t.invalid(l) : t.slots_per_unit - t.valid[l]) < ask.min_invalid;
 }
 
 template <class V>
-concept VictimSelector = std::copyable<V> && requires(V v, const LineTable& t, LineId l, const GcAsk& ask) {
+concept VictimSelector = std::copyable<V> && requires(V v, const UnitTable& t, UnitId l, const GcAsk& ask) {
   v.init(t, uint64_t{1});  // before first use; the seed is for the random policies
   v.on_close(t, l);        // l was closed (full or not)
   v.on_invalidate(t, l);   // closed l lost a valid slot (t.valid[l] already lowered)
-  { v.select(t, ask) } -> std::same_as<LineId>;  // the victim, removed from the policy; kNoLine: none
+  { v.select(t, ask) } -> std::same_as<UnitId>;  // the victim, removed from the policy; kNoUnit: none
   { v.queued(t) } -> std::convertible_to<uint64_t>;  // candidates waiting (0: a pass finds none)
 };
 

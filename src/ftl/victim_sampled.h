@@ -1,5 +1,5 @@
 #pragma once
-// Victim policies that choose among the closed lines with invalid slots,
+// Victim policies that choose among the closed units with invalid slots,
 // kept in a dense array with O(1) insert and removal:
 //  - RandomVictims: one uniformly random candidate.
 //  - DChoiceVictims: the fewest-valid of d random candidates (with
@@ -7,63 +7,63 @@
 //    (Van Houdt, "A mean field model for a class of garbage collection
 //    algorithms in flash-based solid state drives", SIGMETRICS 2013).
 //  - CostBenefitVictims: the candidate maximising (1-u)*age/(1+u), u the
-//    valid fraction and age the host slots written since the line closed
-//    (Rosenblum & Ousterhout, LFS, SOSP 1991). A scan per GC pass, O(lines),
+//    valid fraction and age the host slots written since the unit closed
+//    (Rosenblum & Ousterhout, LFS, SOSP 1991). A scan per GC pass, O(units),
 //    which is small next to the slots a pass copies.
 #include <cstdint>
 #include <vector>
 
 #include "core/rng.h"
-#include "ftl/line_table.h"
+#include "ftl/unit_table.h"
 #include "ftl/victim_policy.h"
 
 namespace ftlsim::ftl {
 
 class CandidateSet {
  public:
-  void init(uint32_t lines) {
-    pos_.assign(lines, kNoLine);
+  void init(uint32_t units) {
+    pos_.assign(units, kNoUnit);
     items_.clear();
-    items_.reserve(lines);
+    items_.reserve(units);
   }
-  void insert(LineId l) {
-    if (pos_[l] != kNoLine) return;
+  void insert(UnitId l) {
+    if (pos_[l] != kNoUnit) return;
     pos_[l] = static_cast<uint32_t>(items_.size());
     items_.push_back(l);
   }
-  void erase(LineId l) {
+  void erase(UnitId l) {
     const uint32_t p = pos_[l];
-    const LineId last = items_.back();
+    const UnitId last = items_.back();
     items_[p] = last;
     pos_[last] = p;
     items_.pop_back();
-    pos_[l] = kNoLine;
+    pos_[l] = kNoUnit;
   }
   [[nodiscard]] bool empty() const { return items_.empty(); }
   [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(items_.size()); }
-  [[nodiscard]] LineId at(uint32_t i) const { return items_[i]; }
+  [[nodiscard]] UnitId at(uint32_t i) const { return items_[i]; }
 
  private:
   std::vector<uint32_t> pos_;
-  std::vector<LineId> items_;
+  std::vector<UnitId> items_;
 };
 
-// Shared bookkeeping: a closed line is a candidate once it has an invalid slot.
+// Shared bookkeeping: a closed unit is a candidate once it has an invalid slot.
 class SampledVictimsBase {
  public:
-  void init(const LineTable& t, uint64_t seed) {
+  void init(const UnitTable& t, uint64_t seed) {
     candidates_.init(t.size());
     rng_ = Rng(seed);
   }
-  void on_close(const LineTable& t, LineId l) {
+  void on_close(const UnitTable& t, UnitId l) {
     if (!t.full(l)) candidates_.insert(l);
   }
-  void on_invalidate(const LineTable& /*t*/, LineId l) { candidates_.insert(l); }
-  [[nodiscard]] uint64_t queued(const LineTable& /*t*/) const { return candidates_.size(); }
+  void on_invalidate(const UnitTable& /*t*/, UnitId l) { candidates_.insert(l); }
+  [[nodiscard]] uint64_t queued(const UnitTable& /*t*/) const { return candidates_.size(); }
 
  protected:
-  LineId take_if(const LineTable& t, LineId l, const GcAsk& ask) {
-    if (declines(t, l, ask)) return kNoLine;
+  UnitId take_if(const UnitTable& t, UnitId l, const GcAsk& ask) {
+    if (declines(t, l, ask)) return kNoUnit;
     candidates_.erase(l);
     return l;
   }
@@ -73,8 +73,8 @@ class SampledVictimsBase {
 
 class RandomVictims : public SampledVictimsBase {
  public:
-  LineId select(const LineTable& t, const GcAsk& ask) {
-    if (candidates_.empty()) return kNoLine;
+  UnitId select(const UnitTable& t, const GcAsk& ask) {
+    if (candidates_.empty()) return kNoUnit;
     return take_if(t, candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size()))), ask);
   }
 };
@@ -82,12 +82,12 @@ class RandomVictims : public SampledVictimsBase {
 class DChoiceVictims : public SampledVictimsBase {
  public:
   explicit DChoiceVictims(uint32_t d = 8) : d_(d) {}
-  LineId select(const LineTable& t, const GcAsk& ask) {
-    if (candidates_.empty()) return kNoLine;
-    LineId best = kNoLine;
+  UnitId select(const UnitTable& t, const GcAsk& ask) {
+    if (candidates_.empty()) return kNoUnit;
+    UnitId best = kNoUnit;
     for (uint32_t i = 0; i < d_; ++i) {
-      const LineId l = candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size())));
-      if (best == kNoLine || t.valid[l] < t.valid[best]) best = l;
+      const UnitId l = candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size())));
+      if (best == kNoUnit || t.valid[l] < t.valid[best]) best = l;
     }
     return take_if(t, best, ask);
   }
@@ -99,22 +99,22 @@ class DChoiceVictims : public SampledVictimsBase {
 class CostBenefitVictims : public SampledVictimsBase {
  public:
   // ask.now is the host-slot clock.
-  LineId select(const LineTable& t, const GcAsk& ask) {
-    LineId best = kNoLine;
+  UnitId select(const UnitTable& t, const GcAsk& ask) {
+    UnitId best = kNoUnit;
     double best_score = -1.0;
-    const double spl = t.slots_per_line;
+    const double slots = t.slots_per_unit;
     for (uint32_t i = 0; i < candidates_.size(); ++i) {
-      const LineId l = candidates_.at(i);
-      const double u = t.valid[l] / spl;
+      const UnitId l = candidates_.at(i);
+      const double u = t.valid[l] / slots;
       const double age = static_cast<double>(ask.now - t.close_stamp[l]) + 1.0;
       const double score = (1.0 - u) * age / (1.0 + u);
-      // Ties: the lower line id, so the choice does not depend on array order.
+      // Ties: the lower unit id, so the choice does not depend on array order.
       if (score > best_score || (score == best_score && l < best)) {
         best = l;
         best_score = score;
       }
     }
-    if (best == kNoLine) return kNoLine;
+    if (best == kNoUnit) return kNoUnit;
     return take_if(t, best, ask);
   }
 };

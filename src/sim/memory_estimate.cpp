@@ -11,6 +11,7 @@
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
 #include "ftl/ftl_layout.h"
+#include "sim/run_layout.h"
 #include "sim/sim_result.h"
 
 namespace ftlsim::sim {
@@ -31,7 +32,7 @@ TraceSize trace_size(const TraceView& trace) { return {trace.records.size(), tra
 MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace) {
   const ftl::Geometry& g = run.config.geometry;
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
-  const ftl::FtlLayout layout = fdp::make_layout(g, fdp);
+  const ftl::FtlLayout layout = run_layout(g, fdp);
   const bool timed = run.options.timing.has_value();
   const uint64_t logical = g.logical_slots();
   const uint64_t physical = layout.physical_slots();

@@ -39,7 +39,7 @@ struct TraceSize {
 [[nodiscard]] TraceSize trace_size(const TraceView& trace);
 
 // The estimate of simulate(run.config, trace, run.options, run.placement)
-// with its layout. Throws InputError for a configuration make_layout
+// with its layout. Throws InputError for a configuration run_layout
 // refuses (as simulate would).
 [[nodiscard]] MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace);
 

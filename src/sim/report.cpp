@@ -85,8 +85,8 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("thres_pcent", gc.thres_pcent);
   j.field("thres_pcent_high", gc.thres_pcent_high);
   // In units (lines, or RUs under FDP) per reclaim group, as the engine applies them.
-  j.field("thres_units", gc.thres_lines(r.units_per_group));
-  j.field("thres_units_high", gc.thres_lines_high(r.units_per_group));
+  j.field("thres_units", gc.thres_units(r.units_per_group));
+  j.field("thres_units_high", gc.thres_units_high(r.units_per_group));
   j.field("d_choices", gc.d_choices);
   j.field("seed", gc.seed);
   j.field("forced_check", ftl::ftl_setting_text("gc-check", run.config));
@@ -149,8 +149,8 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("host_bytes", s.host_slots * kSlot);
   j.field("nand_bytes", s.nand_slots() * kSlot);
   j.field("waf", s.waf());
-  j.field("erases", s.line_erases * r.blocks_per_unit);
-  j.field("unit_erases", s.line_erases);
+  j.field("erases", s.unit_erases * r.blocks_per_unit);
+  j.field("unit_erases", s.unit_erases);
   j.key("gc_onset");
   if (r.gc_onset) {
     j.begin_object();
@@ -233,7 +233,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   const uint64_t mbmw = r.host_sent_bytes + s.gc_slots * kSlot;
   j.field("hbmw", r.host_sent_bytes);
   j.field("mbmw", mbmw);
-  j.field("mbe", s.line_erases * r.ru_bytes);
+  j.field("mbe", s.unit_erases * r.ru_bytes);
   j.field("waf", r.host_sent_bytes == 0 ? 0.0 : static_cast<double>(mbmw) / static_cast<double>(r.host_sent_bytes));
   j.key("events").begin_object();
   j.field("invalid_placement_id", r.invalid_pid_requests);
@@ -269,7 +269,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   }
   j.end_array();
   j.key("end").begin_object();
-  j.field("free_units", r.free_lines_end);
+  j.field("free_units", r.free_units_end);
   j.field("valid_pages", r.mapped_slots_end);
   j.end_object();
   if (r.timing) timing::write_timing_json(j, *r.timing);
@@ -282,7 +282,7 @@ std::string timeseries_csv(const SimResult& r) {
       "host_bytes,trace_time_ns,waf,interval_waf,free_units,valid_ratio,gc_bytes,unit_erases,marker\n";
   for (const TimeseriesRow& row : r.timeseries) {
     out += fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns,
-                       row.waf, row.interval_waf, row.free_lines, row.valid_ratio, row.gc_bytes,
+                       row.waf, row.interval_waf, row.free_units, row.valid_ratio, row.gc_bytes,
                        row.erases, row.marker ? fmt::format("{}", *row.marker) : std::string());
   }
   return out;
@@ -324,9 +324,9 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
                      format_bytes(g.logical_bytes), 100.0 * g.over_provisioning(), g.lines(),
                      format_bytes(g.slots_per_line() * kSlot));
   out += fmt::format("gc         {} victims; background at <= {} free {} ({}%), forced at <= {} ({}%){}\n",
-                     ftl::victim_policy_name(gc.victim), gc.thres_lines(r.units_per_group),
+                     ftl::victim_policy_name(gc.victim), gc.thres_units(r.units_per_group),
                      r.units_per_group == g.lines() ? "lines" : "units per group", gc.thres_pcent,
-                     gc.thres_lines_high(r.units_per_group), gc.thres_pcent_high,
+                     gc.thres_units_high(r.units_per_group), gc.thres_pcent_high,
                      gc.watermark ? "; watermark trigger (not FEMU's): passes until above it, no 1/8 rule" : "");
   if (run.options.fit) {
     out += fmt::format("fit        the trace's footprint, {} in {} pages, remapped densely to fill {:g}% of the "
@@ -388,7 +388,7 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
                      s.gc_slots, s.gc_passes);
   out += fmt::format("WAF        {:.4f}\n", s.waf());
   out += fmt::format("erases     {} blocks ({} {}); per block min/mean/max {}/{:.2f}/{}\n",
-                     s.line_erases * r.blocks_per_unit, s.line_erases,
+                     s.unit_erases * r.blocks_per_unit, s.unit_erases,
                      r.units_per_group == g.lines() && r.blocks_per_unit == g.blocks_per_line() ? "lines" : "RUs",
                      r.erase_min, r.erase_mean,
                      r.erase_max);

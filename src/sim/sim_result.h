@@ -18,10 +18,10 @@ struct TimeseriesRow {
   uint64_t trace_time_ns = 0;
   double waf = 0;            // cumulative
   double interval_waf = 0;   // since the previous row (0 when no host bytes in between)
-  uint32_t free_lines = 0;
+  uint32_t free_units = 0;
   double valid_ratio = 0;    // valid slots / physical slots
   uint64_t gc_bytes = 0;     // cumulative
-  uint64_t erases = 0;       // cumulative line erases
+  uint64_t erases = 0;       // cumulative unit erases
   std::optional<uint64_t> marker;  // last marker value seen
 };
 
@@ -88,7 +88,7 @@ struct SimResult {
   uint64_t host_sent_bytes = 0;  // bytes the host sent in write requests: the FDP log's HBMW (FEMU's count)
   uint32_t erase_min = 0, erase_max = 0;  // per block (= per line) erase counts
   double erase_mean = 0;
-  uint32_t free_lines_end = 0;
+  uint32_t free_units_end = 0;
   uint64_t mapped_slots_end = 0;
   uint64_t records = 0;
   uint64_t interval_bytes = 0;  // timeseries interval used
@@ -107,6 +107,6 @@ struct SimResult {
 
 // Blocks erased in the run: unit erases x blocks per erase unit (RU or
 // line), the "erases" of summary.json and sweep.csv.
-[[nodiscard]] inline uint64_t erased_blocks(const SimResult& r) { return r.ftl.line_erases * r.blocks_per_unit; }
+[[nodiscard]] inline uint64_t erased_blocks(const SimResult& r) { return r.ftl.unit_erases * r.blocks_per_unit; }
 
 }  // namespace ftlsim::sim

@@ -17,6 +17,7 @@
 #include "sim/memory_estimate.h"
 #include "sim/precondition.h"
 #include "sim/report.h"
+#include "sim/run_layout.h"
 #include "timing/host_loop.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
@@ -82,7 +83,7 @@ class Driver {
       if (opts_.repeat > 1) {
         const ftl::FtlStats& after = ftl_.stats();
         r.passes.push_back({after.host_slots - before.host_slots, after.gc_slots - before.gc_slots,
-                            after.line_erases - before.line_erases});
+                            after.unit_erases - before.unit_erases});
       }
     }
     progress.finish(n * opts_.repeat);
@@ -105,7 +106,7 @@ class Driver {
     }
     if (ids_) ids_->see(IdSeries::kPreconditionTag);
     const ftl::FtlStats& st = ftl_.stats();
-    r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.line_erases, ftl_.mapped_slots()};
+    r.precondition = PreconditionCounts{st.host_slots, st.gc_slots, st.gc_passes, st.unit_erases, ftl_.mapped_slots()};
     ftl_.reset_counters();
   }
 
@@ -348,10 +349,10 @@ class Driver {
     const uint64_t d_host = st.host_slots - last_host_;
     const uint64_t d_nand = st.nand_slots() - last_nand_;
     row.interval_waf = d_host == 0 ? 0.0 : static_cast<double>(d_nand) / static_cast<double>(d_host);
-    row.free_lines = ftl_.free_lines();
+    row.free_units = ftl_.free_units();
     row.valid_ratio = static_cast<double>(ftl_.mapped_slots()) / static_cast<double>(ftl_.physical_slots());
     row.gc_bytes = st.gc_slots * kSlot;
-    row.erases = st.line_erases;
+    row.erases = st.unit_erases;
     row.marker = marker_;
     last_host_ = st.host_slots;
     last_nand_ = st.nand_slots();
@@ -426,7 +427,7 @@ std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConf
   counts.streams = streams;
   counts.open_room = open_room;
   counts.unit_owner = ftl.unit_owner();
-  counts.unit_state = ftl.lines().state;
+  counts.unit_state = ftl.unit_table().state;
   counts.host_slots = ftl.stats().host_slots;
   counts.host_sent_bytes = host_sent_bytes;
   counts.unit_bytes = unit_bytes;
@@ -437,10 +438,10 @@ std::vector<fdp::HandleStats> collect_handles(const Ftl& ftl, const fdp::FdpConf
 template <class Ftl, class Place, class Drv>
 void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::FdpConfig& fdp, SimResult& r) {
   r.ftl = ftl.stats();
-  r.free_lines_end = ftl.free_lines();
+  r.free_units_end = ftl.free_units();
   r.mapped_slots_end = ftl.mapped_slots();
   r.invalid_pid_requests = place.invalid_pid_requests();
-  const auto& erase = ftl.lines().erase_count;
+  const auto& erase = ftl.unit_table().erase_count;
   r.erase_min = *std::min_element(erase.begin(), erase.end());
   r.erase_max = *std::max_element(erase.begin(), erase.end());
   uint64_t sum = 0;
@@ -497,7 +498,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);
-  const ftl::FtlLayout layout = fdp::make_layout(cfg.geometry, fdp);
+  const ftl::FtlLayout layout = run_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
     throw InputError(say("`reset-at` works in fast mode only: a timed run cannot reset the NAND it is timing"));
@@ -576,8 +577,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     timing::TimingResult& tr = *r.timing;
     tr.config = *opts.timing;
     tr.events = timing::EventSeries(opts.timing->event_interval_ns);
-    const fdp::FdpConfig shape = fdp.isolated_gc ? fdp : fdp::FdpConfig{};  // the line path: lines
-    const timing::NandMap map(cfg.geometry, fdp::resolve_ru_shape(cfg.geometry, shape), layout.units);
+    const timing::NandMap map(cfg.geometry, run_unit_shape(cfg.geometry, fdp), layout.units);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
     run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {

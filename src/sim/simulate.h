@@ -1,5 +1,5 @@
 #pragma once
-// Replays a trace's records through the FTL (fast mode) and collects the
+// Simulates a trace: its records through the FTL (fast mode), collecting the
 // result. Records are read in place; nothing is allocated per record.
 #include <cstdint>
 #include <optional>
@@ -65,7 +65,7 @@ struct SimOptions {
   std::optional<timing::TimingConfig> timing;
   ResetAt reset;  // fast mode only
   Precondition precondition = Precondition::kNone;
-  // --repeat: the trace is replayed this many times (>= 1; fast mode only),
+  // --repeat: the trace is run this many times (>= 1; fast mode only),
   // pass k with its times shifted by k x (span + mean gap between records).
   uint64_t repeat = 1;
   // --id-series: keep SimResult::id_timeseries (per placement ID and per

@@ -30,7 +30,7 @@ struct SweepJob {
   // Set when the configuration was rejected before running (for example by
   // FtlConfig::validate): the job is not run and its outcome carries this.
   Message error;
-  // When set, the trace this job replays instead of run_sweep's `trace`
+  // When set, the trace this job simulates instead of run_sweep's `trace`
   // (compare across two traces); it must outlive run_sweep.
   const TraceView* trace = nullptr;
 };

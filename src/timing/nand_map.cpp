@@ -5,7 +5,7 @@
 
 namespace ftlsim::timing {
 
-NandMap::NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t units) {
+NandMap::NandMap(const ftl::Geometry& g, const ftl::UnitShape& ru, uint32_t units) {
   const uint32_t dies = g.dies();
   if (ru.die_groups == 0 || dies % ru.die_groups != 0 || ru.dies == 0 || ru.group_dies % ru.dies != 0 ||
       ru.units_per_die_group == 0 || units > ru.units_per_die_group * ru.die_groups) {

@@ -6,9 +6,9 @@
 //  - Dies are numbered channel fastest: die = lun x channels + channel.
 //  - The dies form ru.die_groups groups of ru.group_dies (reclaim groups with
 //    --rg-split dies or channels, one group otherwise); group k's units are the engine's
-//    units [k x W, (k+1) x W), W = ru.units_per_die_group (fdp_config.h).
+//    units [k x W, (k+1) x W), W = ru.units_per_die_group (ftl/unit_shape.h).
 //  - A unit spans `unit_dies` dies of its group (all of them for a
-//    line-sized RU, fewer for a smaller RU: fdp::RuShape) and `rows` blocks per
+//    line-sized RU, fewer for a smaller RU: ftl::UnitShape) and `rows` blocks per
 //    plane on each. Local unit u of a group with S = group dies / unit_dies die
 //    sets takes die set u mod S, so consecutive units land on different dies.
 //    A group's dies are ru.die_order's: consecutive die numbers, or ConfFDP's
@@ -22,9 +22,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "fdp/fdp_config.h"
 #include "ftl/fast_div.h"
 #include "ftl/geometry.h"
+#include "ftl/unit_shape.h"
 
 namespace ftlsim::timing {
 
@@ -36,10 +36,11 @@ struct NandLoc {
 class NandMap {
  public:
   NandMap() = default;
-  // REQUIRES: ru = fdp::resolve_ru_shape(g, fdp) for the same geometry, and
-  // ru.dies x ru.block_rows x planes x pages slots per unit (4 KiB pages);
-  // `units` engine units (ru.units_per_group x reclaim groups).
-  NandMap(const ftl::Geometry& g, const fdp::RuShape& ru, uint32_t units);
+  // REQUIRES: ru is the units' shape for the same geometry (ftl::line_shape,
+  // or fdp::resolve_ru_shape with FDP), and ru.dies x ru.block_rows x planes
+  // x pages slots per unit (4 KiB pages); `units` engine units
+  // (ru.units_per_group x reclaim groups).
+  NandMap(const ftl::Geometry& g, const ftl::UnitShape& ru, uint32_t units);
 
   [[nodiscard]] uint32_t unit_of(uint32_t slot) const { return spu_div_.divide(slot); }
   [[nodiscard]] NandLoc locate(uint32_t slot) const {

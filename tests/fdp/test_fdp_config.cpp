@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+
 #include "core/error.h"
 #include "fdp/fdp_config.h"
 #include "fdp/handle_stats.h"
@@ -69,8 +71,9 @@ TEST_CASE("stream layout per handle type", "[fdp][unit]") {
     return n;
   };
 
-  c.isolated_gc = false;  // non-FDP: FEMU's line path, one stream, line 0 open at start-up
-  auto l = fdp::make_layout(g, c);
+  c.isolated_gc = false;  // non-FDP: FEMU's line path (ftl's), one stream, line 0 open at start-up
+  CHECK_THROWS_AS(fdp::make_layout(g, c), std::logic_error);
+  auto l = ftl::line_layout(g);
   CHECK(l.streams() == 1);
   CHECK(l.gc_dest == std::vector<ftl::StreamId>{0});
   CHECK(l.open_at_start == std::vector<ftl::StreamId>{0});
@@ -256,15 +259,39 @@ TEST_CASE("the GC RU opens at the first victim even when it holds nothing valid"
   REQUIRE(l.gc_dest.at(0) == 1);  // host stream 0 -> GC stream 1
   ftl::PageFtl<ftl::HeapVictims> f(cfg, l, ftl::HeapVictims{});
   for (uint32_t lpn = 0; lpn < 4; ++lpn) f.write(lpn);
-  CHECK(f.free_lines() == 6);
+  CHECK(f.free_units() == 6);
   for (uint32_t lpn = 0; lpn < 4; ++lpn) f.write(lpn);
-  CHECK(f.free_lines() == 5);
-  CHECK(f.lines().valid[0] == 0);
+  CHECK(f.free_units() == 5);
+  CHECK(f.unit_table().valid[0] == 0);
   f.after_request();
   CHECK(f.stats().gc_passes == 1);
   CHECK(f.stats().gc_slots == 0);
-  CHECK(f.stats().line_erases == 1);
-  CHECK(f.free_lines() == 5);
+  CHECK(f.stats().unit_erases == 1);
+  CHECK(f.free_units() == 5);
   CHECK(f.unit_owner()[3] == 1);  // the GC stream's RU
   CHECK(f.check_invariants().empty());
+}
+
+TEST_CASE("the line path's units (ftl) are FDP's one-line RUs in one RG", "[fdp][unit]") {
+  for (const ftl::Geometry& g : {small(), test::geometry(4, 2, 2, 8, 4, 64), test::geometry(8, 8, 1, 98, 32, 512)}) {
+    const ftl::UnitShape line = ftl::line_shape(g);
+    const ftl::UnitShape ru = fdp::resolve_ru_shape(g, fdp::FdpConfig{});
+    CHECK(line.dies == ru.dies);
+    CHECK(line.block_rows == ru.block_rows);
+    CHECK(line.bytes == ru.bytes);
+    CHECK(line.units_per_group == ru.units_per_group);
+    CHECK(line.die_groups == ru.die_groups);
+    CHECK(line.group_dies == ru.group_dies);
+    CHECK(line.units_per_die_group == ru.units_per_die_group);
+    CHECK(line.die_order == ru.die_order);
+    const ftl::FtlLayout l = ftl::line_layout(g);
+    const ftl::FtlLayout f = fdp::make_layout(g, fdp::FdpConfig{});
+    CHECK(l.units == f.units);
+    CHECK(l.slots_per_unit == f.slots_per_unit);
+    CHECK(l.blocks_per_unit == f.blocks_per_unit);
+    CHECK(l.write_orders == f.write_orders);
+    CHECK(l.unit_order == f.unit_order);
+    CHECK(l.units == g.lines());
+    CHECK(l.slots_per_unit == g.slots_per_line());
+  }
 }

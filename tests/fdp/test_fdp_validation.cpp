@@ -70,7 +70,7 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
 void check_same(const sim::SimResult& a, const sim::SimResult& b) {
   CHECK(a.ftl.host_slots == b.ftl.host_slots);
   CHECK(a.ftl.gc_slots == b.ftl.gc_slots);
-  CHECK(a.ftl.line_erases == b.ftl.line_erases);
+  CHECK(a.ftl.unit_erases == b.ftl.unit_erases);
   CHECK(a.ftl.gc_passes == b.ftl.gc_passes);
   CHECK(a.ftl.gc_onset_host_slots == b.ftl.gc_onset_host_slots);
   CHECK(a.erase_max == b.erase_max);
@@ -194,7 +194,7 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
       CHECK(h.mbmw_bytes == h.hbmw_bytes + h.gc_out_bytes);  // per handle: MBMW = HBMW + its GC writes
       CHECK(h.hbmw_bytes == h.host_bytes);                   // page-aligned trace: bytes sent = pages x 4 KiB
     }
-    REQUIRE(r.ftl.line_erases > 0);  // the MBE check below means something only with erases
+    REQUIRE(r.ftl.unit_erases > 0);  // the MBE check below means something only with erases
     const uint64_t pid_bytes = std::accumulate(r.host_bytes_by_pid.begin(), r.host_bytes_by_pid.end(), uint64_t{0},
                                                [](uint64_t a, const auto& p) { return a + p.second; });
     CHECK(host == r.ftl.host_slots * 4096);  // HBMW
@@ -202,10 +202,10 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
     CHECK(gc_in == r.ftl.gc_slots * 4096);
     CHECK(gc_out == r.ftl.gc_slots * 4096);
     CHECK(host + gc_in == r.ftl.nand_slots() * 4096);  // MBMW = HBMW + GC
-    CHECK(units == r.units - r.free_lines_end);
+    CHECK(units == r.units - r.free_units_end);
     CHECK(share == Approx(r.ftl.waf()).epsilon(1e-12));
     CHECK(r.ru_bytes == uint64_t{64} * 4096 * 8);  // one RU = one line of 8 dies x 64 slots
-    CHECK(mbe == r.ftl.line_erases * r.ru_bytes);  // MBE: the handles' erased RU bytes = RU erases x RU bytes
+    CHECK(mbe == r.ftl.unit_erases * r.ru_bytes);  // MBE: the handles' erased RU bytes = RU erases x RU bytes
     CHECK(r.invalid_pid_requests == 0);
   }
   // Four stream IDs but two handles: IDs 2 and 3 are invalid and go to handle 0.

@@ -42,7 +42,7 @@ TEST_CASE("handle_stats adds up streams and units per handle", "[fdp][unit]") {
       {0, 0, 0, 0}};
   const std::vector<uint32_t> open_room = {5, 7, 3, 0, 0};  // the GC stream's 3 is not RUAMW
   const std::vector<ftl::StreamId> owner = {0, 0, 1, 2, 3, 0};
-  using S = ftl::LineState;
+  using S = ftl::UnitState;
   const std::vector<S> state = {S::kOpen, S::kFree, S::kClosed, S::kClosed, S::kFree, S::kClosed};
   fdp::EngineCounts e;
   e.streams = streams;

@@ -44,24 +44,24 @@ TEST_CASE("an RU closes when its time limit passes, full or not", "[fdp][unit]")
   f.expire_units(99);
   CHECK(f.stats().units_not_fully_written == 0);
   CHECK(f.next_expiry() == 100);
-  const uint32_t free_before = f.free_lines();
+  const uint32_t free_before = f.free_units();
   f.set_now(100);
   f.expire_units(100);
   CHECK(f.stats().unit_time_limit_exceeded == 1);
   CHECK(f.stats().units_not_fully_written == 1);
   CHECK(f.stats().unwritten_slots == 3);
-  CHECK(f.lines().state[0] == ftl::LineState::kClosed);
-  CHECK(f.lines().valid[0] == 5);
+  CHECK(f.unit_table().state[0] == ftl::UnitState::kClosed);
+  CHECK(f.unit_table().valid[0] == 5);
   CHECK(f.next_expiry() == ftl::kNever);
-  CHECK(f.free_lines() == free_before);  // a new unit is opened only by the next write
+  CHECK(f.free_units() == free_before);  // a new unit is opened only by the next write
   f.write(5);
-  CHECK(f.free_lines() == free_before - 1);
+  CHECK(f.free_units() == free_before - 1);
   CHECK(f.next_expiry() == 200);
   CHECK(f.check_invariants().empty());
   // Overwriting line 0's five slots leaves it with nothing live: GC can take
   // it without copying, unwritten slots included.
   for (uint32_t lpn = 0; lpn < 5; ++lpn) f.write(lpn);
-  CHECK(f.lines().valid[0] == 0);
+  CHECK(f.unit_table().valid[0] == 0);
   CHECK(f.check_invariants().empty());
 }
 
@@ -103,13 +103,13 @@ TEST_CASE("RU time limit: event counts and unwritten bytes by hand, no copies fo
     CHECK(r.ftl.units_not_fully_written == 99);
     CHECK(r.ftl.unwritten_slots == 99 * (512 - 10));
     CHECK(r.ftl.host_slots == 1000);
-    CHECK(r.ftl.line_erases > 0);  // 99 closed RUs on a 64-line device: GC ran
+    CHECK(r.ftl.unit_erases > 0);  // 99 closed RUs on a 64-line device: GC ran
     CHECK(r.ftl.gc_slots == 0);
     CHECK(r.ftl.waf() == 1.0);
     // Without the limit no RU closes early.
     const sim::SimResult free_run = run(c, recs, placement, 0);
     CHECK(free_run.ftl.units_not_fully_written == 0);
-    CHECK(free_run.ftl.line_erases == 0);  // 1000 slots fit in 2 of the 64 lines
+    CHECK(free_run.ftl.unit_erases == 0);  // 1000 slots fit in 2 of the 64 lines
   }
 }
 

@@ -11,16 +11,16 @@ using ftl::PageFtl;
 TEST_CASE("writes stripe slots across the line in write order and overwrite invalidates", "[ftl][unit]") {
   auto cfg = test::tiny_config(10, 8, 40, 75, 85);
   PageFtl<ftl::HeapVictims> f(cfg);
-  CHECK(f.free_lines() == 9);  // one line is open from the start, as in FEMU
+  CHECK(f.free_units() == 9);  // one line is open from the start, as in FEMU
   for (uint32_t lpn = 0; lpn < 8; ++lpn) f.write(lpn);
-  CHECK(f.free_lines() == 8);  // the full line closed at once and the next was opened
-  CHECK(f.lines().valid[0] == 8);
+  CHECK(f.free_units() == 8);  // the full line closed at once and the next was opened
+  CHECK(f.unit_table().valid[0] == 8);
   f.write(3);
-  CHECK(f.lines().valid[0] == 7);
-  CHECK(f.lines().valid[1] == 1);
+  CHECK(f.unit_table().valid[0] == 7);
+  CHECK(f.unit_table().valid[1] == 1);
   f.trim(5);
   f.trim(5);  // trimming an unmapped slot changes nothing
-  CHECK(f.lines().valid[0] == 6);
+  CHECK(f.unit_table().valid[0] == 6);
   CHECK_FALSE(f.is_mapped(5));
   CHECK(f.stats().trimmed_slots == 1);
   CHECK(f.mapped_slots() == 7);
@@ -35,8 +35,8 @@ TEST_CASE("writes stripe slots across the line in write order and overwrite inva
 TEST_CASE("GC onset happens at the hand-computed host slot", "[ftl][validation]") {
   auto cfg = test::tiny_config(10, 8, 40, 75, 85);
   PageFtl<ftl::HeapVictims> f(cfg);
-  REQUIRE(f.thres_lines() == 2);
-  REQUIRE(f.thres_lines_high() == 1);
+  REQUIRE(f.thres_units() == 2);
+  REQUIRE(f.thres_units_high() == 1);
   uint64_t written = 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (uint32_t lpn = 0; lpn < 40; ++lpn) {
@@ -58,7 +58,7 @@ static uint32_t fill_data_lines(PageFtl<ftl::HeapVictims>& f) {
     f.write(lpn);
     f.after_request();
   }
-  return f.free_lines();
+  return f.free_units();
 }
 
 // Overwrites round robin over the 12 data lines (lpn = 64 * i + k in round
@@ -88,8 +88,8 @@ TEST_CASE("the 1/8-invalid rule delays a background victim by the hand-computed 
           "[ftl][validation]") {
   auto cfg = test::tiny_config(20, 64, 768, 70, 95);
   PageFtl<ftl::HeapVictims> f(cfg);
-  REQUIRE(f.thres_lines() == 6);
-  REQUIRE(f.thres_lines_high() == 1);
+  REQUIRE(f.thres_units() == 6);
+  REQUIRE(f.thres_units_high() == 1);
   REQUIRE(fill_data_lines(f) == 7);
   const uint32_t n = overwrites_until_gc(f);
   CHECK(n == 85);
@@ -123,7 +123,7 @@ TEST_CASE("forced GC keeps the device writable and every counter consistent", "[
           CHECK(f.check_invariants().empty());
           CHECK(f.stats().gc_passes > 0);
           CHECK(f.stats().programmed_slots == f.stats().host_slots + f.stats().gc_slots);
-          CHECK(f.free_lines() >= 1);
+          CHECK(f.free_units() >= 1);
         },
         any);
   }
@@ -141,7 +141,7 @@ TEST_CASE("the watermark trigger takes a victim below 1/8 invalid at the hand-co
   auto cfg = test::tiny_config(20, 64, 768, 70, 95);
   cfg.gc.watermark = true;
   PageFtl<ftl::HeapVictims> f(cfg);
-  REQUIRE(f.thres_lines() == 6);
+  REQUIRE(f.thres_units() == 6);
   REQUIRE(fill_data_lines(f) == 7);
   const uint32_t n = overwrites_until_gc(f);
   CHECK(n == 64);
@@ -149,7 +149,7 @@ TEST_CASE("the watermark trigger takes a victim below 1/8 invalid at the hand-co
   CHECK(f.stats().gc_background_declined == 0);
   CHECK(f.stats().gc_background_passes == 1);
   CHECK(f.stats().gc_slots == 58);
-  CHECK(f.free_lines() == 7);
+  CHECK(f.free_units() == 7);
   CHECK(f.check_invariants().empty());
 }
 
@@ -164,20 +164,20 @@ TEST_CASE("the watermark trigger runs passes until free units are above the thre
     auto cfg = test::tiny_config(10, 8, 40, 75, 85);
     cfg.gc.watermark = watermark;
     PageFtl<ftl::HeapVictims> f(cfg);
-    REQUIRE(f.thres_lines() == 2);
-    REQUIRE(f.thres_lines_high() == 1);
+    REQUIRE(f.thres_units() == 2);
+    REQUIRE(f.thres_units_high() == 1);
     for (uint32_t lpn = 0; lpn < 40; ++lpn) {
       f.before_write(0);
       f.write(lpn);
       f.after_request();
     }
-    REQUIRE(f.free_lines() == 4);
+    REQUIRE(f.free_units() == 4);
     f.before_write(0);
     for (uint32_t lpn = 0; lpn < 24; ++lpn) f.write(lpn);
-    REQUIRE(f.free_lines() == 1);
+    REQUIRE(f.free_units() == 1);
     f.after_request();
     CHECK(f.stats().gc_background_passes == (watermark ? 2 : 1));
-    CHECK(f.free_lines() == (watermark ? 3 : 2));
+    CHECK(f.free_units() == (watermark ? 3 : 2));
     CHECK(f.stats().gc_slots == 0);
     CHECK(f.check_invariants().empty());
   }

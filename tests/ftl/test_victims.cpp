@@ -7,13 +7,13 @@
 using namespace ftlsim::ftl;
 
 namespace {
-LineTable table_with(std::initializer_list<uint32_t> valid, uint32_t slots) {
-  LineTable t;
+UnitTable table_with(std::initializer_list<uint32_t> valid, uint32_t slots) {
+  UnitTable t;
   t.resize(static_cast<uint32_t>(valid.size()), slots);
   uint32_t i = 0;
   for (uint32_t v : valid) {
     t.valid[i] = v;
-    t.state[i] = LineState::kClosed;
+    t.state[i] = UnitState::kClosed;
     t.close_stamp[i] = i;
     ++i;
   }
@@ -33,18 +33,18 @@ TEST_CASE("greedy heap pops in FEMU pqueue order, which is not first come first 
   //   pop a: c moves to the root; its child b is not smaller (2 > 2 is
   //   false), so c stays on top: [c, b]
   // so c comes out before b although b had 2 valid slots first.
-  LineTable t = table_with({2, 1, 2}, 8);
+  UnitTable t = table_with({2, 1, 2}, 8);
   HeapVictims g;
   g.init(t, 1);
-  for (LineId l = 0; l < 3; ++l) g.on_close(t, l);
+  for (UnitId l = 0; l < 3; ++l) g.on_close(t, l);
   CHECK(g.select(t, forced()) == 1);
   CHECK(g.select(t, forced()) == 2);
   CHECK(g.select(t, forced()) == 0);
-  CHECK(g.select(t, forced()) == kNoLine);
+  CHECK(g.select(t, forced()) == kNoUnit);
 }
 
 TEST_CASE("greedy heap keeps full units out until their first invalidation", "[ftl][unit]") {
-  LineTable t = table_with({8, 5}, 8);
+  UnitTable t = table_with({8, 5}, 8);
   HeapVictims g;
   g.init(t, 1);
   g.on_close(t, 0);  // full: waits outside the heap
@@ -67,11 +67,11 @@ TEST_CASE("a declined background pass leaves the line path's heap alone but reor
   // is popped ([z, y]: z moved to the root does not sink, 3 > 3 is false) and
   // inserted again at the end ([z, y, x]): a forced pass then takes z.
   for (const bool requeue : {false, true}) {
-    LineTable t = table_with({3, 3, 3}, 8);
+    UnitTable t = table_with({3, 3, 3}, 8);
     HeapVictims g;
     g.init(t, 1);
-    for (LineId l = 0; l < 3; ++l) g.on_close(t, l);
-    CHECK(g.select(t, background(6, requeue)) == kNoLine);
+    for (UnitId l = 0; l < 3; ++l) g.on_close(t, l);
+    CHECK(g.select(t, background(6, requeue)) == kNoUnit);
     CHECK(g.select(t, forced()) == (requeue ? 2u : 0u));
   }
 }
@@ -79,7 +79,7 @@ TEST_CASE("a declined background pass leaves the line path's heap alone but reor
 TEST_CASE("FDP takes a victim without valid slots even when it has few invalid ones", "[ftl][unit]") {
   // A unit closed early: 0 valid, 6 of its 8 slots never written, so 2
   // invalid. FEMU's FDP rule takes it (vpc == 0); the line rule declines it.
-  LineTable t = table_with({0}, 8);
+  UnitTable t = table_with({0}, 8);
   t.unwritten[0] = 6;
   CHECK(t.invalid(0) == 2);
   HeapVictims line, fdp;
@@ -87,24 +87,24 @@ TEST_CASE("FDP takes a victim without valid slots even when it has few invalid o
   fdp.init(t, 1);
   line.on_close(t, 0);
   fdp.on_close(t, 0);
-  CHECK(line.select(t, background(4, false)) == kNoLine);
+  CHECK(line.select(t, background(4, false)) == kNoUnit);
   CHECK(fdp.select(t, background(4, true)) == 0);
 }
 
 TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
   // Units of 8 slots with 7, 6 and 7 valid: unit 1 (2 invalid) is the top.
-  LineTable t = table_with({7, 6, 7}, 8);
+  UnitTable t = table_with({7, 6, 7}, 8);
   HeapVictims g;
   g.init(t, 1);
-  for (LineId l = 0; l < 3; ++l) g.on_close(t, l);
+  for (UnitId l = 0; l < 3; ++l) g.on_close(t, l);
   CHECK_FALSE(g.declines_background(t, 2));
   CHECK(g.declines_background(t, 3));
-  CHECK(g.select(t, background(3, false)) == kNoLine);  // declined, left in place
+  CHECK(g.select(t, background(3, false)) == kNoUnit);  // declined, left in place
   CHECK(g.peek() == 1);
   // Without unwritten slots anywhere, the invalid count needs no t.unwritten.
   GcAsk none = background(3, false);
   none.unwritten = false;
-  for (LineId l = 0; l < 3; ++l) CHECK(declines(t, l, none) == declines(t, l, background(3, false)));
+  for (UnitId l = 0; l < 3; ++l) CHECK(declines(t, l, none) == declines(t, l, background(3, false)));
   // May an invalidation make the unit the top? The top itself, and a unit
   // with as few valid slots; not one with more (it would tie and stay below).
   CHECK(g.may_become_top(t, 1));
@@ -124,23 +124,23 @@ TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
 }
 
 TEST_CASE("fifo takes the oldest line that has an invalid slot", "[ftl][unit]") {
-  LineTable t = table_with({8, 2, 7, 0}, 8);
+  UnitTable t = table_with({8, 2, 7, 0}, 8);
   FifoVictims f;
   f.init(t, 1);
-  for (LineId l = 0; l < 4; ++l) f.on_close(t, l);
+  for (UnitId l = 0; l < 4; ++l) f.on_close(t, l);
   CHECK(f.select(t, background(1, false)) == 1);         // line 0 fully valid: skipped
-  CHECK(f.select(t, background(2, false)) == kNoLine);   // oldest candidate (line 2) has 1 invalid
+  CHECK(f.select(t, background(2, false)) == kNoUnit);   // oldest candidate (line 2) has 1 invalid
   CHECK(f.select(t, background(1, false)) == 2);
   CHECK(f.select(t, background(1, false)) == 3);
-  CHECK(f.select(t, background(1, false)) == kNoLine);
+  CHECK(f.select(t, background(1, false)) == kNoUnit);
 }
 
 TEST_CASE("cost-benefit prefers old cold lines over young ones with equal utilisation", "[ftl][unit]") {
-  LineTable t = table_with({4, 4, 0}, 8);
+  UnitTable t = table_with({4, 4, 0}, 8);
   t.close_stamp = {100, 10, 99};
   CostBenefitVictims cb;
   cb.init(t, 1);
-  for (LineId l = 0; l < 3; ++l) cb.on_close(t, l);
+  for (UnitId l = 0; l < 3; ++l) cb.on_close(t, l);
   // line 2: u=0, age 2 -> 2; line 1: u=.5, age 91 -> 30.3; line 0: age 1 -> 0.33
   const GcAsk at100{false, 1, false, 100};
   CHECK(cb.select(t, at100) == 1);
@@ -149,19 +149,19 @@ TEST_CASE("cost-benefit prefers old cold lines over young ones with equal utilis
 }
 
 TEST_CASE("random and d-choice only return candidates and are seeded", "[ftl][unit]") {
-  LineTable t = table_with({8, 2, 7, 0, 8}, 8);
+  UnitTable t = table_with({8, 2, 7, 0, 8}, 8);
   auto draw = [&](auto victims) {
     victims.init(t, 42);
-    for (LineId l = 0; l < 5; ++l) victims.on_close(t, l);
-    std::vector<LineId> out;
-    for (LineId l; (l = victims.select(t, background(1, false))) != kNoLine;) out.push_back(l);
+    for (UnitId l = 0; l < 5; ++l) victims.on_close(t, l);
+    std::vector<UnitId> out;
+    for (UnitId l; (l = victims.select(t, background(1, false))) != kNoUnit;) out.push_back(l);
     return out;
   };
   auto r1 = draw(RandomVictims{});
   auto r2 = draw(RandomVictims{});
   CHECK(r1 == r2);
   std::sort(r1.begin(), r1.end());
-  CHECK(r1 == std::vector<LineId>{1, 2, 3});
+  CHECK(r1 == std::vector<UnitId>{1, 2, 3});
   auto d = draw(DChoiceVictims{64});  // with many samples d-choice is greedy here
-  CHECK(d == std::vector<LineId>{3, 1, 2});
+  CHECK(d == std::vector<UnitId>{3, 1, 2});
 }

@@ -1,5 +1,5 @@
 // libFuzzer target: the write-hint log reader and its index
-// (trace/import/placement_source.h, HintIndex), and --hint-map. An input whose
+// (trace/import/placement_id_source.h, HintIndex), and --hint-map. An input whose
 // first line starts with "map:" has that line's rest parsed as --hint-map.
 // A log that parses is looked up with devices, sectors and times taken from
 // the numbers in the input, with the device match on and off; widening the
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "fuzz_check.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 using namespace ftlsim;
 

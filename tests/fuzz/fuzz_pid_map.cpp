@@ -1,4 +1,4 @@
-// libFuzzer target: the --pid-map reader (trace/import/placement_source.h). A map
+// libFuzzer target: the --pid-map reader (trace/import/placement_id_source.h). A map
 // that parses is looked up with process names, ids and LBAs taken from the
 // input's own bytes, and then used for a real import (a fixed blkparse text
 // with processes, through --pid-map), so the whole placement path runs.
@@ -9,7 +9,7 @@
 
 #include "fuzz_check.h"
 #include "memfd_file.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 using namespace ftlsim;
 

@@ -177,8 +177,8 @@ class Reference {
       }
     }
     if (per_pool_ == 0) throw std::invalid_argument("reference: fewer units than reclaim groups");
-    spu_ = static_cast<uint32_t>(units_[0].lines.size() * units_[0].dies_write.size() * c_.planes * c_.pages);
-    for (Unit& x : units_) x.lpn_at.assign(spu_, kNone);
+    slots_per_unit_ = static_cast<uint32_t>(units_[0].lines.size() * units_[0].dies_write.size() * c_.planes * c_.pages);
+    for (Unit& x : units_) x.lpn_at.assign(slots_per_unit_, kNone);
     if (c_.logical_slots == 0 || c_.logical_slots > UINT32_MAX) {
       throw std::invalid_argument("reference: logical capacity out of range");
     }
@@ -306,7 +306,7 @@ class Reference {
   // A unit that filled: queued if it has an invalid slot, else kept as full (rule 2).
   void close(uint32_t u) {
     Unit& x = units_[u];
-    if (x.valid == spu_) {
+    if (x.valid == slots_per_unit_) {
       x.state = State::kFull;
     } else {
       x.state = State::kQueued;
@@ -325,20 +325,20 @@ class Reference {
     x.lpn_at[off] = lpn;
     ++x.valid;
     ++x.written;
-    l2p_[lpn] = u * spu_ + off;
-    if (x.written == spu_) {
+    l2p_[lpn] = u * slots_per_unit_ + off;
+    if (x.written == slots_per_unit_) {
       close(u);
       streams_[si].unit = kNone;
       open(si);
     }
-    return u * spu_ + off;
+    return u * slots_per_unit_ + off;
   }
 
   // The slot's data is dead (overwrite, trim). Victim queue section: a full
   // unit's first invalidation inserts it, a queued unit's changes its priority.
   void invalidate(uint32_t slot) {
-    const uint32_t u = slot / spu_;
-    const uint32_t off = slot % spu_;
+    const uint32_t u = slot / slots_per_unit_;
+    const uint32_t off = slot % slots_per_unit_;
     Unit& x = units_[u];
     if (x.lpn_at[off] == kNone) throw std::logic_error("reference: invalidating a dead slot");
     x.lpn_at[off] = kNone;
@@ -375,13 +375,13 @@ class Reference {
       if (!force) ++r_.gc_background_no_victim;
       return false;
     }
-    const uint32_t min_invalid = c_.gc_watermark ? 0 : spu_ / 8;  // the watermark trigger has no U/8 rule
+    const uint32_t min_invalid = c_.gc_watermark ? 0 : slots_per_unit_ / 8;  // the watermark trigger has no U/8 rule
     uint32_t v = 0;
     if (!fdp_device() || c_.declined_keep) {
       // Rule 12 (and rule 13's ConfFDP column): a background pass leaves a
       // victim with < U/8 invalid in place.
       v = p.heap[1];
-      if (!force && spu_ - units_[v].valid < min_invalid) {
+      if (!force && slots_per_unit_ - units_[v].valid < min_invalid) {
         ++r_.gc_background_declined;
         return false;
       }
@@ -389,7 +389,7 @@ class Reference {
     } else {
       // Rule 13: popped; a refused victim is inserted again.
       v = heap_pop(p);
-      if (!force && units_[v].valid > 0 && spu_ - units_[v].valid < min_invalid) {
+      if (!force && units_[v].valid > 0 && slots_per_unit_ - units_[v].valid < min_invalid) {
         heap_insert(p, v);
         ++r_.gc_background_declined;
         return false;
@@ -411,7 +411,7 @@ class Reference {
     // the nearest RG not at its high threshold, looked up again per copy.
     // READING: a destination without a unit takes one first, and since that
     // changes its RG's free count, the nearest RG is looked up again.
-    const bool spill = c_.gc_spill && force && spu_ - units_[v].valid < spu_ / 10;
+    const bool spill = c_.gc_spill && force && slots_per_unit_ - units_[v].valid < slots_per_unit_ / 10;
     const auto spill_destination = [&] {
       for (;;) {
         const uint32_t d = gc_destination(owner, nearest(g));
@@ -455,12 +455,12 @@ class Reference {
   std::vector<uint32_t> copy_order() const {
     std::vector<uint32_t> order;
     if (!c_.gc_page_order) {
-      for (uint32_t off = 0; off < spu_; ++off) order.push_back(off);
+      for (uint32_t off = 0; off < slots_per_unit_; ++off) order.push_back(off);
       return order;
     }
     const uint32_t blocks_per_line = static_cast<uint32_t>(units_[0].dies_write.size()) * c_.planes;
     const uint32_t per_line = blocks_per_line * c_.pages;
-    for (uint32_t li = 0; li < spu_ / per_line; ++li) {
+    for (uint32_t li = 0; li < slots_per_unit_ / per_line; ++li) {
       for (uint32_t page = 0; page < c_.pages; ++page) {
         for (uint32_t b = 0; b < blocks_per_line; ++b) order.push_back(li * per_line + b * c_.pages + page);
       }
@@ -696,18 +696,18 @@ class Reference {
     for (uint32_t u = 0; u < units_.size(); ++u) {
       const Unit& x = units_[u];
       uint32_t n = 0;
-      for (uint32_t off = 0; off < spu_; ++off) {
+      for (uint32_t off = 0; off < slots_per_unit_; ++off) {
         const uint32_t lpn = x.lpn_at[off];
         if (lpn == kNone) continue;
         ++n;
-        if (l2p_[lpn] != u * spu_ + off) throw std::logic_error("reference self-check: l2p and slot disagree");
+        if (l2p_[lpn] != u * slots_per_unit_ + off) throw std::logic_error("reference self-check: l2p and slot disagree");
       }
       if (n != x.valid) throw std::logic_error("reference self-check: valid count");
       if ((x.state == State::kFree || x.state == State::kUnused) && n != 0) {
         throw std::logic_error("reference self-check: data in a free unit");
       }
       if ((x.state == State::kQueued) != (x.pos != 0)) throw std::logic_error("reference self-check: queued state");
-      if (x.state == State::kFull && x.valid != spu_) throw std::logic_error("reference self-check: full unit");
+      if (x.state == State::kFull && x.valid != slots_per_unit_) throw std::logic_error("reference self-check: full unit");
       live += n;
     }
     uint64_t mapped = 0;
@@ -728,7 +728,7 @@ class Reference {
   RefResult result() {
     self_check();
     RefResult r = r_;
-    r.slots_per_unit = spu_;
+    r.slots_per_unit = slots_per_unit_;
     r.units_per_pool = per_pool_;
     for (const Pool& p : pools_) r.free_units_end += static_cast<uint32_t>(p.free.size());
     for (uint32_t s : l2p_) r.mapped_slots_end += s != kNone;
@@ -749,7 +749,7 @@ class Reference {
   std::vector<Stream> streams_;
   std::vector<uint32_t> l2p_;
   std::vector<RefHandle> handles_;
-  uint32_t spu_ = 0;
+  uint32_t slots_per_unit_ = 0;
   uint32_t per_pool_ = 0;
   bool shared_gc_ = false;
   bool reset_done_ = false;

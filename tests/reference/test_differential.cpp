@@ -191,7 +191,7 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
   eq("host_slots", f.ftl.host_slots, r.host_slots);
   eq("host_sent_bytes (HBMW)", f.host_sent_bytes, r.hbmw_bytes);
   eq("gc_slots", f.ftl.gc_slots, r.gc_slots);
-  eq("line_erases", f.ftl.line_erases, r.unit_erases);
+  eq("unit_erases", f.ftl.unit_erases, r.unit_erases);
   eq("gc_passes", f.ftl.gc_passes, r.gc_passes);
   eq("gc_forced_passes", f.ftl.gc_forced_passes, r.gc_forced_passes);
   eq("gc_background_passes", f.ftl.gc_background_passes, r.gc_background_passes);
@@ -203,7 +203,7 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
   eq("partial_trim_slots", f.requests.partial_trim_slots, r.partial_trim_slots);
   eq("trim_extra_slots", f.requests.trim_extra_slots, r.trim_extra_slots);
   eq("unmapped_read_slots", f.requests.unmapped_read_slots, r.unmapped_read_slots);
-  eq("free_lines_end", f.free_lines_end, r.free_units_end);
+  eq("free_units_end", f.free_units_end, r.free_units_end);
   eq("mapped_slots_end", f.mapped_slots_end, r.mapped_slots_end);
   eq("invalid_pid_requests", f.invalid_pid_requests, r.invalid_pid_requests);
   if (!r.erase_count_per_unit.empty()) {

@@ -54,7 +54,7 @@ TEST_CASE("FIFO WAF matches the analytic value within 3% from 7% to 50% over-pro
   for (const double op : {0.07, 0.10, 0.20, 0.30, 0.50}) {
     const auto logical = static_cast<uint64_t>((kLines - 2) * kSlots / (1.0 + op));
     const auto cfg = test::tiny_config(kLines, kSlots, logical, pct, pct, ftl::VictimPolicy::kFifo);
-    REQUIRE(cfg.gc.thres_lines_high(kLines) == 1);
+    REQUIRE(cfg.gc.thres_units_high(kLines) == 1);
     const double alpha = static_cast<double>((kLines - 2) * kSlots) / static_cast<double>(logical);
 
     std::vector<trace::Record> recs;

@@ -137,17 +137,17 @@ TEST_CASE("confdp forced passes: at most N forced passes per write request", "[v
   const sim::SimResult femu = run(c, recs);
   CHECK(femu.ftl.gc_forced_passes == 5);
   CHECK(femu.ftl.gc_background_passes == 1);
-  CHECK(femu.ftl.line_erases == 6);
+  CHECK(femu.ftl.unit_erases == 6);
   c.gc.forced_passes = 2;
   const sim::SimResult two = run(c, recs);
   CHECK(two.ftl.gc_forced_passes == 2);
   CHECK(two.ftl.gc_background_passes == 2);
-  CHECK(two.ftl.line_erases == 4);
+  CHECK(two.ftl.unit_erases == 4);
   c.gc.forced_passes = 3;
   const sim::SimResult three = run(c, recs);
   CHECK(three.ftl.gc_forced_passes == 3);
   CHECK(three.ftl.gc_background_passes == 2);
-  CHECK(three.ftl.line_erases == 5);
+  CHECK(three.ftl.unit_erases == 5);
 }
 
 // Trim range. W(0,4) maps lpns 0..3; T(0,2) unmaps 0,1, and with ConfFDP's
@@ -324,8 +324,8 @@ TEST_CASE("confdp RGs are whole channels: die sets and copy order, 2 RGs", "[val
     CHECK(r.ftl.gc_slots == 7);
     CHECK(r.ftl.gc_background_passes == 1);
     CHECK(r.ftl.gc_forced_passes == 0);
-    CHECK(r.ftl.line_erases == 1);
-    CHECK(r.free_lines_end == 10);
+    CHECK(r.ftl.unit_erases == 1);
+    CHECK(r.free_units_end == 10);
     const std::vector<uint32_t> want = channels ? std::vector<uint32_t>{ftl::kUnmapped, 12, 8, 10, 14, 13, 9, 11}
                                                 : std::vector<uint32_t>{ftl::kUnmapped, 8, 10, 12, 14, 9, 11, 13};
     for (uint32_t lpn = 1; lpn < 8; ++lpn) CHECK(r.l2p[lpn] == want[lpn]);
@@ -353,8 +353,8 @@ TEST_CASE("confdp RGs are whole channels: die sets and copy order, 4 RGs", "[val
     CHECK(r.ftl.host_slots == 8);
     CHECK(r.ftl.gc_slots == 7);
     CHECK(r.ftl.gc_background_passes == 1);
-    CHECK(r.ftl.line_erases == 1);
-    CHECK(r.free_lines_end == 20);
+    CHECK(r.ftl.unit_erases == 1);
+    CHECK(r.free_units_end == 20);
     CHECK(r.invalid_pid_requests == 0);
     const std::vector<uint32_t> want = channels ? std::vector<uint32_t>{ftl::kUnmapped, 108, 104, 106, 110, 109, 105, 107}
                                                 : std::vector<uint32_t>{ftl::kUnmapped, 104, 106, 108, 110, 105, 107, 109};
@@ -400,8 +400,8 @@ TEST_CASE("confdp write spill: a write still at the high threshold after 5 force
     CHECK(r.ftl.gc_forced_passes == 5);
     CHECK(r.ftl.gc_background_passes == 1);
     CHECK(r.ftl.gc_background_declined == 0);
-    CHECK(r.ftl.line_erases == 6);
-    CHECK(r.free_lines_end == 15);
+    CHECK(r.ftl.unit_erases == 6);
+    CHECK(r.free_units_end == 15);
     CHECK(r.mapped_slots_end == 159);
     CHECK(r.l2p[0] == 158);
     CHECK(r.l2p[158] == (spill ? 252u : 106u));
@@ -436,7 +436,7 @@ TEST_CASE("confdp write spill: to the nearer RG not at its high threshold, the l
     CHECK(r.ftl.gc_passes == 0);
     CHECK(r.ftl.gc_slots == 0);
     CHECK(r.ftl.gc_background_declined == 0);
-    CHECK(r.free_lines_end == 14);
+    CHECK(r.free_units_end == 14);
     CHECK(r.mapped_slots_end == 27);
     CHECK(r.l2p[12] == (spill ? 0u : 36u));
     CHECK(r.l2p[25] == (spill ? 72u : 60u));
@@ -475,8 +475,8 @@ TEST_CASE("confdp gc spill: a nearly full forced victim's copies go to the neare
     CHECK(r.ftl.gc_forced_passes == 1);
     CHECK(r.ftl.gc_background_passes == 0);
     CHECK(r.ftl.gc_background_declined == 1);
-    CHECK(r.ftl.line_erases == 1);
-    CHECK(r.free_lines_end == 7);
+    CHECK(r.ftl.unit_erases == 1);
+    CHECK(r.free_units_end == 7);
     CHECK(r.l2p[0] == 120);
     CHECK(r.l2p[1] == (spill ? 121u : 60u));
     CHECK(r.l2p[19] == (spill ? 139u : 78u));
@@ -517,8 +517,8 @@ TEST_CASE("confdp gc spill: the nearest RG is looked up again per copy, 4 RGs", 
     CHECK(r.ftl.gc_forced_passes == 1);
     CHECK(r.ftl.gc_background_passes == 0);
     CHECK(r.ftl.gc_background_declined == 1);
-    CHECK(r.ftl.line_erases == 1);
-    CHECK(r.free_lines_end == 15);
+    CHECK(r.ftl.unit_erases == 1);
+    CHECK(r.free_units_end == 15);
     CHECK(r.l2p[0] == 240);
     CHECK(r.l2p[1] == (spill ? 50u : 180u));
     CHECK(r.l2p[10] == (spill ? 59u : 189u));

@@ -147,7 +147,7 @@ TEST_CASE("FEMU multi-RG: forced GC in the named RG, the data in RG 0", "[valida
     CHECK(r.ftl.gc_background_passes == (named == 0 ? 0u : 1u));
     CHECK(r.ftl.gc_background_declined == (named == 0 ? 2u : 1u));
     CHECK(r.ftl.gc_slots == (named == 0 ? 15u : 14u));
-    CHECK(r.ftl.line_erases == 1);
+    CHECK(r.ftl.unit_erases == 1);
     // lpn 1: unit 3's first slot (48), or unit 2's second (channel 1: offset 8, 40).
     CHECK(r.l2p[1] == (named == 0 ? 48u : 40u));
     // Nothing was ever written into RG 1 (units 4..7) but h0's open RU.

@@ -59,11 +59,11 @@ TEST_CASE("a sequential fill then a known overwrite pattern: GC copies and erase
   // The counters count the trace only.
   CHECK(r.ftl.host_slots == 16);
   CHECK(r.ftl.gc_slots == 4);
-  CHECK(r.ftl.line_erases == 1);
+  CHECK(r.ftl.unit_erases == 1);
   CHECK(r.ftl.gc_passes == 1);
   CHECK(r.ftl.gc_onset_host_slots == 16);
   CHECK(r.ftl.waf() == 1.25);
-  CHECK(r.free_lines_end == 3);
+  CHECK(r.free_units_end == 3);
   CHECK(r.mapped_slots_end == 40);
   // Slot 39 was written by the fill: a read of mapped data.
   CHECK(r.requests.read_slots == 1);
@@ -134,7 +134,7 @@ TEST_CASE("repeat replays the trace: per-pass counts by hand", "[validation]") {
     CHECK(p.waf() == 1.0);
   }
   CHECK(r.ftl.host_slots == 120);
-  CHECK(r.ftl.line_erases == 9);
+  CHECK(r.ftl.unit_erases == 9);
   REQUIRE(r.gc_onset);
   CHECK(r.gc_onset->host_bytes == 56 * 4096);
   CHECK(r.gc_onset->trace_time_ns == 55);
@@ -150,7 +150,7 @@ TEST_CASE("repeat replays the trace: per-pass counts by hand", "[validation]") {
   const auto once = run(three, Precondition::kNone);
   CHECK(once.ftl.host_slots == r.ftl.host_slots);
   CHECK(once.ftl.gc_slots == r.ftl.gc_slots);
-  CHECK(once.ftl.line_erases == r.ftl.line_erases);
+  CHECK(once.ftl.unit_erases == r.ftl.unit_erases);
   CHECK(once.l2p == r.l2p);
   CHECK(once.timeseries.size() == r.timeseries.size());
 }

@@ -56,7 +56,7 @@ TEST_CASE("sequential overwrites of the whole space give WAF exactly 1", "[valid
     const auto r = run(c, recs);
     INFO(ftl::victim_policy_name(victim));
     CHECK(r.ftl.host_slots == 4 * logical);
-    CHECK(r.ftl.line_erases > 0);  // GC did run
+    CHECK(r.ftl.unit_erases > 0);  // GC did run
     CHECK(r.ftl.gc_slots == 0);
     CHECK(r.ftl.waf() == 1.0);
   }
@@ -75,7 +75,7 @@ TEST_CASE("after trimming everything, rewriting copies nothing", "[validation]")
   test::append_sequential(recs, 0, logical);
   const auto after = run(c, recs);
   CHECK(after.ftl.trimmed_slots == logical);
-  CHECK(after.ftl.line_erases > before.ftl.line_erases + 64);
+  CHECK(after.ftl.unit_erases > before.ftl.unit_erases + 64);
   CHECK(after.ftl.gc_slots == before.ftl.gc_slots);
 }
 

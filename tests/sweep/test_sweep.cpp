@@ -224,7 +224,7 @@ TEST_CASE("a sweep gives the results of separate runs, identical for any thread 
     const sim::SimResult& r = *one[i].result;
     CHECK(r.ftl.host_slots == alone.ftl.host_slots);
     CHECK(r.ftl.gc_slots == alone.ftl.gc_slots);
-    CHECK(r.ftl.line_erases == alone.ftl.line_erases);
+    CHECK(r.ftl.unit_erases == alone.ftl.unit_erases);
     CHECK(r.ftl.waf() == alone.ftl.waf());
     REQUIRE(r.gc_onset.has_value() == alone.gc_onset.has_value());
     if (r.gc_onset) {
@@ -246,7 +246,7 @@ TEST_CASE("a sweep gives the results of separate runs, identical for any thread 
   const sim::SimResult alone = sim::simulate(jobs[0].run.config, view, {}, jobs[0].run.placement);
   const std::string row0 = fmt::format(
       "gc-thres=60_placement=single,60,single,{:.6f},{},{},{},{},{},0,0,{:.6f},,,done,\n", alone.ftl.waf(),
-      alone.ftl.host_slots * 4096, alone.ftl.gc_slots * 4096, alone.ftl.line_erases * 8,
+      alone.ftl.host_slots * 4096, alone.ftl.gc_slots * 4096, alone.ftl.unit_erases * 8,
       alone.gc_onset->host_bytes, alone.gc_onset->marker ? fmt::format("{}", *alone.gc_onset->marker) : "",
       alone.handles[0].waf_share);
   CHECK_THAT(csv, Catch::StartsWith("config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"

@@ -3,7 +3,7 @@
 // forced GC blocking the write, and the data-order waits.
 #include <catch2/catch.hpp>
 
-#include "fdp/fdp_config.h"
+#include "ftl/unit_shape.h"
 #include "ftl/ftl_test_util.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
@@ -16,7 +16,7 @@ namespace {
 // One die, one plane, 4 blocks of 4 pages: units (lines) of 4 slots, unit u
 // holds slots 4u .. 4u+3.
 NandMap line_map(const ftl::Geometry& g) {
-  const fdp::RuShape ru = fdp::resolve_ru_shape(g, fdp::FdpConfig{});
+  const ftl::UnitShape ru = ftl::line_shape(g);
   return NandMap(g, ru, ru.units_per_group);
 }
 

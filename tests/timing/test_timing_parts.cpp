@@ -67,7 +67,7 @@ namespace {
 // using the map for die and plane; checks that no two slots share a page,
 // that each die holds the same number, and that a unit stays in its group.
 void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
-  const fdp::RuShape ru = fdp::resolve_ru_shape(g, c);
+  const ftl::UnitShape ru = fdp::resolve_ru_shape(g, c);
   const NandMap m(g, ru, ru.units_per_group * c.reclaim_groups);
   const uint32_t group_dies = ru.group_dies;
   const uint32_t sets = group_dies / ru.dies;
@@ -139,7 +139,7 @@ TEST_CASE("NAND map places every slot on its own page, within its reclaim group'
 
 TEST_CASE("NAND map: a line stripes channel fastest, then LUN", "[timing]") {
   const ftl::Geometry g = test::geometry(4, 2, 1, 4, 8, 64);
-  const fdp::RuShape ru = fdp::resolve_ru_shape(g, fdp::FdpConfig{});
+  const ftl::UnitShape ru = ftl::line_shape(g);
   const NandMap m(g, ru, ru.units_per_group);
   for (uint32_t s = 0; s < 16; ++s) {
     const NandLoc l = m.locate(s);
@@ -158,7 +158,7 @@ TEST_CASE("NAND map: an RG of whole channels writes its channels fastest, then i
   fdp::FdpConfig c;
   c.reclaim_groups = 2;
   c.rg_split = fdp::RgSplit::kChannels;
-  const fdp::RuShape ru = fdp::resolve_ru_shape(g, c);
+  const ftl::UnitShape ru = fdp::resolve_ru_shape(g, c);
   CHECK(ru.die_order == std::vector<uint32_t>{0, 1, 4, 5, 2, 3, 6, 7});
   const NandMap m(g, ru, ru.units_per_group * 2);
   const uint32_t dies[] = {2, 3, 6, 7};

@@ -157,7 +157,7 @@ TEST_CASE("GC: write throughput and latency change as the die time GC copies tak
   // The timed device did exactly the NAND work the FTL counted.
   CHECK(tb.gc_copies == b.ftl.gc_slots);
   CHECK(tb.host_page_programs == b.ftl.host_slots);
-  CHECK(tb.erases == b.ftl.line_erases * 8);  // one erase per die of a line
+  CHECK(tb.erases == b.ftl.unit_erases * 8);  // one erase per die of a line
   // Die time that work needs: nothing can finish faster than this spread
   // over the 8 dies, and with 8 requests per die the dies stay busy.
   const double work_ns = static_cast<double>(tb.host_page_programs) * 200e3 +
@@ -215,7 +215,7 @@ TEST_CASE("timed and fast mode make the same FTL decisions", "[validation]") {
                        << timing::host_mode_name(t.mode) << " qd " << t.qd);
         CHECK(timed.ftl.host_slots == fast.ftl.host_slots);
         CHECK(timed.ftl.gc_slots == fast.ftl.gc_slots);
-        CHECK(timed.ftl.line_erases == fast.ftl.line_erases);
+        CHECK(timed.ftl.unit_erases == fast.ftl.unit_erases);
         CHECK(timed.ftl.gc_passes == fast.ftl.gc_passes);
         CHECK(timed.ftl.gc_forced_passes == fast.ftl.gc_forced_passes);
         CHECK(timed.ftl.gc_background_declined == fast.ftl.gc_background_declined);
@@ -231,7 +231,7 @@ TEST_CASE("timed and fast mode make the same FTL decisions", "[validation]") {
         CHECK(tt.host_page_programs == fast.ftl.host_slots);
         CHECK(tt.host_page_reads ==
               fast.requests.read_slots - fast.requests.unmapped_read_slots + fast.requests.rmw_read_slots);
-        CHECK(tt.erases == fast.ftl.line_erases * (use_fdp ? 2 : 8));
+        CHECK(tt.erases == fast.ftl.unit_erases * (use_fdp ? 2 : 8));
         CHECK(tt.ops[0].latency.count() + tt.unmapped_reads == fast.requests.reads);
         CHECK(tt.ops[1].latency.count() == fast.requests.writes);
         CHECK(tt.ops[2].latency.count() == fast.requests.trims);

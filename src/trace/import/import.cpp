@@ -12,7 +12,7 @@
 #include "trace/import/import_driver.h"
 #include "trace/import/mapped_text.h"
 #include "trace/import/marker_sidecar.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 namespace ftlsim::trace {
 namespace {

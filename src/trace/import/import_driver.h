@@ -8,7 +8,7 @@
 //                                        // (MAJ,MIN) the hint join can match
 //   bool has_process() const;            // events carry a process id / name
 //   LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary& s);
-// and the driver, a template over the parser and the placement source (both
+// and the driver, a template over the parser and the placement-ID source (both
 // chosen once per import), does the rest per line: line-length limit,
 // malformed-line policy, device filter, time rebasing, placement, output.
 #include <fmt/format.h>
@@ -28,7 +28,7 @@
 #include "core/io_units.h"
 #include "trace/import/import.h"
 #include "trace/import/marker_sidecar.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 #include "trace/import/text_scan.h"
 #include "trace/record.h"
 
@@ -122,7 +122,7 @@ class DeviceTally {
   uint64_t* last_ = nullptr;
 };
 
-// --- placement sources -----------------------------------------------------
+// --- placement-ID sources --------------------------------------------------
 
 struct ConstantPlacer {
   PlacementId pid = 0;
@@ -333,7 +333,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   placer.report(s);
 }
 
-// Runs `parser` over the context's text with its placement source: the one
+// Runs `parser` over the context's text with its placement-ID source: the one
 // std::visit per import.
 template <class Parser>
 void drive(Parser& parser, const DriveContext& ctx) {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "test_util.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 using namespace ftlsim::trace;
 using namespace ftlsim::trace::test;

@@ -1,4 +1,4 @@
-// The write-hint join's index (HintIndex, placement_source.h) against a
+// The write-hint join's index (HintIndex, placement_id_source.h) against a
 // brute-force join on the inputs that made the old time-ordered walk
 // quadratic: many rows of one 128 KiB bucket sharing a time stamp, and rows
 // of a bucket that never overlap the request. Plus hand cases for the
@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 using namespace ftlsim::trace;
 

@@ -10,7 +10,7 @@
 #include "test_util.h"
 #include "trace/ftr_reader.h"
 #include "trace/import/import.h"
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 using namespace ftlsim::trace;
 using namespace ftlsim::trace::test;

@@ -1,4 +1,4 @@
-#include "trace/import/placement_source.h"
+#include "trace/import/placement_id_source.h"
 
 #include <fmt/format.h>
 

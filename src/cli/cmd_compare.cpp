@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "cli/flag_text.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
@@ -108,7 +109,7 @@ Side side_run(const CompareArgs& c, std::string_view side, const std::string& ex
     out.run.options.timing = build_timing(t);
     return out;
   } catch (const InputError& e) {
-    throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
+    throw InputError(Message(fmt::format("{} \"{}\": ", side, extra)) + e.message());
   }
 }
 
@@ -296,6 +297,7 @@ void run_compare(const CompareArgs& c) {
   }
   std::array<std::string, 2> dirs;
   sim::SweepCallbacks callbacks;
+  callbacks.error_text = [](const Message& what) { return flag_text(what); };
   ProgressLine progress("compare", reader[0]->size() + reader[1]->size(), ProgressUnit::kRecords,
                         progress_wanted(c.no_progress));
   for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;

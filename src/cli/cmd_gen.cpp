@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/flag_text.h"
 #include "cli/uint_option.h"
 #include "core/atomic_file.h"
-#include "core/escape.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/progress_line.h"
 #include "core/units.h"
@@ -179,7 +180,7 @@ workload::SynthSpec build_spec(const GenOptions& o) {
     try {
       spec.streams = workload::parse_streams(o.streams);
     } catch (const InputError& e) {
-      problems.emplace_back(e.what());
+      problems.push_back(flag_text(e.message()));
       unparsed.push_back("--streams");
     }
   }
@@ -203,11 +204,13 @@ workload::SynthSpec build_spec(const GenOptions& o) {
 
   // Then the spec's own checks, minus those about options already reported
   // as unparseable (their fields hold defaults, not what the user typed).
-  for (const std::string& p : spec.problems()) {
-    const bool repeats = std::any_of(unparsed.begin(), unparsed.end(), [&](const char* name) {
-      return p.find(name) != std::string::npos;
+  for (const Problem& p : spec.problems()) {
+    const Message m = p.message();
+    const std::vector<std::string> named = m.settings();
+    const bool repeats = std::any_of(unparsed.begin(), unparsed.end(), [&](const char* flag) {
+      return std::any_of(named.begin(), named.end(), [&](const std::string& s) { return flag_of(s) == flag; });
     });
-    if (!repeats) problems.push_back(p);
+    if (!repeats) problems.push_back(flag_text(m));
   }
   if (!problems.empty()) throw InputError(fmt::format("gen: {}", fmt::join(problems, "; ")));
   return spec;

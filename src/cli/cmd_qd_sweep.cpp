@@ -151,7 +151,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
       std::rethrow_exception(errors[i]);
     } catch (const InputError& e) {
       if (placements.size() == 1) throw;
-      throw InputError(fmt::format("--placement {}: {}", placements[i / qds.size()], e.what()));
+      throw InputError(Message(fmt::format("--placement {}: ", placements[i / qds.size()])) + e.message());
     }
   }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/flag_text.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
 #include "cli/uint_option.h"
@@ -18,8 +19,8 @@
 #include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/memory_budget.h"
-#include "core/progress_line.h"
 #include "core/output_dir.h"
+#include "core/progress_line.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
 #include "replay/nvme_device.h"
@@ -113,7 +114,7 @@ struct ReplayArgs {
 };
 
 replay::ReplayConfig build_config(const ReplayArgs& a) {
-  std::vector<std::string> problems;
+  std::vector<Message> problems;
   replay::ReplayConfig c;
   if (const auto m = replay::parse_mode(a.mode)) {
     c.mode = *m;
@@ -128,7 +129,7 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
   try {
     c.ops = replay::OpSet::parse(a.ops);
   } catch (const InputError& e) {
-    problems.emplace_back(e.what());
+    problems.push_back(e.message());
   }
   c.queue_depth = a.qd;
   c.speed = a.speed;
@@ -153,7 +154,7 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
   if (!a.create.empty() && !parse_size(a.create)) {
     problems.push_back(fmt::format("--create: '{}' is not a size (examples: 1G, 12G)", a.create));
   }
-  for (std::string& p : c.problems()) problems.push_back(std::move(p));
+  for (const Problem& p : c.problems()) problems.push_back(p.message());
   if (a.verify && c.placement == PlacementMode::kNvme) {
     problems.emplace_back("--verify is not available with --placement nvme");
   }
@@ -161,7 +162,7 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
     problems.emplace_back(fmt::format("{} needs --placement nvme",
                                       a.allow_unlisted_pids ? "--allow-unlisted-pids" : "--ruh-update-at-end"));
   }
-  if (!problems.empty()) throw InputError(fmt::format("replay: {}", fmt::join(problems, "; ")));
+  if (!problems.empty()) throw InputError(Message("replay: ") + join(problems, "; "));
   return c;
 }
 
@@ -199,7 +200,7 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
     }
     return p;
   } catch (const InputError& e) {
-    throw InputError(fmt::format("--predict \"{}\": {}", text, e.what()));
+    throw InputError(Message(fmt::format("--predict \"{}\": ", text)) + e.message());
   }
 }
 
@@ -378,7 +379,7 @@ void run_replay(const ReplayArgs& a) {
     out->write([&](const std::string& dir) { replay::write_outputs(dir, report); });
     out->publish();
   }
-  fmt::print("{}", replay::summary_text(report));
+  fmt::print("{}", replay::summary_text(report, flag_of));
   if (!a.out.empty()) fmt::print("wrote      {0}/summary.json, {0}/events.csv{1}\n", escape_for_terminal(a.out),
                                  report.result.partial ? " (marked partial)" : "");
   std::fflush(stdout);

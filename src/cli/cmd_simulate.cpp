@@ -117,7 +117,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
     out->write([&](const std::string& dir) { sim::write_outputs(dir, run, result); });
     out->publish();
   }
-  fmt::print("{}", flag_text(sim::summary_text(run, result)));
+  fmt::print("{}", sim::summary_text(run, result, flag_of));
   if (!a.out.empty()) {
     const std::string shown = escape_for_terminal(a.out);
     fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}{2}\n", shown,
@@ -209,7 +209,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   const StopSignalScope signals("interrupted: finishing the configurations in progress");
   run.stop = signals.flag();
   run.input_intact = [&reader] { return reader.intact(); };
-  run.error_text = [](std::string_view what) { return flag_text(what); };
+  run.error_text = [](const Message& what) { return flag_text(what); };
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep_in_folder(view, plan, run);
   progress.finish();
   if (!reader.intact()) {
@@ -221,13 +221,13 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     try {
       reader.check_intact();
     } catch (const InputError& e) {
-      throw InputError(fmt::format("{}; {} of {} configurations are in {} ({} marked missing): restore the trace "
-                                   "and rerun the same command to resume",
-                                   e.what(), n - missing, n, csv_path, missing));
+      throw InputError(e.message() + Message(fmt::format("; {} of {} configurations are in {} ({} marked missing): "
+                                                         "restore the trace and rerun the same command to resume",
+                                                         n - missing, n, csv_path, missing)));
     }
   }
 
-  fmt::print("{}", flag_text(sim::sweep_text(plan.table, outcomes)));
+  fmt::print("{}", sim::sweep_text(plan.table, outcomes));
   const auto count = [&](sim::SweepStatus s) {
     return static_cast<size_t>(
         std::count_if(outcomes.begin(), outcomes.end(), [s](const sim::SweepOutcome& o) { return o.status == s; }));

@@ -60,14 +60,16 @@ int main(int argc, char** argv) {
   // escaped (core/escape.h). When a mapped input shrank during the run, that
   // is the error, whatever the zero-filled records then caused
   // (core/mapping_guard.h).
-  const auto fail = [](std::string_view prefix, const std::string& what, int code) {
+  const auto fail = [](std::string_view prefix, const ftlsim::Message& what, int code) {
     const std::string fault = ftlsim::mapped_input_fault();
-    if (!fault.empty() && what.rfind(fault, 0) != 0) {  // unless the message is the fault's, extended
+    // Libraries name settings (the parts of `what` that are settings); the
+    // user sees their flags.
+    const std::string text = ftlsim::cli::flag_text(what);
+    if (!fault.empty() && text.rfind(fault, 0) != 0) {  // unless the message is the fault's, extended
       fmt::print(stderr, "ftlsim: error: {}\n", ftlsim::escape_for_terminal(fault));
       return 2;
     }
-    // Libraries name settings (`gc-thres`); the user sees their flags.
-    fmt::print(stderr, "ftlsim: {}: {}\n", prefix, ftlsim::escape_for_terminal(ftlsim::cli::flag_text(what)));
+    fmt::print(stderr, "ftlsim: {}: {}\n", prefix, ftlsim::escape_for_terminal(text));
     return code;
   };
   try {
@@ -80,12 +82,12 @@ int main(int argc, char** argv) {
     simulate.run();
     return ftlsim::mapped_input_fault().empty() ? 0 : fail("error", "", 2);
   } catch (const ftlsim::InputError& e) {
-    return fail("error", e.what(), 2);
+    return fail("error", e.message(), 2);
   } catch (const ftlsim::SystemError& e) {
-    return fail("error", e.what(), 1);
+    return fail("error", e.message(), 1);
   } catch (const std::bad_alloc&) {
     return fail("error", "out of memory", 1);
   } catch (const std::exception& e) {
-    return fail("internal error", e.what(), 1);
+    return fail("internal error", ftlsim::Message(e.what()), 1);
   }
 }

@@ -9,7 +9,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "cli/flag_text.h"
 #include "cli/timing_options.h"
 #include "core/error.h"
 #include "core/units.h"
@@ -258,13 +257,7 @@ std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
     }
     items[i] = sim::expand_values("--" + s.name, s.kind, a.text[i]);
     if (s.kind == ValueKind::kWord || s.kind == ValueKind::kPlacement) {
-      for (const std::string& item : items[i]) {
-        try {
-          check_item(s, item);
-        } catch (const InputError& e) {
-          throw InputError(flag_text(e.what()));
-        }
-      }
+      for (const std::string& item : items[i]) check_item(s, item);
     }
   }
   return items;
@@ -302,39 +295,35 @@ std::string key_description(const Point& point) {
 }
 
 sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std::string& trace_path) {
-  try {
-    const PointView v{a, point};
-    sim::RunDescription run;
-    run.trace_path = trace_path;
-    run.config = build_config(v);
-    bool overridden = false;
-    for (const std::string_view s : {"channels", "luns", "planes", "blocks", "pages", "op", "page-size", "logical"}) {
-      overridden = overridden || a.is_given(s);
-    }
-    run.preset = overridden ? v("preset") + "+overrides" : v("preset");
-    run.options.wrap = a.wrap;
-    if (a.is_given("logical")) run.options.fit = sim::parse_fit(v("logical"));
-    if (run.options.fit && !a.is_given("pages") && !a.is_given("blocks")) {
-      // The device scales with the trace: the preset's lines and dies, its
-      // over-provisioning (or --op), and as many pages per block as that takes.
-      run.options.fit_op =
-          a.is_given("op") ? real_of("op", v("op")) : ftl::preset_geometry(v("preset")).over_provisioning();
-    }
-    if (a.is_given("interval")) {
-      run.options.interval_bytes = parse_size_or_throw(v("interval"), "--interval");
-      if (run.options.interval_bytes == 0) throw InputError("--interval must be above 0");
-    }
-    run.placement = build_placement(v);
-    run.rules = v("rules");
-    run.sizing = sizing_value(v);
-    run.options.reset = parse_reset_at(a.reset_at);
-    run.options.precondition = parse_precondition(a.precondition);
-    run.options.repeat = parse_uint_option(a.repeat, "--repeat", 1, 1000000);
-    run.options.id_series = a.id_series;
-    return run;
-  } catch (const InputError& e) {
-    throw InputError(flag_text(e.what()));
+  const PointView v{a, point};
+  sim::RunDescription run;
+  run.trace_path = trace_path;
+  run.config = build_config(v);
+  bool overridden = false;
+  for (const std::string_view s : {"channels", "luns", "planes", "blocks", "pages", "op", "page-size", "logical"}) {
+    overridden = overridden || a.is_given(s);
   }
+  run.preset = overridden ? v("preset") + "+overrides" : v("preset");
+  run.options.wrap = a.wrap;
+  if (a.is_given("logical")) run.options.fit = sim::parse_fit(v("logical"));
+  if (run.options.fit && !a.is_given("pages") && !a.is_given("blocks")) {
+    // The device scales with the trace: the preset's lines and dies, its
+    // over-provisioning (or --op), and as many pages per block as that takes.
+    run.options.fit_op =
+        a.is_given("op") ? real_of("op", v("op")) : ftl::preset_geometry(v("preset")).over_provisioning();
+  }
+  if (a.is_given("interval")) {
+    run.options.interval_bytes = parse_size_or_throw(v("interval"), "--interval");
+    if (run.options.interval_bytes == 0) throw InputError("--interval must be above 0");
+  }
+  run.placement = build_placement(v);
+  run.rules = v("rules");
+  run.sizing = sizing_value(v);
+  run.options.reset = parse_reset_at(a.reset_at);
+  run.options.precondition = parse_precondition(a.precondition);
+  run.options.repeat = parse_uint_option(a.repeat, "--repeat", 1, 1000000);
+  run.options.id_series = a.id_series;
+  return run;
 }
 
 }  // namespace ftlsim::cli

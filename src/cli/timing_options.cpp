@@ -24,16 +24,12 @@ void one_value(const std::string& text, std::string_view name) {
 // when `latencies_only`.
 void apply_timing(const TimingArgs& a, timing::TimingConfig& c, bool latencies_only) {
   const auto settings = timing::timing_settings();
-  try {
-    for (size_t i = 0; i < settings.size(); ++i) {
-      const auto& s = settings[i];
-      if (latencies_only && !timing::is_latency(s)) continue;
-      if (a.text[i].empty()) continue;  // not given: the struct's value
-      one_value(a.text[i], s.name);
-      s.parse(c, a.text[i]);
-    }
-  } catch (const InputError& e) {
-    throw InputError(flag_text(e.what()));
+  for (size_t i = 0; i < settings.size(); ++i) {
+    const auto& s = settings[i];
+    if (latencies_only && !timing::is_latency(s)) continue;
+    if (a.text[i].empty()) continue;  // not given: the struct's value
+    one_value(a.text[i], s.name);
+    s.parse(c, a.text[i]);
   }
 }
 
@@ -62,11 +58,7 @@ std::vector<std::vector<std::string>> expand_timing(const TimingArgs& a) {
     if (s.kind == ValueKind::kWord) {
       for (const std::string& item : items[i]) {
         timing::TimingConfig scratch;
-        try {
-          s.parse(scratch, item);
-        } catch (const InputError& e) {
-          throw InputError(flag_text(e.what()));
-        }
+        s.parse(scratch, item);
       }
     }
   }

@@ -50,13 +50,14 @@ void OutputFile::check_name(int dir, const std::string& name, Existing existing)
       throw InputError(fmt::format("{} is {}; outputs are regular files, and ftlsim never replaces anything else",
                                    path_, file_type_name(st.st_mode)));
     }
-    throw InputError(fmt::format("{} {} is {}; outputs are regular files, and ftlsim never replaces anything "
-                                 "else (--force or not)",
-                                 option_, path_, file_type_name(st.st_mode)));
+    throw InputError(
+        say("{} {} is {}; outputs are regular files, and ftlsim never replaces anything "
+            "else (`force` or not)",
+            option_, path_, file_type_name(st.st_mode)));
   }
   inputs_.check_not_input(option_, path_, FileIdentity{st.st_dev, st.st_ino});
   if (existing == Existing::kRefuse) {
-    throw InputError(fmt::format("{}: already exists (use --force to overwrite)", path_));
+    throw InputError(say("{}: already exists (use `force` to overwrite)", path_));
   }
 }
 

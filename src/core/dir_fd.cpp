@@ -39,14 +39,15 @@ std::vector<std::string> split_components(const std::string& text) {
 
 }  // namespace
 
-ParentFolder open_parent_folder(std::string_view option, const std::string& path, const std::string& parent_text) {
+ParentFolder open_parent_folder(const Message& option, const std::string& path, const std::string& parent_text) {
   ParentFolder r;
   const std::string dir = parent_text.empty() ? "." : parent_text;
   r.base = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (r.base.valid()) return r;
-  if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option, path, dir));
+  if (errno == ENOTDIR) throw InputError(option + Message(fmt::format(" {}: {} is not a folder", path, dir)));
   if (errno != ENOENT) {
-    throw InputError(fmt::format("{} {}: cannot open its folder {} ({})", option, path, dir, std::strerror(errno)));
+    throw InputError(option +
+                     Message(fmt::format(" {}: cannot open its folder {} ({})", path, dir, std::strerror(errno))));
   }
   // Missing parents: the nearest existing ancestor, and the names below it
   // that make_missing_folders creates.
@@ -59,15 +60,15 @@ ParentFolder open_parent_folder(std::string_view option, const std::string& path
                                          : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
     r.base = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (r.base.valid()) break;
-    if (errno == ENOTDIR) throw InputError(fmt::format("{} {}: {} is not a folder", option, path, up));
+    if (errno == ENOTDIR) throw InputError(option + Message(fmt::format(" {}: {} is not a folder", path, up)));
     if (errno != ENOENT) {
-      throw InputError(fmt::format("{} {}: cannot open {} ({})", option, path, up, std::strerror(errno)));
+      throw InputError(option + Message(fmt::format(" {}: cannot open {} ({})", path, up, std::strerror(errno))));
     }
   }
   const bool dots =
       std::any_of(r.missing.begin(), r.missing.end(), [](const std::string& s) { return s == "." || s == ".."; });
   if (!r.base.valid() || dots) {
-    throw InputError(fmt::format("{} {}: its folder {} does not exist", option, path, parent_text));
+    throw InputError(option + Message(fmt::format(" {}: its folder {} does not exist", path, parent_text)));
   }
   return r;
 }

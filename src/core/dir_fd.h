@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/message.h"
+
 namespace ftlsim {
 
 class UniqueFd {
@@ -50,7 +52,7 @@ struct ParentFolder {
 // `parent_text` is the folder part of `path` as given ("" for a bare name).
 // Throws InputError naming `option` and `path` when it cannot be opened, a
 // part is not a folder, or a missing part is "." or "..".
-[[nodiscard]] ParentFolder open_parent_folder(std::string_view option, const std::string& path,
+[[nodiscard]] ParentFolder open_parent_folder(const Message& option, const std::string& path,
                                               const std::string& parent_text);
 // Creates `parent.missing` below `parent.base` (mkdirat), moving `base` down
 // to the last one. Throws SystemError.

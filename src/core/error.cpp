@@ -5,8 +5,9 @@
 
 namespace ftlsim {
 
-SystemError system_error_from_errno(const std::string& what) {
-  return SystemError(what + ": " + std::strerror(errno));
+SystemError system_error_from_errno(const Message& what) {
+  const int err = errno;
+  return SystemError(what + Message(std::string(": ") + std::strerror(err)));
 }
 
 }  // namespace ftlsim

@@ -94,20 +94,20 @@ static std::string input_name(const RunInputs::Input& in) {
   return in.option == "input" ? fmt::format("the input {}", in.path) : fmt::format("the input {} {}", in.option, in.path);
 }
 
-void RunInputs::check_not_input(std::string_view option, const std::string& path) const {
+void RunInputs::check_not_input(const Message& option, const std::string& path) const {
   if (const auto id = identity_of(path)) check_not_input(option, path, *id);
 }
 
-void RunInputs::check_not_input(std::string_view option, const std::string& path, FileIdentity id) const {
+void RunInputs::check_not_input(const Message& option, const std::string& path, FileIdentity id) const {
   for (const Input& in : inputs_) {
     if (!in.planned && in.id == id) {
-      throw InputError(fmt::format("{} {} is {} (the same file); an output never replaces an input", option, path,
-                                   input_name(in)));
+      throw InputError(option + Message(fmt::format(" {} is {} (the same file); an output never replaces an input",
+                                                    path, input_name(in))));
     }
   }
 }
 
-void RunInputs::check_not_inside(std::string_view option, const std::string& dir) const {
+void RunInputs::check_not_inside(const Message& option, const std::string& dir) const {
   if (const auto folder = identity_of(dir)) check_not_inside(option, dir, *folder);
 }
 
@@ -141,7 +141,7 @@ UniqueFd open_folder_of_input(const RunInputs::Input& in) {
 
 }  // namespace
 
-void RunInputs::check_not_inside(std::string_view option, const std::string& dir, FileIdentity folder) const {
+void RunInputs::check_not_inside(const Message& option, const std::string& dir, FileIdentity folder) const {
   for (const Input& in : inputs_) {
     // Walk up from the input's folder (or the folder a planned file goes
     // into) to the root through "..", comparing every folder on the way:
@@ -149,21 +149,23 @@ void RunInputs::check_not_inside(std::string_view option, const std::string& dir
     // text names them.
     UniqueFd at = open_folder_of_input(in);
     if (!at.valid()) {
-      throw InputError(fmt::format("{} {}: {} is no longer where its path leads (moved or removed while the run "
-                                   "started); run again",
-                                   option, dir, in.planned ? fmt::format("the folder of {} {}", in.option, in.path)
-                                                           : input_name(in)));
+      throw InputError(option +
+                       Message(fmt::format(
+                           " {}: {} is no longer where its path leads (moved or removed while the run "
+                           "started); run again",
+                           dir, in.planned ? fmt::format("the folder of {} {}", in.option, in.path) : input_name(in))));
     }
     for (;;) {
       const std::optional<FileIdentity> id = identity_of_fd(at.get());
       if (id && *id == folder) {
         if (in.planned) {
-          throw InputError(fmt::format("{} {} would hold {} {}, which this run creates; write the results into "
-                                       "another folder",
-                                       option, dir, in.option, in.path));
+          throw InputError(option +
+                           Message(fmt::format(" {} would hold {} {}, which this run creates; write the results into "
+                                               "another folder",
+                                               dir, in.option, in.path)));
         }
-        throw InputError(fmt::format("{} {} holds {}; write the results into another folder", option, dir,
-                                     input_name(in)));
+        throw InputError(
+            option + Message(fmt::format(" {} holds {}; write the results into another folder", dir, input_name(in))));
       }
       UniqueFd up(::openat(at.get(), "..", O_PATH | O_DIRECTORY | O_CLOEXEC));
       if (!up.valid() || !id || identity_of_fd(up.get()) == id) break;  // the root (its ".." is itself)

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
+
 namespace ftlsim {
 
 struct FileIdentity {
@@ -54,16 +56,16 @@ class RunInputs {
 
   // Throws InputError when `path` is one of the inputs (same device and
   // inode), naming both options.
-  void check_not_input(std::string_view option, const std::string& path) const;
+  void check_not_input(const Message& option, const std::string& path) const;
   // The same for the file with identity `id` (an open file, or a name in an
   // open folder), `path` naming it.
-  void check_not_input(std::string_view option, const std::string& path, FileIdentity id) const;
+  void check_not_input(const Message& option, const std::string& path, FileIdentity id) const;
 
   // Throws InputError when the folder `dir` is, or holds at any depth, one
   // of the inputs (its contents may be replaced as a whole).
-  void check_not_inside(std::string_view option, const std::string& dir) const;
+  void check_not_inside(const Message& option, const std::string& dir) const;
   // The same for the folder with identity `folder` (an open folder), `dir` naming it.
-  void check_not_inside(std::string_view option, const std::string& dir, FileIdentity folder) const;
+  void check_not_inside(const Message& option, const std::string& dir, FileIdentity folder) const;
 
   // Every input's identity, for checks that look further (a replay
   // target's loop and device-mapper stack, replay/device_stack.h).

@@ -102,14 +102,16 @@ std::optional<MemoryBudget> memory_limit(const std::string& text) {
   if (text == "off") return std::nullopt;
   if (text == "auto") {
     auto b = available_memory();
-    if (!b) throw SystemError("cannot read MemAvailable from /proc/meminfo; give --mem-limit SIZE or --mem-limit off");
+    if (!b) {
+      throw SystemError(say("cannot read MemAvailable from /proc/meminfo; give `mem-limit` SIZE or `mem-limit` off"));
+    }
     return b;
   }
   const auto bytes = parse_size(text);
   if (!bytes || *bytes == 0) {
-    throw InputError(fmt::format("--mem-limit: '{}' is not auto, off or a size above 0 (e.g. 12G)", text));
+    throw InputError(say("`mem-limit`: '{}' is not auto, off or a size above 0 (e.g. 12G)", text));
   }
-  return MemoryBudget{*bytes, "--mem-limit"};
+  return MemoryBudget{*bytes, Message::setting("mem-limit")};
 }
 
 }  // namespace ftlsim

@@ -8,11 +8,13 @@
 #include <optional>
 #include <string>
 
+#include "core/message.h"
+
 namespace ftlsim {
 
 struct MemoryBudget {
   uint64_t bytes = 0;
-  std::string source;  // "MemAvailable in /proc/meminfo", "the cgroup limit (...)", "--mem-limit"
+  Message source;  // "MemAvailable in /proc/meminfo", "the cgroup limit (...)", `mem-limit`
 };
 
 // The memory available now: MemAvailable from <proc>/meminfo, lowered to

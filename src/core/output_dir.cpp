@@ -30,29 +30,30 @@ bool is_staging_name(const std::string& name) {
   return name.size() > 1 && name[0] == '.' && name.find(".ftlsim-") != std::string::npos;
 }
 
-OutputDir::OutputDir(std::string option, std::string path, std::vector<std::string> own, const RunInputs& inputs)
+OutputDir::OutputDir(Message option, std::string path, std::vector<std::string> own, const RunInputs& inputs)
     : option_(std::move(option)), path_(std::move(path)), own_(std::move(own)) {
-  if (path_.empty()) throw InputError(fmt::format("{}: the output folder is empty", option_));
+  if (path_.empty()) throw InputError(option_ + Message(": the output folder is empty"));
   const std::string text = folder_name_of(path_);
   const size_t slash = text.rfind('/');
   name_ = slash == std::string::npos ? text : text.substr(slash + 1);
   parent_text_ = slash == std::string::npos ? std::string() : slash == 0 ? std::string("/") : text.substr(0, slash);
-  if (name_.empty() || text == "/") throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
+  if (name_.empty() || text == "/") {
+    throw InputError(option_ + Message(fmt::format(" {}: give a folder below the root", path_)));
+  }
   if (name_ == "." || name_ == "..") {
     // The folder is swapped out at the end: it must not hold the current
     // folder, which would then be removed under the user's shell.
     if (parent_text_.empty()) {
-      throw InputError(fmt::format("{} {} is (or holds) the current folder; give a folder beside it, e.g. "
-                                   "--out results",
-                                   option_, path_));
+      throw InputError(option_ +
+                       say(" {} is (or holds) the current folder; give a folder beside it, e.g. `out` results", path_));
     }
-    throw InputError(fmt::format("{} {}: name the folder itself, not one through '..'", option_, path_));
+    throw InputError(option_ + Message(fmt::format(" {}: name the folder itself, not one through '..'", path_)));
   }
   open_parent();
   check_target(inputs);
 }
 
-OutputDir::OutputDir(std::string option, int parent_fd, const std::string& parent_shown, std::string name,
+OutputDir::OutputDir(Message option, int parent_fd, const std::string& parent_shown, std::string name,
                      std::vector<std::string> own, const RunInputs& inputs)
     : option_(std::move(option)),
       path_(parent_shown + "/" + name),
@@ -60,10 +61,12 @@ OutputDir::OutputDir(std::string option, int parent_fd, const std::string& paren
       parent_text_(parent_shown),
       name_(std::move(name)) {
   if (name_.empty() || name_ == "." || name_ == ".." || name_.find('/') != std::string::npos) {
-    throw InputError(fmt::format("{} {}: not a folder name", option_, path_));
+    throw InputError(option_ + Message(fmt::format(" {}: not a folder name", path_)));
   }
   base_ = UniqueFd(::fcntl(parent_fd, F_DUPFD_CLOEXEC, 0));
-  if (!base_.valid()) throw system_error_from_errno(fmt::format("{} {}: cannot open its folder", option_, path_));
+  if (!base_.valid()) {
+    throw system_error_from_errno(option_ + Message(fmt::format(" {}: cannot open its folder", path_)));
+  }
   check_target(inputs);
 }
 
@@ -71,14 +74,15 @@ void OutputDir::check_target(const RunInputs& inputs) {
   struct statfs fs_info {};
   if (::fstatfs(base_.get(), &fs_info) == 0) {
     if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(fmt::format("{} {}: its folder is on a {} file system, which holds no files ftlsim could "
-                                   "write; give a folder on a disk",
-                                   option_, path_, *kind));
+      throw InputError(option_ +
+                       Message(fmt::format(" {}: its folder is on a {} file system, which holds no files ftlsim could "
+                                           "write; give a folder on a disk",
+                                           path_, *kind)));
     }
   }
   if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
-    throw InputError(fmt::format("{} {}: cannot write into {} ({})", option_, path_,
-                                 parent_text_.empty() ? "." : parent_text_, std::strerror(errno)));
+    throw InputError(option_ + Message(fmt::format(" {}: cannot write into {} ({})", path_,
+                                                   parent_text_.empty() ? "." : parent_text_, std::strerror(errno))));
   }
   if (!missing_.empty()) {
     // The folder and its parents are made by staging(): the first of them
@@ -88,9 +92,10 @@ void OutputDir::check_target(const RunInputs& inputs) {
       for (const RunInputs::Input& in : inputs.inputs()) {
         if (in.planned && in.id == FileIdentity{base.st_dev, base.st_ino} &&
             std::filesystem::path(in.path).filename() == missing_.front()) {
-          throw InputError(fmt::format("{} {} would be made inside {} {}, a file this run creates; write the "
-                                       "results into another folder",
-                                       option_, path_, in.option, in.path));
+          throw InputError(option_ +
+                           Message(fmt::format(" {} would be made inside {} {}, a file this run creates; write the "
+                                               "results into another folder",
+                                               path_, in.option, in.path)));
         }
       }
     }
@@ -99,16 +104,19 @@ void OutputDir::check_target(const RunInputs& inputs) {
   struct stat st {};
   if (::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno == ENOENT) return;
-    throw InputError(fmt::format("{} {}: cannot stat ({})", option_, path_, std::strerror(errno)));
+    throw InputError(option_ + Message(fmt::format(" {}: cannot stat ({})", path_, std::strerror(errno))));
   }
   if (S_ISLNK(st.st_mode)) {
-    throw InputError(fmt::format("{} {} is a symbolic link; give the folder it points to", option_, path_));
+    throw InputError(option_ + Message(fmt::format(" {} is a symbolic link; give the folder it points to", path_)));
   }
   if (!S_ISDIR(st.st_mode)) {
-    throw InputError(fmt::format("{} {} exists and is {}, not a folder", option_, path_, file_type_name(st.st_mode)));
+    throw InputError(option_ +
+                     Message(fmt::format(" {} exists and is {}, not a folder", path_, file_type_name(st.st_mode))));
   }
   const UniqueFd dir = open_subfolder(base_.get(), name_);
-  if (!dir.valid()) throw InputError(fmt::format("{} {}: cannot open ({})", option_, path_, std::strerror(errno)));
+  if (!dir.valid()) {
+    throw InputError(option_ + Message(fmt::format(" {}: cannot open ({})", path_, std::strerror(errno))));
+  }
   inputs.check_not_inside(option_, path_, FileIdentity{st.st_dev, st.st_ino});
   check_existing(dir.get());
 }
@@ -127,7 +135,7 @@ std::optional<std::string> OutputDir::existing_text(const std::string& entry) co
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw SystemError(fmt::format("{} {}: cannot read {} ({})", option_, path_, entry, std::strerror(errno)));
+      throw SystemError(option_ + Message(fmt::format(" {}: cannot read {} ({})", path_, entry, std::strerror(errno))));
     }
     text.append(buf, static_cast<size_t>(n));
   }
@@ -145,26 +153,26 @@ void OutputDir::check_existing(int dir) const {
   struct statx sx {};
   if (::fstat(dir, &st) != 0 || ::fstat(base_.get(), &parent) != 0 ||
       ::statx(dir, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) != 0) {
-    throw InputError(fmt::format("{} {}: cannot stat ({})", option_, path_, std::strerror(errno)));
+    throw InputError(option_ + Message(fmt::format(" {}: cannot stat ({})", path_, std::strerror(errno))));
   }
   if (st.st_dev != parent.st_dev ||
       ((sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0 && (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0)) {
-    throw InputError(fmt::format("{} {} is a mount point; a run replaces its output folder as a whole, which a "
-                                 "mount point cannot be: give a folder inside it",
-                                 option_, path_));
+    throw InputError(option_ +
+                     Message(fmt::format(" {} is a mount point; a run replaces its output folder as a whole, which a "
+                                         "mount point cannot be: give a folder inside it",
+                                         path_)));
   }
   const FileIdentity out_id{st.st_dev, st.st_ino};
   std::error_code ec;
   for (std::filesystem::path p = std::filesystem::current_path(ec); !ec && !p.empty(); p = p.parent_path()) {
     if (identity_of(p.string()) == out_id) {
-      throw InputError(fmt::format("{} {} is (or holds) the current folder; give a folder beside it, e.g. "
-                                   "--out results",
-                                   option_, path_));
+      throw InputError(option_ +
+                       say(" {} is (or holds) the current folder; give a folder beside it, e.g. `out` results", path_));
     }
     if (p == p.root_path()) break;
   }
   if (::faccessat(dir, ".", W_OK | X_OK, 0) != 0) {
-    throw InputError(fmt::format("{} {}: cannot write into it ({})", option_, path_, std::strerror(errno)));
+    throw InputError(option_ + Message(fmt::format(" {}: cannot write into it ({})", path_, std::strerror(errno))));
   }
   // Names this kind of run never writes.
   const std::vector<std::string> unproven = unproven_entries(dir);
@@ -177,17 +185,20 @@ void OutputDir::check_existing(int dir) const {
     }
   }
   if (!foreign.empty()) {
-    throw InputError(fmt::format(
-        "{} {} holds {} entr{} this run does not write ({}{}); a run replaces its output folder as a whole, so "
-        "give a new or empty folder",
-        option_, path_, foreign.size(), foreign.size() == 1 ? "y" : "ies", foreign.front(),
-        foreign.size() > 1 ? ", ..." : ""));
+    throw InputError(
+        option_ +
+        Message(fmt::format(
+            " {} holds {} entr{} this run does not write ({}{}); a run replaces its output folder as a whole, so "
+            "give a new or empty folder",
+            path_, foreign.size(), foreign.size() == 1 ? "y" : "ies", foreign.front(),
+            foreign.size() > 1 ? ", ..." : "")));
   }
   // Names it writes, but not provably by an earlier run.
   if (!unproven.empty()) {
-    throw InputError(fmt::format("{} {} holds {} that no earlier ftlsim run provably wrote (a run deletes only "
-                                 "the files its folder's manifest {} lists, unchanged); give a new or empty folder",
-                                 option_, path_, entries_text(unproven), kManifestName));
+    throw InputError(option_ + Message(fmt::format(
+                                   " {} holds {} that no earlier ftlsim run provably wrote (a run deletes only "
+                                   "the files its folder's manifest {} lists, unchanged); give a new or empty folder",
+                                   path_, entries_text(unproven), kManifestName)));
   }
 }
 
@@ -196,13 +207,9 @@ std::string OutputDir::shown(const std::string& entry) const {
   return parent_text_ == "/" ? "/" + entry : parent_text_ + "/" + entry;
 }
 
-std::string OutputDir::shown_error(std::string message) const {
+Message OutputDir::shown_error(const Message& message) const {
   if (staging_.empty()) return message;
-  const std::string place = shown(staging_name_);
-  for (size_t at = message.find(staging_); at != std::string::npos; at = message.find(staging_, at + place.size())) {
-    message.replace(at, staging_.size(), place);
-  }
-  return message;
+  return message.replaced(staging_, shown(staging_name_));
 }
 
 OutputDir::~OutputDir() {
@@ -255,14 +262,14 @@ void OutputDir::publish() {
   if (::fstatat(dir, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) old = open_subfolder(dir, name_);
   if (!old.valid()) {
     published_ = true;
-    throw SystemError(fmt::format("{} {} changed while the run went on (now {}); the results are in {}", option_,
-                                  path_, file_type_name(st.st_mode), from));
+    throw SystemError(option_ + Message(fmt::format(" {} changed while the run went on (now {}); the results are in {}",
+                                                    path_, file_type_name(st.st_mode), from)));
   }
   try {
     check_existing(old.get());
   } catch (const InputError& e) {
     published_ = true;  // keep the staging folder: it holds the only copy of the results
-    throw SystemError(fmt::format("{}; the results are in {}", e.what(), from));
+    throw SystemError(e.message() + Message(fmt::format("; the results are in {}", from)));
   }
   if (::renameat2(dir, staging_name_.c_str(), dir, name_.c_str(), RENAME_EXCHANGE) == 0) {
     published_ = true;

@@ -35,11 +35,11 @@ namespace ftlsim {
 class OutputDir {
  public:
   // Every check before the work. Throws InputError naming `option` and `path`.
-  OutputDir(std::string option, std::string path, std::vector<std::string> own, const RunInputs& inputs);
+  OutputDir(Message option, std::string path, std::vector<std::string> own, const RunInputs& inputs);
   // The folder `name` inside the open folder `parent_fd` (duplicated: the
   // caller may close its own), shown as "PARENT_SHOWN/NAME" in messages;
   // the path text is never opened again.
-  OutputDir(std::string option, int parent_fd, const std::string& parent_shown, std::string name,
+  OutputDir(Message option, int parent_fd, const std::string& parent_shown, std::string name,
             std::vector<std::string> own, const RunInputs& inputs);
   OutputDir(const OutputDir&) = delete;
   OutputDir& operator=(const OutputDir&) = delete;
@@ -58,11 +58,11 @@ class OutputDir {
     try {
       write(staging());
     } catch (const SystemError& e) {
-      throw SystemError(shown_error(e.what()));
+      throw SystemError(shown_error(e.message()));
     }
   }
   // `message` with the staging path text replaced as write() does.
-  [[nodiscard]] std::string shown_error(std::string message) const;
+  [[nodiscard]] Message shown_error(const Message& message) const;
   // Puts the staged set in place of the target. Throws SystemError (the
   // target then still holds what it held before).
   void publish();
@@ -79,7 +79,7 @@ class OutputDir {
   void open_parent();
   [[nodiscard]] std::string shown(const std::string& entry) const;
 
-  std::string option_;
+  Message option_;
   std::string path_;
   std::vector<std::string> own_;
   std::string parent_text_;           // the folder part of the path as given ("" for a bare name)

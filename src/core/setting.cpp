@@ -11,19 +11,28 @@
 
 namespace ftlsim {
 
-std::string setting_ref(std::string_view name) { return fmt::format("`{}`", name); }
-
-std::string Problem::text() const {
+Message Problem::message() const {
+  if (setting.empty()) return reason;
+  const Message name = Message::setting(setting);
   if (shape == Shape::kUnknown) {
     // "unknown policy" for the victim policies, "unknown preset" for presets.
-    return fmt::format("{}: unknown {} '{}' {}", setting_ref(setting), setting == "victim" ? "policy" : setting, value,
-                       reason);
+    return name + Message(fmt::format(": unknown {} '{}' ", setting == "victim" ? "policy" : setting, value)) + reason;
   }
-  if (shape == Shape::kBadText) return fmt::format("{}: '{}' {}", setting_ref(setting), value, reason);
-  return value.empty() ? fmt::format("{} {}", setting_ref(setting), reason) : fmt::format("{} {} {}", setting_ref(setting), value, reason);
+  if (shape == Shape::kBadText) return name + Message(fmt::format(": '{}' ", value)) + reason;
+  if (shape == Shape::kInParens) return name + Message(fmt::format(" ({}) ", value)) + reason;
+  // A reason may go on after a colon: "`blocks` 3: at least 4 lines are needed".
+  const std::string after = reason.str().rfind(':', 0) == 0 ? "" : " ";
+  return name + Message(value.empty() ? after : fmt::format(" {}{}", value, after)) + reason;
 }
 
-SettingError::SettingError(Problem p) : InputError(p.text()), problem_(std::move(p)) {}
+Message join(const std::vector<Problem>& problems) {
+  std::vector<Message> messages;
+  messages.reserve(problems.size());
+  for (const Problem& p : problems) messages.push_back(p.message());
+  return join(messages, "; ");
+}
+
+SettingError::SettingError(Problem p) : InputError(p.message()), problem_(std::move(p)) {}
 
 double parse_real(std::string_view setting, std::string_view text) {
   double v = 0;
@@ -34,14 +43,17 @@ double parse_real(std::string_view setting, std::string_view text) {
   return v;
 }
 
-uint64_t parse_u64(std::string_view setting, std::string_view text) { return parse_uint_option(text, setting_ref(setting)); }
+uint64_t parse_u64(std::string_view setting, std::string_view text) {
+  return parse_uint_option(text, Message::setting(setting));
+}
 
 uint32_t parse_u32(std::string_view setting, std::string_view text) {
-  return static_cast<uint32_t>(parse_uint_option(text, setting_ref(setting), 0, std::numeric_limits<uint32_t>::max()));
+  return static_cast<uint32_t>(
+      parse_uint_option(text, Message::setting(setting), 0, std::numeric_limits<uint32_t>::max()));
 }
 
 uint64_t parse_bytes(std::string_view setting, std::string_view text) {
-  return parse_size_or_throw(text, setting_ref(setting));
+  return parse_size_or_throw(text, Message::setting(setting));
 }
 
 uint64_t parse_duration(std::string_view setting, std::string_view text) {

@@ -7,17 +7,19 @@
 // report are derived from these descriptors (docs/architecture.md, "Adding
 // an option").
 //
-// Libraries name settings, never flags: a message refers to a setting as
-// `name` (in backquotes; setting_ref() below), and cli/ shows it as --name
-// (cli/flag_text.h). A problem with one value is a Problem {setting, value,
-// reason}.
+// Libraries name settings, never flags: a message holds the settings it
+// names apart from its text (core/message.h: Message, say()), and cli/
+// shows each as --name (cli/flag_text.h). A problem with one value is a
+// Problem {setting, value, reason}; problems() functions return them.
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
+#include "core/message.h"
 
 namespace ftlsim {
 
@@ -30,26 +32,29 @@ enum class ValueKind : uint8_t {
   kPlacement,  // a placement policy: lists, `map:` specs end at ';'
 };
 
-// "`gc-thres`": how a message names setting `name` (cli/ shows it as a flag).
-[[nodiscard]] std::string setting_ref(std::string_view name);
-
-// A problem with the value of one setting.
+// A problem with the value of one setting (`setting` empty: with the
+// configuration as a whole, "logical capacity is 0").
 struct Problem {
   enum class Shape : uint8_t {
     kBadText,   // the text is not a value: "`victim`: 'x' is not one of ..."
     kBadValue,  // a value, but not one that works: "`ruh` 300 must be between 1 and 256"
     kUnknown,   // a name the table lacks: "`preset`: unknown preset 'x' (known: ...)"
+    kInParens,  // a value, in parentheses as gen's have always been: "`io-size` (1000) must be ..."
   };
   std::string setting;  // its name: "gc-thres"
   std::string value;    // as given or as printed
-  std::string reason;   // may name other settings with setting_ref()
+  Message reason;       // may name other settings: say("is below `gc-thres` {}", v); may start ": "
   Shape shape = Shape::kBadValue;
 
-  // The one-line message, naming the setting with setting_ref().
-  [[nodiscard]] std::string text() const;
+  // The one-line message: "`gc-thres` 101 must be a percentage in (0, 100)".
+  [[nodiscard]] Message message() const;
+  [[nodiscard]] std::string text() const { return message().str(); }
 };
 
-// Thrown for one setting's problem; what() is Problem::text().
+// The problems' messages joined by "; ".
+[[nodiscard]] Message join(const std::vector<Problem>& problems);
+
+// Thrown for one setting's problem; its message is Problem::message().
 class SettingError : public InputError {
  public:
   explicit SettingError(Problem p);

@@ -44,10 +44,10 @@ std::optional<uint64_t> parse_size(std::string_view text) {
   return value << shift;
 }
 
-uint64_t parse_size_or_throw(std::string_view text, std::string_view what) {
+uint64_t parse_size_or_throw(std::string_view text, const Message& what) {
   auto v = parse_size(text);
   if (!v) {
-    throw InputError(fmt::format("{}: '{}' is not a size (examples: 4096, 4K, 16M, 64G)", what, text));
+    throw InputError(what + Message(fmt::format(": '{}' is not a size (examples: 4096, 4K, 16M, 64G)", text)));
   }
   return *v;
 }
@@ -87,18 +87,20 @@ std::optional<uint64_t> parse_count(std::string_view text) {
   return v;
 }
 
-uint64_t parse_uint_option(std::string_view text, std::string_view what, uint64_t min, uint64_t max) {
+uint64_t parse_uint_option(std::string_view text, const Message& what, uint64_t min, uint64_t max) {
   const auto range = [&] { return fmt::format("a whole number from {} to {}", min, max); };
   uint64_t v = 0;
   const Whole w = parse_whole(text, v);
   if (w == Whole::kMalformed) {
     const bool negative = text.size() > 1 && text[0] == '-' &&
                           text.find_first_not_of("0123456789.", 1) == std::string_view::npos;
-    throw InputError(fmt::format("{}: '{}' is {}; give {}", what, text, negative ? "negative" : "not a whole number",
-                                 range()));
+    throw InputError(what + Message(fmt::format(": '{}' is {}; give {}", text,
+                                                negative ? "negative" : "not a whole number", range())));
   }
-  if (w == Whole::kTooLarge || v > max) throw InputError(fmt::format("{}: {} is too large; give {}", what, text, range()));
-  if (v < min) throw InputError(fmt::format("{}: {} is too small; give {}", what, text, range()));
+  if (w == Whole::kTooLarge || v > max) {
+    throw InputError(what + Message(fmt::format(": {} is too large; give {}", text, range())));
+  }
+  if (v < min) throw InputError(what + Message(fmt::format(": {} is too small; give {}", text, range())));
   return v;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/message.h"
+
 namespace ftlsim {
 
 // Parses a non-negative size. Returns nullopt on anything malformed or on
@@ -14,7 +16,7 @@ namespace ftlsim {
 [[nodiscard]] std::optional<uint64_t> parse_size(std::string_view text);
 
 // Like parse_size, but throws InputError naming `what` (an option name).
-[[nodiscard]] uint64_t parse_size_or_throw(std::string_view text, std::string_view what);
+[[nodiscard]] uint64_t parse_size_or_throw(std::string_view text, const Message& what);
 
 // A duration in nanoseconds: a non-negative number with a unit ns, us, ms or
 // s ("10us", "2.5us", "1ms"); a bare number is nanoseconds. Rounded to 1 ns.
@@ -32,7 +34,7 @@ namespace ftlsim {
 // fraction, a suffix, spaces or a value beyond 64 bits are refused with an
 // InputError naming `what` (the option) and the valid range, rather than
 // wrapped or saturated.
-[[nodiscard]] uint64_t parse_uint_option(std::string_view text, std::string_view what, uint64_t min = 0,
+[[nodiscard]] uint64_t parse_uint_option(std::string_view text, const Message& what, uint64_t min = 0,
                                          uint64_t max = UINT64_MAX);
 
 // "16 MiB", "1.50 GiB", "512 B": a short human form, 2 decimals at most.

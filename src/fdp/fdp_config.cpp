@@ -43,11 +43,11 @@ std::vector<uint32_t> channel_die_order(const ftl::Geometry& g, uint32_t rgs) {
   const uint32_t ch = g.channels, luns = g.luns_per_channel;
   const bool whole_channels = rgs <= ch;
   if (whole_channels ? ch % rgs != 0 : rgs % ch != 0 || luns % (rgs / ch) != 0) {
-    throw InputError(fmt::format(
-        "`rg` {}: {} channels x {} LUNs cannot be split into that many reclaim groups of whole channels or of "
-        "equal shares of one channel's LUNs (`rg-split` channels, ConfFDP's rg2physical); give a divisor of the "
-        "channels (whole channels each) or the channels times a divisor of the LUNs (a LUN share each)",
-        rgs, ch, luns));
+    throw InputError(
+        say("`rg` {}: {} channels x {} LUNs cannot be split into that many reclaim groups of whole channels or of "
+            "equal shares of one channel's LUNs (`rg-split` channels, ConfFDP's rg2physical); give a divisor of the "
+            "channels (whole channels each) or the channels times a divisor of the LUNs (a LUN share each)",
+            rgs, ch, luns));
   }
   const uint32_t rg_channels = whole_channels ? ch / rgs : 1;
   const uint32_t rg_luns = whole_channels ? luns : luns / (rgs / ch);
@@ -67,12 +67,13 @@ std::vector<uint32_t> channel_die_order(const ftl::Geometry& g, uint32_t rgs) {
 
 ftl::UnitShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   const uint32_t dies = g.dies();
-  if (c.reclaim_groups == 0) throw InputError("`rg` must be at least 1");
+  if (c.reclaim_groups == 0) throw InputError(say("`rg` must be at least 1"));
   const bool by_dies = c.rg_split != RgSplit::kLines;
   if (c.rg_split == RgSplit::kDies && dies % c.reclaim_groups != 0) {
-    throw InputError(fmt::format("`rg` {}: the {} dies cannot be split evenly into that many reclaim groups "
-                                 "(`rg-split` dies)",
-                                 c.reclaim_groups, dies));
+    throw InputError(
+        say("`rg` {}: the {} dies cannot be split evenly into that many reclaim groups "
+            "(`rg-split` dies)",
+            c.reclaim_groups, dies));
   }
   const uint32_t die_groups = by_dies ? c.reclaim_groups : 1;
   const uint32_t group_dies = dies / die_groups;
@@ -113,8 +114,8 @@ ftl::UnitShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   if (ok) {
     s.units_per_group = by_dies ? s.units_per_die_group : s.units_per_die_group / c.reclaim_groups;
     if (s.units_per_group == 0) {
-      throw InputError(fmt::format("`rg` {}: more reclaim groups than the {} reclaim units of the device",
-                                   c.reclaim_groups, s.units_per_die_group));
+      throw InputError(say("`rg` {}: more reclaim groups than the {} reclaim units of the device", c.reclaim_groups,
+                           s.units_per_die_group));
     }
     return s;
   }
@@ -125,18 +126,18 @@ ftl::UnitShape resolve_ru_shape(const ftl::Geometry& g, const FdpConfig& c) {
   for (uint32_t k = 2; k <= g.blocks_per_plane && k <= 64; ++k) {
     if (g.blocks_per_plane % k == 0) sizes += ", " + format_size_exact(group_line * k);
   }
-  throw InputError(fmt::format(
-      "`ru-size` {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
-      "dividing the {} blocks per plane; sizes this geometry allows (the GC thresholds and capacity still "
-      "apply): {}",
-      format_size_exact(c.ru_bytes), group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
-      g.blocks_per_plane, sizes));
+  throw InputError(
+      say("`ru-size` {}: a reclaim unit must be whole blocks on a divisor of the {} dies{}, or whole lines{} "
+          "dividing the {} blocks per plane; sizes this geometry allows (the GC thresholds and capacity still "
+          "apply): {}",
+          format_size_exact(c.ru_bytes), group_dies, by_dies ? " of a reclaim group" : "", by_dies ? " of it" : "",
+          g.blocks_per_plane, sizes));
 }
 
 ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   if (!c.isolated_gc) throw std::logic_error("make_layout: FDP only; the line path is ftl::line_layout");
   const ftl::UnitShape ru = resolve_ru_shape(g, c);
-  if (c.handles == 0) throw InputError("`ruh` must be at least 1");
+  if (c.handles == 0) throw InputError(say("`ruh` must be at least 1"));
   const uint32_t rgs = c.reclaim_groups;
   const uint32_t h_count = c.handles;
   // Streams: a host and a GC stream per handle and RG, and a shared GC
@@ -144,25 +145,28 @@ ftl::FtlLayout make_layout(const ftl::Geometry& g, const FdpConfig& c) {
   // x 2^24 RGs would wrap to 0).
   const uint64_t streams = 2 * uint64_t{h_count} * rgs + rgs;
   if (streams > std::numeric_limits<uint32_t>::max()) {
-    throw InputError(fmt::format("`rg` {} with `ruh` {} gives {} streams (a host and a GC stream per handle and "
-                                 "reclaim group, and one per reclaim group); at most 2^32-1 are supported",
-                                 rgs, h_count, streams));
+    throw InputError(
+        say("`rg` {} with `ruh` {} gives {} streams (a host and a GC stream per handle and "
+            "reclaim group, and one per reclaim group); at most 2^32-1 are supported",
+            rgs, h_count, streams));
   }
   // The placement identifier must hold the RG bits and the handles beside
   // them: FEMU's nvme_calc_rgif refuses the device otherwise.
   if (rgs > 1 && c.rg_of != RgOf::kLba && !c.pid_confdp && (c.rgif() > 15 || (0xFFFFu >> c.rgif()) < h_count)) {
-    throw InputError(fmt::format("--rg {} with --ruh {}: a placement identifier has no room for {} RG bits and the "
-                                 "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
-                                 "--rg-of lba",
-                                 rgs, h_count, c.rgif()));
+    throw InputError(
+        say("`rg` {} with `ruh` {}: a placement identifier has no room for {} RG bits and the "
+            "handles beside them (FEMU's nvme_calc_rgif refuses this device); use fewer RGs or "
+            "`rg-of` lba",
+            rgs, h_count, c.rgif()));
   }
   ftl::FtlLayout l = ftl::unit_layout(g, ru, rgs);
   // ConfFDP's moves to the nearest RG (find_near_rg_id). A write is moved
   // once per request, from the RG its placement identifier names.
   if (rgs > 1 && c.spill_writes && c.rg_of != RgOf::kPid) {
-    throw InputError(fmt::format("`write-spill` nearest moves a write from the reclaim group its placement "
-                                 "identifier names: it needs `rg-of` pid (not {})",
-                                 rg_of_name(c.rg_of)));
+    throw InputError(
+        say("`write-spill` nearest moves a write from the reclaim group its placement "
+            "identifier names: it needs `rg-of` pid (not {})",
+            rg_of_name(c.rg_of)));
   }
   l.spill_writes = c.spill_writes && rgs > 1;
   l.spill_gc = c.spill_gc && rgs > 1;

@@ -18,7 +18,7 @@ uint16_t parse_u16(std::string_view s, std::string_view what, std::string_view s
   unsigned v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size() || v > 65535) {
-    throw InputError(fmt::format("`placement` {}: '{}' is not a {} (0-65535)", spec, s, what));
+    throw InputError(say("`placement` {}: '{}' is not a {} (0-65535)", spec, s, what));
   }
   return static_cast<uint16_t>(v);
 }
@@ -44,16 +44,16 @@ PlacementSpec parse_placement(std::string_view text) {
       const std::string_view item = rest.substr(0, comma);
       const size_t eq = item.find('=');
       if (eq == std::string_view::npos) {
-        throw InputError(fmt::format("`placement` {}: '{}' is not PID=HANDLE", text, item));
+        throw InputError(say("`placement` {}: '{}' is not PID=HANDLE", text, item));
       }
       p.map.emplace_back(parse_u16(item.substr(0, eq), "placement ID", text),
                          parse_u16(item.substr(eq + 1), "handle", text));
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
-    if (p.map.empty()) throw InputError(fmt::format("`placement` {}: the map is empty", text));
+    if (p.map.empty()) throw InputError(say("`placement` {}: the map is empty", text));
   } else {
-    throw InputError(fmt::format(
-        "`placement`: unknown policy '{}' (known: single, fdp, map:PID=HANDLE,..., oracle, interval)", text));
+    throw InputError(
+        say("`placement`: unknown policy '{}' (known: single, fdp, map:PID=HANDLE,..., oracle, interval)", text));
   }
   return p;
 }
@@ -75,13 +75,14 @@ PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t
     case PlacementKind::kMap:
       for (const auto& [pid, h] : spec.map) {
         if (pid > handle_mask_) {
-          throw InputError(fmt::format("`placement` {}: placement handle {} does not fit the {} bits a placement "
-                                       "identifier leaves beside {} reclaim groups{}",
-                                       spec.text, pid, std::bit_width(handle_mask_), rgs, confdp ? " (`pid-format` confdp)" : ""));
+          throw InputError(say("`placement` {}: placement handle {} does not fit the {} bits a placement "
+                               "identifier leaves beside {} reclaim groups",
+                               spec.text, pid, std::bit_width(handle_mask_), rgs) +
+                           (confdp ? say(" (`pid-format` confdp)") : Message()));
         }
         if (h >= handles) {
-          throw InputError(fmt::format("`placement` {}: handle {} does not exist (`ruh` {} gives 0-{})", spec.text,
-                                       h, handles, handles - 1));
+          throw InputError(say("`placement` {}: handle {} does not exist (`ruh` {} gives 0-{})", spec.text, h, handles,
+                               handles - 1));
         }
         table_[pid] = h;
       }
@@ -102,7 +103,7 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
                                     std::span<const uint32_t> fit_map, bool trim_plus_one) {
   using trace::Op;
   if (handles > kMaxHandles) {
-    throw InputError(fmt::format("`placement` oracle supports at most {} handles", kMaxHandles));
+    throw InputError(say("`placement` oracle supports at most {} handles", kMaxHandles));
   }
   const bool fit = !fit_map.empty();
   const uint64_t logical_sectors = (fit ? fit_map.size() : logical_slots) * kSlotBytes / sector_bytes;

@@ -75,18 +75,17 @@ struct FtlConfig {
   // slot after each range (ConfFDP msssd_trim's (nlb + 1), a bug it ran with).
   bool trim_plus_one = false;
 
-  // Every problem with geometry and GC settings, one message each (settings
-  // named as core/setting.h's setting_ref() names them).
-  [[nodiscard]] std::vector<std::string> problems() const;
+  // Every problem with geometry and GC settings.
+  [[nodiscard]] std::vector<Problem> problems() const;
   // Throws InputError listing all problems (joined with "; ") if any.
   void validate() const;
 };
 
 // Thresholds and capacity of `cfg` against `layout` (problems() checks them
 // against the core model's line layout).
-[[nodiscard]] std::vector<std::string> layout_problems(const FtlConfig& cfg, const FtlLayout& layout);
+[[nodiscard]] std::vector<Problem> layout_problems(const FtlConfig& cfg, const FtlLayout& layout);
 
 // Throws InputError "invalid configuration: a; b; c" when `problems` is not empty.
-void throw_if_problems(const std::vector<std::string>& problems);
+void throw_if_problems(const std::vector<Problem>& problems);
 
 }  // namespace ftlsim::ftl

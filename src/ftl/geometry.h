@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/io_units.h"
+#include "core/setting.h"
 
 namespace ftlsim::ftl {
 
@@ -57,8 +58,8 @@ struct Geometry {
   // channels x LUNs x planes x blocks x pages x slots per page, exact.
   [[nodiscard]] exact_u128 exact_slots() const;
 
-  // Every problem found, one message each (empty when the geometry is usable).
-  [[nodiscard]] std::vector<std::string> problems() const;
+  // Every problem found (empty when the geometry is usable).
+  [[nodiscard]] std::vector<Problem> problems() const;
 };
 
 // The geometry of preset `name` (ftl/presets.h, the table of presets).

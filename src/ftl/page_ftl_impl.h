@@ -100,14 +100,14 @@ UnitId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
     // pools; a trace that puts more than a pool holds into one can still
     // get here, and so can one request larger than the free units FEMU's
     // forced threshold keeps (FEMU then fails the write).
-    throw InputError(fmt::format(
-        "reclaim group {} ran out of free units: the data written into it exceeds what it can hold "
-        "after GC, or one request is larger than the free units `gc-thres-high` keeps; use fewer handles, "
-        "larger reclaim groups, a larger device or `gc-check` page{}",
-        pool,
-        pools_.size() > 1 ? " (with several RGs, `rg-of` current, FEMU's rule, writes everything into RG 0; "
-                            "`rg-of` pid writes into the RG each placement ID names)"
-                          : ""));
+    throw InputError(
+        say("reclaim group {} ran out of free units: the data written into it exceeds what it can hold "
+            "after GC, or one request is larger than the free units `gc-thres-high` keeps; use fewer handles, "
+            "larger reclaim groups, a larger device or `gc-check` page",
+            pool) +
+        (pools_.size() > 1 ? say(" (with several RGs, `rg-of` current, FEMU's rule, writes everything into "
+                                 "RG 0; `rg-of` pid writes into the RG each placement ID names)")
+                           : Message()));
   }
   count_over_high(p, -1);
   const UnitId l = p.free_ring[p.free_head];

@@ -38,9 +38,9 @@ constexpr std::array<Preset, 5> kPresets = {{
     {"femu-eth-512m", geometry(98, 32, 512 * kMiB), false, 128,
      "femu-eth at 1/128 scale; for traces/geth-ethstate.ftr"},
     {"confdp-eth", geometry(106, 4096, 64 * kGiB), true, 1,
-     "femu-eth with the lines ConfFDP derives from --gc-thres: 106 at 60"},
+     "femu-eth with the lines ConfFDP derives from `gc-thres`: 106 at 60"},
     {"confdp-eth-512m", geometry(106, 32, 512 * kMiB), true, 128,
-     "femu-eth-512m with the lines ConfFDP derives from --gc-thres: 106 at 60"},
+     "femu-eth-512m with the lines ConfFDP derives from `gc-thres`: 106 at 60"},
 }};
 
 // "16 GiB", "128 KiB": exact sizes for help.

@@ -192,22 +192,24 @@ DeviceStack stack_of_file(const std::string& path, FileIdentity id, const Safety
   return walk({}, std::move(stack), paths);
 }
 
-void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const std::string& target) {
+void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const Message& target) {
   for (const RunInputs::Input& in : inputs.inputs()) {
     if (in.planned) continue;
     for (const BackingFile& f : stack.files) {
       if (f.id == in.id) {
-        throw InputError(fmt::format("refusing to write to {}: its data is stored in the input {} {} (backing file "
-                                     "{}); a replay never writes to an input, --force or not",
-                                     target, in.option, in.path, f.path));
+        throw InputError(Message("refusing to write to ") + target +
+                         say(": its data is stored in the input {} {} (backing file {}); a replay never writes to an "
+                             "input, `force` or not",
+                             in.option, in.path, f.path));
       }
     }
     for (const auto* devices : {&stack.below, &stack.above}) {
       for (const StackDevice& d : *devices) {
         if (::makedev(d.major, d.minor) == in.id.dev) {
-          throw InputError(fmt::format("refusing to write to {}: the input {} {} is on a file system of /dev/{} ({}), "
-                                       "which shares its storage; a replay never writes to an input, --force or not",
-                                       target, in.option, in.path, d.name, d.how));
+          throw InputError(Message("refusing to write to ") + target +
+                           say(": the input {} {} is on a file system of /dev/{} ({}), which shares its storage; a "
+                               "replay never writes to an input, `force` or not",
+                               in.option, in.path, d.name, d.how));
         }
       }
     }

@@ -50,8 +50,8 @@ struct DeviceStack {
 
 // Throws InputError when an input of the run is a backing file of the
 // stack, or lies on a file system mounted from a device in it, naming the
-// input, the device and `target` ("--target PATH"). --force does not apply.
-void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const std::string& target);
+// input, the device and `target` (the `target` setting and its path). --force does not apply.
+void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const Message& target);
 
 // Findings for the devices of the stack other than the target: mounts and
 // swap of every one, and the holders, partitions and signatures of those

@@ -213,13 +213,14 @@ FdpFeature parse_fdp_feature(uint32_t dword0) {
   return {(dword0 & 1u) != 0, static_cast<uint8_t>((dword0 >> 8) & 0xffu)};
 }
 
-std::string fdp_refusal(uint32_t ctratt, const FdpFeature& feature, std::span<const Configuration> configs) {
+Message fdp_refusal(uint32_t ctratt, const FdpFeature& feature, std::span<const Configuration> configs) {
   if ((ctratt & kCtrattFdpSupported) == 0) {
     return "the controller does not support Flexible Data Placement (Identify Controller CTRATT bit 19 is 0)";
   }
   if (!feature.enabled) {
-    return "FDP is not enabled on the namespace's endurance group (Get Features 0x1D: FDPE = 0); enable it with "
-           "`nvme set-feature --feature-id=0x1d` on an empty endurance group, or replay with --placement none";
+    return say(
+        "FDP is not enabled on the namespace's endurance group (Get Features 0x1D: FDPE = 0); enable it with "
+        "`nvme set-feature --feature-id=0x1d` on an empty endurance group, or replay with `placement` none");
   }
   if (feature.config_index >= configs.size()) {
     return fmt::format("FDP configuration index {} is beyond the {} configuration(s) in log page 0x20",
@@ -235,7 +236,7 @@ std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<c
                                         std::span<const uint16_t> used, std::string_view source,
                                         bool allow_unlisted) {
   if (rg >= config.reclaim_groups) {
-    throw InputError(fmt::format("--rg {}: {} has {} reclaim group(s)", rg, source, config.reclaim_groups));
+    throw InputError(say("`rg` {}: {} has {} reclaim group(s)", rg, source, config.reclaim_groups));
   }
   std::vector<uint32_t> handles;  // placement handles the namespace reports in group rg
   for (const RuhStatus& s : status) {
@@ -247,11 +248,11 @@ std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<c
     const std::optional<uint16_t> pid = nvme::placement_identifier(rg, p, config.rgif);
     const bool listed = pid && std::binary_search(handles.begin(), handles.end(), p);
     if (!listed && !(pid && allow_unlisted)) {
-      throw InputError(fmt::format(
-          "{}: trace placement ID {} needs placement handle {} in reclaim group {}, but the namespace has {} "
-          "handle(s) there ({}); merge IDs in the trace or replay with --placement none",
-          source, p, p, rg, handles.size(),
-          handles.empty() ? std::string("none") : fmt::format("handles {}", fmt::join(handles, ","))));
+      throw InputError(
+          say("{}: trace placement ID {} needs placement handle {} in reclaim group {}, but the namespace has {} "
+              "handle(s) there ({}); merge IDs in the trace or replay with `placement` none",
+              source, p, p, rg, handles.size(),
+              handles.empty() ? std::string("none") : fmt::format("handles {}", fmt::join(handles, ","))));
     }
     if (map.size() <= p) map.resize(size_t{p} + 1, 0);
     map[p] = *pid;

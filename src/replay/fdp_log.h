@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
+
 namespace ftlsim::replay::nvme_fdp {
 
 // An unsigned 128-bit counter as the statistics log stores it.
@@ -120,8 +122,7 @@ inline constexpr uint32_t kCtrattFdpSupported = 1u << 19;
 // Why FDP placement cannot be used, or "" when it can: the controller lacks
 // FDP, FDP is not enabled on the endurance group, the configuration index is
 // beyond the log, or that configuration is not marked valid.
-[[nodiscard]] std::string fdp_refusal(uint32_t ctratt, const FdpFeature& feature,
-                                      std::span<const Configuration> configs);
+[[nodiscard]] Message fdp_refusal(uint32_t ctratt, const FdpFeature& feature, std::span<const Configuration> configs);
 
 // The placement identifier each trace placement ID is sent with, indexed by
 // trace ID (entries of IDs not in `used` are 0): trace ID p uses placement

@@ -42,10 +42,10 @@ uint32_t max_transfer_bytes(const std::string& path) {
 void check_nvme_char_path(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    throw InputError(fmt::format("--placement nvme: {}: {} (NVMe generic character devices are /dev/ngXnY; "
-                                 "this machine has {})",
-                                 path, std::strerror(errno),
-                                 std::filesystem::exists("/dev/ng0n1") ? "/dev/ng0n1" : "none"));
+    throw InputError(
+        say("`placement` nvme: {}: {} (NVMe generic character devices are /dev/ngXnY; "
+            "this machine has {})",
+            path, std::strerror(errno), std::filesystem::exists("/dev/ng0n1") ? "/dev/ng0n1" : "none"));
   }
   check_nvme_char_node(path, st);
 }
@@ -53,16 +53,16 @@ void check_nvme_char_path(const std::string& path) {
 void check_nvme_char_node(const std::string& path, const struct stat& st) {
   if (S_ISBLK(st.st_mode)) {
     const std::string name = std::filesystem::path(path).filename().string();
-    throw InputError(fmt::format("--placement nvme: {} is a block device; passthrough needs the namespace's generic "
-                                 "character device{}",
-                                 path,
-                                 name.rfind("nvme", 0) == 0 ? fmt::format(" /dev/ng{}", name.substr(4))
-                                                            : std::string(" /dev/ngXnY")));
+    throw InputError(
+        say("`placement` nvme: {} is a block device; passthrough needs the namespace's generic "
+            "character device{}",
+            path, name.rfind("nvme", 0) == 0 ? fmt::format(" /dev/ng{}", name.substr(4)) : std::string(" /dev/ngXnY")));
   }
   if (!S_ISCHR(st.st_mode)) {
-    throw InputError(fmt::format("--placement nvme: {} is not a character device; give the namespace's generic "
-                                 "character device /dev/ngXnY",
-                                 path));
+    throw InputError(
+        say("`placement` nvme: {} is not a character device; give the namespace's generic "
+            "character device /dev/ngXnY",
+            path));
   }
 }
 
@@ -70,8 +70,8 @@ NvmeNamespace probe_nvme_namespace(int fd, const std::string& path) {
   NvmeNamespace ns;
   const int id = ::ioctl(fd, NVME_IOCTL_ID);
   if (id <= 0) {
-    throw InputError(fmt::format("--placement nvme: {} is not an NVMe namespace (NVME_IOCTL_ID: {})", path,
-                                 id < 0 ? std::strerror(errno) : "no namespace ID"));
+    throw InputError(say("`placement` nvme: {} is not an NVMe namespace (NVME_IOCTL_ID: {})", path,
+                         id < 0 ? std::strerror(errno) : "no namespace ID"));
   }
   ns.nsid = static_cast<uint32_t>(id);
   nvme_id_ns idns;
@@ -139,16 +139,17 @@ NvmeFdp probe_nvme_fdp(int fd, const std::string& path, const NvmeNamespace& ns)
     }
     configs = nvme_fdp::parse_configurations(page, path);
   }
-  if (const std::string why = nvme_fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
-    throw InputError(fmt::format("--placement nvme: {}: {}", path, why));
+  if (const Message why = nvme_fdp::fdp_refusal(ns.ctratt, out.feature, configs); !why.empty()) {
+    throw InputError(say("`placement` nvme: {}: ", path) + why);
   }
   out.config = configs[out.feature.config_index];
 
   out.ruh_status = read_ruh_status(fd, path, ns.nsid);
   if (out.ruh_status.empty()) {
-    throw InputError(fmt::format("--placement nvme: {}: the namespace reports no reclaim unit handles (RUH status "
-                                 "is empty)",
-                                 path));
+    throw InputError(
+        say("`placement` nvme: {}: the namespace reports no reclaim unit handles (RUH status "
+            "is empty)",
+            path));
   }
   return out;
 }

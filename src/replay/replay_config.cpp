@@ -47,8 +47,9 @@ OpSet OpSet::parse(std::string_view list) {
       }
     }
     if (!found) {
-      throw InputError(fmt::format("--ops: '{}' is not an op (use a comma-separated list of write, read, trim, flush)",
-                                   word));
+      throw SettingError({"ops", std::string(word),
+                          "is not an op (use a comma-separated list of write, read, trim, flush)",
+                          Problem::Shape::kBadText});
     }
     if (comma == std::string_view::npos) break;
     pos = comma + 1;
@@ -66,22 +67,20 @@ std::string OpSet::text() const {
   return s;
 }
 
-std::vector<std::string> ReplayConfig::problems() const {
-  std::vector<std::string> p;
-  if (queue_depth < 1 || queue_depth > 4096) {
-    p.push_back(fmt::format("--qd {} is outside 1..4096", queue_depth));
-  }
+std::vector<Problem> ReplayConfig::problems() const {
+  std::vector<Problem> p;
+  if (queue_depth < 1 || queue_depth > 4096) p.push_back({"qd", fmt::format("{}", queue_depth), "is outside 1..4096"});
   if (!timing::speed_in_range(speed)) p.push_back(timing::speed_problem(speed));
-  if (mode == ReplayMode::kAfap && speed != 1.0) p.emplace_back("--speed applies only to --mode timed");
+  if (mode == ReplayMode::kAfap && speed != 1.0) p.push_back({"speed", "", say("applies only to `mode` timed")});
   if (max_io_bytes < 4096 || max_io_bytes > (64u << 20) || max_io_bytes % 4096 != 0) {
-    p.push_back(fmt::format("--max-io {} must be a multiple of 4 KiB from 4 KiB to 64 MiB", max_io_bytes));
+    p.push_back({"max-io", fmt::format("{}", max_io_bytes), "must be a multiple of 4 KiB from 4 KiB to 64 MiB"});
   }
   if (placement != PlacementMode::kNvme && reclaim_group != 0) {
-    p.emplace_back("--rg applies only to --placement nvme");
+    p.push_back({"rg", "", say("applies only to `placement` nvme")});
   }
   bool any = false;
   for (const bool b : ops.on) any = any || b;
-  if (!any) p.emplace_back("--ops selects no op");
+  if (!any) p.push_back({"ops", "", "selects no op"});
   return p;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/setting.h"
 #include "trace/record.h"
 
 namespace ftlsim::replay {
@@ -63,8 +64,8 @@ struct ReplayConfig {
   // bytes the replay moves (at least one row at the end).
   uint64_t interval_bytes = 0;
 
-  // Every problem, one message each (empty when valid).
-  [[nodiscard]] std::vector<std::string> problems() const;
+  // Every problem (empty when valid).
+  [[nodiscard]] std::vector<Problem> problems() const;
 };
 
 }  // namespace ftlsim::replay

@@ -186,14 +186,15 @@ std::vector<HandleCheck> handle_checks(const ReplayReport& r) {
 namespace {
 }  // namespace
 
-std::string summary_text(const ReplayReport& r) {
+std::string summary_text(const ReplayReport& r, SettingShow show) {
   const EngineResult& e = r.result;
   const TargetInfo& t = r.target;
   std::string out;
   auto row = [&out](std::string_view label, const std::string& text) { out += fmt::format("{:<11}{}\n", label, text); };
   row("trace", fmt::format("{} ({} records)", escape_for_terminal(r.trace_path), r.trace_records));
-  row("target", fmt::format("{}: {}, {}, {}-byte blocks{}", escape_for_terminal(t.path), target_kind_name(t.kind), format_bytes(t.bytes),
-                            t.block_bytes, t.created ? " (created by --create)" : ""));
+  row("target", fmt::format("{}: {}, {}, {}-byte blocks{}", escape_for_terminal(t.path), target_kind_name(t.kind),
+                            format_bytes(t.bytes), t.block_bytes,
+                            t.created ? " (created by " + show_setting("create", show) + ")" : ""));
   std::string mode = std::string(mode_name(r.config.mode));
   if (r.config.mode == ReplayMode::kTimed) mode += fmt::format(" x{}", r.config.speed);
   row("replay", fmt::format("{}, queue depth {}, ops {}, placement {}", mode, r.config.queue_depth,
@@ -224,9 +225,10 @@ std::string summary_text(const ReplayReport& r) {
   }
   const StreamScan& s = r.scan;
   if (s.widened + s.wrapped + s.split > 0) {
-    row("requests", fmt::format("{} widened to {}-byte blocks, {} folded into the target (--wrap), {} split into "
+    row("requests", fmt::format("{} widened to {}-byte blocks, {} folded into the target ({}), {} split into "
                                 "I/Os of at most {}",
-                                s.widened, t.block_bytes, s.wrapped, s.split, format_bytes(r.config.max_io_bytes)));
+                                s.widened, t.block_bytes, s.wrapped, show_setting("wrap", show), s.split,
+                                format_bytes(r.config.max_io_bytes)));
   }
   uint64_t skipped = 0;
   for (const Op op : kDataOps) skipped += s.skipped[static_cast<size_t>(op)];
@@ -237,7 +239,8 @@ std::string summary_text(const ReplayReport& r) {
         parts.push_back(fmt::format("{} {}", s.skipped[static_cast<size_t>(op)], trace::op_name(op)));
       }
     }
-    row("skipped", fmt::format("{} records not in --ops ({})", skipped, fmt::join(parts, ", ")));
+    row("skipped",
+        fmt::format("{} records not in {} ({})", skipped, show_setting("ops", show), fmt::join(parts, ", ")));
   }
   out += fmt::format("{:<6}{:<16}{:>14}{:>14}{:>14}{}\n", "pid", "name", "written", "read", "trimmed",
                      r.plan.mode == PlacementMode::kStream ? "  stream"
@@ -272,8 +275,8 @@ std::string summary_text(const ReplayReport& r) {
     }
     if (!d.unlisted_pids.empty()) {
       row("unlisted", fmt::format("trace placement ID(s) {} have no handle and were sent anyway "
-                                  "(--allow-unlisted-pids): expected in placement handle 0",
-                                  fmt::join(d.unlisted_pids, ",")));
+                                  "({}): expected in placement handle 0",
+                                  fmt::join(d.unlisted_pids, ","), show_setting("allow-unlisted-pids", show)));
     }
     const std::vector<HandleCheck> checks = handle_checks(r);
     if (!checks.empty()) out += placement_table(r, checks);
@@ -317,7 +320,7 @@ std::string summary_text(const ReplayReport& r) {
   if (!e.registered_buffers && r.target.kind != TargetKind::kNvmeGeneric) {
     row("note", "buffers not registered with io_uring (RLIMIT_MEMLOCK too low?); plain reads and writes used");
   }
-  for (const std::string& f : t.findings) row("warning", "--force: " + f);
+  for (const std::string& f : t.findings) row("warning", show_setting("force", show) + ": " + f);
   return out;
 }
 

@@ -101,7 +101,8 @@ struct HandleCheck {
 // placement identifier. Empty without device FDP data.
 [[nodiscard]] std::vector<HandleCheck> handle_checks(const ReplayReport& r);
 
-[[nodiscard]] std::string summary_text(const ReplayReport& r);
+// The settings it names are written by `show` (nullptr: `name`, core/message.h).
+[[nodiscard]] std::string summary_text(const ReplayReport& r, SettingShow show = nullptr);
 [[nodiscard]] std::string summary_json(const ReplayReport& r);
 [[nodiscard]] std::string events_csv(const ReplayReport& r);
 

@@ -30,8 +30,8 @@ RequestStream::RequestStream(std::span<const trace::Record> records, const Strea
                   geo.target_bytes % geo.block_bytes == 0 && geo.max_io_bytes >= geo.block_bytes &&
                   geo.max_io_bytes % geo.block_bytes == 0 && geo.sector_bytes > 0;
   if (!ok) {
-    throw InputError(fmt::format("replay: target of {} bytes with {}-byte blocks and --max-io {} cannot be replayed to",
-                                 geo.target_bytes, geo.block_bytes, geo.max_io_bytes));
+    throw InputError(say("replay: target of {} bytes with {}-byte blocks and `max-io` {} cannot be replayed to",
+                         geo.target_bytes, geo.block_bytes, geo.max_io_bytes));
   }
 }
 

@@ -41,9 +41,9 @@ bool in_dev_folder(const std::string& path) {
   return !ec && (folder == "/dev" || folder.rfind("/dev/", 0) == 0);
 }
 
-std::string refusal(const std::string& path, const std::vector<std::string>& findings) {
-  return fmt::format("refusing to write to {}: {} (--force writes anyway; every finding is printed)", path,
-                     fmt::join(findings, "; "));
+Message refusal(const std::string& path, const std::vector<std::string>& findings) {
+  return say("refusing to write to {}: {} (`force` writes anyway; every finding is printed)", path,
+             fmt::join(findings, "; "));
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ Target::Target(const TargetRequest& r) : Target(r, Deferred{}) { materialize(); 
 Target::Target(const TargetRequest& r, Deferred) {
   info_.path = r.path;
   if (r.placement == PlacementMode::kNvme) {
-    if (r.create_bytes != 0) throw InputError("--create does not apply to --placement nvme");
+    if (r.create_bytes != 0) throw InputError(say("`create` does not apply to `placement` nvme"));
     open_nvme(r);
     return;
   }
@@ -79,20 +79,21 @@ Target::Target(const TargetRequest& r, Deferred) {
     return;
   }
   identity_ = FileIdentity{st.st_dev, st.st_ino};
-  if (r.inputs != nullptr) r.inputs->check_not_input("--target", r.path, identity_);
+  if (r.inputs != nullptr) r.inputs->check_not_input(Message::setting("target"), r.path, identity_);
   if (S_ISBLK(st.st_mode)) {
-    if (r.create_bytes != 0) throw InputError(fmt::format("--create applies to regular files; {} is a block device", r.path));
+    if (r.create_bytes != 0) throw InputError(say("`create` applies to regular files; {} is a block device", r.path));
     open_block_device(r, node.get(), st);
   } else if (S_ISREG(st.st_mode)) {
     open_file(r, node.get(), st);
   } else if (S_ISDIR(st.st_mode)) {
-    throw InputError(fmt::format("--target {} is a directory; give a file or a block device", r.path));
+    throw InputError(say("`target` {} is a directory; give a file or a block device", r.path));
   } else if (S_ISCHR(st.st_mode)) {
-    throw InputError(fmt::format("--target {} is a character device; only --placement nvme writes to one "
-                                 "(/dev/ngXnY)",
-                                 r.path));
+    throw InputError(
+        say("`target` {} is a character device; only `placement` nvme writes to one "
+            "(/dev/ngXnY)",
+            r.path));
   } else {
-    throw InputError(fmt::format("--target {} is neither a regular file nor a block device", r.path));
+    throw InputError(say("`target` {} is neither a regular file nor a block device", r.path));
   }
 }
 
@@ -120,7 +121,7 @@ void read_dio_alignment(int fd, const std::string& path, TargetInfo& info) {
   info.block_bytes = 4096;
   if (::statx(fd, "", AT_EMPTY_PATH, STATX_SIZE | STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
     if (sx.stx_dio_offset_align == 0) {
-      throw InputError(fmt::format("--target {}: its file system does not support O_DIRECT", path));
+      throw InputError(say("`target` {}: its file system does not support O_DIRECT", path));
     }
     info.block_bytes = std::max<uint32_t>(sx.stx_dio_offset_align, 512);
     info.mem_align = std::max<uint32_t>(sx.stx_dio_mem_align, 512);
@@ -143,9 +144,10 @@ void lock_file(int fd, const std::string& path) {
 }
 
 InputError no_direct_io(const std::string& path) {
-  return InputError(fmt::format("--target {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
-                                "file on ext4 or XFS, or to a block device",
-                                path));
+  return InputError(
+      say("`target` {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
+          "file on ext4 or XFS, or to a block device",
+          path));
 }
 
 }  // namespace
@@ -155,14 +157,14 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   const std::string folder = parent.empty() ? "." : parent.string();
   name_ = fs::path(r.path).filename().string();
   if (name_.empty() || name_ == "." || name_ == "..") {
-    throw InputError(fmt::format("--target {}: name a file to create, not a folder", r.path));
+    throw InputError(say("`target` {}: name a file to create, not a folder", r.path));
   }
   // The folder is resolved once: the checks, the probe, the creation and a
   // removal all go through it.
   parent_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (parent_fd_ < 0) throw InputError(fmt::format("--target {}: its folder {} does not exist", r.path, folder));
+  if (parent_fd_ < 0) throw InputError(say("`target` {}: its folder {} does not exist", r.path, folder));
   if (::faccessat(parent_fd_, ".", W_OK | X_OK, 0) != 0) {
-    throw InputError(fmt::format("--target {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
+    throw InputError(say("`target` {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
   }
   struct stat made_in {};
   if (::fstat(parent_fd_, &made_in) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", folder));
@@ -191,17 +193,18 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
   info_.discard = true;  // FALLOC_FL_PUNCH_HOLE
   const bool exists = node >= 0;
   if (r.create_bytes != 0 && r.create_bytes % 4096 != 0) {
-    throw InputError(fmt::format("--create {}: the size must be a multiple of 4 KiB", r.create_bytes));
+    throw InputError(say("`create` {}: the size must be a multiple of 4 KiB", r.create_bytes));
   }
   uint64_t bytes = 0;
   if (!exists) {
     if (r.create_bytes == 0) {
       if (in_dev_folder(r.path)) {
-        throw InputError(fmt::format("--target {} does not exist: no such device (the kernel makes the node "
-                                     "of a device that exists; check the name, e.g. with lsblk)",
-                                     r.path));
+        throw InputError(
+            say("`target` {} does not exist: no such device (the kernel makes the node "
+                "of a device that exists; check the name, e.g. with lsblk)",
+                r.path));
       }
-      throw InputError(fmt::format("--target {} does not exist; add --create SIZE to create it (sparse)", r.path));
+      throw InputError(say("`target` {} does not exist; add `create` SIZE to create it (sparse)", r.path));
     }
     probe_new_file_alignment(r);
     pending_create_ = true;
@@ -209,7 +212,9 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     bytes = r.create_bytes;
   } else {
     const FileIdentity id{st.st_dev, st.st_ino};
-    if (r.inputs != nullptr) check_stack_inputs(stack_of_file(r.path, id), *r.inputs, "--target " + r.path);
+    if (r.inputs != nullptr) {
+      check_stack_inputs(stack_of_file(r.path, id), *r.inputs, Message::setting("target") + Message(" " + r.path));
+    }
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
     std::vector<std::string> findings = inspect_regular_file(r.path, id, fd_path(node));
@@ -217,9 +222,10 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     info_.findings = std::move(findings);
     if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
       if (!r.force) {
-        throw InputError(fmt::format("--target {} exists with {} bytes; --create {} would resize it (remove the file, "
-                                     "give its size, or add --force to resize)",
-                                     r.path, st.st_size, r.create_bytes));
+        throw InputError(
+            say("`target` {} exists with {} bytes; `create` {} would resize it (remove the file, "
+                "give its size, or add `force` to resize)",
+                r.path, st.st_size, r.create_bytes));
       }
       pending_bytes_ = r.create_bytes;
       bytes = r.create_bytes;
@@ -236,9 +242,10 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
   }
   info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
   if (info_.bytes == 0) {
-    throw InputError(fmt::format("--target {} is empty (or smaller than one {}-byte block); give --create SIZE "
-                                 "and --force to size it",
-                                 r.path, info_.block_bytes));
+    throw InputError(
+        say("`target` {} is empty (or smaller than one {}-byte block); give `create` SIZE "
+            "and `force` to size it",
+            r.path, info_.block_bytes));
   }
 }
 
@@ -276,8 +283,8 @@ void Target::materialize() {
     const uint32_t planned = info_.block_bytes;
     read_dio_alignment(fd_, info_.path, info_);
     if (info_.block_bytes != planned) {
-      throw SystemError(fmt::format("--target {}: direct-I/O alignment {} differs from the probed {}", info_.path,
-                                    info_.block_bytes, planned));
+      throw SystemError(say("`target` {}: direct-I/O alignment {} differs from the probed {}", info_.path,
+                            info_.block_bytes, planned));
     }
   } else if (pending_bytes_ != 0) {
     if (::ftruncate(fd_, static_cast<off_t>(pending_bytes_)) != 0) {
@@ -292,7 +299,7 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   info_.kind = TargetKind::kBlockDevice;
   const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
   const DeviceStack stack = stack_of_device(maj, min);
-  if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
+  if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, Message::setting("target") + Message(" " + r.path));
   const std::string device = fd_path(node);  // the node checked, whatever the path names by now
   std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(device, r.path));
   for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
@@ -302,9 +309,10 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   fd_ = ::open(device.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
   if (fd_ < 0) {
     if (errno == EBUSY) {
-      throw InputError(fmt::format("refusing to write to {}: it is busy (the exclusive open failed: mounted, or "
-                                   "claimed by another driver); --force skips the exclusive open",
-                                   r.path));
+      throw InputError(
+          say("refusing to write to {}: it is busy (the exclusive open failed: mounted, or "
+              "claimed by another driver); `force` skips the exclusive open",
+              r.path));
     }
     throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
   }
@@ -316,7 +324,7 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   }
   info_.block_bytes = static_cast<uint32_t>(block);
   info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
-  if (info_.bytes == 0) throw InputError(fmt::format("--target {} has a size of 0", r.path));
+  if (info_.bytes == 0) throw InputError(say("`target` {} has a size of 0", r.path));
 
   // Queue limits live with the whole disk; a partition's sysfs directory
   // has none, its parent has.
@@ -337,7 +345,7 @@ void Target::open_nvme(const TargetRequest& r) {
   struct stat nst {};
   if (!node.valid() || ::fstat(node.get(), &nst) != 0) check_nvme_char_path(r.path);  // throws what is wrong
   identity_ = FileIdentity{nst.st_dev, nst.st_ino};
-  if (r.inputs != nullptr) r.inputs->check_not_input("--target", r.path, identity_);
+  if (r.inputs != nullptr) r.inputs->check_not_input(Message::setting("target"), r.path, identity_);
   check_nvme_char_node(r.path, nst);
   // The namespace's block device, if it has one, is where mounts and
   // signatures show.
@@ -351,7 +359,7 @@ void Target::open_nvme(const TargetRequest& r) {
   }
   if (block.valid()) {
     const DeviceStack stack = stack_of_device(::major(st.st_rdev), ::minor(st.st_rdev));
-    if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, "--target " + r.path);
+    if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, Message::setting("target") + Message(" " + r.path));
     std::vector<std::string> findings = inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path,
                                                              probe_signatures(fd_path(block.get()), block_path));
     for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
@@ -365,16 +373,17 @@ void Target::open_nvme(const TargetRequest& r) {
   info_.bytes = info_.nvme.lbas * info_.nvme.lba_bytes;
   info_.max_io_bytes = info_.nvme.max_transfer_bytes;
   info_.discard = info_.nvme.dsm_supported;
-  if (info_.bytes == 0) throw InputError(fmt::format("--target {}: the namespace has a size of 0", r.path));
+  if (info_.bytes == 0) throw InputError(say("`target` {}: the namespace has a size of 0", r.path));
   // Passthrough bypasses the block layer, so claim the block device as a
   // block-device replay would (O_EXCL), for the whole replay: a mount or
   // another exclusive user of the namespace is refused, and none can start.
   if (!r.force && block.valid()) {
     claim_fd_ = ::open(fd_path(block.get()).c_str(), O_RDONLY | O_CLOEXEC | O_EXCL);
     if (claim_fd_ < 0 && errno == EBUSY) {
-      throw InputError(fmt::format("refusing to write to {}: its block device {} is busy (the exclusive open failed: "
-                                   "mounted, or claimed by another program); --force skips the exclusive open",
-                                   r.path, block_path));
+      throw InputError(
+          say("refusing to write to {}: its block device {} is busy (the exclusive open failed: "
+              "mounted, or claimed by another program); `force` skips the exclusive open",
+              r.path, block_path));
     }
     if (claim_fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", block_path));
   }

@@ -163,10 +163,10 @@ void Engine::setup() {
   const uint32_t qd = cfg_.queue_depth;
   const uint64_t buffer_bytes = uint64_t{qd} * slot_bytes_;
   if (buffer_bytes > kMaxBufferBytes) {
-    throw InputError(fmt::format("--qd {} x the largest I/O ({}) needs {} of buffers, more than {}; lower --qd or "
-                                 "--max-io",
-                                 qd, format_bytes(slot_bytes_), format_bytes(buffer_bytes),
-                                 format_bytes(kMaxBufferBytes)));
+    throw InputError(
+        say("`qd` {} x the largest I/O ({}) needs {} of buffers, more than {}; lower `qd` or "
+            "`max-io`",
+            qd, format_bytes(slot_bytes_), format_bytes(buffer_bytes), format_bytes(kMaxBufferBytes)));
   }
   io_uring_params p{};
   const unsigned extra = nvme_ ? (IORING_SETUP_SQE128 | IORING_SETUP_CQE32) : 0u;

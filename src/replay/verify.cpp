@@ -32,8 +32,8 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
   const auto start = std::chrono::steady_clock::now();
   const TargetInfo& info = target.info();
   if (info.bytes > kMaxVerifyBytes) {
-    throw InputError(fmt::format("--verify supports targets up to {}; {} has {}", format_bytes(kMaxVerifyBytes),
-                                 info.path, format_bytes(info.bytes)));
+    throw InputError(say("`verify` supports targets up to {}; {} has {}", format_bytes(kMaxVerifyBytes), info.path,
+                         format_bytes(info.bytes)));
   }
   // Last op per unit: record + 1 for a write, kTrimmed, or kUntouched.
   std::vector<uint32_t> last(info.bytes / kPatternUnit, kUntouched);
@@ -65,7 +65,7 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
     while (got < n) {
       const ssize_t r = ::pread(target.fd(), buf.get() + got, n - got, static_cast<off_t>(at + got));
       if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) throw system_error_from_errno(fmt::format("{}: --verify: read at offset {}", info.path, at + got));
+      if (r <= 0) throw system_error_from_errno(say("{}: `verify`: read at offset {}", info.path, at + got));
       got += static_cast<size_t>(r);
     }
     v.read_bytes += n;

@@ -29,9 +29,10 @@ std::optional<double> parse_fit(std::string_view text) {
   double v = 0;
   const auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
   if (!percent || ec != std::errc() || end != p.data() + p.size() || !(v > 0.0 && v <= 100.0)) {
-    throw InputError(fmt::format("`logical` {}: fit takes a fill level in percent above 0 and at most 100, "
-                                 "e.g. fit:85%",
-                                 text));
+    throw InputError(
+        say("`logical` {}: fit takes a fill level in percent above 0 and at most 100, "
+            "e.g. fit:85%",
+            text));
   }
   return v / 100.0;
 }
@@ -47,9 +48,10 @@ FitMap fit_trace(const TraceView& t, double fraction) {
     space = std::max(space, s.first_slot + s.slots);
   }
   if (space > kMaxSpaceSlots) {
-    throw InputError(fmt::format("{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} "
-                                 "(1 TiB) fit remaps; give `logical` as a size",
-                                 t.path, space, kMaxSpaceSlots));
+    throw InputError(
+        say("{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} "
+            "(1 TiB) fit remaps; give `logical` as a size",
+            t.path, space, kMaxSpaceSlots));
   }
   f.slot_of.assign(space, kUntouched);
   uint32_t next = 0;
@@ -62,7 +64,7 @@ FitMap fit_trace(const TraceView& t, double fraction) {
     }
   }
   f.footprint = next;
-  if (f.footprint == 0) throw InputError(fmt::format("{}: `logical` fit: the trace touches no data", t.path));
+  if (f.footprint == 0) throw InputError(say("{}: `logical` fit: the trace touches no data", t.path));
   f.logical_slots = static_cast<uint64_t>(std::ceil(static_cast<double>(f.footprint) / fraction - 1e-9));
   return f;
 }

@@ -66,7 +66,7 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
 }
 
 void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std::optional<MemoryBudget>& limit,
-                  const std::string& what, bool jobs_option) {
+                  const Message& what, bool jobs_option) {
   if (!limit || estimates.empty()) return;
   std::vector<uint64_t> sorted(estimates.begin(), estimates.end());
   std::sort(sorted.begin(), sorted.end(), std::greater<>());
@@ -74,11 +74,13 @@ void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std
   uint64_t need = 0;
   for (size_t i = 0; i < n; ++i) need += sorted[i];
   if (need <= limit->bytes) return;
-  throw InputError(fmt::format("{} needs about {} of memory ({} bytes: the maps of the device's slots, its units and "
-                               "tables; docs/bad_input.md, Memory), more than the {} available ({}); give a smaller "
-                               "geometry{}, or `mem-limit` SIZE to allow more (off: no limit)",
-                               what, format_bytes(need), need, format_bytes(limit->bytes), limit->source,
-                               jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
+  throw InputError(what +
+                   Message(fmt::format(" needs about {} of memory ({} bytes: the maps of the device's slots, its "
+                                       "units and tables; docs/bad_input.md, Memory), more than the {} available (",
+                                       format_bytes(need), need, format_bytes(limit->bytes))) +
+                   limit->source +
+                   say("); give a smaller geometry{}, or `mem-limit` SIZE to allow more (off: no limit)",
+                       jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
 }
 
 }  // namespace ftlsim::sim

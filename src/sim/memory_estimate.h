@@ -49,6 +49,6 @@ struct TraceSize {
 // at a time (-j 4),"); `jobs_option`: the command has -j, so the message
 // suggests fewer jobs when more than one runs at once.
 void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std::optional<MemoryBudget>& limit,
-                  const std::string& what, bool jobs_option = false);
+                  const Message& what, bool jobs_option = false);
 
 }  // namespace ftlsim::sim

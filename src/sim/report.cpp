@@ -313,7 +313,7 @@ std::string id_timeseries_csv(const RunDescription& run, const SimResult& r) {
   return out;
 }
 
-std::string summary_text(const RunDescription& run, const SimResult& r) {
+std::string summary_text(const RunDescription& run, const SimResult& r, SettingShow show) {
   const ftl::Geometry g = simulated_geometry(run, r);
   const ftl::GcConfig& gc = run.config.gc;
   const ftl::FtlStats& s = r.ftl;
@@ -362,8 +362,9 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                                     : std::string());
   }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
-    out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? "`gc-check` page " : "",
-                       gc.every_pool ? "`rg-gc` every " : "", run.config.trim_keeps_partial ? "`trim-partial` keep" : "");
+    out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? show_setting("gc-check", show) + " page " : "",
+                       gc.every_pool ? show_setting("rg-gc", show) + " every " : "",
+                       run.config.trim_keeps_partial ? show_setting("trim-partial", show) + " keep" : "");
   }
   if (fdp.ru_time_limit_ns != 0) {
     out += fmt::format("ru limit   an RU is closed {} of trace time after its first host write, full or not\n",
@@ -429,7 +430,8 @@ std::string summary_text(const RunDescription& run, const SimResult& r) {
                        r.requests.rmw_read_slots);
   }
   if (r.requests.wrapped_requests != 0) {
-    out += fmt::format("wrapped    {} requests folded into the device (`wrap`)\n", r.requests.wrapped_requests);
+    out += fmt::format("wrapped    {} requests folded into the device ({})\n", r.requests.wrapped_requests,
+                       show_setting("wrap", show));
   }
   if (r.timing) out += timing::timing_text(*r.timing);
   const double mps = r.wall_seconds > 0 ? static_cast<double>(s.host_slots) / r.wall_seconds / 1e6 : 0.0;

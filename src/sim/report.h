@@ -42,7 +42,9 @@ struct RunDescription {
 // waf_share = (id_host_bytes + id_gc_bytes) / host_bytes: a row's shares of
 // one kind sum to the WAF at that row.
 [[nodiscard]] std::string id_timeseries_csv(const RunDescription& run, const SimResult& r);
-[[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r);
+// The text report; the settings it names are written by `show` (nullptr:
+// `name`, core/message.h).
+[[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r, SettingShow show = nullptr);
 
 // The names write_outputs() may write: an output folder holding anything
 // else is not replaced (core/output_dir.h).

@@ -39,8 +39,8 @@ constexpr size_t kPrefetchDistance = 64;
 constexpr size_t kPrefetchNear = 16;
 constexpr size_t kPrefetchNearest = 4;
 
-[[noreturn]] void bad_record(const TraceView& t, uint64_t index, const std::string& why) {
-  throw InputError(fmt::format("{}: record {}: {}", t.path, index, why));
+[[noreturn]] void bad_record(const TraceView& t, uint64_t index, const Message& why) {
+  throw InputError(Message(fmt::format("{}: record {}: ", t.path, index)) + why);
 }
 
 template <class Ftl, class Placement>
@@ -218,9 +218,9 @@ class Driver {
     if (s.out_of_range) [[unlikely]] {
       const uint64_t end = rec.lba > UINT64_MAX - rec.sectors ? UINT64_MAX : rec.lba + rec.sectors;
       bad_record(t_, index,
-                 fmt::format("{} of sectors [{}, {}) ends beyond the logical capacity of {} sectors; "
-                             "use `wrap` to fold LBAs into the device, or a larger `logical`",
-                             trace::op_name(static_cast<Op>(rec.op)), rec.lba, end, logical_sectors_));
+                 say("{} of sectors [{}, {}) ends beyond the logical capacity of {} sectors; "
+                     "use `wrap` to fold LBAs into the device, or a larger `logical`",
+                     trace::op_name(static_cast<Op>(rec.op)), rec.lba, end, logical_sectors_));
     }
     if (s.wrapped) ++c.wrapped_requests;
     return s;
@@ -481,9 +481,10 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     }
     const auto problems = cfg.problems();
     if (!problems.empty()) {
-      throw InputError(fmt::format("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
-                                   "of {} slots: {}",
-                                   *opts.fit * 100.0, fit->footprint, fit->logical_slots, problems.front()));
+      throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity of {} "
+                           "slots: ",
+                           *opts.fit * 100.0, fit->footprint, fit->logical_slots) +
+                       problems.front().message());
     }
   }
   if (fit && opts.fit_memory_limit) {
@@ -493,29 +494,32 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     fitted.options.fit.reset();
     fitted.placement = setup;
     const uint64_t need = estimate_run_memory(fitted, trace_size(trace)).bytes + fit->slot_of.size() * 4;
-    check_memory({&need, 1}, 1, opts.fit_memory_limit, fmt::format("this run (`logical` fit:{:g}%)", *opts.fit * 100));
+    check_memory({&need, 1}, 1, opts.fit_memory_limit, say("this run (`logical` fit:{:g}%)", *opts.fit * 100));
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);
   const ftl::FtlLayout layout = run_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
   if (opts.timing && opts.reset.kind != ResetAt::Kind::kNone) {
-    throw InputError("`reset-at` works in fast mode only: a timed run cannot reset the NAND it is timing");
+    throw InputError(say("`reset-at` works in fast mode only: a timed run cannot reset the NAND it is timing"));
   }
-  if (opts.repeat == 0) throw InputError("--repeat must be at least 1");
+  if (opts.repeat == 0) throw InputError(say("`repeat` must be at least 1"));
   if (opts.repeat > 1 && opts.timing) {
-    throw InputError("--repeat works in fast mode only: timed mode replays the trace once");
+    throw InputError(say("`repeat` works in fast mode only: timed mode replays the trace once"));
   }
   if (opts.repeat > 1 && opts.reset.kind != ResetAt::Kind::kNone) {
-    throw InputError("--repeat cannot be combined with --reset-at: a reset in the first pass would leave the "
-                     "passes' counts unclear");
+    throw InputError(
+        say("`repeat` cannot be combined with `reset-at`: a reset in the first pass would leave the "
+            "passes' counts unclear"));
   }
   if (opts.repeat > 1 && setup.placement.kind == fdp::PlacementKind::kOracle) {
-    throw InputError("--repeat cannot be combined with --placement oracle, whose future knowledge covers one pass");
+    throw InputError(
+        say("`repeat` cannot be combined with `placement` oracle, whose future knowledge covers one pass"));
   }
   if (opts.precondition != Precondition::kNone && opts.reset.kind == ResetAt::Kind::kDevice) {
-    throw InputError("--precondition cannot be combined with --reset-at device:M, which would erase what it wrote; "
-                     "use --reset-at counters:M");
+    throw InputError(
+        say("`precondition` cannot be combined with `reset-at` device:M, which would erase what it wrote; "
+            "use `reset-at` counters:M"));
   }
   uint64_t interval = opts.interval_bytes;
   // 1% of every pass's writes (--repeat).

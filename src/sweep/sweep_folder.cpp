@@ -28,7 +28,7 @@ std::vector<std::string> names_in(int dir, const std::string& shown) {
   DIR* d = copy < 0 ? nullptr : ::fdopendir(copy);
   if (d == nullptr) {
     if (copy >= 0) ::close(copy);
-    throw InputError(fmt::format("`out` {}: cannot list it ({})", shown, std::strerror(errno)));
+    throw InputError(say("`out` {}: cannot list it ({})", shown, std::strerror(errno)));
   }
   ::rewinddir(d);
   errno = 0;
@@ -38,7 +38,7 @@ std::vector<std::string> names_in(int dir, const std::string& shown) {
   }
   const int err = errno;
   ::closedir(d);
-  if (err != 0) throw InputError(fmt::format("`out` {}: cannot list it ({})", shown, std::strerror(err)));
+  if (err != 0) throw InputError(say("`out` {}: cannot list it ({})", shown, std::strerror(err)));
   return names;
 }
 
@@ -55,20 +55,22 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
   if (entries.empty()) return SweepFolder::kNew;
   struct stat csv_st {};
   if (::fstatat(out.fd(), "sweep.csv", &csv_st, AT_SYMLINK_NOFOLLOW) != 0) {
-    throw InputError(fmt::format("`out` {} is not a sweep's folder (no sweep.csv; it holds {}{}); give a new or "
-                                 "empty folder",
-                                 dir, entries.front(), entries.size() > 1 ? ", ..." : ""));
+    throw InputError(
+        say("`out` {} is not a sweep's folder (no sweep.csv; it holds {}{}); give a new or "
+            "empty folder",
+            dir, entries.front(), entries.size() > 1 ? ", ..." : ""));
   }
   if (!S_ISREG(csv_st.st_mode)) {
-    throw InputError(fmt::format("`out` {}: its sweep.csv is {}, not a regular file; give a new or empty folder",
-                                 dir, file_type_name(csv_st.st_mode)));
+    throw InputError(say("`out` {}: its sweep.csv is {}, not a regular file; give a new or empty folder", dir,
+                         file_type_name(csv_st.st_mode)));
   }
   const auto previous = read_sweep_rows(out.entry("sweep.csv"));
   for (const std::string& name : entries) {
     if (name != "sweep.csv" && previous.count(name) == 0) {
-      throw InputError(fmt::format("`out` {} holds {}, which its sweep.csv does not name; a sweep's folder holds "
-                                   "only sweep.csv and its configurations' folders: give a new or empty folder",
-                                   dir, name));
+      throw InputError(
+          say("`out` {} holds {}, which its sweep.csv does not name; a sweep's folder holds "
+              "only sweep.csv and its configurations' folders: give a new or empty folder",
+              dir, name));
     }
   }
   bool same = previous.size() == table.ids.size();
@@ -79,9 +81,10 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
   }
   if (same) return SweepFolder::kResume;
   if (!force) {
-    throw InputError(fmt::format("`out` {} holds another sweep ({} configuration{} in its sweep.csv, not those of "
-                                 "this command); give a new folder to keep it, or `force` to replace it",
-                                 dir, previous.size(), previous.size() == 1 ? "" : "s"));
+    throw InputError(
+        say("`out` {} holds another sweep ({} configuration{} in its sweep.csv, not those of "
+            "this command); give a new folder to keep it, or `force` to replace it",
+            dir, previous.size(), previous.size() == 1 ? "" : "s"));
   }
   // --force removes only what the earlier sweep provably wrote: sweep.csv
   // as a regular file, and configuration folders whose every entry their
@@ -99,20 +102,21 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
       why = fmt::format("{}{}", unproven.front(), unproven.size() > 1 ? ", ..." : "");
     }
     if (!why.empty()) {
-      throw InputError(fmt::format("`out` {}: `force` removes only what the earlier sweep provably wrote, and "
-                                   "{} holds {}; nothing was removed: move it away or give a new folder",
-                                   dir, dir, why));
+      throw InputError(
+          say("`out` {}: `force` removes only what the earlier sweep provably wrote, and "
+              "{} holds {}; nothing was removed: move it away or give a new folder",
+              dir, dir, why));
     }
   }
   // sweep.csv last: a removal stopped half-way (an error, a kill) leaves a
   // folder still recognised as a sweep's, which --force can then finish.
   for (const std::string& name : entries) {
     if (name != "sweep.csv" && !remove_written_set(folder, name)) {
-      throw SystemError(fmt::format("`force`: cannot remove all of {}/{}", dir, name));
+      throw SystemError(say("`force`: cannot remove all of {}/{}", dir, name));
     }
   }
   if (::unlinkat(folder, "sweep.csv", 0) != 0) {
-    throw system_error_from_errno(fmt::format("`force`: cannot remove {}/sweep.csv", dir));
+    throw system_error_from_errno(say("`force`: cannot remove {}/sweep.csv", dir));
   }
   return SweepFolder::kReplaced;
 }

@@ -36,7 +36,7 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
         SweepOutcome& out = outcomes[i];
         const SweepJob& job = jobs[i];
         if (!job.error.empty()) {
-          out.error = job.error;
+          out.error = callbacks.error_text ? callbacks.error_text(job.error) : job.error.str();
           out.status = SweepStatus::kError;
         } else {
           try {
@@ -44,7 +44,7 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
                                   job.run.placement);
             out.status = SweepStatus::kDone;
           } catch (const InputError& e) {
-            out.error = callbacks.error_text ? callbacks.error_text(e.what()) : std::string(e.what());
+            out.error = callbacks.error_text ? callbacks.error_text(e.message()) : e.message().str();
             out.status = SweepStatus::kError;
           }
           if (callbacks.input_intact && !callbacks.input_intact()) {

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
 #include "sim/report.h"
 #include "sim/sim_result.h"
 #include "sim/simulate.h"
@@ -28,7 +29,7 @@ struct SweepJob {
   RunDescription run;
   // Set when the configuration was rejected before running (for example by
   // FtlConfig::validate): the job is not run and its outcome carries this.
-  std::string error;
+  Message error;
   // When set, the trace this job simulates instead of run_sweep's `trace`
   // (compare across two traces); it must outlive run_sweep.
   const TraceView* trace = nullptr;
@@ -65,8 +66,9 @@ struct SweepCallbacks {
   // changed file is valid, and a resumed sweep runs those rows again.
   std::function<bool()> input_intact;
   // When set, turns a job's InputError message into the text its outcome
-  // keeps (cli/ shows the settings messages name as its flags).
-  std::function<std::string(std::string_view)> error_text;
+  // keeps (cli/ shows the settings messages name as its flags); otherwise
+  // Message::str().
+  std::function<std::string(const Message&)> error_text;
 };
 
 // Simulates every job on min(threads, jobs) worker threads (threads == 0

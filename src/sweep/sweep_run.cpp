@@ -56,7 +56,7 @@ SweepPlan plan_sweep(std::span<const SweepSetting> settings, std::string_view fi
       plan.jobs[k].run = build(point);
       plan.jobs[k].run.config_key = plan.table.keys.back();  // also in its summary.json
     } catch (const InputError& e) {
-      plan.jobs[k].error = e.what();
+      plan.jobs[k].error = e.message();
     }
   }
   make_unique(plan.table.ids);
@@ -119,7 +119,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
     const size_t i = todo[j];
     if (o.result) {
       // Each configuration's folder appears complete or not at all.
-      OutputDir folder("`out`", out_fd, out.path(), table.ids[i], output_names(), run.inputs);
+      OutputDir folder(Message::setting("out"), out_fd, out.path(), table.ids[i], output_names(), run.inputs);
       folder.write([&](const std::string& dir) { write_job_outputs(dir, todo_jobs[j], *o.result); });
       folder.publish();
     }

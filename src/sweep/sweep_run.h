@@ -86,7 +86,7 @@ struct SweepFolderRun {
   // that noticed, and those not started, stay missing.
   std::function<bool()> input_intact;
   // How a configuration's error is kept in sweep.csv (SweepCallbacks::error_text).
-  std::function<std::string(std::string_view)> error_text;
+  std::function<std::string(const Message&)> error_text;
 };
 
 // Runs `plan` against `trace` into `run.out`: claims the folder, carries

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "trace/record.h"
 
 namespace ftlsim::timing {
@@ -29,11 +30,11 @@ inline constexpr double kMaxSpeed = 1e9;
   return std::isfinite(speed) && speed >= kMinSpeed && speed <= kMaxSpeed;
 }
 
-// "--speed X must be from 1e-06 to 1e+09", or "" when X is in range.
-[[nodiscard]] inline std::string speed_problem(double speed) {
-  if (speed_in_range(speed)) return {};
-  return fmt::format("`speed` {} is out of range: give a number from {:g} to {:g} (2 = twice as fast)", speed,
-                     kMinSpeed, kMaxSpeed);
+// "`speed` X is out of range: give a number from 1e-06 to 1e+09 (...)".
+// REQUIRES: !speed_in_range(speed).
+[[nodiscard]] inline Problem speed_problem(double speed) {
+  return {"speed", fmt::format("{}", speed),
+          fmt::format("is out of range: give a number from {:g} to {:g} (2 = twice as fast)", kMinSpeed, kMaxSpeed)};
 }
 
 // delta_ns / speed rounded to 1 ns, saturated at kMaxIssueNs (never reached
@@ -66,14 +67,14 @@ struct IssueSpan {
 // largest issue time (`span`, from issue_span), divided by `speed`, passes
 // kMaxIssueNs. An out-of-range speed is refused first, with speed_problem().
 inline void check_issue_span(const IssueSpan& span, double speed, std::string_view trace_path) {
-  if (!speed_in_range(speed)) throw InputError(speed_problem(speed));
+  if (!speed_in_range(speed)) throw SettingError(speed_problem(speed));
   const double issue = static_cast<double>(span.span_ns) / speed;
   if (issue >= static_cast<double>(kMaxIssueNs)) {
-    throw InputError(fmt::format(
-        "{}: record {}: time stamp {} ns is {:.3g} s after the first record's; at `speed` {} it would be issued "
-        "{:.3g} s after the start, beyond the {:.3g} s (2^62 ns) timed replay and timed simulation can represent",
-        trace_path, span.record, span.time_ns, static_cast<double>(span.span_ns) * 1e-9, speed, issue * 1e-9,
-        static_cast<double>(kMaxIssueNs) * 1e-9));
+    throw InputError(
+        say("{}: record {}: time stamp {} ns is {:.3g} s after the first record's; at `speed` {} it would be issued "
+            "{:.3g} s after the start, beyond the {:.3g} s (2^62 ns) timed replay and timed simulation can represent",
+            trace_path, span.record, span.time_ns, static_cast<double>(span.span_ns) * 1e-9, speed, issue * 1e-9,
+            static_cast<double>(kMaxIssueNs) * 1e-9));
   }
 }
 

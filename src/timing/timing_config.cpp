@@ -24,23 +24,24 @@ OpFilter parse_op_filter(std::string_view s) {
   if (s == "all") return OpFilter::kAll;
   if (s == "read") return OpFilter::kRead;
   if (s == "write") return OpFilter::kWrite;
-  throw InputError(fmt::format("`ops`: '{}' is not all, read or write", s));
+  throw SettingError({"ops", std::string(s), "is not all, read or write", Problem::Shape::kBadText});
 }
 
-std::vector<std::string> TimingConfig::problems(const ftl::Geometry& g) const {
-  std::vector<std::string> p;
+std::vector<Problem> TimingConfig::problems(const ftl::Geometry& g) const {
+  std::vector<Problem> p;
   if (g.page_bytes != ftl::kSlotBytes) {
     // A program is timed per 4 KiB slot; larger pages would need slots
     // gathered into page programs, which is not modelled.
-    p.push_back(fmt::format("timed mode models 4 KiB NAND pages (one slot per page); `page-size` {} is not "
-                            "supported with `timing`",
-                            g.page_bytes));
+    p.push_back({"", "",
+                 say("timed mode models 4 KiB NAND pages (one slot per page); `page-size` {} is not supported "
+                     "with `timing`",
+                     g.page_bytes)});
   }
   if (read_ns == 0 || program_ns == 0 || erase_ns == 0) {
-    p.push_back("`read-time`, `program-time` and `erase-time` must be above 0");
+    p.push_back({"", "", say("`read-time`, `program-time` and `erase-time` must be above 0")});
   }
   if (mode == HostMode::kClosed && (qd == 0 || qd > kMaxQd)) {
-    p.push_back(fmt::format("`qd` {} must be between 1 and {}", qd, kMaxQd));
+    p.push_back({"qd", fmt::format("{}", qd), fmt::format("must be between 1 and {}", kMaxQd)});
   }
   if (mode == HostMode::kOpen && !speed_in_range(speed)) p.push_back(speed_problem(speed));
   return p;

@@ -43,7 +43,7 @@ struct TimingConfig {
   uint64_t event_interval_ns = 0;
 
   // Every problem with these settings on geometry `g`, one message each.
-  [[nodiscard]] std::vector<std::string> problems(const ftl::Geometry& g) const;
+  [[nodiscard]] std::vector<Problem> problems(const ftl::Geometry& g) const;
 };
 
 inline constexpr uint32_t kAutoIntervals = 256;

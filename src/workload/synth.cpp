@@ -104,47 +104,50 @@ std::optional<Pattern> parse_pattern(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<std::string> SynthSpec::problems() const {
-  std::vector<std::string> out;
+std::vector<Problem> SynthSpec::problems() const {
+  const auto in_parens = [](std::string setting, auto value, Message reason) {
+    return Problem{std::move(setting), fmt::format("{}", value), std::move(reason), Problem::Shape::kInParens};
+  };
+  std::vector<Problem> out;
   bool sizes_ok = true;
   if (logical_bytes == 0) {
-    out.emplace_back("--logical must be > 0");
+    out.push_back({"logical", "", "must be > 0"});
     sizes_ok = false;
   }
   if (io_bytes == 0 || io_bytes % kSectorBytes != 0) {
-    out.push_back(fmt::format("--io-size ({}) must be a positive multiple of 512", io_bytes));
+    out.push_back(in_parens("io-size", io_bytes, "must be a positive multiple of 512"));
     sizes_ok = false;
   } else if (io_bytes / kSectorBytes > std::numeric_limits<uint32_t>::max()) {
-    out.push_back(fmt::format("--io-size ({}) is too large for one request", io_bytes));
+    out.push_back(in_parens("io-size", io_bytes, "is too large for one request"));
     sizes_ok = false;
   }
   if (sizes_ok && logical_bytes % io_bytes != 0) {
-    out.push_back(fmt::format("--logical ({}) must be a multiple of --io-size ({})", logical_bytes,
-                              io_bytes));
+    out.push_back(in_parens("logical", logical_bytes, say("must be a multiple of `io-size` ({})", io_bytes)));
     sizes_ok = false;
   }
   if (fill) {
     if (fill_io_bytes == 0 || (io_bytes != 0 && fill_io_bytes % io_bytes != 0)) {
-      out.push_back(fmt::format("--fill-io ({}) must be a positive multiple of --io-size ({})",
-                                fill_io_bytes, io_bytes));
+      out.push_back(
+          in_parens("fill-io", fill_io_bytes, say("must be a positive multiple of `io-size` ({})", io_bytes)));
       sizes_ok = false;
     } else if (fill_io_bytes / kSectorBytes > std::numeric_limits<uint32_t>::max()) {
-      out.push_back(fmt::format("--fill-io ({}) is too large for one request", fill_io_bytes));
+      out.push_back(in_parens("fill-io", fill_io_bytes, "is too large for one request"));
       sizes_ok = false;
     }
   }
   bool ratios_ok = true;
   if (!is_ratio(read_ratio)) {
-    out.push_back(fmt::format("--read-ratio ({}) must be in [0, 1]", read_ratio));
+    out.push_back(in_parens("read-ratio", read_ratio, "must be in [0, 1]"));
     ratios_ok = false;
   }
   if (!is_ratio(trim_ratio)) {
-    out.push_back(fmt::format("--trim-ratio ({}) must be in [0, 1]", trim_ratio));
+    out.push_back(in_parens("trim-ratio", trim_ratio, "must be in [0, 1]"));
     ratios_ok = false;
   }
   if (ratios_ok && read_ratio + trim_ratio >= 1.0) {
-    out.push_back(fmt::format("--read-ratio + --trim-ratio ({} + {}) must be < 1 to leave room for writes",
-                              read_ratio, trim_ratio));
+    out.push_back(
+        {"", "",
+         say("`read-ratio` + `trim-ratio` ({} + {}) must be < 1 to leave room for writes", read_ratio, trim_ratio)});
     ratios_ok = false;
   }
 
@@ -155,27 +158,27 @@ std::vector<std::string> SynthSpec::problems() const {
       break;
     case Pattern::kZipf:
       if (!std::isfinite(theta) || theta <= 0.0) {
-        out.push_back(fmt::format("--theta ({}) must be > 0", theta));
+        out.push_back(in_parens("theta", theta, "must be > 0"));
       }
       break;
     case Pattern::kHotCold:
       if (!std::isfinite(hot_space) || hot_space <= 0.0 || hot_space >= 1.0) {
-        out.push_back(fmt::format("--hot-space ({}) must be in (0, 1)", hot_space));
+        out.push_back(in_parens("hot-space", hot_space, "must be in (0, 1)"));
         shares_ok = false;
       }
       if (!is_ratio(hot_writes)) {
-        out.push_back(fmt::format("--hot-writes ({}) must be in [0, 1]", hot_writes));
+        out.push_back(in_parens("hot-writes", hot_writes, "must be in [0, 1]"));
       }
       break;
     case Pattern::kStreams: {
       if (streams.empty()) {
-        out.emplace_back("--streams: the streams pattern needs at least one stream");
+        out.push_back({"streams", "", ": the streams pattern needs at least one stream"});
         shares_ok = false;
         break;
       }
       if (streams.size() > kMaxStreams) {
-        out.push_back(fmt::format("--streams: {} streams, at most {} placement IDs", streams.size(),
-                                  kMaxStreams));
+        out.push_back(
+            {"streams", "", fmt::format(": {} streams, at most {} placement IDs", streams.size(), kMaxStreams)});
         shares_ok = false;
       }
       double write_sum = 0;
@@ -183,24 +186,24 @@ std::vector<std::string> SynthSpec::problems() const {
       for (size_t i = 0; i < streams.size(); ++i) {
         const StreamShare& s = streams[i];
         if (!is_ratio(s.write_share)) {
-          out.push_back(fmt::format("--streams: stream {} write share ({}) must be in [0, 1]", i,
-                                    s.write_share));
+          out.push_back(
+              {"streams", "", fmt::format(": stream {} write share ({}) must be in [0, 1]", i, s.write_share)});
           shares_ok = false;
         }
         if (!std::isfinite(s.space_share) || s.space_share <= 0.0 || s.space_share > 1.0) {
-          out.push_back(fmt::format("--streams: stream {} space share ({}) must be in (0, 1]", i,
-                                    s.space_share));
+          out.push_back(
+              {"streams", "", fmt::format(": stream {} space share ({}) must be in (0, 1]", i, s.space_share)});
           shares_ok = false;
         }
         write_sum += s.write_share;
         space_sum += s.space_share;
       }
       if (std::abs(write_sum - 1.0) > kShareTolerance) {
-        out.push_back(fmt::format("--streams: write shares sum to {}, not 1", write_sum));
+        out.push_back({"streams", "", fmt::format(": write shares sum to {}, not 1", write_sum)});
         shares_ok = false;
       }
       if (std::abs(space_sum - 1.0) > kShareTolerance) {
-        out.push_back(fmt::format("--streams: space shares sum to {}, not 1", space_sum));
+        out.push_back({"streams", "", fmt::format(": space shares sum to {}, not 1", space_sum)});
         shares_ok = false;
       }
       break;
@@ -214,8 +217,9 @@ std::vector<std::string> SynthSpec::problems() const {
       if (b[i + 1] <= b[i]) {
         const std::string who = pattern == Pattern::kHotCold ? (i == 0 ? "the hot region" : "the cold region")
                                                              : fmt::format("stream {}", i);
-        out.push_back(fmt::format("{} gets no pages: --logical {} holds only {} pages of --io-size {}",
-                                  who, logical_bytes, pages, io_bytes));
+        out.push_back({"", "",
+                       say("{} gets no pages: `logical` {} holds only {} pages of `io-size` {}", who, logical_bytes,
+                           pages, io_bytes)});
       }
     }
     if (ratios_ok) {
@@ -224,8 +228,8 @@ std::vector<std::string> SynthSpec::problems() const {
       const double fills = fill ? static_cast<double>(logical_bytes / fill_io_bytes + b.size()) : 0.0;
       const double span = (requests + fills) * static_cast<double>(iat_ns);
       if (span > 0.5 * static_cast<double>(std::numeric_limits<uint64_t>::max())) {
-        out.push_back(fmt::format("--iat {} ns over ~{:.3g} requests overflows 64-bit timestamps",
-                                  iat_ns, requests + fills));
+        out.push_back({"iat", fmt::format("{} ns", iat_ns),
+                       fmt::format("over ~{:.3g} requests overflows 64-bit timestamps", requests + fills)});
       }
     }
   }
@@ -233,8 +237,8 @@ std::vector<std::string> SynthSpec::problems() const {
 }
 
 void SynthSpec::validate() const {
-  const std::vector<std::string> p = problems();
-  if (!p.empty()) throw InputError(fmt::format("invalid workload: {}", fmt::join(p, "; ")));
+  const std::vector<Problem> p = problems();
+  if (!p.empty()) throw InputError(Message("invalid workload: ") + join(p));
 }
 
 std::vector<Region> regions(const SynthSpec& spec) {
@@ -374,9 +378,8 @@ std::vector<StreamShare> parse_streams(std::string_view text) {
       s = parse_double(entry.substr(colon + 1));
     }
     if (!w || !s) {
-      throw InputError(fmt::format(
-          "--streams: entry {} ('{}') is not WRITE_SHARE:SPACE_SHARE (example: 0.5:0.05,0.5:0.95)",
-          index, entry));
+      throw InputError(
+          say("`streams`: entry {} ('{}') is not WRITE_SHARE:SPACE_SHARE (example: 0.5:0.05,0.5:0.95)", index, entry));
     }
     out.push_back({*w, *s});
     ++index;

@@ -25,9 +25,10 @@
 
 #include "core/atomic_file.h"
 #include "core/progress_line.h"
+#include "core/rng.h"
+#include "core/setting.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
-#include "core/rng.h"
 #include "workload/zipf.h"
 
 namespace ftlsim::workload {
@@ -70,9 +71,9 @@ struct SynthSpec {
   double hot_writes = 0.9;           // hotcold: fraction of requests that go there, [0, 1]
   std::vector<StreamShare> streams;  // streams: shares, each summing to 1
 
-  // One line per problem, empty when the spec is usable. Options that do not
+  // Every problem, empty when the spec is usable. Options that do not
   // apply to `pattern` are not checked.
-  [[nodiscard]] std::vector<std::string> problems() const;
+  [[nodiscard]] std::vector<Problem> problems() const;
   // Throws InputError listing every problem ("invalid workload: a; b; c").
   void validate() const;
 };

@@ -51,7 +51,7 @@ TEST_CASE("available memory: MemAvailable without a cgroup limit", "[core][unit]
   const auto b = available_memory(t.at("proc"), t.at("cg"));
   REQUIRE(b);
   CHECK(b->bytes == uint64_t{2048000} * 1024);
-  CHECK(b->source == "MemAvailable in /proc/meminfo");
+  CHECK(b->source.str() == "MemAvailable in /proc/meminfo");
   CHECK_FALSE(available_memory(t.at("nowhere"), t.at("cg")));
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("available memory: a cgroup v2 limit above the process's group applies
   const auto b = available_memory(t.at("proc"), t.at("cg"));
   REQUIRE(b);
   CHECK(b->bytes == 424 * kMiB);
-  CHECK_THAT(b->source, Contains("cgroup") && Contains(t.at("cg/a")));
+  CHECK_THAT(b->source.str(), Contains("cgroup") && Contains(t.at("cg/a")));
 }
 
 TEST_CASE("available memory: cgroup v1, and a limit above MemAvailable changes nothing", "[core][unit]") {
@@ -94,8 +94,8 @@ TEST_CASE("memory_limit reads auto, off and sizes", "[core][unit]") {
   const auto g = memory_limit("12G");
   REQUIRE(g);
   CHECK(g->bytes == uint64_t{12} << 30);
-  CHECK(g->source == "--mem-limit");
+  CHECK(g->source.str() == "`mem-limit`");
   CHECK(memory_limit("auto").has_value());  // this machine's /proc/meminfo
-  CHECK_THROWS_WITH(memory_limit("0"), Contains("--mem-limit: '0' is not auto, off or a size above 0"));
+  CHECK_THROWS_WITH(memory_limit("0"), Contains("`mem-limit`: '0' is not auto, off or a size above 0"));
   CHECK_THROWS_AS(memory_limit("lots"), InputError);
 }

@@ -86,7 +86,7 @@ TEST_CASE("an output is a regular file or absent: nothing else is replaced, --fo
   struct stat st {};
   REQUIRE(::stat("/dev/null", &st) == 0);
   CHECK(S_ISCHR(st.st_mode));
-  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", target, false, {}), Contains("already exists (use --force"));
+  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", target, false, {}), Contains("already exists (use `force`"));
   (void)ftlsim::open_output_file("-o", target, true, {});  // a regular file with --force: fine
   CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", tmp.file("none/x.ftr"), false, {}), Contains("does not exist"));
 }

@@ -204,7 +204,9 @@ TEST_CASE("write spill needs rg-of pid and the per-request check", "[fdp][unit]"
   cfg.gc.forced_check_per_slot = true;
   const auto p = ftl::layout_problems(cfg, l);
   REQUIRE_FALSE(p.empty());
-  CHECK_THAT(p.front(), Catch::Contains("`gc-check` page"));
+  CHECK(p.front().setting == "write-spill");
+  CHECK(p.front().reason.settings() == std::vector<std::string>{"gc-check"});
+  CHECK_THAT(p.front().text(), Catch::Contains("`gc-check` page"));
   c.reclaim_groups = 1;  // one RG: nothing to move to, nothing refused
   c.rg_of = fdp::RgOf::kCurrent;
   CHECK_FALSE(fdp::make_layout(cfg.geometry, c).spill_writes);
@@ -236,7 +238,7 @@ TEST_CASE("more handles than a reclaim group can keep open is refused", "[fdp][u
   c.ru_bytes = 4u << 20;  // 16 RUs
   const auto p = ftl::layout_problems(cfg, fdp::make_layout(cfg.geometry, c));
   REQUIRE_FALSE(p.empty());
-  CHECK_THAT(p.front(), Catch::Contains("too few for 40 open units"));
+  CHECK_THAT(p.front().text(), Catch::Contains("too few for 40 open units"));
 }
 
 // FEMU's per-stream GC path takes the GC RU when it picks its first victim,

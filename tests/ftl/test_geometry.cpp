@@ -41,7 +41,13 @@ TEST_CASE("impossible configurations report every problem", "[ftl][unit]") {
   c.geometry.channels = 0;
   c.gc.thres_pcent = 150;
   const auto p = c.problems();
-  CHECK(p.size() >= 2);
+  REQUIRE(p.size() >= 2);
+  // Each names its setting as data, the value apart from the reason.
+  CHECK(p[0].setting == "channels");
+  CHECK(p[0].text() == "`channels` must be at least 1");
+  CHECK(p[1].setting == "gc-thres");
+  CHECK(p[1].value == "150");
+  CHECK(p[1].text() == "`gc-thres` 150 must be a percentage in (0, 100)");
   CHECK_THROWS_AS(c.validate(), InputError);
 
   auto full = test::tiny_config(10, 8, 72, 75, 85);  // 9 lines of data, 8 usable

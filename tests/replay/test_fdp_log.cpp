@@ -169,10 +169,10 @@ TEST_CASE("FDP feature dword and the refusal reasons", "[replay][unit]") {
   const std::vector<nvme_fdp::Configuration> configs = nvme_fdp::parse_configurations(x.b, "dev");
   const uint32_t fdps = nvme_fdp::kCtrattFdpSupported;
   CHECK(nvme_fdp::fdp_refusal(fdps, {true, 0}, configs).empty());
-  CHECK_THAT(nvme_fdp::fdp_refusal(0, {true, 0}, configs), Contains("does not support Flexible Data Placement"));
-  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {false, 0}, configs), Contains("FDP is not enabled"));
-  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {true, 2}, configs), Contains("index 2 is beyond the 2"));
-  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {true, 1}, configs), Contains("not marked valid"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(0, {true, 0}, configs).str(), Contains("does not support Flexible Data Placement"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {false, 0}, configs).str(), Contains("FDP is not enabled"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {true, 2}, configs).str(), Contains("index 2 is beyond the 2"));
+  CHECK_THAT(nvme_fdp::fdp_refusal(fdps, {true, 1}, configs).str(), Contains("not marked valid"));
 }
 
 TEST_CASE("trace placement IDs map to placement handles of one reclaim group", "[replay][unit]") {

@@ -253,7 +253,7 @@ TEST_CASE("targets are created, resized or refused as asked", "[replay][unit]") 
   const std::string path = tmp.file("new.img");
   TargetRequest req;
   req.path = path;
-  CHECK_THROWS_WITH(Target(req), Contains("does not exist; add --create SIZE"));
+  CHECK_THROWS_WITH(Target(req), Contains("does not exist; add `create` SIZE"));
   CHECK_FALSE(std::filesystem::exists(path));
   req.create_bytes = 1 << 20;
   {
@@ -268,7 +268,7 @@ TEST_CASE("targets are created, resized or refused as asked", "[replay][unit]") 
   }
   CHECK(std::filesystem::file_size(path) == (1u << 20));
   req.create_bytes = 2 << 20;
-  CHECK_THROWS_WITH(Target(req), Contains("exists with 1048576 bytes; --create 2097152 would resize it"));
+  CHECK_THROWS_WITH(Target(req), Contains("exists with 1048576 bytes; `create` 2097152 would resize it"));
   req.force = true;
   CHECK(Target(req).info().bytes == (2u << 20));
   req.create_bytes = 4097;

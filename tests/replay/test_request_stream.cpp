@@ -170,6 +170,6 @@ TEST_CASE("op lists parse and bad words are named", "[replay][unit]") {
   CHECK(s.has(Op::kTrim));
   CHECK_FALSE(s.has(Op::kRead));
   CHECK(s.text() == "write,trim");
-  CHECK_THROWS_WITH(OpSet::parse("write,erase"), Contains("--ops: 'erase' is not an op"));
+  CHECK_THROWS_WITH(OpSet::parse("write,erase"), Contains("`ops`: 'erase' is not an op"));
   CHECK_THROWS_WITH(OpSet::parse("write,"), Contains("'' is not an op"));
 }

@@ -214,7 +214,7 @@ TEST_CASE("repeat and precondition refuse what they cannot do", "[unit]") {
   o.repeat = 2;
   o.timing.emplace();
   CHECK_THROWS_WITH(sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, o),
-                    Catch::Contains("--repeat works in fast mode only"));
+                    Catch::Contains("`repeat` works in fast mode only"));
   sim::SimOptions z;
   z.repeat = 0;
   CHECK_THROWS_AS(sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, z), InputError);
@@ -222,5 +222,5 @@ TEST_CASE("repeat and precondition refuse what they cannot do", "[unit]") {
   d.precondition = Precondition::kSeq;
   d.reset.kind = sim::ResetAt::Kind::kDevice;
   CHECK_THROWS_WITH(sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, d),
-                    Catch::Contains("--precondition cannot be combined with --reset-at device"));
+                    Catch::Contains("`precondition` cannot be combined with `reset-at` device"));
 }

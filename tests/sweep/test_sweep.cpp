@@ -111,7 +111,7 @@ TEST_CASE("plan_sweep: rows in product order, ids from the swept values, keys fr
   CHECK(built[2] == Strings{"75", "greedy", "single"});  // every setting, the unswept one too
   REQUIRE(plan.jobs.size() == 4);
   CHECK(plan.jobs[0].error.empty());
-  CHECK(plan.jobs[3].error == "refused");
+  CHECK(plan.jobs[3].error.str() == "refused");
   // The key hashes the trace, the fixed options and every setting as name=value lines.
   CHECK(plan.table.keys[0] == sim::config_key(42, "wrap=false\ngc-thres=60\nvictim=greedy\nplacement=single\n"));
   CHECK(plan.table.keys[0] != sim::config_key(43, "wrap=false\ngc-thres=60\nvictim=greedy\nplacement=single\n"));

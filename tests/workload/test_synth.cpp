@@ -17,6 +17,7 @@
 #include "workload/synth.h"
 
 using ftlsim::InputError;
+using ftlsim::Problem;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
 using ftlsim::workload::generate;
@@ -398,17 +399,19 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
     s.trim_ratio = -0.1;
     s.fill = true;
     s.fill_io_bytes = 6000;
-    const std::vector<std::string> p = s.problems();
-    CHECK(p.size() == 4);
+    const std::vector<Problem> p = s.problems();
+    REQUIRE(p.size() == 4);
+    CHECK(p[0].setting == "logical");
+    CHECK(p[0].text() == "`logical` (41472) must be a multiple of `io-size` (4096)");
     try {
       s.validate();
       FAIL("validate() accepted an invalid spec");
     } catch (const InputError& e) {
       const std::string msg = e.what();
-      CHECK_THAT(msg, Catch::Contains("--logical"));
-      CHECK_THAT(msg, Catch::Contains("--read-ratio"));
-      CHECK_THAT(msg, Catch::Contains("--trim-ratio"));
-      CHECK_THAT(msg, Catch::Contains("--fill-io"));
+      CHECK_THAT(msg, Catch::Contains("`logical`"));
+      CHECK_THAT(msg, Catch::Contains("`read-ratio`"));
+      CHECK_THAT(msg, Catch::Contains("`trim-ratio`"));
+      CHECK_THAT(msg, Catch::Contains("`fill-io`"));
     }
   }
   SECTION("sizes") {
@@ -417,7 +420,7 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
     CHECK(s.problems().size() == 1);
     s = spec_of(Pattern::kUniform, 10, 10);
     s.io_bytes = 1000;
-    CHECK_THAT(s.problems().at(0), Catch::Contains("multiple of 512"));
+    CHECK_THAT(s.problems().at(0).text(), Catch::Contains("multiple of 512"));
   }
   SECTION("no room for writes") {
     SynthSpec s = spec_of(Pattern::kUniform, 10, 10);
@@ -444,13 +447,13 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
     s = spec_of(Pattern::kHotCold, 4, 10);
     s.hot_space = 0.01;  // rounds to 0 of 4 pages
     REQUIRE(s.problems().size() == 1);
-    CHECK_THAT(s.problems()[0], Catch::Contains("hot region gets no pages"));
+    CHECK_THAT(s.problems()[0].text(), Catch::Contains("hot region gets no pages"));
   }
   SECTION("streams") {
     SynthSpec s = spec_of(Pattern::kStreams, 1000, 10);
     s.streams = {{0.5, 0.5}, {0.4, 0.5}};
     REQUIRE(s.problems().size() == 1);
-    CHECK_THAT(s.problems()[0], Catch::Contains("write shares sum"));
+    CHECK_THAT(s.problems()[0].text(), Catch::Contains("write shares sum"));
     s.streams = {{0.5, 0.5}, {0.5, 0.4}, {0.0, 0.0}};
     CHECK(s.problems().size() == 2);  // space share 0, and space sum 0.9
     s.streams = {{0.5, 0.5 + 4e-10}, {0.5, 0.5 - 3e-10}};  // within 1e-9
@@ -459,7 +462,7 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
     CHECK(s.problems().size() == 1);
     s = spec_of(Pattern::kStreams, 10, 10);  // 5% of 10 pages rounds to 0 or 1
     s.streams = {{0.5, 0.01}, {0.5, 0.99}};
-    CHECK_THAT(s.problems().at(0), Catch::Contains("stream 0 gets no pages"));
+    CHECK_THAT(s.problems().at(0).text(), Catch::Contains("stream 0 gets no pages"));
   }
   SECTION("generate() validates too") {
     SynthSpec s = spec_of(Pattern::kUniform, 10, 10);

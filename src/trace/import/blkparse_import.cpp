@@ -83,7 +83,7 @@ class BlkFormat {
         }
         if (f[i] == '-') ++i;
         while (i < f.size() && is_digit(f[i])) ++i;
-        if (i >= f.size()) throw InputError("--blk-format: the format ends inside a % field");
+        if (i >= f.size()) throw InputError(say("`blk-format`: the format ends inside a % field"));
         const char spec = f[i];
         if (static_cast<unsigned char>(spec) < 128) seen[static_cast<unsigned char>(spec)] = true;
         switch (spec) {
@@ -107,15 +107,15 @@ class BlkFormat {
           case 'g':
           case 'z': push(Step::kSkipToken); break;
           case 'P':
-            throw InputError("--blk-format: %P (the raw payload dump) is not supported");
+            throw InputError(say("`blk-format`: %P (the raw payload dump) is not supported"));
           default: push(Step::kLiteral, spec); break;  // blkparse prints unknown fields as the letter
         }
       } else if (c == '\\') {
-        if (++i >= f.size()) throw InputError("--blk-format: the format ends in a lone backslash");
+        if (++i >= f.size()) throw InputError(say("`blk-format`: the format ends in a lone backslash"));
         if (f[i] == 'n') break;  // end of the line
         if (f[i] != 't' && f[i] != 'r' && f[i] != 'b') {
-          throw InputError(fmt::format("--blk-format: invalid escape {} (blkparse knows \\n \\t \\r \\b)",
-                                       quote(f.substr(i - 1, 2))));
+          throw InputError(
+              say("`blk-format`: invalid escape {} (blkparse knows \\n \\t \\r \\b)", quote(f.substr(i - 1, 2))));
         }
         push(Step::kBlanks);
       } else if (c == '\n') {
@@ -133,9 +133,10 @@ class BlkFormat {
     }
     if (!has('n') && !has('N')) missing += " %n-or-%N";
     if (!missing.empty()) {
-      throw InputError(fmt::format("--blk-format: the format lacks{} (needed: time %T[.%t], action %a, "
-                                   "RWBS %d, sector %S, length %n or %N)",
-                                   missing));
+      throw InputError(
+          say("`blk-format`: the format lacks{} (needed: time %T[.%t], action %a, "
+              "RWBS %d, sector %S, length %n or %N)",
+              missing));
     }
     out.has_device_ = has('D') || (has('M') && has('m'));
     out.has_process_ = has('p') || has('C');
@@ -301,7 +302,7 @@ class BlkparseParser {
   explicit BlkparseParser(const ImportOptions& o) : action_(static_cast<char>(o.action)) {
     if (!o.blk_format.empty()) format_ = BlkFormat::compile(o.blk_format);
     if (format_ && !format_->has_device() && !o.device.empty()) {
-      throw InputError("--device needs %D, or %M and %m, in --blk-format");
+      throw InputError(say("`device` needs %D, or %M and %m, in `blk-format`"));
     }
   }
   [[nodiscard]] bool has_device() const { return !format_ || format_->has_device(); }

@@ -50,22 +50,22 @@ struct OpEntry {
 std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
   std::array<Column, kFieldCount> cols{};
   if (trim(spec).empty()) {
-    throw InputError("--from csv needs --columns, e.g. --columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type");
+    throw InputError(
+        say("`from` csv needs `columns`, e.g. `columns` time=ts:us,lba=offset:bytes,length=size:bytes,op=type"));
   }
   for (const std::string_view item : split_list(spec)) {
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      throw InputError(fmt::format("--columns: {} is not FIELD=COLUMN[:UNIT]", quote(item)));
+      throw InputError(say("`columns`: {} is not FIELD=COLUMN[:UNIT]", quote(item)));
     }
     const std::string_view field = trim(item.substr(0, eq));
     size_t f = 0;
     while (f < kFieldCount && kFieldNames[f] != field) ++f;
     if (f == kFieldCount) {
-      throw InputError(fmt::format("--columns: unknown field {} (fields: time, lba, length, op, pid, device)",
-                                   quote(field)));
+      throw InputError(say("`columns`: unknown field {} (fields: time, lba, length, op, pid, device)", quote(field)));
     }
     Column& c = cols[f];
-    if (c.used) throw InputError(fmt::format("--columns: field {} is given twice", field));
+    if (c.used) throw InputError(say("`columns`: field {} is given twice", field));
     c.used = true;
     std::string_view column = trim(item.substr(eq + 1));
     std::string_view unit;
@@ -73,19 +73,19 @@ std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
       unit = trim(column.substr(colon + 1));
       column = trim(column.substr(0, colon));
     }
-    if (column.empty()) throw InputError(fmt::format("--columns: field {} names no column", field));
+    if (column.empty()) throw InputError(say("`columns`: field {} names no column", field));
     if (column[0] == '#') {
       size_t n = 0;
       std::string why;
       if (!parse_uint(column.substr(1), "column number", n, why) || n == 0 || n > kMaxColumns) {
-        throw InputError(fmt::format("--columns: {} is not a column number #1..#{}", quote(column), kMaxColumns));
+        throw InputError(say("`columns`: {} is not a column number #1..#{}", quote(column), kMaxColumns));
       }
       c.index = n - 1;
     } else {
       c.name = std::string(column);
     }
     const auto bad_unit = [&](std::string_view allowed) {
-      return InputError(fmt::format("--columns: unit {} of {} is not one of {}", quote(unit), field, allowed));
+      return InputError(say("`columns`: unit {} of {} is not one of {}", quote(unit), field, allowed));
     };
     if (f == kTime) {
       if (unit.empty() || unit == "ns") {
@@ -110,11 +110,11 @@ std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
         throw bad_unit("sectors, bytes, 4k");
       }
     } else if (!unit.empty()) {
-      throw InputError(fmt::format("--columns: {} takes no unit", field));
+      throw InputError(say("`columns`: {} takes no unit", field));
     }
   }
   if (!cols[kLba].used || !cols[kLength].used) {
-    throw InputError("--columns: lba and length are required");
+    throw InputError(say("`columns`: lba and length are required"));
   }
   return cols;
 }
@@ -129,7 +129,7 @@ std::vector<OpEntry> parse_op_map(std::string_view spec) {
   std::vector<OpEntry> map;
   for (const std::string_view item : split_list(spec)) {
     const size_t eq = item.rfind('=');
-    if (eq == std::string_view::npos) throw InputError(fmt::format("--op-map: {} is not VALUE=OP", quote(item)));
+    if (eq == std::string_view::npos) throw InputError(say("`op-map`: {} is not VALUE=OP", quote(item)));
     const std::string_view value = trim(item.substr(0, eq));
     const std::string_view op = trim(item.substr(eq + 1));
     OpAction a{};
@@ -146,10 +146,10 @@ std::vector<OpEntry> parse_op_map(std::string_view spec) {
     } else if (op == "skip") {
       a = OpAction::kSkip;
     } else {
-      throw InputError(fmt::format("--op-map: {} is not one of write, read, trim, flush, marker, skip", quote(op)));
+      throw InputError(say("`op-map`: {} is not one of write, read, trim, flush, marker, skip", quote(op)));
     }
     for (const OpEntry& e : map) {
-      if (scan::iequals(e.value, value)) throw InputError(fmt::format("--op-map: {} is given twice", quote(value)));
+      if (scan::iequals(e.value, value)) throw InputError(say("`op-map`: {} is given twice", quote(value)));
     }
     map.push_back(OpEntry{std::string(value), a});
   }
@@ -166,8 +166,7 @@ class CsvParser {
     if (!header_) {
       for (const Column& c : cols_) {
         if (c.used && !c.name.empty()) {
-          throw InputError(fmt::format("--columns: column {} is named, but the file has no header (use #N)",
-                                       quote(c.name)));
+          throw InputError(say("`columns`: column {} is named, but the file has no header (use #N)", quote(c.name)));
         }
       }
       resolve_needed();

@@ -46,19 +46,19 @@ static_assert([] {
 
 std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
   if (o.device.empty()) return std::nullopt;
-  if (o.merge_devices) throw InputError("--merge-devices and --device/--disk are alternatives: give one");
+  if (o.merge_devices) throw InputError(say("`merge-devices` and `device`/`disk` are alternatives: give one"));
   uint32_t dev = 0;
   if (is_blk(o.format)) {
     if (!parse_maj_min(o.device, dev)) {
-      throw InputError(fmt::format("--device {}: expected MAJ,MIN or MAJ:MIN for --from {}", scan::printable(o.device),
-                                   format_name(o.format)));
+      throw InputError(say("`device` {}: expected MAJ,MIN or MAJ:MIN for `from` {}", scan::printable(o.device),
+                           format_name(o.format)));
     }
     return dev;
   }
   std::string why;
-  if (!scan::parse_uint(o.device, "--device", dev, why)) {
-    throw InputError(fmt::format("--device {}: expected a device number for --from {}", scan::printable(o.device),
-                                 format_name(o.format)));
+  if (!scan::parse_uint(o.device, "device", dev, why)) {  // `why` unused: the message below says it
+    throw InputError(
+        say("`device` {}: expected a device number for `from` {}", scan::printable(o.device), format_name(o.format)));
   }
   return dev;
 }
@@ -74,8 +74,8 @@ struct Placement {
 void setup_placement(const ImportOptions& o, Placement& p) {
   const PlacementOptions& po = o.placement;
   const int sources = (po.pid != 0 ? 1 : 0) + (po.pid_map.empty() ? 0 : 1) + (po.hints.empty() ? 0 : 1);
-  if (sources > 1) throw InputError("--pid, --pid-map and --hints are alternatives: give one");
-  if (po.hints.empty() && !po.hint_map.empty()) throw InputError("--hint-map applies only with --hints");
+  if (sources > 1) throw InputError(say("`pid`, `pid-map` and `hints` are alternatives: give one"));
+  if (po.hints.empty() && !po.hint_map.empty()) throw InputError(say("`hint-map` applies only with `hints`"));
   if (!po.pid_map.empty()) {
     p.map = PidMap::load(po.pid_map);
     p.placer = detail::MapPlacer{&*p.map};
@@ -166,20 +166,20 @@ void check_devices(const ImportOptions& o, const std::string& source, const std:
   // A block trace is a capture of one device; its --device keeps the
   // events of one of several (a partition and its disk) as it always did.
   if (is_blk(o.format)) return;
-  const std::string keep = o.format == TextFormat::kMsr ? "--disk N" : "--device N";
+  const Message option = Message::setting(o.format == TextFormat::kMsr ? "disk" : "device");
   if (device) {
     for (const auto& [dev, n] : s.devices) {
       if (dev == *device) return;
     }
     if (s.devices.empty()) return;  // no requests at all
-    throw InputError(fmt::format("{}: {} {}: no such device in the input; it has {}", source,
-                                 o.format == TextFormat::kMsr ? "--disk" : "--device", device_label(o.format, *device),
-                                 device_list(o.format, s.devices)));
+    throw InputError(Message(fmt::format("{}: ", source)) + option +
+                     Message(fmt::format(" {}: no such device in the input; it has {}", device_label(o.format, *device),
+                                         device_list(o.format, s.devices))));
   }
   if (s.devices.size() > 1 && !o.merge_devices) {
-    throw InputError(fmt::format("{}: requests for {} devices: {}; keep one with {}, or give --merge-devices to "
-                                 "put them all in one address space",
-                                 source, s.devices.size(), device_list(o.format, s.devices), keep));
+    throw InputError(Message(fmt::format("{}: requests for {} devices: {}; keep one with ", source, s.devices.size(),
+                                         device_list(o.format, s.devices))) +
+                     option + say(" N, or give `merge-devices` to put them all in one address space"));
   }
 }
 

@@ -339,8 +339,8 @@ template <class Parser>
 void drive(Parser& parser, const DriveContext& ctx) {
   if (auto* m = std::get_if<MapPlacer>(ctx.placer); m != nullptr && m->map->has_process_rules() &&
                                                      !parser.has_process()) {
-    throw InputError(fmt::format("{}: the pid map has comm: or pid: rules, but --from {} records no processes",
-                                 ctx.options->placement.pid_map, format_name(ctx.options->format)));
+    throw InputError(say("{}: the pid map has comm: or pid: rules, but `from` {} records no processes",
+                         ctx.options->placement.pid_map, format_name(ctx.options->format)));
   }
   if (auto* h = std::get_if<HintPlacer>(ctx.placer); h != nullptr) h->index->set_match_device(parser.has_device());
   std::visit([&](auto& placer) { drive_with(parser, placer, ctx); }, *ctx.placer);

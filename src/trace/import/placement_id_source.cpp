@@ -421,7 +421,7 @@ std::vector<PlacementId> parse_hint_map(std::string_view spec) {
     uint16_t to = 0;
     if (eq == std::string_view::npos || !parse_uint(trim(item.substr(0, eq)), "hint value", from, why) ||
         !parse_uint(trim(item.substr(eq + 1)), "placement ID", to, why)) {
-      throw InputError(fmt::format("--hint-map: {} is not VALUE=ID with both in 0..65535", quote(item)));
+      throw InputError(say("`hint-map`: {} is not VALUE=ID with both in 0..65535", quote(item)));
     }
     table[from] = to;
   }

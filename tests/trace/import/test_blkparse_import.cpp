@@ -257,14 +257,14 @@ TEST_CASE("blkparse -f formats", "[trace][unit][blkparse]") {
                Contains("mem: line 1: does not match --blk-format: unexpected 'extra' at column"));
     CHECK_THAT(import_error("  8,16 0 1 0;5 1 D W 2048 8\n", o), Contains("expected '.' at column 13"));
     o.blk_format = "%T.%t %a %S %n";
-    CHECK_THAT(import_error("", o), Contains("--blk-format: the format lacks %d"));
+    CHECK_THAT(import_error("", o), Contains("`blk-format`: the format lacks %d"));
     o.blk_format = "%T.%t %a %d %S %n %P";
     CHECK_THAT(import_error("", o), Contains("%P"));
     o.blk_format = "%T.%t %a %d %S %n\\q";
     CHECK_THAT(import_error("", o), Contains("invalid escape"));
     o.blk_format = "%T.%t %a %d %S %n";
     o.device = "8,0";
-    CHECK_THAT(import_error("", o), Contains("--device needs %D"));
+    CHECK_THAT(import_error("", o), Contains("`device` needs %D"));
   }
 }
 

@@ -151,8 +151,8 @@ TEST_CASE("csv: --columns with units, --op-map with skip, pid column", "[trace][
 
 TEST_CASE("csv: option and data errors", "[trace][unit][csv]") {
   const std::string text = read_bytes(fixture("small.csv"));
-  CHECK_THAT(import_error(text, csv("")), Contains("--from csv needs --columns"));
-  CHECK_THAT(import_error(text, csv("lba=offset")), Contains("--columns: lba and length are required"));
+  CHECK_THAT(import_error(text, csv("")), Contains("`from` csv needs `columns`"));
+  CHECK_THAT(import_error(text, csv("lba=offset")), Contains("`columns`: lba and length are required"));
   CHECK_THAT(import_error(text, csv("lba=offset,length=size,when=ts_us")), Contains("unknown field 'when'"));
   CHECK_THAT(import_error(text, csv("lba=offset:kb,length=size")), Contains("unit 'kb' of lba is not one of"));
   CHECK_THAT(import_error(text, csv("lba=offset,length=size,time=ts_us:h")), Contains("unit 'h' of time"));
@@ -162,7 +162,7 @@ TEST_CASE("csv: option and data errors", "[trace][unit][csv]") {
   CHECK_THAT(import_error(text, csv("lba=nope,length=size")),
              Contains("mem: the header line has no column 'nope' (it has: ts_us, offset, size, type, stream)"));
   CHECK_THAT(import_error(text, csv(kCsvColumns, "W=write,R=erase")),
-             Contains("--op-map: 'erase' is not one of write, read, trim, flush, marker, skip"));
+             Contains("`op-map`: 'erase' is not one of write, read, trim, flush, marker, skip"));
   CHECK_THAT(import_error(text, csv(kCsvColumns, "W=write,w=read")), Contains("'w' is given twice"));
   ImportOptions nh = csv("lba=offset,length=size");
   nh.csv.header = false;

@@ -294,7 +294,7 @@ TEST_CASE("pid maps: LBA rules on any format, process rules only where processes
   write_bytes(dir.file("comm"), "comm:postgres=1\n");
   o.placement.pid_map = dir.file("comm");
   CHECK_THAT(import_error(read_bytes(fixture("small.msr")), o),
-             Contains("the pid map has comm: or pid: rules, but --from msr records no processes"));
+             Contains("the pid map has comm: or pid: rules, but `from` msr records no processes"));
 }
 
 TEST_CASE("placement options: one source at a time", "[trace][unit][pidmap]") {
@@ -304,17 +304,17 @@ TEST_CASE("placement options: one source at a time", "[trace][unit][pidmap]") {
   ImportOptions o = options_for(TextFormat::kFtraceBlk);
   o.placement.pid = 3;
   o.placement.pid_map = dir.file("map");
-  CHECK_THAT(import_error("", o), Contains("--pid, --pid-map and --hints are alternatives"));
+  CHECK_THAT(import_error("", o), Contains("`pid`, `pid-map` and `hints` are alternatives"));
   o.placement.pid = 0;
   o.placement.hints = dir.file("h");
   CHECK_THAT(import_error("", o), Contains("alternatives"));
   o.placement.pid_map.clear();
   o.placement.hints.clear();
   o.placement.hint_map = "1=2";
-  CHECK_THAT(import_error("", o), Contains("--hint-map applies only with --hints"));
+  CHECK_THAT(import_error("", o), Contains("`hint-map` applies only with `hints`"));
   o.placement.hints = dir.file("h");
   o.placement.hint_map = "1=x";
-  CHECK_THAT(import_error("", o), Contains("--hint-map: '1=x' is not VALUE=ID"));
+  CHECK_THAT(import_error("", o), Contains("`hint-map`: '1=x' is not VALUE=ID"));
   o.placement.hint_map.clear();
   o.placement.pid_map.clear();
   o.placement.hints = dir.file("missing");

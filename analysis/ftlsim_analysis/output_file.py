@@ -27,6 +27,7 @@ import json
 import os
 import secrets
 import stat
+import time
 
 from .errors import InputError
 
@@ -320,6 +321,7 @@ class OwnedFolder:
 
     def __init__(self, path, tool):
         self.tool = tool
+        self._saved = 0.0
         self.path = _strip(path)
         self.shown = os.fspath(path)
         parent, name = os.path.dirname(self.path) or ".", os.path.basename(self.path)
@@ -401,12 +403,21 @@ class OwnedFolder:
     def may_replace(self, rel):
         return lambda st: self.proven(rel, st)
 
-    def record(self, path):
-        """Adds the file at `path` (inside the folder) to the manifest."""
+    def record(self, path, save=True):
+        """Adds the file at `path` (inside the folder; others are ignored) to
+        the manifest, and writes the manifest (with save False, at most once
+        a second; call save() at the end)."""
         rel = os.path.relpath(path, self.path)
+        if rel.startswith(".." + os.sep) or rel == "..":
+            return
         st = os.stat(os.path.join(self.path, rel), follow_symlinks=False)
         self.files[rel] = self._identity(st)
+        if save or time.monotonic() - self._saved >= 1.0:
+            self.save()
+
+    def save(self):
         self._write_manifest(self.files)
+        self._saved = time.monotonic()
 
     def _write_manifest(self, files):
         global on_publish

@@ -332,7 +332,7 @@ class OwnedFolder:
             if name is not None:
                 st = _lstat(name, pfd)
                 if st is not None and stat.S_ISLNK(st.st_mode):
-                    raise InputError(f"{self.shown}: is a symbolic link; give the folder itself (an output folder "
+                    raise InputError(f"{self.path}: is a symbolic link; give the folder itself (an output folder "
                                      "is never followed through a link)")
                 if st is not None and not stat.S_ISDIR(st.st_mode):
                     raise InputError(f"{self.shown}: exists and is not a folder")

@@ -176,9 +176,9 @@ def _parse_args(argv):
 class Report:
     """The runs, figures and tables of one report build."""
 
-    def __init__(self, a, log=print):
+    def __init__(self, a, log=None):
         self.a = a
-        self.log = log
+        self.log = log or (lambda text: print(output_file.escape(text)))  # names as ftlsim prints them
         self.start = time.monotonic()
         self.ftlsim = find_ftlsim(a.ftlsim)
         check_input(a.trace)  # a FIFO or folder refused as such, before anything is made

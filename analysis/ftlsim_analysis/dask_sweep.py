@@ -213,7 +213,8 @@ def main(argv=None):
     client, cluster = connect(a.scheduler, a.workers, a.timeout)
     try:
         where = a.scheduler or f"a local cluster of {a.workers} worker processes"
-        print(f"sweep      {len(configs)} configurations of {output_file.escape(', '.join(a.trace))} on {where}", flush=True)
+        traces = output_file.escape(", ".join(a.trace))
+        print(f"sweep      {len(configs)} configurations of {traces} on {where}", flush=True)
         tty = sys.stderr.isatty()
 
         def progress(done, total):

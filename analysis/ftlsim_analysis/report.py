@@ -184,7 +184,8 @@ class Report:
         check_input(a.trace)  # a FIFO or folder refused as such, before anything is made
         self.identity = Identity(self.ftlsim, a.trace)
         self.info = trace_info(self.ftlsim, a.trace)
-        self.cache = RunCache(a.cache or os.path.join(a.out, "runs"), self.identity, allow_run=not a.no_run, log=log)
+        self.cache = RunCache(a.cache or os.path.join(a.out, "runs"), self.identity, allow_run=not a.no_run,
+                              log=self.log)
         self.fig_dir = os.path.join(a.out, "fig")
         self.checks = []  # (description, ok)
         self.argv = None  # the report's own arguments, shown under Commands

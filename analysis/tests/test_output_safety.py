@@ -285,7 +285,8 @@ def test_sweep_csv_duplicated_configuration(work):
 def test_qd_sweep_negative_qps(work):
     shutil.copytree(fixture("qd"), work / "qd")
     _edit(work / "qd" / "qd_sweep.csv", 2, "qps", "-5")
-    refused(run("plot_qd.py", "qd", "-o", "q.png", cwd=work), "plot_qd", "qd/qd_sweep.csv: line 2: qps '-5' is negative")
+    refused(run("plot_qd.py", "qd", "-o", "q.png", cwd=work), "plot_qd",
+            "qd/qd_sweep.csv: line 2: qps '-5' is negative")
     assert not (work / "q.png").exists()
 
 

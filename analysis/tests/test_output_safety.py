@@ -130,6 +130,25 @@ def test_sweep_refuses_a_users_folder(work, ftlsim, tiny_trace):
     assert os.listdir(work / "us") == ["sweep.csv"] and (work / "us" / "sweep.csv").read_text() == "mine\n"
 
 
+def test_sweep_reruns_in_its_own_folder_only(work, ftlsim, tiny_trace):
+    """sweep.py's folder is its own (manifest): a rerun replaces its files and
+    leaves a user's file there alone; a sweep.csv edited since is refused."""
+    args = ["--ftlsim", ftlsim, "--trace", tiny_trace, "--out", work / "mine", "--gc-thres", "90,95", "--logical",
+            "40M", "--channels", "8", "--luns", "1", "--blocks", "64", "--pages", "32", "--workers", "1"]
+    first = run("sweep.py", *args, timeout=300)
+    assert first.returncode == 0, first.stderr
+    (work / "mine" / "notes.txt").write_text("mine\n")
+    again = run("sweep.py", *args, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert (work / "mine" / "notes.txt").read_text() == "mine\n"
+    with open(work / "mine" / "sweep.csv", "a") as f:
+        f.write("# my notes\n")
+    edited = (work / "mine" / "sweep.csv").read_text()
+    refused(run("sweep.py", *args, timeout=300), "sweep.py",
+            "mine/sweep.csv: already exists and was not written by this tool")
+    assert (work / "mine" / "sweep.csv").read_text() == edited
+
+
 @pytest.mark.parametrize("tool", ["report.py", "sweep.py"])
 @pytest.mark.parametrize("suffix", ["", "/", "/."])
 def test_out_folder_that_is_a_symlink(work, ftlsim, tiny_trace, tool, suffix):

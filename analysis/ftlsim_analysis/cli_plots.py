@@ -7,6 +7,7 @@ import os
 from .errors import InputError
 from .handles import plot_handles
 from .ids import plot_ids
+from .output_file import escape
 from .latency import plot_events, plot_latency_cdf
 from .qd import plot_qd
 from .results import (read_events, read_id_timeseries, read_latency_cdf, read_qd_sweep, read_summary, read_sweep,
@@ -28,9 +29,9 @@ def run_spec(text):
     path is a path even if it contains '=' (sweep folders do); the default
     label is the path's last component."""
     if os.path.exists(text) or "=" not in text:
-        return os.path.basename(os.path.normpath(text)), text
+        return escape(os.path.basename(os.path.normpath(text))), text
     label, _, path = text.partition("=")
-    return label, path
+    return escape(label), path
 
 
 def _file_in(path, name):
@@ -51,7 +52,7 @@ def _csv_list(text):
 
 
 def _done(png):
-    print(f"wrote      {png}, {os.path.splitext(png)[0]}.csv")
+    print(f"wrote      {escape(png)}, {escape(os.path.splitext(png)[0])}.csv")
 
 
 def waf_main(argv=None):
@@ -106,7 +107,13 @@ def handles_main(argv=None):
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--title")
     a = p.parse_args(argv)
-    runs = [(label, read_summary(_file_in(path, "summary.json"))) for label, path in map(run_spec, a.runs)]
+    runs = []
+    for label, path in map(run_spec, a.runs):
+        file = _file_in(path, "summary.json")
+        summary = read_summary(file)
+        if not summary["handles"]:
+            raise InputError(f"{file}: \"handles\" is empty: the run recorded no handle, so there is nothing to draw")
+        runs.append((label, summary))
     plot_handles(runs, a.out, title=a.title)
     _done(a.out)
 

@@ -15,7 +15,10 @@ import sys
 import time
 
 from . import worker_task
+from . import output_file
 from .errors import InputError, RunError
+from .input_file import check_input
+from .output_file import OutputSet, OwnedFolder, text_writer, write_text
 from .runner import find_ftlsim
 from .values import MAX_CONFIGURATIONS, SETTINGS, SETTING_NAMES, config_id, expand_values, make_unique, sweep_csv
 
@@ -87,13 +90,6 @@ def plan(traces, given, wrap):
     return axes, configs
 
 
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def connect(scheduler, workers, timeout=15):
     """A Dask client: to `scheduler` (tcp://host:port, giving up after
     `timeout` seconds) or to a new local cluster of `workers` processes with
@@ -145,24 +141,34 @@ def run(configs, client, ftlsim, progress=None):
     return results
 
 
-def write_outputs(out_dir, axes, configs, results):
+def output_names(configs):
+    """The files of a sweep folder, relative to it."""
+    return ["sweep.csv"] + [f"{c.id}/{name}" for c in configs for name in ("summary.json", "timeseries.csv")]
+
+
+def write_outputs(owned, axes, configs, results):
     """DIR/<config_id>/summary.json + timeseries.csv for every successful
-    configuration and DIR/sweep.csv; returns the number that failed."""
+    configuration and DIR/sweep.csv, in the folder `owned`
+    (output_file.OwnedFolder, checked before the sweep ran; each file is
+    recorded in its manifest); returns the number that failed."""
     import json
 
-    os.makedirs(out_dir, exist_ok=True)
+    out_dir = owned.path
     outcomes = []
     for c, r in zip(configs, results):
         if r["ok"]:
-            folder = os.path.join(out_dir, c.id)
-            os.makedirs(folder, exist_ok=True)
-            _write(os.path.join(folder, "summary.json"), r["summary"])
-            _write(os.path.join(folder, "timeseries.csv"), r["timeseries"])
+            files = OutputSet()
+            for name in ("summary.json", "timeseries.csv"):
+                rel = f"{c.id}/{name}"
+                files.add(os.path.join(out_dir, rel), text_writer(r[name.split(".")[0]]), owned.may_replace(rel))
+            files.commit()
             outcomes.append(json.loads(r["summary"]))
         else:
             outcomes.append(r["error"])
-    _write(os.path.join(out_dir, "sweep.csv"),
-           sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes))
+    write_text(os.path.join(out_dir, "sweep.csv"),
+               sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes),
+               owned.may_replace("sweep.csv"))
+    owned.save()
     return sum(1 for r in results if not r["ok"])
 
 
@@ -194,14 +200,21 @@ def main(argv=None):
         raise InputError("--workers must be at least 1")
     if len(set(a.trace)) != len(a.trace):
         raise InputError("a --trace is given twice")
+    for trace in a.trace:
+        check_input(trace)  # a missing trace, a FIFO or a folder: refused before anything is made
     given, wrap = parse_model_options(rest)
     ftlsim = find_ftlsim(a.ftlsim)
     axes, configs = plan(a.trace, given, wrap)
+    # The sweep folder: new, empty or made by sweep.py (its manifest); every
+    # file the sweep writes there is checked before it runs.
+    owned = OwnedFolder(a.out, "sweep.py")
+    owned.check(output_names(configs))
     start = time.monotonic()
     client, cluster = connect(a.scheduler, a.workers, a.timeout)
     try:
         where = a.scheduler or f"a local cluster of {a.workers} worker processes"
-        print(f"sweep      {len(configs)} configurations of {', '.join(a.trace)} on {where}", flush=True)
+        traces = output_file.escape(", ".join(a.trace))
+        print(f"sweep      {len(configs)} configurations of {traces} on {where}", flush=True)
         tty = sys.stderr.isatty()
 
         def progress(done, total):
@@ -215,9 +228,13 @@ def main(argv=None):
         client.close()
         if cluster is not None:
             cluster.close()
-    failed = write_outputs(a.out, axes, configs, results)
+    output_file.on_publish = lambda path: owned.record(path, save=False)
+    try:
+        failed = write_outputs(owned, axes, configs, results)
+    finally:
+        output_file.on_publish = None
     hosts = sorted({r["host"] for r in results})
-    print(f"wrote      {a.out}/sweep.csv and {len(configs) - failed} configuration folders "
+    print(f"wrote      {output_file.escape(a.out)}/sweep.csv and {len(configs) - failed} configuration folders "
           f"({time.monotonic() - start:.1f} s; ran on {', '.join(hosts)})")
     if failed:
         raise InputError(f"{failed} of {len(configs)} configurations failed (see the error column of "

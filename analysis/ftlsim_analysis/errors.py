@@ -16,15 +16,31 @@ class RunError(Exception):
 def run_main(prog, main, argv=None):
     """Calls main(argv) and turns InputError / RunError into one line on stderr
     and exit code 2 / 1. Returns main's exit code (0 if it returns None)."""
+    from . import output_file
+    output_file.reset_inputs()
     try:
         code = main(argv)
     except InputError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {output_file.escape(str(e))}", file=sys.stderr)
         return 2
     except RunError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {output_file.escape(str(e))}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as e:  # dask, imported when a sweep starts
+        return missing_module(prog, e)
+    except OSError as e:  # a file the checks did not foresee: still one line, never a traceback
+        where = f"{e.filename}: " if e.filename is not None else ""
+        print(f"{prog}: error: {output_file.escape(where + (e.strerror or str(e)))}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     return 0 if code is None else code
+
+
+def missing_module(prog, error):
+    """The one line for a Python module that is not installed (a python3
+    without matplotlib, numpy or dask): exit code 2."""
+    print(f"{prog}: error: the Python module '{error.name}' is missing (in {sys.executable}); install it with "
+          "tools/install_deps.sh analysis, or run the tool with /usr/bin/python3", file=sys.stderr)
+    return 2

@@ -1,6 +1,5 @@
 """Headless matplotlib and the one way every figure is written: a PNG and,
 beside it, a CSV of the numbers drawn (same path, .csv instead of .png)."""
-import csv
 import os
 
 import matplotlib
@@ -32,23 +31,23 @@ def csv_path_for(png_path):
     return root + ".csv"
 
 
-def save(fig, png_path, header, rows):
+def save(fig, png_path, header, rows, may_replace=None):
     """Writes the figure to png_path and `rows` (sequences matching `header`)
-    to the CSV beside it; closes the figure. None is written as an empty field.
-    Returns the CSV path."""
+    to the CSV beside it, as one set (output_file.OutputSet: both paths are
+    checked before either is written; neither may be a symbolic link, a
+    folder or an input of the command); closes the figure. None is written
+    as an empty field. Returns the CSV path."""
+    from .output_file import OutputSet, csv_writer
     csv_path = csv_path_for(png_path)
-    parent = os.path.dirname(os.path.abspath(png_path))
-    os.makedirs(parent, exist_ok=True)
+    out = OutputSet()
     # No software version or date in the PNG: the same numbers give the same file.
-    fig.savefig(png_path, dpi=DPI, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
-    with open(csv_path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for row in rows:
-            if len(row) != len(header):
-                raise AssertionError(f"row {row!r} does not match header {header!r}")
-            w.writerow(["" if v is None else v for v in row])
+    out.add(png_path, lambda f: fig.savefig(f, format="png", dpi=DPI, bbox_inches="tight",
+                                            metadata={"Software": None}), may_replace)
+    out.add(csv_path, csv_writer(header, rows), may_replace)
+    try:
+        out.commit()
+    finally:
+        plt.close(fig)
     return csv_path
 
 

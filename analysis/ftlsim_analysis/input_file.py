@@ -16,6 +16,7 @@ import os
 import stat
 
 from .errors import InputError
+from .output_file import note_input
 
 U64_LIMIT = 1 << 64  # ftlsim's counts are uint64: every number it writes is below this in magnitude
 
@@ -54,10 +55,17 @@ def open_input(path, binary=False):
         if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
             raise _not_regular(path, st.st_mode)
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        note_input(st, path)  # no output of this command may replace it (output_file)
         return os.fdopen(fd, "rb") if binary else os.fdopen(fd, "r", newline="")
     except BaseException:
         os.close(fd)
         raise
+
+
+def check_input(path):
+    """Refuses (InputError) a `path` that is not a readable regular file, as
+    open_input does, and notes it as an input of the command."""
+    open_input(path, binary=True).close()
 
 
 def shown(value):

@@ -23,7 +23,10 @@ import matplotlib
 import numpy
 
 from . import report_html as H
+from . import output_file
 from .errors import InputError
+from .input_file import check_input
+from .output_file import OwnedFolder, write_text
 from .handles import plot_handles
 from .latency import events_title, fmt_duration, infer_interval_ns, plot_events, plot_latency_cdf
 from .results import read_compare, read_events, read_latency_cdf, read_summary, read_sweep, read_timeseries
@@ -48,6 +51,11 @@ DEFAULTS = {
     "sweep_ru_size": "1M,2M,4M,8M,16M",
     "timing_opts": "--qd 32",
 }
+# Every file the report writes in its folder (besides the cache, runs/).
+OUTPUT_FILES = ["index.html", "study_table.csv"] + [
+    f"fig/{name}.{ext}" for name in ("waf_over_time", "waf_over_markers", "handles", "sweep_heatmap",
+                                     "waf_vs_gc_thres", "waf_vs_ru_size", "latency_cdf", "events")
+    for ext in ("png", "csv")]
 # Event kinds drawn in the timed-mode time series, when present.
 EVENTS_SHOWN = ["host_read", "host_write", "gc_copy"]
 # Rows of the study's table (metric of compare.csv, label, how to show it).
@@ -168,16 +176,16 @@ def _parse_args(argv):
 class Report:
     """The runs, figures and tables of one report build."""
 
-    def __init__(self, a, log=print):
+    def __init__(self, a, log=None):
         self.a = a
-        self.log = log
+        self.log = log or (lambda text: print(output_file.escape(text)))  # names as ftlsim prints them
         self.start = time.monotonic()
         self.ftlsim = find_ftlsim(a.ftlsim)
-        if not os.path.isfile(a.trace):
-            raise InputError(f"{a.trace}: no such file")
+        check_input(a.trace)  # a FIFO or folder refused as such, before anything is made
         self.identity = Identity(self.ftlsim, a.trace)
         self.info = trace_info(self.ftlsim, a.trace)
-        self.cache = RunCache(a.cache or os.path.join(a.out, "runs"), self.identity, allow_run=not a.no_run, log=log)
+        self.cache = RunCache(a.cache or os.path.join(a.out, "runs"), self.identity, allow_run=not a.no_run,
+                              log=self.log)
         self.fig_dir = os.path.join(a.out, "fig")
         self.checks = []  # (description, ok)
         self.argv = None  # the report's own arguments, shown under Commands
@@ -204,7 +212,6 @@ class Report:
     # ---- figures -------------------------------------------------------
     def figures(self):
         a = self.a
-        os.makedirs(self.fig_dir, exist_ok=True)
         figs = []
         waf_runs, summaries = [], []
         for placement, folder in placement_runs(self.waf):
@@ -318,9 +325,7 @@ class Report:
         study = self.study_table(compare)
         html = self.page(compare, study, figs)
         path = os.path.join(self.a.out, "index.html")
-        with open(path + ".tmp", "w") as f:
-            f.write(html)
-        os.replace(path + ".tmp", path)
+        write_text(path, html, self.owned.may_replace("index.html"))
         self.log(f"wrote      {path} ({time.monotonic() - self.start:.1f} s)")
         return all(ok for _, ok in self.checks)
 
@@ -335,8 +340,9 @@ class Report:
             rows.append([label, show(c["a"], kind), show(c["b"], kind),
                          show(c["change_pct"], "pct") if c["change_pct"] is not None else ""])
             raw.append([metric] + ["" if c[k] is None else f"{c[k]}" for k in ("a", "b", "change_pct")])
-        with open(os.path.join(self.a.out, "study_table.csv"), "w") as f:
-            f.write("metric,a,b,change_pct\n" + "".join(",".join(r) + "\n" for r in raw))
+        write_text(os.path.join(self.a.out, "study_table.csv"),
+                   "metric,a,b,change_pct\n" + "".join(",".join(r) + "\n" for r in raw),
+                   self.owned.may_replace("study_table.csv"))
         return rows
 
     def sweep_pivot(self):
@@ -466,10 +472,18 @@ def _latency_rows(label, timing):
 
 def main(argv=None):
     a = _parse_args(argv)
-    os.makedirs(a.out, exist_ok=True)
-    report = Report(a)
+    report = Report(a)  # checks the trace and the binary; writes nothing
+    # The report folder: new, empty or made by report.py (its manifest);
+    # every file it writes there is checked before the first is written.
+    report.owned = OwnedFolder(a.out, "report.py")
+    report.owned.check(OUTPUT_FILES)
     report.argv = list(sys.argv[1:] if argv is None else argv)
-    if not report.build():
+    output_file.on_publish = report.owned.record
+    try:
+        good = report.build()
+    finally:
+        output_file.on_publish = None
+    if not good:
         print("report.py: error: runs with the same configuration disagree (see Checks in the report)",
               file=sys.stderr)
         return 1

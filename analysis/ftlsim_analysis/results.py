@@ -34,6 +34,7 @@ import os
 import re
 
 from .errors import InputError
+from .values import SETTINGS
 from .input_file import U64_LIMIT, json_int, json_list, json_number, json_object, json_str, open_input, shown
 
 _INT = re.compile(r"^-?[0-9]+$")
@@ -237,6 +238,8 @@ class SweepResults:
         self.axes = h[1:waf_at]
         self.handles = [c[len("waf_share_"):] for c in h if c.startswith("waf_share_")]
         self.rows = []
+        kinds = dict(SETTINGS)
+        seen, ids = {}, {}  # swept values / config_id -> line
         for line, row in t.rows:
             r = {"config_id": row["config_id"], "values": {a: row[a] for a in self.axes}, "error": row["error"]}
             for c in SWEEP_RESULT_COLUMNS + [f"waf_share_{x}" for x in self.handles]:
@@ -248,7 +251,24 @@ class SweepResults:
                 r["error"] = r["error"] or "not run (the sweep was interrupted)"
             elif r["error"] == "" and r["waf"] is None:
                 raise InputError(f"{path}: line {line}: no waf and no error")
+            for c in SWEEP_RESULT_COLUMNS + [f"waf_share_{x}" for x in self.handles]:
+                if r.get(c) is not None and r[c] < 0:
+                    raise InputError(f"{path}: line {line}: {c} {shown(row[c])} is negative")
+            for a in self.axes:
+                if kinds.get(a) in ("int", "real") and _sweep_value_key(row[a]) is None:
+                    raise InputError(f"{path}: line {line}: {a} {shown(row[a])} is not a number")
+            key = tuple(_sweep_value_key(row[a]) if kinds.get(a) in ("int", "real") else row[a] for a in self.axes)
+            if key in seen or row["config_id"] in ids:
+                first = seen.get(key) or ids[row["config_id"]]
+                raise InputError(f"{path}: line {line}: the same configuration as line {first} "
+                                 f"({row['config_id']}); a sweep runs each configuration once")
+            seen[key] = ids[row["config_id"]] = line
             self.rows.append(r)
+
+
+def _sweep_value_key(text):
+    from .sweep_plots import value_key
+    return value_key(text)
 
 
 def read_sweep(path):
@@ -328,6 +348,9 @@ def read_qd_sweep(path):
             r["placement"] = row["placement"]
         if r["qd"] < 1:
             raise InputError(f"{path}: line {line}: qd {r['qd']} is below 1")
+        for c in columns:
+            if c not in ("ops", "qd") and r.get(c) is not None and r[c] < 0:
+                raise InputError(f"{path}: line {line}: {c} {shown(row[c])} is negative")
         rows.append(r)
     knee = None
     side = os.path.join(os.path.dirname(path), "qd_sweep.json")

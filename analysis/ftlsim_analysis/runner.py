@@ -12,12 +12,12 @@ import hashlib
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import time
 
 from .errors import InputError, RunError
 from .input_file import json_int, json_number, json_object, json_str, open_input
+from .output_file import write_text
 from .results import read_json
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -134,9 +134,9 @@ class RunCache:
             return CachedRun(folder, meta)
         if not self.allow_run:
             raise InputError(f"no cached result for {name} ({folder}); run without --no-run first")
-        if os.path.exists(folder):
-            shutil.rmtree(folder)  # an interrupted earlier attempt
-        os.makedirs(folder)
+        # An interrupted earlier attempt is not removed: ftlsim replaces its own
+        # out/ (proven by its manifest) and refuses anything else in the way.
+        os.makedirs(folder, exist_ok=True)
         out = os.path.join(folder, "out")
         argv = [self.identity.ftlsim, *args, *untracked, "--no-progress", "--out", out]
         self.log(f"running    {name}: {display(argv)}")
@@ -151,9 +151,6 @@ class RunCache:
                 "seconds": seconds, "stdout": proc.stdout, "stderr": proc.stderr,
                 "finished": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
                 **self.identity.as_dict()}
-        tmp = meta_path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(meta, f, indent=1)
-        os.replace(tmp, meta_path)
+        write_text(meta_path, json.dumps(meta, indent=1))
         meta["cached"] = False
         return CachedRun(folder, meta)

@@ -3,7 +3,9 @@ drawn, from their summary.json ("trace", "config")."""
 import json
 import os
 
+from .errors import InputError
 from .figure import GIB, MIB
+from .input_file import open_input
 
 
 def _size(b):
@@ -61,9 +63,9 @@ def summary_beside(path, name="summary.json"):
     if not os.path.isfile(file) or os.path.getsize(file) > (64 << 20):
         return None
     try:
-        with open(file) as f:
+        with open_input(file) as f:  # noted as an input: no output may replace it
             s = json.load(f)
-    except (OSError, ValueError, RecursionError):
+    except (InputError, OSError, ValueError, RecursionError):
         return None
     return s if isinstance(s, dict) else None
 

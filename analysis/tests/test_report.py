@@ -141,3 +141,22 @@ def test_report_latency_matches_direct_timed_run(built, ftlsim, tiny_trace, tmp_
     direct = [(int(r["latency_ns"]), float(r["cum_fraction"])) for r in read_csv(out / "latency_cdf.csv")
               if r["op"] == "write"]
     assert drawn == direct and len(direct) > 3
+
+
+def test_rebuild_keeps_what_the_report_did_not_write(built):
+    """Issue #22 (D7): in its own folder the report replaces only the files
+    its manifest proves: a user's file beside them stays, and a page edited
+    since the last build is refused, not overwritten (last: it leaves the
+    folder refused)."""
+    out = built["out"]
+    (out / "fig" / "notes.txt").write_text("mine\n")
+    again = run_script("report.py", *built["args"], cwd=built["dir"])
+    assert again.returncode == 0, again.stderr
+    assert (out / "fig" / "notes.txt").read_text() == "mine\n"
+    with open(out / "index.html", "a") as f:
+        f.write("<!-- my notes -->\n")
+    edited = (out / "index.html").read_text()
+    refused = run_script("report.py", *built["args"], cwd=built["dir"])
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "index.html: already exists and was not written by this tool" in refused.stderr
+    assert (out / "index.html").read_text() == edited

@@ -90,7 +90,7 @@ Side side_run(const CompareArgs& c, std::string_view side, const std::string& ex
     CLI::App overlay{"", std::string(side)};
     add_model_options(overlay, m);
     add_timing_options(overlay, t, true);
-    overlay.parse(extra, false);
+    parse_overlay(overlay, extra);
   } catch (const CLI::ParseError& e) {
     throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
   }
@@ -304,8 +304,9 @@ void run_compare(const CompareArgs& c) {
   callbacks.progress = [&](size_t done, size_t total) {
     progress.set_configurations_done(done, total);
   };
-  const std::array<uint64_t, 2> needs = {sim::estimate_run_memory(jobs[0].run, sim::trace_size(views[0])).bytes,
-                                         sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1])).bytes};
+  const std::array<uint64_t, 2> needs = {
+      sim::estimate_run_memory(jobs[0].run, sim::trace_size(views[0], jobs[0].run.options.fit.has_value())).bytes,
+      sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1], jobs[1].run.options.fit.has_value())).bytes};
   const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
   sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
   for (sim::SweepJob& j : jobs) j.run.options.fit_memory_limit = limit;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <thread>
 
 #include "cli/commands.h"
@@ -24,6 +25,7 @@
 #include "core/memory_budget.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
+#include "core/units.h"
 #include "sim/memory_estimate.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -48,6 +50,15 @@ struct QdSweepArgs {
 
 std::vector<uint32_t> parse_qds(const std::string& text) {
   std::vector<uint32_t> qds;
+  // A single depth is checked against the depths' range, not only 64 bits.
+  for (size_t at = 0; at <= text.size();) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string_view item = std::string_view(text).substr(at, comma - at);
+    if (!item.empty() && item.find_first_not_of("0123456789") == std::string_view::npos && !parse_count(item)) {
+      throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));  // past 64 bits
+    }
+    at = comma + 1;
+  }
   for (const std::string& item : sim::expand_values("--qd", sim::ValueKind::kInteger, text)) {
     const uint64_t v = std::stoull(item);  // expand_values checked it is a whole number
     if (v == 0 || v > timing::kMaxQd) {
@@ -130,7 +141,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
   };
   const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), n);
   std::vector<uint64_t> needs;
-  const sim::TraceSize size = sim::trace_size(view);
+  const sim::TraceSize size = sim::trace_size(
+      view, std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.fit.has_value(); }));
   for (const sim::RunDescription& run : runs) {
     sim::RunDescription timed = run;
     timed.options.timing = base;

@@ -79,7 +79,9 @@ device's WAF from its FDP statistics log (delta MBMW / delta HBMW), and
 per handle how far its RUAMW moved against the bytes sent to it (reclaim
 unit handle status before and after) and the FDP events logged meanwhile.
 --predict "OPTIONS" also runs the model on the trace with those simulate
-options and prints its per-handle bytes and WAF in the same table.
+options and prints its per-handle bytes and WAF in the same table. Its
+memory is checked against --mem-limit, replay's or one given inside
+OPTIONS (which then applies to the model run).
 --placement nvme holds the namespace's block device /dev/nvmeXnY with
 O_EXCL during the replay (refused when busy), unless --force.
 
@@ -170,12 +172,14 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
 // options in `text`. Its memory is estimated first and refused beyond
 // `limit` (sim/memory_estimate.h), as simulate's is.
 replay::Prediction predict(const std::string& text, const std::string& trace_path, const trace::FtrReader& reader,
-                           const std::optional<MemoryBudget>& limit) {
+                           const std::optional<MemoryBudget>& replay_limit) {
   ModelArgs m;
+  std::string own_limit;  // --mem-limit inside --predict: the model run's, instead of replay's
   try {
     CLI::App overlay{"", "--predict"};
     add_model_options(overlay, m);
-    overlay.parse(text, false);
+    overlay.add_option("--mem-limit", own_limit);
+    parse_overlay(overlay, text);
   } catch (const CLI::ParseError& e) {
     throw InputError(fmt::format("--predict \"{}\": {}", text, e.what()));
   }
@@ -187,9 +191,10 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
                                      items[i].size()));
       }
     }
+    const std::optional<MemoryBudget> limit = own_limit.empty() ? replay_limit : memory_limit(own_limit);
     sim::RunDescription run = build_run(m, first_point(items), trace_path);
     const sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
-    const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
+    const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
     sim::check_memory({&need, 1}, 1, limit, "the --predict model run");
     run.options.fit_memory_limit = limit;
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
@@ -428,7 +433,7 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--predict", a->predict,
                   "Simulate options (quoted, e.g. \"--preset femu-eth --placement fdp\"): print the model's WAF "
                   "for the trace beside the measurement");
-  add_mem_limit_option(*app, a->mem_limit);  // checks the --predict model run
+  add_mem_limit_option(*app, a->mem_limit);  // checks the --predict model run (unless it has its own)
   app->add_flag("--allow-unlisted-pids", a->allow_unlisted_pids,
                 "--placement nvme: send trace IDs that have no placement handle anyway (the device places them "
                 "with handle 0 and may log an Invalid Placement Identifier event) instead of refusing");

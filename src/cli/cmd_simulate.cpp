@@ -25,6 +25,7 @@
 #include "core/in_place_folder.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
+#include "core/units.h"
 #include "sim/memory_estimate.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -87,8 +88,9 @@ void run_single(const SimulateArgs& a, const Point& point) {
   // Memory: refused before anything is allocated or written.
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
-  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view)).bytes;
-  sim::check_memory({&need, 1}, 1, limit, "this run");
+  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
+  sim::check_memory({&need, 1}, 1, limit,
+                    run.options.fit ? fmt::format("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : "this run");
   run.options.fit_memory_limit = limit;
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
@@ -101,6 +103,13 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
   ProgressLine progress("simulate", reader.size() * run.options.repeat, ProgressUnit::kRecords, stderr_progress(a));
   run.options.progress = &progress;
+  // A large device spends about a second per GiB in the kernel (the first
+  // touch of its maps) before the first record: say so at once, where the
+  // progress line is drawn (its first draw is a quarter second away).
+  if (need >= (uint64_t{1} << 30) && stderr_progress(a)) {
+    fmt::print(stderr, "allocating a device of about {} (its maps are filled before the first record)\n",
+               format_bytes(need));
+  }
   run.pid_names = reader.meta().pid_names;
   const sim::SimResult result = [&] {
     try {
@@ -173,10 +182,20 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   plan.table.timed = a.timing.timing;
   // Memory: the -j largest configurations may run at once.
   std::vector<uint64_t> needs;
-  const sim::TraceSize size = sim::trace_size(view);
+  // A --logical fit: configuration is counted with its fitted geometry; one
+  // the fit refuses is left to fail alone, as it always did.
+  const bool any_fit = std::any_of(plan.jobs.begin(), plan.jobs.end(),
+                                   [](const sim::SweepJob& j) { return j.run.options.fit.has_value(); });
+  const sim::TraceSize size = sim::trace_size(view, any_fit);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   for (sim::SweepJob& job : plan.jobs) {
-    if (job.error.empty()) needs.push_back(sim::estimate_run_memory(job.run, size).bytes);
+    if (job.error.empty()) {
+      try {
+        needs.push_back(sim::estimate_run_memory(job.run, size).bytes);
+      } catch (const InputError&) {
+        if (!job.run.options.fit) throw;
+      }
+    }
     job.run.options.fit_memory_limit = limit;
   }
   const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());

@@ -200,6 +200,14 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
       ->group("Input");
 }
 
+void parse_overlay(CLI::App& overlay, const std::string& text) {
+  overlay.allow_extras();
+  overlay.parse(text, false);
+  std::vector<std::string> extra = overlay.remaining();  // in the order given
+  std::reverse(extra.begin(), extra.end());                // ExtrasError joins them from the back
+  if (!extra.empty()) throw CLI::ExtrasError(overlay.get_name(), extra);
+}
+
 void add_mem_limit_option(CLI::App& app, std::string& text) {
   text = "auto";
   app.add_option("--mem-limit", text,

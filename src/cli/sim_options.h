@@ -88,6 +88,12 @@ void add_model_options(CLI::App& app, ModelArgs& args);
 // it changes no result), into `text` (default "auto"; core/memory_budget.h).
 void add_mem_limit_option(CLI::App& app, std::string& text);
 
+// Parses an option list given as one string (compare's --a/--b, replay's
+// --predict) into `overlay`. Arguments it does not know are named in the
+// order given (CLI11's own message lists them reversed for a string).
+// Throws CLI::ParseError.
+void parse_overlay(CLI::App& overlay, const std::string& text);
+
 // Help text explaining lists, ranges and the sweep order.
 [[nodiscard]] std::string sweep_help();
 

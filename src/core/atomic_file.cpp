@@ -163,7 +163,7 @@ void AtomicFile::open_named_temp() {
   // Through the open folder (/proc/self/fd/N), not the folder's text
   // (which only a system without /proc falls back to).
   const std::string where = ::access("/proc/self/fd", X_OK) == 0 ? fd_path(dir) : folder;
-  std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", where, out_.name_);
+  std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", where, staging_stem(out_.name_));  // within NAME_MAX
   // mkostemp: O_CREAT|O_EXCL with a random suffix, so an existing name (a
   // planted symbolic link included) is never opened.
   const int fd = ::mkostemp(name.data(), O_CLOEXEC);

@@ -85,4 +85,9 @@ void make_missing_folders(ParentFolder& parent, const std::string& path) {
   parent.missing.clear();
 }
 
+std::string staging_stem(const std::string& name) {
+  constexpr size_t kRoom = 255 - std::char_traits<char>::length("..ftlsim-XXXXXX-old");
+  return name.size() <= kRoom ? name : name.substr(0, kRoom);
+}
+
 }  // namespace ftlsim

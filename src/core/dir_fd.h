@@ -37,6 +37,11 @@ class UniqueFd {
 // report writers) but must land in the folder that was checked.
 [[nodiscard]] std::string fd_path(int fd);
 
+// `name` as it goes into a hidden temporary name beside it
+// (".NAME.ftlsim-XXXXXX", and "-old" after it): shortened so the whole
+// fits NAME_MAX (255 bytes).
+[[nodiscard]] std::string staging_stem(const std::string& name);
+
 // openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC): a
 // folder entry that is a real folder, never a symbolic link to one.
 // Invalid (errno set) when it is not.

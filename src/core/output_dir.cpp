@@ -222,7 +222,9 @@ const std::string& OutputDir::staging() {
   make_missing_folders(parent, path_);
   base_ = std::move(parent.base);
   missing_.clear();
-  std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", fd_path(base_.get()), name_);
+  // ".NAME.ftlsim-XXXXXX" and its "-old" must fit NAME_MAX (255): a long
+  // NAME is shortened in the staging name (the folder keeps its own).
+  std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", fd_path(base_.get()), staging_stem(name_));
   if (::mkdtemp(name.data()) == nullptr) {
     throw system_error_from_errno(fmt::format("cannot create a staging folder in {} for {}",
                                               parent_text_.empty() ? "." : parent_text_, path_));

@@ -170,6 +170,11 @@ template <class E>
 [[nodiscard]] double parse_real(std::string_view setting, std::string_view text);
 [[nodiscard]] uint64_t parse_u64(std::string_view setting, std::string_view text);
 [[nodiscard]] uint32_t parse_u32(std::string_view setting, std::string_view text);
+// A 32-bit count whose valid values start at `least` (a geometry count): a
+// malformed or too large one is refused naming the range from `least`; a
+// whole number below it is returned, for the configuration's check to
+// explain ("`channels` must be at least 1").
+[[nodiscard]] uint32_t parse_u32_count(std::string_view setting, std::string_view text, uint32_t least);
 [[nodiscard]] uint64_t parse_bytes(std::string_view setting, std::string_view text);
 [[nodiscard]] uint64_t parse_duration(std::string_view setting, std::string_view text);
 [[nodiscard]] std::string print_real(double v);        // 75, 0.5, 99.5

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "core/error.h"
+#include "core/units.h"
 #include "trace/slot_span.h"
 
 namespace ftlsim::sim {
@@ -17,6 +20,24 @@ constexpr uint64_t kMaxSpaceSlots = uint64_t{1} << 28;
 bool addresses_slots(uint8_t op) {
   return op == static_cast<uint8_t>(trace::Op::kWrite) || op == static_cast<uint8_t>(trace::Op::kRead) ||
          op == static_cast<uint8_t>(trace::Op::kTrim);
+}
+
+// ceil(footprint / fraction) as double: checked against the limits before
+// it is converted (a tiny share overflows any integer).
+double logical_slots_wanted(uint64_t footprint, double fraction) {
+  return std::ceil(static_cast<double>(footprint) / fraction - 1e-9);
+}
+
+// A count too large for 64 bits is shown as a real number.
+std::string figure(double v) {
+  if (v < 18446744073709551615.0) return fmt::format("{}", static_cast<uint64_t>(v));
+  return fmt::format("{:.4g}", v);
+}
+
+Message space_error(const std::string& path, uint64_t space) {
+  return say("{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} (1 TiB) fit remaps; "
+             "give `logical` as a size",
+             path, space, kMaxSpaceSlots);
 }
 
 }  // namespace
@@ -47,12 +68,7 @@ FitMap fit_trace(const TraceView& t, double fraction) {
     if (s.out_of_range) continue;
     space = std::max(space, s.first_slot + s.slots);
   }
-  if (space > kMaxSpaceSlots) {
-    throw InputError(
-        say("{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} "
-            "(1 TiB) fit remaps; give `logical` as a size",
-            t.path, space, kMaxSpaceSlots));
-  }
+  if (space > kMaxSpaceSlots) throw InputError(space_error(t.path, space));
   f.slot_of.assign(space, kUntouched);
   uint32_t next = 0;
   for (const trace::Record& r : t.records) {
@@ -65,8 +81,77 @@ FitMap fit_trace(const TraceView& t, double fraction) {
   }
   f.footprint = next;
   if (f.footprint == 0) throw InputError(say("{}: `logical` fit: the trace touches no data", t.path));
-  f.logical_slots = static_cast<uint64_t>(std::ceil(static_cast<double>(f.footprint) / fraction - 1e-9));
+  const double wanted = logical_slots_wanted(f.footprint, fraction);
+  // fitted_config refuses what does not fit a geometry; saturate instead of overflowing.
+  f.logical_slots = wanted < 18446744073709551615.0 ? static_cast<uint64_t>(wanted) : UINT64_MAX;
   return f;
+}
+
+FitFootprint fit_footprint(const TraceView& t) {
+  FitFootprint f;
+  if (t.sector_bytes == 0) return f;  // simulate refuses it
+  const uint64_t unbounded = UINT64_MAX / t.sector_bytes;
+  for (const trace::Record& r : t.records) {
+    if (!addresses_slots(r.op) || r.sectors == 0) continue;
+    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
+    if (s.out_of_range) continue;
+    f.space = std::max(f.space, s.first_slot + s.slots);
+  }
+  if (f.space > kMaxSpaceSlots) return f;
+  std::vector<uint64_t> seen((f.space + 63) / 64, 0);
+  for (const trace::Record& r : t.records) {
+    if (!addresses_slots(r.op) || r.sectors == 0) continue;
+    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
+    if (s.out_of_range) continue;
+    for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
+      const uint64_t bit = uint64_t{1} << (k % 64);
+      if ((seen[k / 64] & bit) == 0) {
+        seen[k / 64] |= bit;
+        ++f.footprint;
+      }
+    }
+  }
+  return f;
+}
+
+ftl::FtlConfig fitted_config(const ftl::FtlConfig& given, const FitFootprint& fp, double fraction,
+                             std::optional<double> fit_op, const std::string& trace_path) {
+  if (fp.space > kMaxSpaceSlots) throw InputError(space_error(trace_path, fp.space));
+  if (fp.footprint == 0) throw InputError(say("{}: `logical` fit: the trace touches no data", trace_path));
+  const double percent = fraction * 100.0;
+  const double wanted = logical_slots_wanted(fp.footprint, fraction);
+  // At most kMaxPhysicalSlots - 1 logical slots fit a geometry (logical < physical).
+  if (!(wanted < static_cast<double>(ftl::kMaxPhysicalSlots))) {
+    throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity of "
+                                 "{} slots ({:.4g} bytes), more than the {} (2^32-2, 16 TiB) a geometry holds: too "
+                                 "small a share; give a higher fill level",
+                                 percent, fp.footprint, figure(wanted), wanted * static_cast<double>(ftl::kSlotBytes),
+                                 ftl::kMaxPhysicalSlots));
+  }
+  const auto logical = static_cast<uint64_t>(wanted);
+  ftl::FtlConfig cfg = given;
+  ftl::Geometry& g = cfg.geometry;
+  g.logical_bytes = logical * ftl::kSlotBytes;
+  if (fit_op) {
+    const double physical = static_cast<double>(logical) * (1.0 + *fit_op);
+    const double per_page = static_cast<double>(uint64_t{g.lines()} * g.blocks_per_line() * g.slots_per_page());
+    const double pages = std::ceil(physical / per_page - 1e-9);
+    if (!(pages <= static_cast<double>(std::numeric_limits<uint32_t>::max()))) {
+      throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
+                                   "of {} slots, which with `op` {:g} needs {} pages per block, more than the "
+                                   "4294967295 a block holds",
+                                   percent, fp.footprint, logical, *fit_op, figure(pages)));
+    }
+    g.pages_per_block = std::max<uint32_t>(1, static_cast<uint32_t>(pages));
+  }
+  const auto problems = cfg.problems();
+  if (!problems.empty()) {
+    throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
+                         "of {} slots: ",
+                         percent, fp.footprint, logical) +
+                     problems.front().message());
+  }
+  return cfg;
 }
 
 }  // namespace ftlsim::sim

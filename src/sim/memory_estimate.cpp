@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/error.h"
@@ -27,9 +28,22 @@ uint64_t huge(uint64_t n, uint64_t size) { return (n * size + kHugePage - 1) / k
 
 }  // namespace
 
-TraceSize trace_size(const TraceView& trace) { return {trace.records.size(), trace_write_bytes(trace)}; }
+TraceSize trace_size(const TraceView& trace, bool fit) {
+  TraceSize t{trace.records.size(), trace_write_bytes(trace), std::nullopt};
+  if (fit) t.fit = fit_footprint(trace);
+  return t;
+}
 
 MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace) {
+  if (run.options.fit) {
+    if (!trace.fit) throw std::logic_error("estimate_run_memory: a fit run needs the trace's footprint");
+    RunDescription fitted = run;
+    fitted.config = fitted_config(run.config, *trace.fit, *run.options.fit, run.options.fit_op, run.trace_path);
+    fitted.options.fit.reset();
+    MemoryEstimate e = estimate_run_memory(fitted, trace);
+    e.bytes += trace.fit->space * 4;  // the remap table
+    return e;
+  }
   const ftl::Geometry& g = run.config.geometry;
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   const ftl::FtlLayout layout = run_layout(g, fdp);

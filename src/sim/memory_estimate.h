@@ -20,6 +20,7 @@
 #include <string>
 
 #include "core/memory_budget.h"
+#include "sim/fit.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
 
@@ -35,11 +36,18 @@ struct MemoryEstimate {
 struct TraceSize {
   uint64_t records = 0;
   uint64_t written_bytes = 0;  // trace_write_bytes
+  // For --logical fit: runs, whose geometry comes from the trace's footprint.
+  std::optional<FitFootprint> fit;
 };
-[[nodiscard]] TraceSize trace_size(const TraceView& trace);
+// `fit`: also measure the footprint (sim/fit.h), needed to estimate a
+// --logical fit: run.
+[[nodiscard]] TraceSize trace_size(const TraceView& trace, bool fit = false);
 
 // The estimate of simulate(run.config, trace, run.options, run.placement)
-// with its layout. Throws InputError for a configuration run_layout
+// with its layout. A --logical fit: run (run.options.fit; `trace` must have
+// its footprint) is estimated with its fitted geometry and its remap table
+// (4 B per slot the trace addresses), so callers count it with the runs
+// beside it. Throws InputError for a configuration run_layout or the fit
 // refuses (as simulate would).
 [[nodiscard]] MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace);
 

@@ -472,29 +472,21 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   ftl::FtlConfig cfg = given;
   if (opts.fit) {
     fit = fit_trace(trace, *opts.fit);
-    ftl::Geometry& g = cfg.geometry;
-    g.logical_bytes = fit->logical_slots * kSlot;
-    if (opts.fit_op) {
-      const double physical = static_cast<double>(fit->logical_slots) * (1.0 + *opts.fit_op);
-      const double per_page = static_cast<double>(uint64_t{g.lines()} * g.blocks_per_line() * g.slots_per_page());
-      g.pages_per_block = std::max<uint32_t>(1, static_cast<uint32_t>(std::ceil(physical / per_page - 1e-9)));
+    const FitFootprint fp{fit->slot_of.size(), fit->footprint};
+    cfg = fitted_config(given, fp, *opts.fit, opts.fit_op, trace.path);
+    if (opts.fit_memory_limit) {
+      // Callers count a fit run with the runs beside it (estimate_run_memory
+      // fits it too); this checks the run alone, with the table built.
+      RunDescription fitted;
+      fitted.config = cfg;
+      fitted.options = opts;
+      fitted.options.fit.reset();
+      fitted.placement = setup;
+      TraceSize size = trace_size(trace);
+      const uint64_t need = estimate_run_memory(fitted, size).bytes + fit->slot_of.size() * 4;
+      check_memory({&need, 1}, 1, opts.fit_memory_limit,
+                   say("this run (`logical` fit:{:g}%)", *opts.fit * 100));
     }
-    const auto problems = cfg.problems();
-    if (!problems.empty()) {
-      throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity of {} "
-                           "slots: ",
-                           *opts.fit * 100.0, fit->footprint, fit->logical_slots) +
-                       problems.front().message());
-    }
-  }
-  if (fit && opts.fit_memory_limit) {
-    RunDescription fitted;
-    fitted.config = cfg;
-    fitted.options = opts;
-    fitted.options.fit.reset();
-    fitted.placement = setup;
-    const uint64_t need = estimate_run_memory(fitted, trace_size(trace)).bytes + fit->slot_of.size() * 4;
-    check_memory({&need, 1}, 1, opts.fit_memory_limit, say("this run (`logical` fit:{:g}%)", *opts.fit * 100));
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);

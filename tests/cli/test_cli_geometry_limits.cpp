@@ -6,6 +6,7 @@
 // 65537 x 65537 simulated 131073 dies; 256 handles x 2^24 RGs crashed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -100,4 +101,21 @@ TEST_CASE("summary.json echoes the geometry that ran", "[cli][geometry]") {
                             "\"blocks_per_plane\": 20", "\"pages_per_block\": 2", "\"physical_bytes\": 41779200"}) {
     CHECK_THAT(s, Contains(field));
   }
+}
+
+// fit:P% with a tiny P: the capacity footprint / P passed 64 bits (a
+// double-to-integer overflow said "a logical capacity of 0 slots") or the
+// derived pages per block wrapped at 32 bits ("8 x 8 x 1 x 98 x 416946767").
+TEST_CASE("a fit share too small for any geometry is refused with the true figure", "[cli][geometry]") {
+  for (const std::string p : {"1e-15", "1e-18", "5e-20", "1e-22", "1e-300"}) {
+    refused("geo-fit-tiny", "--preset femu-eth-512m --logical fit:" + p + "%", "too small a share");
+  }
+  const TempDir tmp("geo-fit-9");
+  const test::RunResult r = run_ftlsim("--trace " + trace_of(tmp) + " --preset femu-eth-512m --logical fit:1e-09% --no-progress");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("more than the 4294967294 (2^32-2, 16 TiB) a geometry holds: too small a share"));
+  CHECK(r.output.find("416946767") == std::string::npos);
+  CHECK(r.output.find("capacity of 0 slots") == std::string::npos);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }

@@ -452,3 +452,36 @@ TEST_CASE("a trace truncated during a timed replay ends it with a partial report
   CHECK_THAT(json, Contains("\"partial\": true") && Contains("the file changed while ftlsim was reading it"));
   CHECK(fs::exists(out + "/events.csv"));
 }
+
+// The small messages of the hostile-user test (issue #22): the real range
+// of a geometry count and of a queue depth past 64 bits, a 255-byte --out
+// name (its staging name passed NAME_MAX: exit 1 "cannot create a staging
+// folder"), and compare --a's unexpected arguments in the order given.
+TEST_CASE("real ranges and a 255-byte --out name and an overlay's extra arguments in order", "[cli][hostile]") {
+  const TempDir tmp("hostile-small");
+  const std::string trace = small_trace(tmp);
+  const RunResult blocks = run_ftlsim("--trace " + trace + " --blocks 18446744073709551615 --no-progress");
+  expect_error(blocks, "--blocks: 18446744073709551615 is too large; give a whole number from 4 to 4294967295");
+  expect_error(run_ftlsim("--trace " + trace + " --channels 4294967296 --no-progress"),
+               "give a whole number from 1 to 4294967295");
+  expect_error(run_ftlsim("--trace " + trace + " --channels 0 --no-progress"), "--channels must be at least 1");
+  expect_error(run_ftlsim("qd-sweep --trace " + trace + " --qd 1,99999999999999999999 --out " + tmp.file("q")),
+               "--qd: 99999999999999999999 is not between 1 and 1048576");
+  const std::string long_name = tmp.file(std::string(255, 'o'));
+  const RunResult out = run_ftlsim("--trace " + trace + " " + kDevice + " --out " + long_name);
+  INFO(out.output);
+  CHECK(out.exit_code == 0);
+  CHECK(fs::exists(long_name + "/summary.json"));
+  const RunResult sweep = run_ftlsim("--trace " + trace + " " + kDevice + " --gc-thres 60,70 --out " +
+                                     tmp.file(std::string(255, 's')));
+  INFO(sweep.output);
+  CHECK(sweep.exit_code == 0);
+  const RunResult cmp = run_ftlsim("compare --trace " + trace + " " + kDevice +
+                                   " --a \"--out victim x\" --b \"--gc-thres 70\"");
+  expect_error(cmp, "The following arguments were not expected: --out victim x");
+  CHECK(std::count(cmp.output.begin(), cmp.output.end(), '\n') == 1);
+  expect_error(run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") +
+                          " --create 8M --predict \"--bogus 3\""),
+               "not expected: --bogus 3");
+  CHECK_FALSE(fs::exists(tmp.file("t.img")));
+}

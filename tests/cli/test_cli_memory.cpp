@@ -274,3 +274,71 @@ TEST_CASE("replay --predict is checked against the memory limit before the targe
   CHECK(ok.exit_code == 0);
   CHECK_THAT(ok.output, Contains("WAF"));
 }
+
+// A fit run's geometry comes from the trace: a sweep, compare and
+// --predict count it fitted, with the runs beside it (before, each fit run
+// was checked alone, so -j 2 of 2 x 970 MiB ran under --mem-limit 1000M,
+// and 2 x 18.8 GiB started under 30G and was killed by the kernel).
+TEST_CASE("fit runs are counted fitted with the runs beside them", "[cli][memory]") {
+  const TempDir tmp("mem-fit-together");
+  const std::string trace = small_trace(tmp);
+  const std::string fit = " --preset femu-eth-512m --logical fit:0.01% --no-progress";
+  const uint64_t one = estimate_of("--trace " + trace + fit);
+  CHECK(one > (uint64_t{40} << 20));  // the fitted geometry, not the preset's 13 MiB
+  const std::string limit = " --mem-limit " + std::to_string(one + one / 2);  // one fits, two do not
+  {
+    const test::RunResult r = run_ftlsim("--trace " + trace + fit + " --gc-thres 60,70 -j 2 --out " +
+                                         tmp.file("s2") + limit);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("this sweep, 2 configurations at a time (-j 2), needs about"));
+    CHECK(stated_need(r.output) == 2 * one);
+    CHECK_FALSE(std::filesystem::exists(tmp.file("s2")));
+  }
+  {
+    const test::RunResult r = run_ftlsim("compare --trace " + trace +
+                                         " --preset femu-eth-512m --a \"--logical fit:0.01%\" --b \"--logical "
+                                         "fit:0.01% --placement fdp\" --no-progress --out " +
+                                         tmp.file("cmp") + limit);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("this comparison, a and b at once, needs about"));
+    CHECK_FALSE(std::filesystem::exists(tmp.file("cmp")));
+  }
+  // One at a time fits.
+  const test::RunResult j1 = run_ftlsim("--trace " + trace + fit + " --gc-thres 60,70 -j 1 --out " +
+                                        tmp.file("s1") + limit);
+  INFO(j1.output);
+  CHECK(j1.exit_code == 0);
+  // A configuration the fit refuses still fails alone (its row), as before.
+  const test::RunResult mixed = run_ftlsim("--trace " + trace +
+                                           " --preset femu-eth-512m --logical fit:1e-15%,fit:50% --no-progress --out " +
+                                           tmp.file("mixed"));
+  INFO(mixed.output);
+  CHECK(mixed.output.find("this sweep") == std::string::npos);
+}
+
+TEST_CASE("replay --predict takes its own --mem-limit", "[cli][memory]") {
+  const TempDir tmp("mem-predict-own");
+  const std::string trace = small_trace(tmp);
+  const std::string img = tmp.file("t.img");
+  const std::string replay = "replay --trace " + trace + " --target " + img + " --create 8M --no-progress";
+  const test::RunResult r =
+      run_ftlsim(replay + " --predict \"--preset femu-eth-512m --logical fit:0.01% --mem-limit 20M\"");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains("the --predict model run needs about") &&
+                           Contains("more than the 20.00 MiB available (--mem-limit)"));
+  CHECK_FALSE(std::filesystem::exists(img));
+  // replay's own limit applies to a fit prediction, counted fitted.
+  const test::RunResult own = run_ftlsim(replay + " --predict \"--preset femu-eth-512m --logical fit:0.01%\" "
+                                                  "--mem-limit 20M");
+  INFO(own.output);
+  CHECK(own.exit_code == 2);
+  CHECK_THAT(own.output, Contains("the --predict model run needs about"));
+  CHECK_FALSE(std::filesystem::exists(img));
+  const test::RunResult bad = run_ftlsim(replay + " --predict \"--mem-limit 12x\"");
+  INFO(bad.output);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("--mem-limit: '12x' is not auto, off or a size above 0"));
+}

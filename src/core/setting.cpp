@@ -54,7 +54,7 @@ uint32_t parse_u32(std::string_view setting, std::string_view text) {
 
 uint32_t parse_u32_count(std::string_view setting, std::string_view text, uint32_t least) {
   if (const auto v = parse_count(text); v && *v < least) return static_cast<uint32_t>(*v);
-  return static_cast<uint32_t>(parse_uint_option(text, setting_ref(setting), least, std::numeric_limits<uint32_t>::max()));
+  return static_cast<uint32_t>(parse_uint_option(text, Message::setting(setting), least, std::numeric_limits<uint32_t>::max()));
 }
 
 uint64_t parse_bytes(std::string_view setting, std::string_view text) {

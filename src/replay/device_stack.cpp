@@ -193,21 +193,28 @@ DeviceStack stack_of_file(const std::string& path, FileIdentity id, const Safety
 }
 
 void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const std::string& target) {
+  inputs.check_resolved("to", target);
   for (const RunInputs::Input& in : inputs.inputs()) {
-    if (in.planned) continue;
+    if (in.planned || !in.unresolved.empty()) continue;
+    // An input on an overlay: also each layer file (`stored`) and each layer
+    // folder's file system (device_only).
+    const std::string via = in.stored.empty() ? std::string()
+                            : in.device_only  ? fmt::format(" (its overlay layer {} is there)", in.stored)
+                                              : fmt::format(" (stored as {} in its overlay)", in.stored);
     for (const BackingFile& f : stack.files) {
-      if (f.id == in.id) {
-        throw InputError(fmt::format("refusing to write to {}: its data is stored in the input {} {} (backing file "
+      if (!in.device_only && f.id == in.id) {
+        throw InputError(fmt::format("refusing to write to {}: its data is stored in the input {} {}{} (backing file "
                                      "{}); a replay never writes to an input, --force or not",
-                                     target, in.option, in.path, f.path));
+                                     target, in.option, in.path, via, f.path));
       }
     }
     for (const auto* devices : {&stack.below, &stack.above}) {
       for (const StackDevice& d : *devices) {
         if (::makedev(d.major, d.minor) == in.id.dev) {
-          throw InputError(fmt::format("refusing to write to {}: the input {} {} is on a file system of /dev/{} ({}), "
-                                       "which shares its storage; a replay never writes to an input, --force or not",
-                                       target, in.option, in.path, d.name, d.how));
+          throw InputError(fmt::format("refusing to write to {}: the input {} {}{} is on a file system of /dev/{} "
+                                       "({}), which shares its storage; a replay never writes to an input, --force or "
+                                       "not",
+                                       target, in.option, in.path, via, d.name, d.how));
         }
       }
     }

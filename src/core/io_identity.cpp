@@ -250,6 +250,17 @@ void collect_layers(int fd, const std::string& shown, const std::string& mountin
   bool relative = false;
   for (const std::string& l : mount->layers) relative = relative || l.empty() || l.front() != '/';
   for (const std::string& l : mount->folders) relative = relative || l.empty() || l.front() != '/';
+  // The root of a container (an overlay mounted at "/", its layers on the
+  // host, outside this mount namespace): no path here leads to a layer, so
+  // nothing this run can name is one; not a reason to refuse.
+  if (mount->mount_point == "/") {
+    bool reachable = false;
+    for (const std::string& folder : mount->folders) {
+      struct stat dst {};
+      reachable = reachable || ::stat(folder.c_str(), &dst) == 0;
+    }
+    if (!reachable) return;
+  }
   bool confirmed = false;
   for (const std::string& folder : mount->folders) {
     const UniqueFd dir(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));

@@ -119,7 +119,7 @@ std::string InputFile::change() const {
   if (::fstat(fd_, &now) != 0) return fmt::format("cannot stat it: {}", std::strerror(errno));
   if (now.st_size != st_.st_size) return fmt::format("its size went from {} to {} bytes", st_.st_size, now.st_size);
   if (now.st_mtim.tv_sec != st_.st_mtim.tv_sec || now.st_mtim.tv_nsec != st_.st_mtim.tv_nsec) return "it was modified";
-  return "its change time moved (rewritten with its modification time put back, or renamed, linked or chmod-ed)";
+  return "its change time moved: rewritten in place, or renamed, linked or chmod-ed";
 }
 
 }  // namespace ftlsim

@@ -4,6 +4,8 @@
 # write through (needs root for overlay mounts and loop devices):
 #   D1. replay --target the lower layer's copy of the trace (no --force
 #       needed to get through before) is refused, the trace stays intact;
+#       so is the upper layer's file, and a target named through the
+#       overlay whose layer file is the trace;
 #   D2. the same through a loop device over the lower layer's file;
 #   D3. with --force: a trace read through an overlay whose layers are on a
 #       file system mounted from the target is refused, the file system
@@ -76,6 +78,9 @@ cp "$tmp/t.ftr" "$ov2/upper/t.ftr"
 overlay_mount "$ov2"
 expect_refusal "D1 target the upper layer's file" "stored as $ov2/upper/t.ftr in its overlay" \
   "$ftlsim" replay --trace "$ov2/merged/t.ftr" --target "$ov2/upper/t.ftr" --wrap --no-progress --force
+# The other way round: the trace by its layer file, the target through the overlay.
+expect_refusal "D1 target the overlay's name of the upper file" "stored as $ov2/upper/t.ftr in its overlay\) is the input --trace" \
+  "$ftlsim" replay --trace "$ov2/upper/t.ftr" --target "$ov2/merged/t.ftr" --wrap --no-progress --force
 cmp -s "$tmp/t.ftr" "$ov2/upper/t.ftr" || fail "D1: the trace in the upper layer changed"
 pass "D1"
 fi

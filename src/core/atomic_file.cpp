@@ -79,6 +79,7 @@ void OutputFile::check(std::string_view option, bool force, const RunInputs& inp
   existing_ = force ? Existing::kReplace : Existing::kRefuse;
   inputs_ = inputs;
   if (path_.empty()) throw InputError(fmt::format("{}: the output path is empty", option_));
+  inputs_.check_resolved(option_, path_);
   if (names_a_folder(name_)) refuse_folder_name();
   if (!dir_.valid()) {
     if (open_errno_ == ENOENT) {

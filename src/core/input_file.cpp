@@ -107,15 +107,19 @@ InputFile::~InputFile() {
 bool InputFile::unchanged() const {
   struct stat now {};
   if (::fstat(fd_, &now) != 0) return false;
+  // The change time too: a rewrite in place keeps the size, and `touch -r`
+  // can put the modification time back, but nothing sets st_ctim back.
   return now.st_size == st_.st_size && now.st_mtim.tv_sec == st_.st_mtim.tv_sec &&
-         now.st_mtim.tv_nsec == st_.st_mtim.tv_nsec;
+         now.st_mtim.tv_nsec == st_.st_mtim.tv_nsec && now.st_ctim.tv_sec == st_.st_ctim.tv_sec &&
+         now.st_ctim.tv_nsec == st_.st_ctim.tv_nsec;
 }
 
 std::string InputFile::change() const {
   struct stat now {};
   if (::fstat(fd_, &now) != 0) return fmt::format("cannot stat it: {}", std::strerror(errno));
   if (now.st_size != st_.st_size) return fmt::format("its size went from {} to {} bytes", st_.st_size, now.st_size);
-  return "it was modified";
+  if (now.st_mtim.tv_sec != st_.st_mtim.tv_sec || now.st_mtim.tv_nsec != st_.st_mtim.tv_nsec) return "it was modified";
+  return "its change time moved: rewritten in place, or renamed, linked or chmod-ed";
 }
 
 }  // namespace ftlsim

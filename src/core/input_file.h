@@ -33,8 +33,9 @@ class InputFile {
   // The open file's device and inode: what is read, whatever the path names
   // by now (RunInputs compares outputs with it).
   [[nodiscard]] FileIdentity identity() const { return {st_.st_dev, st_.st_ino}; }
-  // False once the file's size or modification time differs from when it
-  // was opened (another program truncated or rewrote it).
+  // False once the file's size, modification time or change time differs
+  // from when it was opened (another program truncated or rewrote it, also
+  // in place with the same size and `touch -r` restoring the mtime).
   [[nodiscard]] bool unchanged() const;
   // "size 1048576 -> 4096 bytes" or "modified": what changed, for messages.
   [[nodiscard]] std::string change() const;

@@ -44,9 +44,12 @@ struct FileIdentity {
 class RunInputs {
  public:
   // Records `path` (given with `option`, e.g. "--trace") when it exists.
+  // An input on overlayfs is recorded also as every layer file that may
+  // hold it (overlay_layers()), with the file systems of the layers.
   void add(std::string option, const std::string& path);
   // Records the input `path` as the file with identity `id` (a file the run
-  // has open: what it reads, whatever the path names later).
+  // has open: what it reads, whatever the path names later); its overlay
+  // layers as above, when `path` still names that file.
   void add(std::string option, const std::string& path, FileIdentity id);
   // Records a file the run will create at `path` (replay --target with
   // --create): no output folder may hold the folder it is made in.
@@ -74,12 +77,41 @@ class RunInputs {
     std::string path;
     FileIdentity id;
     bool planned = false;  // add_planned: `id` is the folder it will be made in
+    // An overlay layer of the input `path`: `stored` names the layer file
+    // (`id`), or with `device_only` the layer folder, whose file system
+    // (`id.dev`) holds it. Non-empty `unresolved`: the input is on an
+    // overlay whose layers could not be found (why); every output and
+    // replay target is refused.
+    std::string stored;
+    bool device_only = false;
+    std::string unresolved;
   };
   [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }
+  // "the input --trace t.ftr (stored as lower/t.ftr in its overlay)".
+  [[nodiscard]] static std::string describe(const Input& in);
+  // Throws InputError when an input is on an overlay whose layers could not
+  // be found: what `option` `path` writes might be it.
+  void check_resolved(const Message& option, const std::string& path) const;
 
  private:
   std::vector<Input> inputs_;
 };
+
+// What an open file or folder on overlayfs is stored as: every layer file
+// that may hold it (upper and lower layers, recursively when a layer is
+// itself on an overlay) and every layer folder (for the file systems the
+// layers are on). Empty for a file not on overlayfs. `unresolved` says why
+// the layers could not be found (then the lists are incomplete).
+struct OverlayLayers {
+  struct File {
+    std::string path;
+    FileIdentity id;
+  };
+  std::vector<File> files;
+  std::vector<File> folders;
+  std::string unresolved;
+};
+[[nodiscard]] OverlayLayers overlay_layers(int fd, const std::string& mountinfo_path = "/proc/self/mountinfo");
 
 // `path` without trailing "/" and "/." components ("out/./" -> "out"),
 // so that its last component names the folder itself.

@@ -71,6 +71,7 @@ OutputDir::OutputDir(Message option, int parent_fd, const std::string& parent_sh
 }
 
 void OutputDir::check_target(const RunInputs& inputs) {
+  inputs.check_resolved(option_, path_);
   struct statfs fs_info {};
   if (::fstatfs(base_.get(), &fs_info) == 0) {
     if (const auto kind = pseudo_fs_name(fs_info.f_type)) {

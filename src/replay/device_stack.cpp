@@ -193,23 +193,38 @@ DeviceStack stack_of_file(const std::string& path, FileIdentity id, const Safety
 }
 
 void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const Message& target) {
+  // As RunInputs::check_resolved: an input whose overlay layers are unknown
+  // cannot be told apart from the target's storage.
   for (const RunInputs::Input& in : inputs.inputs()) {
-    if (in.planned) continue;
+    if (!in.unresolved.empty()) {
+      throw InputError(Message("refusing to write to ") + target +
+                       Message(fmt::format(": {}, so it cannot be told apart from what is written (copy the input "
+                                           "out of the overlay)",
+                                           in.unresolved)));
+    }
+  }
+  for (const RunInputs::Input& in : inputs.inputs()) {
+    if (in.planned || !in.unresolved.empty()) continue;
+    // An input on an overlay: also each layer file (`stored`) and each layer
+    // folder's file system (device_only).
+    const std::string via = in.stored.empty() ? std::string()
+                            : in.device_only  ? fmt::format(" (its overlay layer {} is there)", in.stored)
+                                              : fmt::format(" (stored as {} in its overlay)", in.stored);
     for (const BackingFile& f : stack.files) {
-      if (f.id == in.id) {
+      if (!in.device_only && f.id == in.id) {
         throw InputError(Message("refusing to write to ") + target +
-                         say(": its data is stored in the input {} {} (backing file {}); a replay never writes to an "
-                             "input, `force` or not",
-                             in.option, in.path, f.path));
+                         say(": its data is stored in the input {} {}{} (backing file {}); a replay never writes to "
+                             "an input, `force` or not",
+                             in.option, in.path, via, f.path));
       }
     }
     for (const auto* devices : {&stack.below, &stack.above}) {
       for (const StackDevice& d : *devices) {
         if (::makedev(d.major, d.minor) == in.id.dev) {
           throw InputError(Message("refusing to write to ") + target +
-                           say(": the input {} {} is on a file system of /dev/{} ({}), which shares its storage; a "
-                               "replay never writes to an input, `force` or not",
-                               in.option, in.path, d.name, d.how));
+                           say(": the input {} {}{} is on a file system of /dev/{} ({}), which shares its storage; "
+                               "a replay never writes to an input, `force` or not",
+                               in.option, in.path, via, d.name, d.how));
         }
       }
     }

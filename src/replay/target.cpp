@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/fs.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -98,6 +99,7 @@ Target::Target(const TargetRequest& r, Deferred) {
 }
 
 Target::~Target() {
+  for (const int fd : lock_fds_) ::close(fd);
   if (fd_ >= 0) ::close(fd_);
   if (claim_fd_ >= 0) ::close(claim_fd_);
   if (made_file_ && !kept_) {
@@ -141,6 +143,34 @@ void lock_file(int fd, const std::string& path) {
                                  path));
   }
   throw system_error_from_errno(fmt::format("{}: cannot lock", path));
+}
+
+// flock(LOCK_EX | LOCK_NB) on `fd`, the file `file` at the bottom of the
+// target's stack: every replay takes it on every regular file its target's
+// bytes are stored in (the file itself, each loop device's backing file),
+// so that two replays onto one storage refuse each other whatever names
+// (a file, loop devices over it at any offset) they write through. flock
+// needs no write access: a backing file is opened read-only, never changed.
+void flock_file(int fd, const std::string& target, const std::string& file) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
+  if (errno == EWOULDBLOCK) {
+    if (file == target) {
+      throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
+                                   "writing to it?); two replays onto one file would overwrite each other",
+                                   target));
+    }
+    throw InputError(fmt::format("refusing to write to {}: another program holds a lock on {}, the file its data is "
+                                 "stored in (a replay already writing to it through another name?); two replays "
+                                 "onto one file would overwrite each other",
+                                 target, file));
+  }
+  throw system_error_from_errno(fmt::format("{}: cannot lock", file));
+}
+
+std::vector<std::pair<std::string, FileIdentity>> files_of(const DeviceStack& stack) {
+  std::vector<std::pair<std::string, FileIdentity>> files;
+  for (const BackingFile& f : stack.files) files.emplace_back(f.path, f.id);
+  return files;
 }
 
 InputError no_direct_io(const std::string& path) {
@@ -212,8 +242,9 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     bytes = r.create_bytes;
   } else {
     const FileIdentity id{st.st_dev, st.st_ino};
+    const DeviceStack stack = stack_of_file(r.path, id);
     if (r.inputs != nullptr) {
-      check_stack_inputs(stack_of_file(r.path, id), *r.inputs, Message::setting("target") + Message(" " + r.path));
+      check_stack_inputs(stack, *r.inputs, Message::setting("target") + Message(" " + r.path));
     }
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
@@ -238,6 +269,8 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
     }
     lock_file(fd_, r.path);
+    flock_file(fd_, r.path, r.path);
+    lock_stack_files(files_of(stack));
     read_dio_alignment(fd_, r.path, info_);
   }
   info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
@@ -280,6 +313,7 @@ void Target::materialize() {
       throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", info_.path));
     }
     lock_file(fd_, info_.path);
+    flock_file(fd_, info_.path, info_.path);
     const uint32_t planned = info_.block_bytes;
     read_dio_alignment(fd_, info_.path, info_);
     if (info_.block_bytes != planned) {
@@ -316,6 +350,7 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
     }
     throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
   }
+  lock_stack_files(files_of(stack));
   uint64_t bytes = 0;
   int block = 0;
   if (::ioctl(fd_, BLKGETSIZE64, &bytes) != 0) throw system_error_from_errno(fmt::format("{}: BLKGETSIZE64", r.path));
@@ -365,6 +400,7 @@ void Target::open_nvme(const TargetRequest& r) {
     for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
     if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
     info_.findings = std::move(findings);
+    lock_stack_files(files_of(stack));
   }
   fd_ = ::open(fd_path(node.get()).c_str(), O_RDWR | O_CLOEXEC);
   if (fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", r.path));
@@ -386,6 +422,26 @@ void Target::open_nvme(const TargetRequest& r) {
               r.path, block_path));
     }
     if (claim_fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", block_path));
+  }
+}
+
+void Target::lock_stack_files(const std::vector<std::pair<std::string, FileIdentity>>& files) {
+  struct stat own {};
+  const bool have_own = fd_ >= 0 && info_.kind == TargetKind::kFile && ::fstat(fd_, &own) == 0;
+  for (const auto& [path, id] : files) {
+    if (have_own && FileIdentity{own.st_dev, own.st_ino} == id) continue;  // the target itself: locked through fd_
+    // The backing file by the name sysfs gives, checked to be that very
+    // file (device and inode) before it is locked. One that no name leads
+    // to any more (removed or renamed) cannot be opened, and is not locked.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || FileIdentity{st.st_dev, st.st_ino} != id) {
+      ::close(fd);
+      continue;
+    }
+    lock_fds_.push_back(fd);
+    flock_file(fd, info_.path, path);
   }
 }
 

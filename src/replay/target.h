@@ -2,7 +2,11 @@
 // The file or device a replay writes to, opened for O_DIRECT I/O after the
 // safety checks:
 //  - a regular file: locked (an OFD write lock, F_OFD_SETLK) for the
-//    Target's life, so that a second replay onto it is refused; used as it is; created (sparse) only with --create SIZE,
+//    Target's life, so that a second replay onto it is refused; used as it is;
+//    every regular file at the bottom of any target's stack (the file
+//    itself, a loop device's backing file) is also held with
+//    flock(LOCK_EX), so that two replays onto one storage through
+//    different names (file, loop devices at any offset) refuse each other; created (sparse) only with --create SIZE,
 //    and never resized unless --create SIZE and --force say so; refused when
 //    device_safety.h finds it backing a loop device, an active swap file or
 //    holding a signature (unless --force);
@@ -26,6 +30,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <utility>
 
 #include "core/io_identity.h"
 #include "replay/nvme_device.h"
@@ -108,6 +113,9 @@ class Target {
   FileIdentity identity_;
   bool creates_file_ = false;
   int claim_fd_ = -1;  // --placement nvme: the namespace's block device, held with O_EXCL
+  std::vector<int> lock_fds_;  // the stack's regular files, held with flock(LOCK_EX)
+  // Takes flock(LOCK_EX | LOCK_NB) on each file at the bottom of the stack.
+  void lock_stack_files(const std::vector<std::pair<std::string, FileIdentity>>& files);
   TargetInfo info_;
   bool made_file_ = false;
   bool kept_ = false;

@@ -3,6 +3,8 @@
 // raising SIGBUS, the consumers stop at the first zero record, and the
 // reader says the file changed. Also: ftrace-blk lost-event counts saturate
 // (item 19).
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -63,6 +65,46 @@ TEST_CASE("a .ftr truncated while mapped: zeros, then a clear error, no SIGBUS",
   CHECK_THROWS_AS(compute_trace_stats(reader), InputError);
   CHECK_THROWS_WITH(reader.check_intact(), Contains("it shrank while mapped"));
   CHECK_THAT(ftlsim::mapped_input_fault(), Contains(path));
+}
+
+TEST_CASE("a .ftr rewritten in place with its size and mtime put back is caught (ctime)", "[trace][unit]") {
+  // W1/W2: the same size, and `touch -r` restoring the modification time,
+  // left only the change time to tell (it cannot be set back).
+  const std::string path = temp_path("rewrite.ftr");
+  {
+    FtrWriter w(path, TraceMeta{});
+    Record r{};
+    r.sectors = 8;
+    for (uint64_t i = 0; i < 1000; ++i) {
+      r.lba = 8 * i;
+      r.time_ns = i;
+      w.append(r);
+    }
+    w.finish();
+  }
+  struct stat before {};
+  REQUIRE(::stat(path.c_str(), &before) == 0);
+  const FtrReader reader(path);
+  REQUIRE(reader.intact());
+  ::usleep(20000);  // past the file system's timestamp granularity
+  {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    const unsigned char junk[32] = {149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149,
+                                    149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149, 149};
+    REQUIRE(::pwrite(fd, junk, sizeof junk, before.st_size - 32) == 32);  // the same size
+    const struct timespec times[2] = {before.st_atim, before.st_mtim};
+    REQUIRE(::futimens(fd, times) == 0);  // as `touch -r orig trace`
+    ::close(fd);
+  }
+  struct stat after {};
+  REQUIRE(::stat(path.c_str(), &after) == 0);
+  REQUIRE(after.st_size == before.st_size);
+  REQUIRE(after.st_mtim.tv_sec == before.st_mtim.tv_sec);
+  REQUIRE(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+  CHECK_FALSE(reader.intact());
+  CHECK_THROWS_WITH(reader.check_intact(), Contains(path) && Contains("changed while ftlsim was reading it"));
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("a text input truncated while mapped is caught before the output appears", "[trace][unit]") {

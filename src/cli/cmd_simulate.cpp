@@ -90,7 +90,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
   sim::check_memory({&need, 1}, 1, limit,
-                    run.options.fit ? fmt::format("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : "this run");
+                    run.options.fit ? say("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : Message("this run"));
   run.options.fit_memory_limit = limit;
   std::optional<OutputDir> out;
   if (!a.out.empty()) {

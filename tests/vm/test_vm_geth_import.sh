@@ -8,7 +8,9 @@
 #   1. the capture lost no block-trace event and no hint record;
 #   2. every tier carries bytes (WAL 1, flush 2, L0 compaction 3, mid-level
 #      compaction 4, deep 5, freezer 6) and for 1-5 the bytes per placement
-#      ID equal the wrapper's own page counts within 1%; the freezer is only
+#      ID lie between the wrapper's own byte and page counts, each widened
+#      by 1% (geth_trace_checks.py --range: partial pages two writes share
+#      reach the device once or twice, as writeback timing falls); the freezer is only
 #      required to be there: F2FS keeps a small file's data inline in its
 #      inode block (ID 0), so its small index files do not reach ID 6;
 #   3. one marker per imported block, 1..300, in order;
@@ -70,7 +72,7 @@ checks="$vm_repo/tests/capture/geth_trace_checks.py"
 # IDs 1-5 against the wrapper (the freezer's ID 6 left out of the comparison)
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s["ids"]=[e for e in s["ids"] if e["id"] != 6]
 json.dump(s, open(sys.argv[2], "w"))' "$base.fdp_stats.json" "$base.stats-1-5.json"
-python3 "$checks" ids "$base.stats-1-5.json" "$base.info.json" --pages --require 1,2,3,4,5 ||
+python3 "$checks" ids "$base.stats-1-5.json" "$base.info.json" --range --require 1,2,3,4,5 ||
   fail "trace does not match the wrapper's counts"
 python3 - "$base.info.json" <<'PY' || fail "a tier carries no bytes"
 import json, sys
@@ -78,7 +80,7 @@ by = {p["pid"]: p["write_bytes"] for p in json.load(open(sys.argv[1]))["pids"]}
 missing = [i for i in range(1, 7) if not by.get(i)]
 assert not missing, f"no bytes in placement IDs {missing}: {by}"
 PY
-pass "every tier present; bytes per placement ID 1-5 within 1% of the wrapper's counts"
+pass "every tier present; bytes per placement ID 1-5 within the wrapper's bytes .. pages (1% either side)"
 python3 "$checks" markers "$out" "$base.info.json" 1 "$blocks" || fail "markers"
 pass "one marker per imported block, in order"
 

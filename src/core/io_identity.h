@@ -82,9 +82,9 @@ class RunInputs {
     // (`id.dev`) holds it. Non-empty `unresolved`: the input is on an
     // overlay whose layers could not be found (why); every output and
     // replay target is refused.
-    std::string stored;
+    std::string stored{};
     bool device_only = false;
-    std::string unresolved;
+    std::string unresolved{};
   };
   [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }
   // "the input --trace t.ftr (stored as lower/t.ftr in its overlay)".

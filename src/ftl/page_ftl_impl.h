@@ -266,15 +266,16 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   // Copy the live slots in FEMU's order (below) to the destination
   // stream's write pointer. A destination without a unit takes one first,
   // whether or not the victim has anything to copy (FEMU's GC frontier).
-  // ConfFDP's do_gc sends each copy of a forced victim with fewer than U/10
-  // invalid slots to the nearest pool not at its high threshold
+  // ConfFDP's do_gc sends each copy of a victim with fewer than U/10
+  // invalid slots (forced or not: under FEMU's trigger a background victim
+  // has at least U/8, under the watermark trigger it may have fewer) to the nearest pool not at its high threshold
   // (gc_write_page): that pool changes only when a pool's free count does,
   // which during a pass only a destination taking a unit does, so it is
   // looked up again then (spill_stream()).
   const StreamId owner = owner_[victim];
   const StreamId home = gc_dest_[owner];
-  GcSpill spill{spill_gc_ && force && slots_per_unit_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home,
-                pool, 0};
+  GcSpill spill{spill_gc_ && slots_per_unit_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home, pool,
+                0};
   StreamId dest_stream = spill.on ? spill_stream(home, pool) : home;
   Stream* writer = &streams_[dest_stream];
   if (writer->open == kNoUnit) open_unit(dest_stream);

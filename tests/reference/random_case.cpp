@@ -241,12 +241,13 @@ RandomCase make_random_case(uint64_t seed) {
   CaseRng g(rgs_case ? seed * 0x9FB21C651E98DF25ull + 0x7654321ull : seed * 0x2545F4914F6CDD1Dull + 0x1234567ull);
   while (!(rgs_case ? draw_confdp_rgs(g, rc.cfg) : draw_config(g, rc.cfg))) {
   }
-  // ftlsim's watermark trigger in a fifth of the cases that do not run every
-  // ConfFDP rule, chosen from the seed alone so the other draws (and so the
-  // cases of earlier versions) stay as they were.
+  // ftlsim's watermark trigger in an eighth of the cases that do not run
+  // every ConfFDP rule and of the several-RG cases (where it meets `gc-spill`
+  // with background victims under U/10 invalid), chosen from the seed alone
+  // so the other draws (and so the cases of earlier versions) stay as they were.
   const bool all_confdp = rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 &&
                           rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
-  rc.cfg.gc_watermark = !all_confdp && (seed * 0x9E3779B97F4A7C15ull) >> 61 == 0;
+  rc.cfg.gc_watermark = (!all_confdp || rgs_case) && (seed * 0x9E3779B97F4A7C15ull) >> 61 == 0;
   const RefConfig& c = rc.cfg;
   const bool one_rg = rgs_case && g.chance(40);
   const uint64_t sectors = c.logical_slots * 8;

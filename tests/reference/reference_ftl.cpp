@@ -398,20 +398,20 @@ class Reference {
     if (r_.gc_passes == 0) r_.gc_onset_host_slots = r_.host_slots;
     ++r_.gc_passes;
     ++(force ? r_.gc_forced_passes : r_.gc_background_passes);
-    collect(v, force);
+    collect(v);
     return true;
   }
 
   // Rule 14: copy live slots in offset order, then erase and free the unit.
-  void collect(uint32_t v, bool force) {
+  void collect(uint32_t v) {
     const uint32_t owner = units_[v].owner;
     const uint32_t g = units_[v].pool;
-    // Rule 6's ConfFDP column (--gc-spill nearest): a forced victim with
-    // fewer than U/10 invalid slots sends every copy to its destination in
+    // Rule 6's ConfFDP column (--gc-spill nearest): a victim (forced or
+    // not) with fewer than U/10 invalid slots sends every copy to its destination in
     // the nearest RG not at its high threshold, looked up again per copy.
     // READING: a destination without a unit takes one first, and since that
     // changes its RG's free count, the nearest RG is looked up again.
-    const bool spill = c_.gc_spill && force && slots_per_unit_ - units_[v].valid < slots_per_unit_ / 10;
+    const bool spill = c_.gc_spill && slots_per_unit_ - units_[v].valid < slots_per_unit_ / 10;
     const auto spill_destination = [&] {
       for (;;) {
         const uint32_t d = gc_destination(owner, nearest(g));

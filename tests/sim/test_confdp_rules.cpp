@@ -485,6 +485,47 @@ TEST_CASE("confdp gc spill: a nearly full forced victim's copies go to the neare
   }
 }
 
+// (c) Forced or not, the same device and writes under `gc-trigger`
+// watermark (no U/8 rule for background passes): ConfFDP's do_gc decides
+// to_other_rg from the victim's invalid count alone.
+//  1. W(0,60): units 0..2 full (none queued: nothing invalid), unit 3
+//     opens: RG 0 free 2, at its threshold; background finds no victim.
+//  2. W(0) named RG 1: lpn 0 to unit 6, n = 0 (slot 120); unit 0 queued
+//     with 1 invalid; background in RG 0 (free 2 <= 2) takes it, 1 invalid
+//     < U/10:
+//       `gc-spill` nearest: lpn 1..19 to unit 6, n = 1..19 (slots
+//         121..139); unit 6 fills, unit 7 opens: RG 1 free 4. Unit 0
+//         erased: RG 0 free 3, above: no more passes.
+//       stay: lpn 1..19 to unit 3, n = 0..18 (slots 60..78); free 3.
+//  3. W(60): no forced pass (free 3); lpn 60 to unit 3, n = 0 (60), or
+//     stay: n = 19 (79), unit 3 fills, unit 4 opens: free 2; background
+//     finds nothing queued.
+// 62 host slots, 19 GC, 1 background pass, none forced or declined, 1
+// erase, free 7 either way.
+TEST_CASE("confdp gc spill: a background victim's copies move too, under the watermark trigger, 2 RGs",
+          "[validation]") {
+  ftl::FtlConfig c = rg_device(2, 1, 20, 6, 100, 60, 60);
+  c.gc.watermark = true;
+  const std::vector<trace::Record> recs = {W(0, 60), W(0, 1, 0x100), W(60)};
+  for (const bool spill : {true, false}) {
+    INFO("gc-spill " << (spill ? "nearest" : "stay"));
+    fdp::PlacementSetup setup = rg_setup(2);
+    setup.fdp.spill_gc = spill;
+    const sim::SimResult r = run(c, recs, setup);
+    CHECK(r.ftl.host_slots == 62);
+    CHECK(r.ftl.gc_slots == 19);
+    CHECK(r.ftl.gc_forced_passes == 0);
+    CHECK(r.ftl.gc_background_passes == 1);
+    CHECK(r.ftl.gc_background_declined == 0);
+    CHECK(r.ftl.unit_erases == 1);
+    CHECK(r.free_units_end == 7);
+    CHECK(r.l2p[0] == 120);
+    CHECK(r.l2p[1] == (spill ? 121u : 60u));
+    CHECK(r.l2p[19] == (spill ? 139u : 78u));
+    CHECK(r.l2p[60] == (spill ? 60u : 79u));
+  }
+}
+
 // (c) Looked up again per copy, 4 RGs. 4 channels x 1 LUN (RG g = channel
 // g), P = 20 (U = 20), 6 blocks, GC 60/60: thres = high = 2. Start-up
 // units 0, 6, 12, 18, free 5 each.

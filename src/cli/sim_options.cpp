@@ -276,6 +276,17 @@ void check_options_apply(const ModelArgs& a, const std::vector<std::vector<std::
   for (const std::string& p : items.at(setting_index("placement"))) {
     if (fdp::parse_placement(p).kind != fdp::PlacementKind::kSingle) return;
   }
+  // `single` handle0 (given, or --rules confdp's) runs on the FDP device
+  // itself, where every device setting applies (ConfFDP has no non-FDP mode).
+  const size_t single = setting_index("single");
+  const SettingInfo& si = setting_info(single);
+  for (const std::string& r : items.at(setting_index("rules"))) {
+    for (const std::string& v : items.at(single)) {
+      const bool by_rule = a.given[single] == 0 && !si.confdp_text.empty() && confdp_rules(r);
+      const std::string& effective = by_rule ? si.confdp_text : v;
+      if (effective != si.default_text) return;
+    }
+  }
   for (const std::string_view s : kFdpDeviceSettings) {
     if (a.is_given(s) && (common == nullptr || !common->is_given(s))) {
       fmt::print(stderr,

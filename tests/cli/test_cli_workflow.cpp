@@ -415,3 +415,23 @@ TEST_CASE("FDP device options given with single placement get a warning", "[cli]
   // --ru-time-limit closes single's line too (it changes results): no warning.
   CHECK_THAT(run_ftlsim(run + " --ru-time-limit 1ms").output, !Contains("warning"));
 }
+
+TEST_CASE("under --rules confdp, single runs on the FDP device: its settings apply, with no warning", "[cli]") {
+  // ConfFDP has no non-FDP mode: `single` handle0 writes through handle 0 of
+  // the FDP device, so its reclaim groups split the dies and move WAF.
+  const TempDir tmp("confdp-single");
+  const std::string t = tmp.file("t.ftr");
+  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 20000 --no-progress -o " + t).exit_code == 0);
+  const std::string run = "--trace " + t + " " + kDevice;
+  const auto waf_of = [](const RunResult& r) { return r.output.substr(r.output.find("WAF"), 20); };
+  const RunResult one = run_ftlsim(run + " --rules confdp");
+  const RunResult two = run_ftlsim(run + " --rules confdp --rg 2");
+  INFO(one.output << two.output);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  CHECK(waf_of(one) != waf_of(two));
+  CHECK_THAT(two.output, !Contains("warning"));
+  // Given explicitly, line-path is the non-FDP device again: the warning stays.
+  CHECK_THAT(run_ftlsim(run + " --rules confdp --single line-path --rg 2").output,
+             Contains("--rg does not apply to --placement single"));
+}

@@ -309,7 +309,6 @@ void run_compare(const CompareArgs& c) {
       sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1], jobs[1].run.options.fit.has_value())).bytes};
   const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
   sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
-  for (sim::SweepJob& j : jobs) j.run.options.fit_memory_limit = limit;
   // The staging folder (and any missing parent of --out) is made only once
   // every check above has passed, so a refusal leaves nothing behind.
   if (out_dir) {

@@ -196,7 +196,6 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
     const sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
     const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
     sim::check_memory({&need, 1}, 1, limit, "the --predict model run");
-    run.options.fit_memory_limit = limit;
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
     replay::Prediction p{text, res.ftl.waf(), 0, {}};
     for (const auto& [pid, bytes] : res.host_bytes_by_pid) p.host_bytes += bytes;

@@ -91,7 +91,6 @@ void run_single(const SimulateArgs& a, const Point& point) {
   const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
   sim::check_memory({&need, 1}, 1, limit,
                     run.options.fit ? say("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : Message("this run"));
-  run.options.fit_memory_limit = limit;
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
@@ -196,7 +195,6 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
         if (!job.run.options.fit) throw;
       }
     }
-    job.run.options.fit_memory_limit = limit;
   }
   const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());
   sim::check_memory(needs, at_once, limit,

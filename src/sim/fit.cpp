@@ -22,6 +22,26 @@ bool addresses_slots(uint8_t op) {
          op == static_cast<uint8_t>(trace::Op::kTrim);
 }
 
+// Calls `visit` with the slot span of every record that addresses slots
+// (writes, reads, trims), as the driver enumerates them; records the driver
+// refuses (past 64 bits) are skipped here, the driver reports them.
+template <class Visit>
+void for_each_span(const TraceView& t, Visit&& visit) {
+  const uint64_t unbounded = UINT64_MAX / t.sector_bytes;
+  for (const trace::Record& r : t.records) {
+    if (!addresses_slots(r.op) || r.sectors == 0) continue;
+    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
+    if (!s.out_of_range) visit(s);
+  }
+}
+
+// The slots the trace addresses: one past the highest it touches.
+uint64_t addressed_slots(const TraceView& t) {
+  uint64_t space = 0;
+  for_each_span(t, [&](const trace::SlotSpan& s) { space = std::max(space, s.first_slot + s.slots); });
+  return space;
+}
+
 // ceil(footprint / fraction) as double: checked against the limits before
 // it is converted (a tiny share overflows any integer).
 double logical_slots_wanted(uint64_t footprint, double fraction) {
@@ -58,51 +78,29 @@ std::optional<double> parse_fit(std::string_view text) {
   return v / 100.0;
 }
 
-FitMap fit_trace(const TraceView& t, double fraction) {
-  FitMap f;
-  const uint64_t unbounded = UINT64_MAX / t.sector_bytes;
-  uint64_t space = 0;
-  for (const trace::Record& r : t.records) {
-    if (!addresses_slots(r.op) || r.sectors == 0) continue;
-    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
-    if (s.out_of_range) continue;
-    space = std::max(space, s.first_slot + s.slots);
-  }
+FitMap fit_trace(const TraceView& t) {
+  const uint64_t space = addressed_slots(t);
   if (space > kMaxSpaceSlots) throw InputError(space_error(t.path, space));
+  FitMap f;
   f.slot_of.assign(space, kUntouched);
   uint32_t next = 0;
-  for (const trace::Record& r : t.records) {
-    if (!addresses_slots(r.op) || r.sectors == 0) continue;
-    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
-    if (s.out_of_range) continue;
+  for_each_span(t, [&](const trace::SlotSpan& s) {
     for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
       if (f.slot_of[k] == kUntouched) f.slot_of[k] = next++;
     }
-  }
+  });
   f.footprint = next;
   if (f.footprint == 0) throw InputError(say("{}: `logical` fit: the trace touches no data", t.path));
-  const double wanted = logical_slots_wanted(f.footprint, fraction);
-  // fitted_config refuses what does not fit a geometry; saturate instead of overflowing.
-  f.logical_slots = wanted < 18446744073709551615.0 ? static_cast<uint64_t>(wanted) : UINT64_MAX;
   return f;
 }
 
 FitFootprint fit_footprint(const TraceView& t) {
   FitFootprint f;
   if (t.sector_bytes == 0) return f;  // simulate refuses it
-  const uint64_t unbounded = UINT64_MAX / t.sector_bytes;
-  for (const trace::Record& r : t.records) {
-    if (!addresses_slots(r.op) || r.sectors == 0) continue;
-    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
-    if (s.out_of_range) continue;
-    f.space = std::max(f.space, s.first_slot + s.slots);
-  }
+  f.space = addressed_slots(t);
   if (f.space > kMaxSpaceSlots) return f;
   std::vector<uint64_t> seen((f.space + 63) / 64, 0);
-  for (const trace::Record& r : t.records) {
-    if (!addresses_slots(r.op) || r.sectors == 0) continue;
-    const trace::SlotSpan s = trace::slot_span(r, t.sector_bytes, unbounded, false);
-    if (s.out_of_range) continue;
+  for_each_span(t, [&](const trace::SlotSpan& s) {
     for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
       const uint64_t bit = uint64_t{1} << (k % 64);
       if ((seen[k / 64] & bit) == 0) {
@@ -110,7 +108,7 @@ FitFootprint fit_footprint(const TraceView& t) {
         ++f.footprint;
       }
     }
-  }
+  });
   return f;
 }
 

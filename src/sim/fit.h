@@ -22,13 +22,12 @@ namespace ftlsim::sim {
 struct FitMap {
   std::vector<uint32_t> slot_of;  // original slot -> dense slot (0xFFFFFFFF: untouched)
   uint64_t footprint = 0;         // distinct slots touched
-  uint64_t logical_slots = 0;     // ceil(footprint / fraction)
 };
 
 // Enumerates the trace's slots as the driver does (records the driver would
 // refuse are skipped here; the driver reports them). Throws InputError when
 // the trace addresses more than 2^28 slots (1 TiB) or touches none.
-[[nodiscard]] FitMap fit_trace(const TraceView& trace, double fraction);
+[[nodiscard]] FitMap fit_trace(const TraceView& trace);
 
 // What sizing needs of the trace without the remap table: the slots it
 // addresses (the table's length) and the distinct ones it touches. One pass
@@ -43,7 +42,7 @@ struct FitFootprint {
 
 // The configuration `given` becomes under fit: its logical capacity
 // ceil(footprint / fraction) slots and, with `fit_op`, the pages per block
-// that keep that over-provisioning. Computed in long double and checked
+// that keep that over-provisioning. Computed in double and checked
 // before any integer conversion: a share so small that the capacity passes
 // what a geometry holds, or pages per block past 32 bits, is refused with
 // the true figure. Throws InputError "`logical` fit:P%: ..." (also for the

@@ -246,11 +246,11 @@ class Driver {
     const trace::SlotSpan s = span_of(rec, index, c);
     const fdp::Placed placed = placement_.begin_request(rec);
     // FEMU checks the forced threshold once, before the request's first page.
-    // ConfFDP's --write-spill nearest (`rg-of` pid only) may then move the
-    // whole request to another RG.
-    const uint32_t forced_rg = streams_.rg_of(placed.rg, lpn(s.first_slot));
-    const uint32_t moved_rg = ftl_.before_write(forced_rg);
-    const uint32_t write_rg = moved_rg != forced_rg ? moved_rg : streams_.write_rg(placed.rg);
+    // ConfFDP's --write-spill nearest (`rg-of` pid only, where the RG forced
+    // GC runs in is the named one) may then move the whole request to
+    // another RG; with `rg-of` current or lba it returns the RG it was given.
+    const uint32_t moved_rg = ftl_.before_write(streams_.rg_of(placed.rg, lpn(s.first_slot)));
+    const uint32_t write_rg = streams_.write_rg(moved_rg);
     const uint64_t bytes = uint64_t{rec.sectors} * sector_;
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint32_t p = lpn(s.first_slot + k);
@@ -471,22 +471,9 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   std::optional<FitMap> fit;
   ftl::FtlConfig cfg = given;
   if (opts.fit) {
-    fit = fit_trace(trace, *opts.fit);
+    fit = fit_trace(trace);
     const FitFootprint fp{fit->slot_of.size(), fit->footprint};
     cfg = fitted_config(given, fp, *opts.fit, opts.fit_op, trace.path);
-    if (opts.fit_memory_limit) {
-      // Callers count a fit run with the runs beside it (estimate_run_memory
-      // fits it too); this checks the run alone, with the table built.
-      RunDescription fitted;
-      fitted.config = cfg;
-      fitted.options = opts;
-      fitted.options.fit.reset();
-      fitted.placement = setup;
-      TraceSize size = trace_size(trace);
-      const uint64_t need = estimate_run_memory(fitted, size).bytes + fit->slot_of.size() * 4;
-      check_memory({&need, 1}, 1, opts.fit_memory_limit,
-                   say("this run (`logical` fit:{:g}%)", *opts.fit * 100));
-    }
   }
   const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);

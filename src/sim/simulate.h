@@ -7,7 +7,6 @@
 #include <string>
 
 #include "core/io_units.h"
-#include "core/memory_budget.h"
 #include "core/progress_line.h"
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
@@ -72,10 +71,6 @@ struct SimOptions {
   // handle); tags every written logical slot with its ID (4 B per logical
   // slot) so GC copies can be counted per ID.
   bool id_series = false;
-  // With fit: the memory the fitted run may use (sim/memory_estimate.h),
-  // checked once the geometry is known, before the device is allocated.
-  // Runs without fit are checked by the caller, which knows what runs at once.
-  std::optional<MemoryBudget> fit_memory_limit;
 };
 
 struct TraceView {

@@ -46,12 +46,6 @@ std::vector<std::string> FtlLayout::problems() const {
   return p;
 }
 
-std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies) {
-  std::vector<uint32_t> set(dies);
-  std::iota(set.begin(), set.end(), first_die);
-  return block_order(g, set);
-}
-
 std::vector<uint32_t> block_order(const Geometry& g, const std::vector<uint32_t>& die_set) {
   // Rank the unit's dies in GC order: by channel, then LUN.
   const auto dies = static_cast<uint32_t>(die_set.size());
@@ -83,19 +77,15 @@ FtlLayout unit_layout(const Geometry& g, const UnitShape& shape, uint32_t pools)
   l.slots_per_unit = static_cast<uint32_t>(shape.bytes / kSlotBytes);
   l.blocks_per_unit = shape.dies * shape.block_rows * g.planes_per_lun;
   // One write order per die set a unit can take (unit_shape.h).
-  const uint32_t sets = shape.dies == 0 ? 0 : shape.group_dies / shape.dies;
   for (uint32_t k = 0; k < shape.die_groups; ++k) {
-    for (uint32_t j = 0; j < sets; ++j) {
+    for (uint32_t j = 0; j < shape.sets(); ++j) {
       const auto first = shape.die_order.begin() + k * shape.group_dies + j * shape.dies;
       l.write_orders.push_back(block_order(g, std::vector<uint32_t>(first, first + shape.dies)));
     }
   }
   if (l.write_orders.size() > 1) {
     l.unit_order.resize(l.units);
-    for (uint32_t u = 0; u < l.units; ++u) {
-      const uint32_t k = u / shape.units_per_die_group;
-      l.unit_order[u] = static_cast<uint16_t>(k * sets + (u % shape.units_per_die_group) % sets);
-    }
+    for (uint32_t u = 0; u < l.units; ++u) l.unit_order[u] = static_cast<uint16_t>(shape.die_set(u));
   }
   return l;
 }

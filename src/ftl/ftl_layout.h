@@ -75,8 +75,6 @@ struct FtlLayout {
 // its offset ranks that die's blocks by (channel, LUN) as FEMU's and
 // ConfFDP's GC visit them, then the plane, then the page.
 [[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, const std::vector<uint32_t>& dies);
-// The same for the consecutive dies [first_die, first_die + dies).
-[[nodiscard]] std::vector<uint32_t> block_order(const Geometry& g, uint32_t first_die, uint32_t dies);
 
 // The units of `shape` split into `pools` pools (units_per_group each): their
 // count, size, blocks and write orders (one per die set, a unit taking its

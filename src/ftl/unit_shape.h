@@ -29,6 +29,14 @@ struct UnitShape {
   // k. Die numbers in order for `rg-split` lines and dies; ConfFDP's channel
   // sets, channel fastest, then LUN, for `rg-split` channels.
   std::vector<uint32_t> die_order;
+
+  // Die sets per group (0 for an empty shape).
+  [[nodiscard]] uint32_t sets() const { return dies == 0 ? 0 : group_dies / dies; }
+  // The die set unit `u` takes, group by group: its dies are die_order's
+  // [die_set(u) x dies, + dies).
+  [[nodiscard]] uint32_t die_set(uint32_t u) const {
+    return u / units_per_die_group * sets() + u % units_per_die_group % sets();
+  }
 };
 
 // FEMU's line path: a unit is one line (block b of every plane of every

@@ -5,7 +5,7 @@
 // grows with the configuration and the trace (docs/bad_input.md, "Memory"):
 //   per logical slot   4 B (l2p), + 8 B with --placement oracle or interval
 //   per physical slot  4 B (p2l) + 1/8 B (valid bits)
-//   per unit           34 B (line table, owner, free lists, result copies),
+//   per unit           34 B (unit table, owner, free lists, result copies),
 //                      8 B per pool (each pool's victim queue spans every unit),
 //                      44 B more in timed mode
 //   per stream         112 B; per die (timed) 256 B

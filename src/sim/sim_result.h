@@ -86,7 +86,7 @@ struct SimResult {
   std::vector<IdSeriesRow> id_timeseries;  // --id-series: per row, each ID that wrote, then each handle
   std::vector<std::pair<uint16_t, uint64_t>> host_bytes_by_pid;  // pids that wrote, ascending
   uint64_t host_sent_bytes = 0;  // bytes the host sent in write requests: the FDP log's HBMW (FEMU's count)
-  uint32_t erase_min = 0, erase_max = 0;  // per block (= per line) erase counts
+  uint32_t erase_min = 0, erase_max = 0;  // per block (= per unit: every block of a unit is erased with it) erase counts
   double erase_mean = 0;
   uint32_t free_units_end = 0;
   uint64_t mapped_slots_end = 0;

@@ -16,18 +16,9 @@ NandMap::NandMap(const ftl::Geometry& g, const ftl::UnitShape& ru, uint32_t unit
   rows_ = ru.block_rows;
   spu_div_ = ftl::FastDiv(ru.dies * ru.block_rows * g.planes_per_lun * static_cast<uint32_t>(g.slots_per_block()));
   dies_div_ = ftl::FastDiv(ru.dies);
-  const uint32_t sets = ru.group_dies / ru.dies;
   first_die_.resize(units);
-  for (uint32_t u = 0; u < units; ++u) {
-    const uint32_t group = u / ru.units_per_die_group;
-    const uint32_t local = u % ru.units_per_die_group;
-    first_die_[u] = group * ru.group_dies + (local % sets) * ru.dies;
-  }
+  for (uint32_t u = 0; u < units; ++u) first_die_[u] = ru.die_set(u) * ru.dies;
   die_order_ = ru.die_order;
-  if (die_order_.empty()) {
-    die_order_.resize(dies);
-    for (uint32_t d = 0; d < dies; ++d) die_order_[d] = d;
-  }
   if (die_order_.size() != dies) throw std::logic_error("NandMap: die order does not name every die");
   die_channel_.resize(dies);
   for (uint32_t d = 0; d < dies; ++d) die_channel_[d] = d % g.channels;

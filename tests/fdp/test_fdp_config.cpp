@@ -224,7 +224,7 @@ TEST_CASE("write order is channel fastest, slot offsets are FEMU's block order",
   g.planes_per_lun = 1;
   g.blocks_per_plane = 4;
   g.pages_per_block = 3;
-  const auto order = ftl::block_order(g, 0, 4);
+  const auto order = ftl::block_order(g, std::vector<uint32_t>{0, 1, 2, 3});
   CHECK(order == std::vector<uint32_t>{0, 6, 3, 9, 1, 7, 4, 10, 2, 8, 5, 11});
 }
 

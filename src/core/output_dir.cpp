@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE, RENAME_EXCHANGE (glibc 2.28+)
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,14 +71,11 @@ OutputDir::OutputDir(Message option, int parent_fd, const std::string& parent_sh
 
 void OutputDir::check_target(const RunInputs& inputs) {
   inputs.check_resolved(option_, path_);
-  struct statfs fs_info {};
-  if (::fstatfs(base_.get(), &fs_info) == 0) {
-    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(option_ +
-                       Message(fmt::format(" {}: its folder is on a {} file system, which holds no files ftlsim could "
-                                           "write; give a folder on a disk",
-                                           path_, *kind)));
-    }
+  if (const auto kind = pseudo_fs_of(base_.get())) {
+    throw InputError(option_ +
+                     Message(fmt::format(" {}: its folder is on a {} file system, which holds no files ftlsim could "
+                                         "write; give a folder on a disk",
+                                         path_, *kind)));
   }
   if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(option_ + Message(fmt::format(" {}: cannot write into {} ({})", path_,

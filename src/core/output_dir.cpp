@@ -120,9 +120,15 @@ void OutputDir::check_target(const RunInputs& inputs) {
 
 std::optional<std::string> OutputDir::existing_text(const std::string& entry) const {
   if (!missing_.empty() || !base_.valid()) return std::nullopt;
-  const UniqueFd dir = open_subfolder(base_.get(), name_);
+  UniqueFd dir = open_subfolder(base_.get(), name_);
+  // "a/summary.json": each folder on the way opened without following links.
+  std::string file_name = entry;
+  for (size_t slash = file_name.find('/'); dir.valid() && slash != std::string::npos; slash = file_name.find('/')) {
+    dir = open_subfolder(dir.get(), file_name.substr(0, slash));
+    file_name.erase(0, slash + 1);
+  }
   if (!dir.valid()) return std::nullopt;
-  const UniqueFd file(::openat(dir.get(), entry.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  const UniqueFd file(::openat(dir.get(), file_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
   if (!file.valid() || ::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   std::string text;

@@ -331,6 +331,7 @@ std::string summary_json(const ReplayReport& r) {
   j.begin_object();
   j.field("ftlsim_version", std::string(kVersion));
   j.field("kind", "replay");
+  if (!r.config_key.empty()) j.field("config_key", r.config_key);
   j.field("trace", r.trace_path);
   j.key("target").begin_object();
   j.field("path", t.path);

@@ -52,21 +52,19 @@ struct QdSweepArgs {
 };
 
 std::vector<uint32_t> parse_qds(const std::string& text) {
+  // A depth past the depths' range is refused naming it, also one past 64
+  // bits (a list item, a range's START or STOP); other malformed text gets
+  // expand_values' own message.
+  const auto refuse = [](std::string_view item) {
+    throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));
+  };
+  const auto check = [&refuse](std::string_view item) {
+    if (!item.empty() && item.find_first_not_of("0123456789") == std::string_view::npos) refuse(item);
+  };
   std::vector<uint32_t> qds;
-  // A single depth is checked against the depths' range, not only 64 bits.
-  for (size_t at = 0; at <= text.size();) {
-    const size_t comma = std::min(text.find(',', at), text.size());
-    const std::string_view item = std::string_view(text).substr(at, comma - at);
-    if (!item.empty() && item.find_first_not_of("0123456789") == std::string_view::npos && !parse_count(item)) {
-      throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));  // past 64 bits
-    }
-    at = comma + 1;
-  }
-  for (const std::string& item : sim::expand_values("--qd", sim::ValueKind::kInteger, text)) {
+  for (const std::string& item : sim::expand_values("--qd", sim::ValueKind::kInteger, text, check)) {
     const uint64_t v = std::stoull(item);  // expand_values checked it is a whole number
-    if (v == 0 || v > timing::kMaxQd) {
-      throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));
-    }
+    if (v == 0 || v > timing::kMaxQd) refuse(item);
     qds.push_back(static_cast<uint32_t>(v));
   }
   return qds;

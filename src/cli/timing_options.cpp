@@ -54,7 +54,10 @@ std::vector<std::vector<std::string>> expand_timing(const TimingArgs& a) {
       continue;
     }
     const std::string option = fmt::format("--{}", s.name);
-    items[i] = sim::expand_values(option, s.kind, text);
+    items[i] = sim::expand_values(option, s.kind, text, [&s](std::string_view t) {
+      timing::TimingConfig scratch;
+      s.parse(scratch, t);  // the setting's own range in the message
+    });
     if (s.kind == ValueKind::kWord) {
       for (const std::string& item : items[i]) {
         timing::TimingConfig scratch;

@@ -219,9 +219,11 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
 std::string replay_config_key(const ReplayArgs& a, const replay::ReplayConfig& c, const replay::Target& target,
                               const trace::FtrReader& reader) {
   const FileIdentity id = target.identity();
+  std::error_code ec;  // no current folder: the path as given
+  const std::filesystem::path absolute = std::filesystem::absolute(a.target, ec);
   const std::string where =
       target.info().kind == replay::TargetKind::kFile
-          ? "file " + std::filesystem::absolute(a.target).lexically_normal().string()
+          ? "file " + (ec ? a.target : absolute.lexically_normal().string())
           : fmt::format("device {}:{}", static_cast<uint64_t>(id.dev), static_cast<uint64_t>(id.ino));
   const std::string description = fmt::format(
       "replay\ntarget={}\ncreate={}\nmode={}\nspeed={}\nqd={}\nops={}\nplacement={}\nrg={}\nwrap={}\n"

@@ -49,8 +49,10 @@ for kind in tracefs debugfs; do
   mkdir -p "$dir"
   mount -t "$kind" none "$dir" 2>/dev/null || { rmdir "$dir"; pass "$kind: cannot be mounted here, not tested"; continue; }
   pseudo_mounts+=("$dir")
-  f="$(find "$dir" -maxdepth 1 -type f | head -1)"
-  [ -n "$f" ] || fail "$kind: no file at its top"
+  # A file not meant to be written (no w bit), so that a refusal that
+  # failed would not hand the trace's bytes to a kernel setting.
+  f="$(find "$dir" -maxdepth 1 -type f ! -perm /222 | head -1)"
+  [ -n "$f" ] || fail "$kind: no read-only file at its top"
   for force in "" --force; do
     expect_refusal "$kind target $force" "--target $f is a file of the kernel's $kind file system, not storage" \
       "$ftlsim" replay --no-progress --trace "$tmp/t.ftr" --target "$f" $force

@@ -26,6 +26,7 @@
 #include "core/progress_line.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
+#include "replay/data_pattern.h"
 #include "replay/nvme_device.h"
 #include "replay/placement_plan.h"
 #include "replay/replay_config.h"
@@ -429,8 +430,8 @@ void run_replay(const ReplayArgs& a) {
                           : fmt::format("replay stopped: {}", report.result.stop_reason));
   }
   if (report.verify && report.verify->mismatches > 0) {
-    throw SystemError(fmt::format("--verify: {} units of 512 B differ from what the trace wrote; first at {}",
-                                  report.verify->mismatches, report.verify->first_mismatch));
+    throw SystemError(fmt::format("--verify: {} units of {} B differ from what the trace wrote; first at {}",
+                                  report.verify->mismatches, replay::kPatternUnit, report.verify->first_mismatch));
   }
 }
 

@@ -453,7 +453,7 @@ TEST_CASE("a trace truncated during a timed replay ends it with a partial report
   CHECK(fs::exists(out + "/events.csv"));
 }
 
-// The small messages of the hostile-user test (issue #22): the real range
+// Small messages for hostile values and names: the real range
 // of a geometry count and of a queue depth past 64 bits, a 255-byte --out
 // name (its staging name passed NAME_MAX: exit 1 "cannot create a staging
 // folder"), and compare --a's unexpected arguments in the order given.

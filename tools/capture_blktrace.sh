@@ -201,7 +201,8 @@ set_saved() {
   local f="$1" v="$2" cur
   if [ -z "${saved[$f]+x}" ]; then
     if [ $# -ge 3 ]; then cur="$3"; else cur="$(cat "$f")"; fi
-    # "7 (expanded: 1408)": the size the buffer grows to on first use.
+    # "7 (expanded: 1408)": the size the buffer grows to on first use; writing
+    # it back gives the kernel's rounding to whole sub-buffer pages (1410).
     if [[ "$f" == */buffer_size_kb && "$cur" =~ expanded:\ ([0-9]+) ]]; then cur="${BASH_REMATCH[1]}"; fi
     saved[$f]="$cur"
     saved_order=("$f" "${saved_order[@]}")

@@ -136,6 +136,12 @@ done
 # A non-default clock so that restoring it is visible.
 orig_clock="$(sed -n 's/.*\[\([^]]*\)\].*/\1/p' $T/trace_clock)"
 echo global >$T/trace_clock
+# A buffer not yet used reads "7 (expanded: 1408)" and nothing puts it back in
+# that state: the script restores its expanded size, which the kernel rounds
+# to whole sub-buffer pages (1408 reads back as 1410). Start from an expanded
+# buffer, so that restoring it is exact and the comparison below is too.
+buf_now="$(cat $T/buffer_size_kb)"
+if [[ "$buf_now" =~ expanded:\ ([0-9]+) ]]; then echo "${BASH_REMATCH[1]}" >$T/buffer_size_kb; fi
 before="$(tracer_state)"
 
 # ------------------------------------------------------------- capture

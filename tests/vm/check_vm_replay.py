@@ -250,7 +250,7 @@ def main():
                        ("mounted_blk", "is mounted at /mnt"), ("mounted_ng", "is mounted at /mnt")):
         check(f"safety: {name} refused ({what})", rc(name) not in (0, None) and what in out(name), out(name)[:300])
     check("safety: passthrough refused while another process holds the block device (in use)",
-          rc("holder") == 0 and rc("busy_ng") not in (0, None) and "busy" in out("busy_ng"),
+          rc("holder") == 1 and rc("busy_ng") not in (0, None) and "busy" in out("busy_ng"),
           f"holder exit {rc('holder')}; " + out("busy_ng")[:300])
     for name in ("part_blk", "part_ng"):
         check(f"safety: {name} refused (partition and dos partition table signature)", rc(name) not in (0, None) and

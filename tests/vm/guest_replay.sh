@@ -53,8 +53,11 @@ run small ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nv
 emit small.json /tmp/small/summary.json
 snap s4
 # in use: while a replay holds the block device (exclusive open), the
-# passthrough path to the same namespace must be refused too
-ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --no-progress >/tmp/holder.out 2>&1 &
+# passthrough path to the same namespace must be refused too. The holder
+# replays at the trace's own pace (minutes), so it still holds the device
+# after replay's busy wait (kBusyWait, 2 s), and is stopped with SIGINT
+# (exit 1, a partial report) once the refusal has been seen.
+ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --mode timed --no-progress >/tmp/holder.out 2>&1 &
 holder=$!
 for i in $(seq 50); do
   ls -l /proc/$holder/fd 2>/dev/null | grep -q "$FDP_BLK" && break
@@ -62,6 +65,7 @@ for i in $(seq 50); do
 done
 run busy_ng ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --allow-unlisted-pids \
   --no-progress
+kill -INT $holder
 wait $holder
 echo "@@RC holder $? 0"
 # safety: a file system on the namespace, then mounted, then a partition table

@@ -28,6 +28,22 @@ int print_exit(const CLI::App& app, const CLI::Error& e) {
   return code;
 }
 
+// Arguments nobody took, in the order given: CLI11 takes the arguments last
+// first (main reverses them) and ExtrasError joins its list from the back,
+// so the list of the app that has them is handed over reversed.
+std::vector<std::string> unexpected_arguments(const CLI::App& app) {
+  if (app.remaining_size() != 0) {
+    std::vector<std::string> extra = app.remaining();
+    std::reverse(extra.begin(), extra.end());
+    return extra;
+  }
+  for (const CLI::App* sub : app.get_subcommands()) {
+    std::vector<std::string> extra = unexpected_arguments(*sub);
+    if (!extra.empty()) return extra;
+  }
+  return {};
+}
+
 int run(int argc, char** argv) {
   CLI::App app{
       "ftlsim: simulate block I/O traces on a fast SSD/FTL model and report write\n"
@@ -65,6 +81,11 @@ int run(int argc, char** argv) {
     return print_exit(app, e);
   } catch (const CLI::CallForAllHelp& e) {
     return print_exit(app, e);
+  } catch (const CLI::ExtrasError& e) {
+    const std::vector<std::string> extra = unexpected_arguments(app);
+    const std::string what = extra.empty() ? e.what() : CLI::ExtrasError(extra).what();
+    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(what));
+    return 2;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return print_exit(app, e);  // --version
     fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(e.what()));

@@ -263,7 +263,8 @@ std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
       items[i] = {a.text[i]};
       continue;
     }
-    items[i] = sim::expand_values("--" + s.name, s.kind, a.text[i]);
+    items[i] = sim::expand_values("--" + s.name, s.kind, a.text[i],
+                                  [&s](std::string_view item) { return canonical_item(s, item); });
     if (s.kind == ValueKind::kWord || s.kind == ValueKind::kPlacement) {
       for (const std::string& item : items[i]) check_item(s, item);
     }

@@ -72,6 +72,17 @@ PlacementSpec parse_placement(std::string_view text) {
 
 bool isolates(const PlacementSpec& p) { return p.kind != PlacementKind::kSingle; }
 
+std::string canonical_text(const PlacementSpec& p) {
+  if (p.kind != PlacementKind::kMap) return p.text;
+  std::vector<std::pair<uint16_t, uint16_t>> pairs = p.map;
+  std::sort(pairs.begin(), pairs.end());
+  std::string out = "map:";
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    out += fmt::format("{}{}={}", i > 0 ? "," : "", pairs[i].first, pairs[i].second);
+  }
+  return out;
+}
+
 PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif, bool confdp,
                            uint32_t handle_mask)
     : handle_bits_(confdp ? 8 : 16 - rgif), handle_mask_(confdp ? 0xFFu : handle_mask), rgs_(rgs),

@@ -3,6 +3,7 @@
 // line, expanded into items (one item per configuration along that option).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,14 @@ inline constexpr size_t kMaxItems = 10000;
 // given for the caller to check. Throws InputError naming the option and the
 // bad item for an empty item, a malformed number/size/range, a repeated
 // item, or more than kMaxItems items.
+//
+// Repeated means the same value, not the same text: numbers are compared by
+// value (60, 60.0 and 6e1 are one; 060 and 60 too), sizes in bytes (256M and
+// 268435456), `fit:` shares by their fraction, and words and placements by
+// `canonical` (the setting's own reading, e.g. map:1=2,0=1 and map:0=1,1=2;
+// none given: by their text). Each configuration of a sweep runs once.
+using CanonicalFn = std::function<std::string(std::string_view)>;
 [[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind,
-                                                     std::string_view text);
+                                                     std::string_view text, const CanonicalFn& canonical = {});
 
 }  // namespace ftlsim::sim

@@ -8,6 +8,11 @@ from .figure import check_unique_labels, colors, new_figure, save
 from .source import title as default_title
 
 _LINESTYLES = ["-", "--", ":", "-."]
+# At most this many intervals in an events figure: as many as ftlsim writes
+# in one events.csv (timing::EventSeries::kMaxIntervals). Every interval is
+# a point of each line, so a span cut into 1 ns intervals would take
+# gigabytes before anything is drawn.
+MAX_INTERVALS = 100_000
 # What one event of each events.csv kind is (docs/timing.md): host kinds
 # count requests of any size, gc_copy 4 KiB page copies, erase block erases.
 EVENT_UNITS = {"host_read": "requests", "host_write": "requests", "host_trim": "requests",
@@ -137,15 +142,16 @@ def events_title(interval_ns):
     return f"events/s, MiB/s and latency in {fmt_duration(interval_ns)} intervals"
 
 
-def plot_events(rows, png_path, events=None, interval_ns=None, title=None, source=None):
+def plot_events(rows, png_path, events=None, interval_ns=None, title=None, source=None, name="events.csv"):
     """plot_events draws and writes the figure of draw_events (same
     arguments); returns the CSV rows."""
-    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title, source=source)
+    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title, source=source,
+                                   name=name)
     save(fig, png_path, header, out)
     return out
 
 
-def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
+def draw_events(rows, events=None, interval_ns=None, title=None, source=None, name="events.csv"):
     """Draws, per chosen event kind, events per second (top) and MiB/s (middle)
     in each interval (its count and bytes over its length: events.csv holds
     counts and bytes per interval), and the interval's p50 (dashed) and p99
@@ -166,11 +172,14 @@ def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
     interval's events and MiB instead of rates per second.
     CSV columns: event, interval_start_ns, count, rate_per_s, mib_per_s,
     lat_p50_ns, lat_p99_ns (rate and MiB/s empty when the interval is unknown;
-    latencies empty where no events). Returns the CSV rows."""
+    latencies empty where no events). Returns the CSV rows.
+    More than MAX_INTERVALS intervals between the first start and the last
+    are refused (InputError naming `name`, the file the rows came from)."""
     if not rows:
         raise InputError("events.csv has no rows")
     present = list(dict.fromkeys(r["event"] for r in rows))
     chosen = _chosen(present, events, "events")
+    given = interval_ns is not None
     if interval_ns is None:
         interval_ns = infer_interval_ns(rows)
     if interval_ns is not None and interval_ns <= 0:
@@ -178,6 +187,12 @@ def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
     all_starts = sorted({r["interval_start_ns"] for r in rows})
     if interval_ns is not None:
         first, last = all_starts[0], all_starts[-1]
+        intervals = (last - first) // interval_ns + 1
+        if intervals > MAX_INTERVALS:
+            how = "--interval-ns" if given else "the interval inferred: the smallest gap between interval starts"
+            raise InputError(f"{name}: its rows span {fmt_duration(last - first)}: {intervals:,} intervals of "
+                             f"{fmt_duration(interval_ns)} ({how}), more than the {MAX_INTERVALS:,} a figure draws "
+                             f"(as many as ftlsim writes); give a larger --interval-ns")
         if any((s - first) % interval_ns for s in all_starts):
             raise InputError(f"interval starts are not multiples of the interval {interval_ns} ns apart")
         starts = list(range(first, last + 1, interval_ns))

@@ -64,7 +64,9 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     """Draws the latency distribution of each chosen op of each run as steps
     (latency in microseconds, log scale): the cumulative fraction, or with
     tail=True the fraction above each latency, 1 - cum, on a log scale (the
-    last bucket, where it is 0, cannot be shown there). Each line's legend
+    last bucket, where it is 0, cannot be shown there; a line with nothing
+    else, every request in its first bucket, is a vertical line at that
+    latency, "none slower than"). Each line's legend
     entry states its number of requests n (from `counts`), the legend sits
     outside the axes, and the default title names the trace and device
     (`source`). Returns (figure, CSV header, CSV rows).
@@ -84,6 +86,7 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     fig, axes = new_figure(width=7, height=4.2)
     ax = axes[0][0]
     rows = []
+    drawn = False  # a line with a point on the axes' scale
     for k, (label, cdf) in enumerate(runs):
         for op in chosen:
             points = cdf.get(op, [])
@@ -92,14 +95,19 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
             xs = [lat / 1e3 for lat, _ in points]
             cums = [c for _, c in points]
             ys = [max(0.0, 1.0 - c) for c in cums] if tail else cums
+            top = next((x for x, c in zip(xs, cums) if c >= 1.0), xs[-1])  # where every request is done
             if tail:  # log scale: leave out the zero at the top bucket
                 keep = [i for i, y in enumerate(ys) if y > 0]
                 xs, ys = [xs[i] for i in keep], [ys[i] for i in keep]
             n = ((counts or {}).get(label) or {}).get(op)
             name = (op if len(runs) == 1 else f"{label}: {op}") + (f" (n = {n:,})" if n is not None
                                                                   else " (n not recorded)")
-            ax.plot(xs, ys, drawstyle="steps-post", color=op_color[op],
-                    linestyle=_LINESTYLES[k % len(_LINESTYLES)], label=name)
+            style = dict(color=op_color[op], linestyle=_LINESTYLES[k % len(_LINESTYLES)])
+            if xs:
+                ax.plot(xs, ys, drawstyle="steps-post", label=name, **style)
+                drawn = True
+            else:  # no request slower than the first bucket (one latency for all): no tail to draw
+                ax.axvline(top, label=f"{name}: none slower than {top:,.4g} us", **style)
             for lat, c in points:
                 rows.append([label, op, lat, c, max(0.0, 1.0 - c)])
     if not rows:
@@ -107,6 +115,8 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     ax.set_xscale("log")
     if tail:
         ax.set_yscale("log")
+        if not drawn:  # only the vertical lines of runs without a tail: a range for the log scale
+            ax.set_ylim(1e-4, 1.5)
         ax.set_ylabel("fraction of requests slower (1 - CDF)")
     else:
         ax.set_ylabel("cumulative fraction of requests")

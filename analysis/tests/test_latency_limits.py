@@ -2,9 +2,12 @@
 figure cut into more intervals than ftlsim writes (--interval-ns 1, or a
 crafted events.csv whose inferred interval is 1 ns) is refused in one line
 before any memory is taken (it used to grow by about 650 MB/s until the
-kernel killed it)."""
+kernel killed it); a latency tail where every request took one latency (a
+genuine ftlsim output: no GC, open loop below saturation) is drawn (it used
+to end in a matplotlib traceback: no positive values to log-scale)."""
 import csv
 import resource
+import shutil
 import subprocess
 
 from conftest import PYTHON, assert_png, fixture, script
@@ -66,3 +69,27 @@ def test_the_bound_is_ftlsims(tmp_path):
     assert_png(tmp_path / "y.png")
     _events(run / "events.csv", [0, 1, MAX_INTERVALS])
     _refused(_plot("events", run, "-o", tmp_path / "z.png"), f"{MAX_INTERVALS + 1:,} intervals")
+
+
+def test_a_tail_where_every_request_took_one_latency_is_drawn(tmp_path, ftlsim):
+    # The finding's run: open loop far below saturation, no GC, every write
+    # 200 us: latency_cdf.csv has one row per op, at cum_fraction 1.
+    trace, out = tmp_path / "k.ftr", tmp_path / "k"
+    subprocess.run([ftlsim, "gen", "--pattern", "uniform", "--logical", "64M", "--writes", "1000", "--iat", "1ms",
+                    "-o", trace], check=True, capture_output=True)
+    subprocess.run([ftlsim, "--trace", trace, "--preset", "femu-eth-512m", "--timing", "--no-progress", "--out", out],
+                   check=True, capture_output=True)
+    with open(out / "latency_cdf.csv") as f:
+        rows = list(csv.reader(f))[1:]
+    assert rows and all(float(r[2]) == 1.0 for r in rows), rows  # the case: nothing slower than the first bucket
+    for tail in (["--tail"], []):
+        png = tmp_path / f"x{len(tail)}.png"
+        proc = _plot("cdf", out, "-o", png, *tail)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == ""
+        assert_png(png)
+    # Beside a run that has a tail, the one without is still drawn.
+    shutil.copytree(fixture("timed"), tmp_path / "timed")
+    proc = _plot("cdf", f"flat={out}", f"tailed={tmp_path / 'timed'}", "-o", tmp_path / "both.png", "--tail")
+    assert proc.returncode == 0, proc.stderr
+    assert_png(tmp_path / "both.png")

@@ -52,6 +52,7 @@ def test_lists_and_ranges():
     ("--logical", "size", "256M,268435456", "'268435456' is the same value as '256M'"),
     ("--ru-size", "size", "1M:4M:1M,2048K", "'2048K' is the same value as '2M'"),
     ("--placement", "placement", "map:0=1,1=2;map:1=2,0=1", "'map:1=2,0=1' is the same value as 'map:0=1,1=2'"),
+    ("--ru-time-limit", "word", "off,500ms,0.5s", "'0.5s' is the same value as '500ms'"),
     ("--ruh", "int", "1:20000:1", "gives more than 10000 values"),
 ])
 def test_bad_values(option, kind, text, message):

@@ -18,13 +18,9 @@
 namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::replay::SafetyPaths;
+using ftlsim::test::put;
 
 namespace {
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 // A fake sysfs: devices under devices/virtual/block, linked from block/,
 // class/block/ and dev/block/ as in /sys.
@@ -34,23 +30,23 @@ class FakeSysfs {
     paths.sysfs = root_.string();
     paths.mountinfo = tmp.file("mountinfo");
     paths.swaps = tmp.file("swaps");
-    write(paths.swaps, "Filename Type Size Used Priority\n");
-    write(paths.mountinfo, "");
+    put(paths.swaps, "Filename Type Size Used Priority\n");
+    put(paths.mountinfo, "");
   }
   // A whole disk (`parent` empty) or a partition of `parent`.
   void add(const std::string& name, unsigned major, unsigned minor, const std::string& parent = "") {
     const fs::path dir = parent.empty() ? root_ / "devices/virtual/block" / name
                                         : root_ / "devices/virtual/block" / parent / name;
-    write(dir / "dev", std::to_string(major) + ":" + std::to_string(minor) + "\n");
+    put(dir / "dev", std::to_string(major) + ":" + std::to_string(minor) + "\n");
     fs::create_directories(dir / "holders");
     fs::create_directories(dir / "slaves");
-    if (!parent.empty()) write(dir / "partition", "1\n");
+    if (!parent.empty()) put(dir / "partition", "1\n");
     link(dir, root_ / "class/block" / name);
     link(dir, root_ / "dev/block" / (std::to_string(major) + ":" + std::to_string(minor)));
     if (parent.empty()) link(dir, root_ / "block" / name);
   }
   void back(const std::string& loop, const std::string& file) {
-    write(root_ / "devices/virtual/block" / loop / "loop/backing_file", file + "\n");
+    put(root_ / "devices/virtual/block" / loop / "loop/backing_file", file + "\n");
   }
   // `upper` is built on `lower` (device-mapper, md): holders/ and slaves/.
   void stack(const std::string& upper, const std::string& lower) {
@@ -83,7 +79,7 @@ TEST_CASE("stack: a loop device over an input is refused, --force or not", "[rep
   const ftlsim::test::TempDir tmp("stack-input");
   FakeSysfs sys(tmp);
   const std::string trace = tmp.file("t.ftr");
-  write(trace, "trace");
+  put(trace, "trace");
   ftlsim::RunInputs inputs;
   inputs.add("--trace", trace);
   sys.add("loop3", 7, 3);
@@ -108,7 +104,7 @@ TEST_CASE("stack: a loop device over an input is refused, --force or not", "[rep
                       Contains("stored in the input --trace"));
   }
   // Another file behind it: accepted.
-  write(tmp.file("other.img"), "o");
+  put(tmp.file("other.img"), "o");
   sys.back("loop3", tmp.file("other.img"));
   CHECK_NOTHROW(ftlsim::replay::check_stack_inputs(ftlsim::replay::stack_of_device(253, 0, sys.paths), inputs, "x"));
 }
@@ -117,7 +113,7 @@ TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit
   const ftlsim::test::TempDir tmp("stack-up");
   FakeSysfs sys(tmp);
   const std::string disk = tmp.file("disk.img");
-  write(disk, "disk");
+  put(disk, "disk");
   sys.add("loop1", 7, 1);
   sys.back("loop1", disk);
   sys.add("loop2", 7, 2);  // the same file at another offset
@@ -125,13 +121,13 @@ TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit
   // Nothing mounted: the other loop device alone is no finding.
   CHECK(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(7, 1, sys.paths), sys.paths).empty());
 
-  // The issue's case: a file system mounted from the other loop device.
+  // A file system mounted from the other loop device over the same file.
   sys.mount(7, 2, "/mnt/data");
   auto f = joined(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(7, 1, sys.paths), sys.paths));
   CHECK_THAT(f, Contains("/dev/loop2 (a loop device over " + disk + ") is mounted at /mnt/data"));
 
   // Mounted through a partition of the other loop device, or through md on it.
-  write(tmp.file("mountinfo"), "");
+  put(tmp.file("mountinfo"), "");
   sys.add("loop2p1", 259, 4, "loop2");
   sys.add("md0", 9, 0);
   sys.stack("md0", "loop2p1");
@@ -145,7 +141,7 @@ TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit
   f = joined(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(253, 1, sys.paths), sys.paths));
   CHECK_THAT(f, Contains("/dev/md0 (built on /dev/loop2p1) is mounted at /srv"));
   // ... and a sibling device-mapper device on loop1 that is mounted.
-  write(tmp.file("mountinfo"), "");
+  put(tmp.file("mountinfo"), "");
   sys.add("dm-2", 253, 2);
   sys.stack("dm-2", "loop1");
   sys.mount(253, 2, "/home");
@@ -157,7 +153,7 @@ TEST_CASE("stack: a partition's siblings are not in its stack", "[replay][unit]"
   const ftlsim::test::TempDir tmp("stack-partition");
   FakeSysfs sys(tmp);
   const std::string disk = tmp.file("disk.img");
-  write(disk, "disk");
+  put(disk, "disk");
   sys.add("loop0", 7, 0);
   sys.back("loop0", disk);
   sys.add("loop0p1", 259, 0, "loop0");

@@ -7,12 +7,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ftlsim_analysis.errors import missing_module, run_main  # noqa: E402
+from ftlsim_analysis.errors import entry  # noqa: E402
 
-try:
-    from ftlsim_analysis.cli_plots import qd_main  # noqa: E402
-except ModuleNotFoundError as e:  # a python3 without matplotlib (or dask): one line, not a traceback
-    sys.exit(missing_module("plot_qd", e))
+
+def _load_main():
+    # Imported inside entry(): a Ctrl-C during the import of matplotlib (or a
+    # missing module) is one line, not a traceback.
+    from ftlsim_analysis.cli_plots import qd_main
+    return qd_main
+
 
 if __name__ == "__main__":
-    sys.exit(run_main("plot_qd", qd_main))
+    sys.exit(entry("plot_qd", _load_main))

@@ -159,8 +159,9 @@ def latency_main(argv=None):
                          source=describe(list(summaries.values())))
     else:
         _, path = run_spec(a.run)
-        plot_events(read_events(_file_in(path, "events.csv")), a.out, events=_csv_list(a.events),
-                    interval_ns=a.interval_ns, title=a.title, source=describe([summary_beside(path)]))
+        events_csv = _file_in(path, "events.csv")
+        plot_events(read_events(events_csv), a.out, events=_csv_list(a.events), interval_ns=a.interval_ns,
+                    title=a.title, source=describe([summary_beside(path)]), name=events_csv)
     _done(a.out)
 
 

@@ -8,6 +8,11 @@ from .figure import check_unique_labels, colors, new_figure, save
 from .source import title as default_title
 
 _LINESTYLES = ["-", "--", ":", "-."]
+# At most this many intervals in an events figure: as many as ftlsim writes
+# in one events.csv (timing::EventSeries::kMaxIntervals). Every interval is
+# a point of each line, so a span cut into 1 ns intervals would take
+# gigabytes before anything is drawn.
+MAX_INTERVALS = 100_000
 # What one event of each events.csv kind is (docs/timing.md): host kinds
 # count requests of any size, gc_copy 4 KiB page copies, erase block erases.
 EVENT_UNITS = {"host_read": "requests", "host_write": "requests", "host_trim": "requests",
@@ -59,7 +64,9 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     """Draws the latency distribution of each chosen op of each run as steps
     (latency in microseconds, log scale): the cumulative fraction, or with
     tail=True the fraction above each latency, 1 - cum, on a log scale (the
-    last bucket, where it is 0, cannot be shown there). Each line's legend
+    last bucket, where it is 0, cannot be shown there; a line with nothing
+    else, every request in its first bucket, is a vertical line at that
+    latency, "none slower than"). Each line's legend
     entry states its number of requests n (from `counts`), the legend sits
     outside the axes, and the default title names the trace and device
     (`source`). Returns (figure, CSV header, CSV rows).
@@ -79,6 +86,7 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     fig, axes = new_figure(width=7, height=4.2)
     ax = axes[0][0]
     rows = []
+    drawn = False  # a line with a point on the axes' scale
     for k, (label, cdf) in enumerate(runs):
         for op in chosen:
             points = cdf.get(op, [])
@@ -87,14 +95,19 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
             xs = [lat / 1e3 for lat, _ in points]
             cums = [c for _, c in points]
             ys = [max(0.0, 1.0 - c) for c in cums] if tail else cums
+            top = next((x for x, c in zip(xs, cums) if c >= 1.0), xs[-1])  # where every request is done
             if tail:  # log scale: leave out the zero at the top bucket
                 keep = [i for i, y in enumerate(ys) if y > 0]
                 xs, ys = [xs[i] for i in keep], [ys[i] for i in keep]
             n = ((counts or {}).get(label) or {}).get(op)
             name = (op if len(runs) == 1 else f"{label}: {op}") + (f" (n = {n:,})" if n is not None
                                                                   else " (n not recorded)")
-            ax.plot(xs, ys, drawstyle="steps-post", color=op_color[op],
-                    linestyle=_LINESTYLES[k % len(_LINESTYLES)], label=name)
+            style = dict(color=op_color[op], linestyle=_LINESTYLES[k % len(_LINESTYLES)])
+            if xs:
+                ax.plot(xs, ys, drawstyle="steps-post", label=name, **style)
+                drawn = True
+            else:  # no request slower than the first bucket (one latency for all): no tail to draw
+                ax.axvline(top, label=f"{name}: none slower than {top:,.4g} us", **style)
             for lat, c in points:
                 rows.append([label, op, lat, c, max(0.0, 1.0 - c)])
     if not rows:
@@ -102,6 +115,8 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
     ax.set_xscale("log")
     if tail:
         ax.set_yscale("log")
+        if not drawn:  # only the vertical lines of runs without a tail: a range for the log scale
+            ax.set_ylim(1e-4, 1.5)
         ax.set_ylabel("fraction of requests slower (1 - CDF)")
     else:
         ax.set_ylabel("cumulative fraction of requests")
@@ -137,15 +152,16 @@ def events_title(interval_ns):
     return f"events/s, MiB/s and latency in {fmt_duration(interval_ns)} intervals"
 
 
-def plot_events(rows, png_path, events=None, interval_ns=None, title=None, source=None):
+def plot_events(rows, png_path, events=None, interval_ns=None, title=None, source=None, name="events.csv"):
     """plot_events draws and writes the figure of draw_events (same
     arguments); returns the CSV rows."""
-    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title, source=source)
+    fig, header, out = draw_events(rows, events=events, interval_ns=interval_ns, title=title, source=source,
+                                   name=name)
     save(fig, png_path, header, out)
     return out
 
 
-def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
+def draw_events(rows, events=None, interval_ns=None, title=None, source=None, name="events.csv"):
     """Draws, per chosen event kind, events per second (top) and MiB/s (middle)
     in each interval (its count and bytes over its length: events.csv holds
     counts and bytes per interval), and the interval's p50 (dashed) and p99
@@ -166,11 +182,14 @@ def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
     interval's events and MiB instead of rates per second.
     CSV columns: event, interval_start_ns, count, rate_per_s, mib_per_s,
     lat_p50_ns, lat_p99_ns (rate and MiB/s empty when the interval is unknown;
-    latencies empty where no events). Returns the CSV rows."""
+    latencies empty where no events). Returns the CSV rows.
+    More than MAX_INTERVALS intervals between the first start and the last
+    are refused (InputError naming `name`, the file the rows came from)."""
     if not rows:
         raise InputError("events.csv has no rows")
     present = list(dict.fromkeys(r["event"] for r in rows))
     chosen = _chosen(present, events, "events")
+    given = interval_ns is not None
     if interval_ns is None:
         interval_ns = infer_interval_ns(rows)
     if interval_ns is not None and interval_ns <= 0:
@@ -178,6 +197,12 @@ def draw_events(rows, events=None, interval_ns=None, title=None, source=None):
     all_starts = sorted({r["interval_start_ns"] for r in rows})
     if interval_ns is not None:
         first, last = all_starts[0], all_starts[-1]
+        intervals = (last - first) // interval_ns + 1
+        if intervals > MAX_INTERVALS:
+            how = "--interval-ns" if given else "the interval inferred: the smallest gap between interval starts"
+            raise InputError(f"{name}: its rows span {fmt_duration(last - first)}: {intervals:,} intervals of "
+                             f"{fmt_duration(interval_ns)} ({how}), more than the {MAX_INTERVALS:,} a figure draws "
+                             f"(as many as ftlsim writes); give a larger --interval-ns")
         if any((s - first) % interval_ns for s in all_starts):
             raise InputError(f"interval starts are not multiples of the interval {interval_ns} ns apart")
         starts = list(range(first, last + 1, interval_ns))

@@ -260,11 +260,12 @@ class Report:
                              counts={label: op_counts(s) for label, s in timed.items()})
             figs.append((png, "Latency distribution per operation type of both sides in timed mode."))
             side, label, run = self.timed[-1]
-            events = read_events(os.path.join(run.out, "events.csv"))
+            events_csv = os.path.join(run.out, "events.csv")
+            events = read_events(events_csv)
             shown = [e for e in EVENTS_SHOWN if any(r["event"] == e for r in events)]
             png = os.path.join(self.fig_dir, "events.png")
             interval = infer_interval_ns(events)
-            plot_events(events, png, events=shown or None,
+            plot_events(events, png, events=shown or None, name=events_csv,
                         title=default_title(f"{label}: {events_title(interval)}", describe([timed[label]])))
             figs.append((png, f"Side {side} ({label}) in timed mode: events per second, MiB/s and p50/p99 latency "
                               f"in each {fmt_duration(interval)} interval (events.csv)." if interval else

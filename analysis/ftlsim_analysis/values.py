@@ -131,7 +131,8 @@ def expand_values(option, kind, text):
     """The items of an option's text: a list 'a,b,c' whose number and size
     items may be ranges START:STOP:STEP (inclusive); for placements, a 'map:'
     item runs to the next ';'. Raises InputError as ftlsim does for an empty
-    item, a malformed number/size/range, a repeated item or too many items."""
+    item, a malformed number/size/range, a repeated item (the same value,
+    however written: _value_of) or too many items."""
     items = []
     if _trim(text) == "":
         _bad(option, text, "is empty")
@@ -165,12 +166,52 @@ def expand_values(option, kind, text):
             add(item)
     if len(items) > MAX_ITEMS:
         raise InputError(f"{option}: more than {MAX_ITEMS} values")
-    seen = set()
+    seen = {}  # value -> the first item that has it
     for item in items:
-        if item in seen:
+        value = _value_of(option, kind, item)
+        if value not in seen:
+            seen[value] = item
+            continue
+        first = seen[value]
+        if first == item:
             _bad(option, item, "is listed twice")
-        seen.add(item)
+        _bad(option, item, f"is the same value as '{first}', listed before it: a sweep runs each configuration once")
     return items
+
+
+def _value_of(option, kind, item):
+    """What a checked item stands for, as ftlsim compares a list's items
+    (src/sweep/sweep_values.cpp): numbers by value (60, 60.0, 6e1), sizes in
+    bytes (256M, 268435456), a placement map: by its pairs in ID order, a
+    duration (--ru-time-limit) in ns (500ms, 0.5s); other words by their
+    text, as ftlsim reads them."""
+    if option == "--ru-time-limit" and item != "off":
+        ns = _duration_ns(item)
+        return item if ns is None else ns
+    if kind == "int":
+        return parse_whole(item)
+    if kind == "real":
+        v = parse_real(item)
+        return 0.0 if v == 0 else v
+    if kind == "size":
+        return parse_size(item)
+    if kind == "placement" and item.startswith("map:"):
+        pairs = [p.partition("=") for p in item[4:].split(",")]
+        if all(parse_whole(a) is not None and eq and parse_whole(b) is not None for a, eq, b in pairs):
+            return "map:" + ",".join(f"{a}={b}" for a, b in sorted((int(a), int(b)) for a, _, b in pairs))
+    return item
+
+
+def _duration_ns(text):
+    """ns of a duration as ftlsim's parse_duration_ns reads it (40us, 2ms,
+    0.5s, 500 = ns); None if malformed."""
+    m = re.match(r"^(.*?)([A-Za-z]*)$", text)
+    scale = {"": 1, "ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}.get(m.group(2))
+    v = parse_real(m.group(1)) if scale is not None else None
+    if v is None or v < 0:
+        return None
+    ns = math.floor(v * scale + 0.5)  # std::round: halves away from zero
+    return ns if ns < 1 << 64 else None
 
 
 def config_id(swept):

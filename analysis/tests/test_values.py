@@ -43,6 +43,16 @@ def test_lists_and_ranges():
     ("--gc-thres", "real", "50:90:0", "has a step that is not above 0"),
     ("--gc-thres", "real", "50:90", "is not a range START:STOP:STEP"),
     ("--gc-thres", "real", "60,60", "is listed twice"),
+    ("--ruh", "int", "6,6", "'6' is listed twice"),
+    # The same value in other words (issue #22): as ftlsim refuses it.
+    ("--gc-thres", "real", "60,60.0,70", "'60.0' is the same value as '60', listed before it"),
+    ("--gc-thres", "real", "6e1,60", "'60' is the same value as '6e1'"),
+    ("--gc-thres", "real", "50:70:10,60.00", "'60.00' is the same value as '60'"),
+    ("--ruh", "int", "4,04", "'04' is the same value as '4'"),
+    ("--logical", "size", "256M,268435456", "'268435456' is the same value as '256M'"),
+    ("--ru-size", "size", "1M:4M:1M,2048K", "'2048K' is the same value as '2M'"),
+    ("--placement", "placement", "map:0=1,1=2;map:1=2,0=1", "'map:1=2,0=1' is the same value as 'map:0=1,1=2'"),
+    ("--ru-time-limit", "word", "off,500ms,0.5s", "'0.5s' is the same value as '500ms'"),
     ("--ruh", "int", "1:20000:1", "gives more than 10000 values"),
 ])
 def test_bad_values(option, kind, text, message):

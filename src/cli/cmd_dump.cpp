@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/standard_streams.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
@@ -109,11 +110,16 @@ void write_dump(const trace::FtrReader& reader, const DumpFilter& f, std::FILE* 
   const uint64_t scale = reader.meta().sector_bytes / kSectorBytes;
   fmt::memory_buffer buf;
   buf.append(kDumpHeader);
+  // Standard output is checked (cli/standard_streams.h): once a write to it
+  // failed (the reader left: `| head`), nothing more is formatted, and
+  // main() reports the failure, or for a closed pipe nothing.
+  const bool to_stdout = out == stdout;
   const auto flush = [&] {
     if (std::fwrite(buf.data(), 1, buf.size(), out) != buf.size()) {
       throw SystemError(fmt::format("{}: cannot write: {}", out_name, std::strerror(errno)));
     }
     buf.clear();
+    return !to_stdout || stdout_error() == 0;
   };
   const uint64_t end = std::min<uint64_t>(f.end, records.size());
   for (uint64_t i = f.first; i < end; ++i) {
@@ -134,9 +140,9 @@ void write_dump(const trace::FtrReader& reader, const DumpFilter& f, std::FILE* 
       sectors *= scale;
     }
     fmt::format_to(std::back_inserter(buf), "{},{},{},{},{}\n", r.time_ns, trace::op_name(op), lba, sectors, r.pid);
-    if (buf.size() >= (1u << 20)) flush();
+    if (buf.size() >= (1u << 20) && !flush()) return;
   }
-  flush();
+  if (!flush()) return;
   if (std::fflush(out) != 0) throw SystemError(fmt::format("{}: cannot write: {}", out_name, std::strerror(errno)));
 }
 

@@ -156,6 +156,14 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                                           return r;
                                         });
   plan.table.timed = a.timing.timing;
+  // A --reset-at marker the trace lacks (not sweepable: the same in every
+  // configuration) would fail each one alike: refused once, before any runs.
+  for (const sim::SweepJob& job : plan.jobs) {
+    if (job.run.options.reset.kind != sim::ResetAt::Kind::kNone) {
+      sim::check_reset_marker(view, job.run.options.reset);
+      break;
+    }
+  }
   // Memory: the -j largest configurations may run at once.
   std::vector<uint64_t> needs;
   // A --logical fit: configuration is counted with its fitted geometry; one

@@ -4,17 +4,47 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/flag_text.h"
+#include "cli/standard_streams.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/mapping_guard.h"
 #include "core/version.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+// CLI11's help or version text, printed through the checked stdout.
+int print_exit(const CLI::App& app, const CLI::Error& e) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = app.exit(e, out, err);
+  ftlsim::cli::print_stdout(out.str());
+  fmt::print(stderr, "{}", err.str());
+  return code;
+}
+
+// Arguments nobody took, in the order given: CLI11 takes the arguments last
+// first (main reverses them) and ExtrasError joins its list from the back,
+// so the list of the app that has them is handed over reversed.
+std::vector<std::string> unexpected_arguments(const CLI::App& app) {
+  if (app.remaining_size() != 0) {
+    std::vector<std::string> extra = app.remaining();
+    std::reverse(extra.begin(), extra.end());
+    return extra;
+  }
+  for (const CLI::App* sub : app.get_subcommands()) {
+    std::vector<std::string> extra = unexpected_arguments(*sub);
+    if (!extra.empty()) return extra;
+  }
+  return {};
+}
+
+int run(int argc, char** argv) {
   CLI::App app{
       "ftlsim: simulate block I/O traces on a fast SSD/FTL model and report write\n"
       "amplification (WAF) and GC onset.\n\n"
@@ -48,11 +78,16 @@ int main(int argc, char** argv) {
     std::reverse(args.begin(), args.end());  // CLI11 takes them last first
     app.parse(std::move(args));
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return print_exit(app, e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return print_exit(app, e);
+  } catch (const CLI::ExtrasError& e) {
+    const std::vector<std::string> extra = unexpected_arguments(app);
+    const std::string what = extra.empty() ? e.what() : CLI::ExtrasError(extra).what();
+    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(what));
+    return 2;
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --version
+    if (e.get_exit_code() == 0) return print_exit(app, e);  // --version
     fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(e.what()));
     return 2;
   }
@@ -90,4 +125,11 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fail("internal error", ftlsim::Message(e.what()), 1);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ftlsim::cli::guard_standard_streams();
+  return ftlsim::cli::finish_standard_streams(run(argc, argv));
 }

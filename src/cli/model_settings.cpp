@@ -97,6 +97,14 @@ void check_with(const Setting<C>& d, std::string_view t) {
   d.parse(c, t);
 }
 
+// The item as the setting reads it, printed back.
+template <class C>
+std::string read_back(const Setting<C>& d, std::string_view t) {
+  C c{};
+  d.parse(c, t);
+  return d.print(c);
+}
+
 std::vector<SettingInfo> build_table() {
   std::vector<SettingInfo> all = own_settings();
   for (const auto& d : ftl::geometry_settings()) {
@@ -176,6 +184,15 @@ void check_item(const SettingInfo& s, std::string_view item) {
   if (s.geometry != nullptr) return check_with(*s.geometry, item);
   if (s.ftl != nullptr) return check_with(*s.ftl, item);
   if (s.fdp != nullptr) return check_with(*s.fdp, item);
+}
+
+std::string canonical_item(const SettingInfo& s, std::string_view item) {
+  if (s.kind == ValueKind::kPlacement) return fdp::canonical_text(fdp::parse_placement(item));
+  if (s.kind != ValueKind::kWord) return std::string(item);
+  if (s.geometry != nullptr) return read_back(*s.geometry, item);
+  if (s.ftl != nullptr) return read_back(*s.ftl, item);
+  if (s.fdp != nullptr) return read_back(*s.fdp, item);
+  return std::string(item);
 }
 
 bool confdp_rules(std::string_view t) { return parse_choice<bool>(kRulesWords, "rules", t, kRulesRefusal); }

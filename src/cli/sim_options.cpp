@@ -264,8 +264,11 @@ std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
       continue;
     }
     // A number the generic parser refuses is refused by the setting's own
-    // parser, which names its real range (`--blocks` from 4).
-    items[i] = sim::expand_values("--" + s.name, s.kind, a.text[i], [&s](std::string_view t) { check_item(s, t); });
+    // parser, which names its real range (`--blocks` from 4); a word or
+    // placement listed twice is found as the setting reads it.
+    items[i] = sim::expand_values(
+        "--" + s.name, s.kind, a.text[i], [&s](std::string_view t) { check_item(s, t); },
+        [&s](std::string_view item) { return canonical_item(s, item); });
     if (s.kind == ValueKind::kWord || s.kind == ValueKind::kPlacement) {
       for (const std::string& item : items[i]) check_item(s, item);
     }

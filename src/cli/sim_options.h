@@ -57,6 +57,9 @@ struct SettingInfo {
 
 // Checks one item of setting `s` as the run will parse it; throws InputError.
 void check_item(const SettingInfo& s, std::string_view item);
+// A word or placement item as the run reads it (map:1=2,0=1 as map:0=1,1=2),
+// for finding a value listed twice in a sweep (sweep/sweep_values.h).
+[[nodiscard]] std::string canonical_item(const SettingInfo& s, std::string_view item);
 // Whether `rules` (an item of --rules) is confdp.
 [[nodiscard]] bool confdp_rules(std::string_view rules);
 

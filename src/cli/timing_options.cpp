@@ -72,16 +72,19 @@ std::vector<std::vector<std::string>> expand_timing(const TimingArgs& a) {
       continue;
     }
     const std::string option = fmt::format("--{}", s.name);
-    items[i] = sim::expand_values(option, s.kind, text, [&s](std::string_view t) {
-      timing::TimingConfig scratch;
-      s.parse(scratch, t);  // the setting's own range in the message
-    });
-    if (s.kind == ValueKind::kWord) {
-      for (const std::string& item : items[i]) {
-        timing::TimingConfig scratch;
-        s.parse(scratch, item);
-      }
-    }
+    // The setting's own range in a message; a word (a duration: 40us,
+    // 40000ns) listed twice is found as the setting reads it.
+    items[i] = sim::expand_values(
+        option, s.kind, text,
+        [&s](std::string_view t) {
+          timing::TimingConfig scratch;
+          s.parse(scratch, t);
+        },
+        [&s](std::string_view item) {
+          timing::TimingConfig scratch;
+          s.parse(scratch, item);
+          return s.print(scratch);
+        });
   }
   // Each point is checked whole by build_timing; here, what holds for all.
   TimingArgs first = a;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <limits>
@@ -51,6 +52,17 @@ PlacementSpec parse_placement(std::string_view text) {
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
     if (p.map.empty()) throw InputError(say("`placement` {}: the map is empty", text));
+    // One handle per ID, as a pid map file refuses a duplicate key: with two,
+    // one would silently win.
+    std::vector<std::pair<uint16_t, size_t>> ids(p.map.size());
+    for (size_t i = 0; i < p.map.size(); ++i) ids[i] = {p.map[i].first, i};
+    std::sort(ids.begin(), ids.end());
+    for (size_t i = 1; i < ids.size(); ++i) {
+      if (ids[i].first == ids[i - 1].first) {
+        throw InputError(say("`placement` {}: placement ID {} is mapped twice (to {} and to {}); map each ID once",
+                             text, ids[i].first, p.map[ids[i - 1].second].second, p.map[ids[i].second].second));
+      }
+    }
   } else {
     throw InputError(
         say("`placement`: unknown policy '{}' (known: single, fdp, map:PID=HANDLE,..., oracle, interval)", text));
@@ -59,6 +71,17 @@ PlacementSpec parse_placement(std::string_view text) {
 }
 
 bool isolates(const PlacementSpec& p) { return p.kind != PlacementKind::kSingle; }
+
+std::string canonical_text(const PlacementSpec& p) {
+  if (p.kind != PlacementKind::kMap) return p.text;
+  std::vector<std::pair<uint16_t, uint16_t>> pairs = p.map;
+  std::sort(pairs.begin(), pairs.end());
+  std::string out = "map:";
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    out += fmt::format("{}{}={}", i > 0 ? "," : "", pairs[i].first, pairs[i].second);
+  }
+  return out;
+}
 
 PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif, bool confdp,
                            uint32_t handle_mask)

@@ -37,6 +37,9 @@ struct PlacementSpec {
 // Parses single | fdp | map:P=H,... | oracle | interval. Throws InputError.
 [[nodiscard]] PlacementSpec parse_placement(std::string_view text);
 [[nodiscard]] bool isolates(const PlacementSpec& p);  // everything but `single`
+// The policy as one text for two specs that place alike: its word, or
+// map: with the pairs in ID order (map:1=2,0=1 -> map:0=1,1=2).
+[[nodiscard]] std::string canonical_text(const PlacementSpec& p);
 
 inline constexpr uint16_t kInvalidHandle = 0xFFFF;
 

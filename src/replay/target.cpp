@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "core/dir_fd.h"
@@ -261,6 +262,21 @@ std::vector<std::pair<std::string, FileIdentity>> files_of(const DeviceStack& st
   return files;
 }
 
+// The refusal of a target name that is a symbolic link leading to no file
+// (`dir` the folder it is in, `name` its name there): it "does not exist",
+// but neither it nor `create` may be written through (a new target is made
+// with O_NOFOLLOW). nullopt when `name` is no symbolic link.
+std::optional<InputError> dangling_link(int dir, const std::string& name, const std::string& path) {
+  struct stat st {};
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) return std::nullopt;
+  std::string to(4096, '\0');
+  const ssize_t n = ::readlinkat(dir, name.c_str(), to.data(), to.size());
+  to.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  return InputError(say("`target` {}: is a symbolic link (to {}) that leads to no file; a target is never created "
+                        "or written through a link: give the file itself",
+                        path, to));
+}
+
 InputError no_direct_io(const std::string& path) {
   return InputError(
       say("`target` {}: its file system does not support O_DIRECT (tmpfs?); replay to a "
@@ -285,6 +301,7 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   if (::faccessat(parent_fd_, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(say("`target` {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
   }
+  if (auto link = dangling_link(parent_fd_, name_, r.path)) throw *link;
   struct stat made_in {};
   if (::fstat(parent_fd_, &made_in) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", folder));
   identity_ = FileIdentity{made_in.st_dev, made_in.st_ino};
@@ -317,6 +334,7 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
   uint64_t bytes = 0;
   if (!exists) {
     if (r.create_bytes == 0) {
+      if (auto link = dangling_link(AT_FDCWD, r.path, r.path)) throw *link;
       if (in_dev_folder(r.path)) {
         throw InputError(
             say("`target` {} does not exist: no such device (the kernel makes the node "
@@ -376,6 +394,11 @@ void Target::materialize() {
   if (pending_create_) {
     pending_create_ = false;
     const int fd = ::openat(parent_fd_, name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) {  // made by another program since the checks: left alone
+      throw InputError(say("`target` {}: appeared after it was checked (made by another program?); nothing was "
+                           "written to it",
+                           info_.path));
+    }
     if (fd < 0) throw system_error_from_errno(fmt::format("{}: cannot create", info_.path));
     struct stat made {};
     if (::fstat(fd, &made) != 0) {

@@ -461,6 +461,32 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
 
 }  // namespace
 
+void check_reset_marker(const TraceView& trace, const ResetAt& reset) {
+  if (reset.kind == ResetAt::Kind::kNone) return;
+  uint64_t markers = 0;
+  uint64_t low = UINT64_MAX;
+  uint64_t high = 0;
+  for (const trace::Record& r : trace.records) {
+    if (r.op != static_cast<uint8_t>(trace::Op::kMarker)) continue;
+    if (r.lba == reset.marker) return;
+    ++markers;
+    low = std::min(low, r.lba);
+    high = std::max(high, r.lba);
+  }
+  std::string has = "it has no marker records";
+  if (markers == 1) {
+    has = fmt::format("its one marker has value {}", low);
+  } else if (markers > 1) {
+    has = low == high ? fmt::format("its {} markers all have value {}", markers, low)
+                      : fmt::format("its {} markers have values {} to {}", markers, low, high);
+  }
+  throw InputError(say("{}: `reset-at` {}:{}: the trace has no marker of value {} ({}), so nothing would be reset "
+                       "and every counter would count the whole trace; give a marker value the trace holds "
+                       "(ftlsim dump --op marker lists them)",
+                       trace.path, reset.kind == ResetAt::Kind::kDevice ? "device" : "counters", reset.marker,
+                       reset.marker, has));
+}
+
 SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const SimOptions& opts,
                    const fdp::PlacementSetup& setup) {
   if (trace.sector_bytes == 0 || trace.sector_bytes > 65536) {
@@ -500,6 +526,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
         say("`precondition` cannot be combined with `reset-at` device:M, which would erase what it wrote; "
             "use `reset-at` counters:M"));
   }
+  check_reset_marker(trace, opts.reset);
   uint64_t interval = opts.interval_bytes;
   // 1% of every pass's writes (--repeat).
   if (interval == 0) interval = std::max<uint64_t>(trace_write_bytes(trace) * opts.repeat / 100, kSlot);

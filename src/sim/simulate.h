@@ -85,6 +85,12 @@ struct TraceView {
 [[nodiscard]] SimResult simulate(const ftl::FtlConfig& cfg, const TraceView& trace, const SimOptions& opts,
                                  const fdp::PlacementSetup& setup = {});
 
+// With `reset` (--reset-at KIND:M), throws InputError unless the trace holds
+// a marker record of value M: a reset that never happens would leave every
+// counter counting the whole trace. simulate() checks it before any work;
+// a sweep, once before its configurations.
+void check_reset_marker(const TraceView& trace, const ResetAt& reset);
+
 // Host bytes the trace writes (for the default interval).
 [[nodiscard]] uint64_t trace_write_bytes(const TraceView& trace);
 

@@ -6,7 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
-#include <set>
+#include <map>
 #include <utility>
 
 #include "core/error.h"
@@ -109,10 +109,26 @@ void expand_range(std::string_view option, ValueKind kind, std::string_view item
   }
 }
 
+// The value of a checked number or size item as text, for comparing items:
+// equal exactly when the items are the same value.
+std::string value_text(std::string_view option, ValueKind kind, std::string_view item) {
+  switch (kind) {
+    case ValueKind::kInteger: return std::to_string(parse_uint_option(item, option));
+    case ValueKind::kReal: {
+      const double v = *parse_real(item);
+      return fmt::format("{}", v == 0 ? 0.0 : v);  // the shortest text that reads back to v; -0 is 0
+    }
+    case ValueKind::kSize:
+      if (item.substr(0, 4) == "fit:") return fmt::format("fit:{}", *parse_fit(item));
+      return std::to_string(*parse_size(item));
+    default: return std::string(item);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> expand_values(std::string_view option, ValueKind kind, std::string_view text,
-                                       const ItemCheck& check) {
+                                       const ItemCheck& check, const CanonicalFn& canonical) {
   std::vector<std::string> items;
   if (trim(text).empty()) bad_item(option, text, "is empty");
   auto add = [&](std::string_view item) {
@@ -163,9 +179,16 @@ std::vector<std::string> expand_values(std::string_view option, ValueKind kind, 
   if (items.size() > kMaxItems) {
     throw InputError(fmt::format("{}: more than {} values", option, kMaxItems));
   }
-  std::set<std::string_view> seen;
+  std::map<std::string, std::string_view> seen;  // value -> the first item that has it
   for (const std::string& item : items) {
-    if (!seen.insert(item).second) bad_item(option, item, "is listed twice");
+    const bool words = kind == ValueKind::kWord || kind == ValueKind::kPlacement;
+    const std::string value = words ? (canonical ? canonical(item) : item) : value_text(option, kind, item);
+    const auto [at, first] = seen.emplace(value, item);
+    if (first) continue;
+    if (at->second == item) bad_item(option, item, "is listed twice");
+    bad_item(option, item,
+             fmt::format("is the same value as '{}', listed before it: a sweep runs each configuration once",
+                         at->second));
   }
   return items;
 }

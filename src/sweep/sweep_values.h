@@ -36,8 +36,16 @@ inline constexpr size_t kMaxItems = 10000;
 // to 4294967295"): a number, size, or range START or STOP that is not one
 // (malformed, past 64 bits) is refused with its message rather than the
 // generic one of any 64-bit number.
+//
+// Repeated means the same value, not the same text: numbers are compared by
+// value (60, 60.0 and 6e1 are one; 060 and 60 too), sizes in bytes (256M and
+// 268435456), `fit:` shares by their fraction, and words and placements by
+// `canonical` (the setting's own reading, e.g. map:1=2,0=1 and map:0=1,1=2;
+// none given: by their text). Each configuration of a sweep runs once.
 using ItemCheck = std::function<void(std::string_view)>;
+using CanonicalFn = std::function<std::string(std::string_view)>;
 [[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind,
-                                                     std::string_view text, const ItemCheck& check = {});
+                                                     std::string_view text, const ItemCheck& check = {},
+                                                     const CanonicalFn& canonical = {});
 
 }  // namespace ftlsim::sim

@@ -140,7 +140,7 @@ TEST_CASE("confdp presets derive their lines from the thresholds", "[cli]") {
   CHECK_THAT(slurp(dir.file("c/summary.json")), Catch::Contains("\"lines\": 106"));
 }
 
-TEST_CASE("reset-at counts from a marker, and a marker that never comes resets nothing", "[cli]") {
+TEST_CASE("reset-at counts from a marker, and a marker that never comes is refused", "[cli]") {
   test::TempDir dir("reset");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, kLogicalSlots);
@@ -152,14 +152,15 @@ TEST_CASE("reset-at counts from a marker, and a marker that never comes resets n
   REQUIRE(whole.exit_code == 0);
   REQUIRE(dev.exit_code == 0);
   REQUIRE(cnt.exit_code == 0);
-  REQUIRE(never.exit_code == 0);
+  CHECK(never.exit_code == 2);  // it used to reset nothing, exit 0 (test_cli_reset_marker.cpp)
+  CHECK_THAT(never.output, Catch::Contains("the trace has no marker of value 999999"));
   // Marker 20 comes after the fill (13107 records) and 20000 overwrites.
   const std::string jd = slurp(dir.file("dev/summary.json"));
   const std::string jc = slurp(dir.file("cnt/summary.json"));
   CHECK_THAT(jd, Catch::Contains("\"reset_record\": 33127"));  // 13107 + 20000 records + markers 0..19
   CHECK_THAT(jc, Catch::Contains("\"reset_record\": 33127"));
-  CHECK_THAT(slurp(dir.file("never/summary.json")), Catch::Contains("\"reset_record\": null"));
-  CHECK(slurp(dir.file("never/timeseries.csv")) == slurp(dir.file("whole/timeseries.csv")));
+  CHECK_FALSE(std::filesystem::exists(dir.file("never")));
+  CHECK_THAT(slurp(dir.file("whole/summary.json")), Catch::Contains("\"reset_record\": null"));
   CHECK(slurp(dir.file("dev/timeseries.csv")) != slurp(dir.file("cnt/timeseries.csv")));
 }
 

@@ -16,6 +16,15 @@ TEST_CASE("placement specs parse and bad ones name the problem", "[fdp][unit]") 
   CHECK(m.map[4] == std::pair<uint16_t, uint16_t>{4, 2});
   CHECK_THROWS_WITH(fdp::parse_placement("map:0=x"), Catch::Contains("'x' is not a handle"));
   CHECK_THROWS_WITH(fdp::parse_placement("map:7"), Catch::Contains("PID=HANDLE"));
+  // One handle per ID, as a pid map file refuses a duplicate key (the last
+  // mapping used to win silently).
+  CHECK_THROWS_WITH(fdp::parse_placement("map:0=1,0=2,1=3"),
+                    Catch::Contains("map:0=1,0=2,1=3: placement ID 0 is mapped twice (to 1 and to 2)"));
+  CHECK_THROWS_WITH(fdp::parse_placement("map:3=1,1=0,3=1"), Catch::Contains("placement ID 3 is mapped twice"));
+  // Two specs that place alike read as one text.
+  CHECK(fdp::canonical_text(fdp::parse_placement("map:1=2,0=1")) == "map:0=1,1=2");
+  CHECK(fdp::canonical_text(fdp::parse_placement("map:00=1")) == "map:0=1");
+  CHECK(fdp::canonical_text(fdp::parse_placement("fdp")) == "fdp");
   CHECK_THROWS_WITH(fdp::parse_placement("lifetime"), Catch::Contains("unknown policy 'lifetime'"));
 }
 

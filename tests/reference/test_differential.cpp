@@ -138,6 +138,14 @@ FastRun run_fast(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t
                       : c.reset_kind == 2 ? sim::ResetAt::Kind::kCounters
                                           : sim::ResetAt::Kind::kNone;
     opts.reset.marker = c.reset_marker;
+    // A prefix (when a failing case is shrunk) may end before the marker:
+    // the reference then resets nothing, which ftlsim gives without --reset-at
+    // (it refuses a reset at a marker the trace lacks).
+    if (std::none_of(recs.begin(), recs.end(), [&](const trace::Record& r) {
+          return r.op == static_cast<uint8_t>(trace::Op::kMarker) && r.lba == c.reset_marker;
+        })) {
+      opts.reset.kind = sim::ResetAt::Kind::kNone;
+    }
     f.result = sim::simulate(ftl_config(c), view, opts, placement_setup(c));
   } catch (const InputError& e) {
     f.threw = true;

@@ -177,6 +177,27 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
   CHECK_FALSE(fs::exists(img));
 }
 
+// A target name that is a symbolic link to no file "does not exist", yet is
+// no place to create one: a new target is never made through a link. It
+// used to fail after the checks with "cannot create: File exists", exit 1.
+TEST_CASE("replay onto a dangling symbolic link: one line naming the link, exit 2, with or without --create",
+          "[replay][cli]") {
+  const TempDir tmp("replay-dangling");
+  const std::string trace = make_trace(tmp);
+  const std::string link = tmp.file("tg.img");
+  fs::create_symlink("nowhere/new.img", link);
+  for (const std::string& create : {std::string(" --create 16M"), std::string()}) {
+    const RunResult r = run_ftlsim("replay --trace " + trace + " --target " + link + create + " --no-progress");
+    INFO(create << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output == "ftlsim: error: --target " + link +
+                          ": is a symbolic link (to nowhere/new.img) that leads to no file; a target is never "
+                          "created or written through a link: give the file itself\n");
+    CHECK(fs::is_symlink(link));
+    CHECK_FALSE(fs::exists(tmp.file("nowhere")));
+  }
+}
+
 TEST_CASE("Ctrl-C drains and writes a partial report", "[replay][cli]") {
   const TempDir tmp("replay-sigint");
   // 2000 writes 10 ms apart: 20 s in timed mode.

@@ -223,7 +223,8 @@ TEST_CASE("confdp single: every write through handle 0 of the FDP device", "[val
 //   counters: the mapping stays (lpn 0 at 8; lpn 8 at line 2's first slot,
 //     16; 12 mapped) but the counters count from the marker: 4 host slots,
 //     0 GC slots (line 1 is full, not queued: no pass after W(8,4)).
-// Marker 6 never comes: no reset: 13 host slots, 7 GC slots.
+// Without a reset: 13 host slots, 7 GC slots. A reset at marker 6, which
+// never comes, is refused: it would count the same as no reset.
 TEST_CASE("reset at a marker: the whole device or only its counters", "[validation]") {
   const ftl::FtlConfig c = device(4, 6, 16, 30, 80);
   const std::vector<trace::Record> recs = {W(0, 8), W(0, 1), M(7), W(8, 4)};
@@ -246,7 +247,9 @@ TEST_CASE("reset at a marker: the whole device or only its counters", "[validati
   CHECK(cnt.ftl.gc_slots == 0);
   CHECK(cnt.erase_max == 1);  // erase counts are wear: a counters reset keeps them
   CHECK(cnt.requests.writes == 1);
-  const sim::SimResult none = run(c, recs, {}, {sim::ResetAt::Kind::kDevice, 6});
+  CHECK_THROWS_WITH(run(c, recs, {}, {sim::ResetAt::Kind::kDevice, 6}),
+                    Catch::Contains("no marker of value 6 (its one marker has value 7)"));
+  const sim::SimResult none = run(c, recs, {}, {});
   CHECK_FALSE(none.reset_record.has_value());
   CHECK(none.ftl.host_slots == 13);
   CHECK(none.ftl.gc_slots == 7);

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
+
 #include <algorithm>
 #include <filesystem>
 #include <mutex>
@@ -81,6 +83,40 @@ TEST_CASE("expand_values rejects bad items naming the option and the item", "[un
       CHECK_THAT(e.what(), Catch::StartsWith("--opt") && Catch::Contains(expect));
     }
   }
+}
+
+// Listed twice means the same value, whatever its text: each configuration
+// of a sweep runs once (60,60.0 used to run twice as gc-thres=60 and
+// gc-thres=60.0).
+TEST_CASE("expand_values: items of one value are listed twice, compared by value", "[unit]") {
+  const std::vector<std::tuple<ValueKind, std::string, std::string>> same = {
+      {ValueKind::kReal, "60,60.0,70", "'60.0' is the same value as '60', listed before it"},
+      {ValueKind::kReal, "6e1,60", "'60' is the same value as '6e1'"},
+      {ValueKind::kReal, "0.1:0.3:0.1,0.20", "'0.20' is the same value as '0.2'"},
+      {ValueKind::kReal, "0,-0", "'-0' is the same value as '0'"},
+      {ValueKind::kInteger, "60,060", "'060' is the same value as '60'"},
+      {ValueKind::kInteger, "4,2:8:2", "'4' is listed twice"},
+      {ValueKind::kSize, "256M,268435456", "'268435456' is the same value as '256M'"},
+      {ValueKind::kSize, "1G,1024M", "'1024M' is the same value as '1G'"},
+      {ValueKind::kSize, "16M:64M:16M,33554432", "'33554432' is the same value as '32M'"},
+      {ValueKind::kSize, "fit:50%,fit:50.0%", "'fit:50.0%' is the same value as 'fit:50%'"},
+  };
+  for (const auto& [kind, text, expect] : same) {
+    INFO(text);
+    CHECK_THROWS_WITH(sim::expand_values("--opt", kind, text), Catch::StartsWith("--opt: ") && Catch::Contains(expect));
+  }
+  // Distinct values stay distinct however close their text.
+  CHECK(sim::expand_values("--opt", ValueKind::kReal, "60,60.000001") == Strings{"60", "60.000001"});
+  CHECK(sim::expand_values("--opt", ValueKind::kSize, "4K,4097") == Strings{"4K", "4097"});
+  // Words and placements: by the reading the caller gives, else by text.
+  const sim::CanonicalFn lower = [](std::string_view w) {
+    std::string s(w);
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  CHECK(sim::expand_values("--opt", ValueKind::kWord, "Greedy,greedy") == Strings{"Greedy", "greedy"});
+  CHECK_THROWS_WITH(sim::expand_values("--opt", ValueKind::kWord, "Greedy,greedy", {}, lower),
+                    Catch::Contains("'greedy' is the same value as 'Greedy'"));
 }
 
 TEST_CASE("expand_values: a value that does not parse is refused by the setting's own check", "[unit]") {

@@ -24,15 +24,15 @@ constexpr std::array<std::string_view, kColumns> kColumnNames = {"arrival time",
 }  // namespace
 
 DiskSimParser::DiskSimParser(std::string_view text, std::string source_name, const DiskSimOptions& options)
-    : text_(text), source_(std::move(source_name)), options_(options) {}
+    : cursor_(text), source_(std::move(source_name)), options_(options) {}
 
 DiskSimLine parse_disksim_line(std::string_view line, Record& out, uint32_t& device, std::string& why) {
   using scan::is_blank;
   using scan::parse_uint;
   using scan::quote;
+  static_assert(kDiskSimMaxLineBytes == scan::kMaxLineBytes);
   if (line.size() > kDiskSimMaxLineBytes) {
-    why = fmt::format("line is {} bytes long (limit {}); is this a text trace?", line.size(),
-                      kDiskSimMaxLineBytes);
+    why = scan::overlong_line_message();
     return DiskSimLine::kBad;
   }
   std::array<std::string_view, kColumns> tok;
@@ -85,15 +85,12 @@ DiskSimLine parse_disksim_line(std::string_view line, Record& out, uint32_t& dev
 bool DiskSimParser::next(Record& out) {
   std::string why;
   uint32_t device = 0;
-  while (pos_ < text_.size()) {
-    const char* start = text_.data() + pos_;
-    const size_t remaining = text_.size() - pos_;
-    const auto* nl = static_cast<const char*>(std::memchr(start, '\n', remaining));
-    const size_t len = nl != nullptr ? static_cast<size_t>(nl - start) : remaining;
-    pos_ += nl != nullptr ? len + 1 : len;
+  std::string_view line;
+  while (cursor_.next(line)) {
     ++summary_.lines;
-
-    switch (parse_disksim_line(std::string_view(start, len), out, device, why)) {
+    // An overlong line comes cut at the limit, nothing past it read: the
+    // line parse refuses it by its length.
+    switch (parse_disksim_line(line, out, device, why)) {
       case DiskSimLine::kSkip:
         continue;
       case DiskSimLine::kBad:
@@ -103,6 +100,7 @@ bool DiskSimParser::next(Record& out) {
             summary_.first_bad_reason = why;
           }
           ++summary_.bad_lines;
+          cursor_.skip_overlong();  // skipped: on to its end
           continue;
         }
         if (options_.skip_bad > 0) {

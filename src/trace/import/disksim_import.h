@@ -10,13 +10,14 @@
 // and comment lines whose first non-blank character is '#'. Everything else is
 // a malformed line: a wrong column count, a column that is not a decimal
 // integer in range, a zero size, a type other than 0/1, lba + size beyond
-// 64 bits, a line longer than kMaxLineBytes.
+// 64 bits, a line longer than kDiskSimMaxLineBytes (looked for no further).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "trace/import/text_scan.h"
 #include "trace/record.h"
 
 namespace ftlsim::trace {
@@ -42,7 +43,7 @@ struct DiskSimSummary {
   std::string first_bad_reason;       // why first_bad_line was skipped
 };
 
-inline constexpr size_t kDiskSimMaxLineBytes = 4096;
+inline constexpr size_t kDiskSimMaxLineBytes = 4096;  // scan::kMaxLineBytes, every text input's limit
 
 // Classifies one line (without its '\n'): a request (fills `out`, with pid
 // 0, and `device`), a line to skip (blank or comment), or a malformed line
@@ -66,8 +67,7 @@ class DiskSimParser {
   [[nodiscard]] const DiskSimSummary& summary() const { return summary_; }
 
  private:
-  std::string_view text_;
-  size_t pos_ = 0;
+  scan::LineCursor cursor_;  // over the text
   std::string source_;
   DiskSimOptions options_;
   DiskSimSummary summary_;

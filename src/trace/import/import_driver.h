@@ -34,8 +34,6 @@
 
 namespace ftlsim::trace::detail {
 
-inline constexpr size_t kMaxLineBytes = 4096;
-
 // One request as a parser sees it, before placement and time rebasing.
 struct Event {
   uint64_t time_ns = 0;  // on the source's clock
@@ -279,8 +277,8 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
       progress->set(cursor.pos());
     }
     LineKind kind;
-    if (line.size() > kMaxLineBytes) {
-      why = fmt::format("line is {} bytes long (limit {}); is this a text trace?", line.size(), kMaxLineBytes);
+    if (cursor.overlong()) {  // cut at the limit: nothing past it was read
+      why = scan::overlong_line_message();
       kind = LineKind::kBad;
     } else {
       ev.has_pid = false;
@@ -293,6 +291,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     if (kind == LineKind::kBad) {
       on_bad_line(*ctx.source, cursor.line_no(), why, skip_bad, s.bad_lines, &s.first_bad_line,
                   &s.first_bad_reason);
+      cursor.skip_overlong();  // skipped (--skip-bad): on to its end
       continue;
     }
     ctx.devices->add(ev.dev);

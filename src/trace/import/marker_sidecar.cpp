@@ -14,6 +14,9 @@ std::vector<MarkerPoint> parse_marker_sidecar(std::string_view text, const std::
   std::string_view line;
   std::string why;
   while (cursor.next(line)) {
+    if (cursor.overlong()) {
+      throw InputError(fmt::format("{}: line {}: {}", source, cursor.line_no(), scan::overlong_line_message()));
+    }
     const std::string_view t = scan::trim(line);
     if (t.empty() || t.front() == '#') continue;
     scan::Tokens tok(t);

@@ -86,6 +86,7 @@ PidMap PidMap::parse(std::string_view text, const std::string& source) {
     id = static_cast<PlacementId>(v);
   };
   while (cursor.next(raw)) {
+    if (cursor.overlong()) fail(source, cursor.line_no(), scan::overlong_line_message());
     const std::string_view line = trim(raw);
     if (line.empty() || line[0] == '#') continue;
     const uint64_t n = cursor.line_no();
@@ -222,6 +223,12 @@ HintIndex HintIndex::parse(std::string_view text, const std::string& source, con
   constexpr size_t kMaxFields = 16;
   std::string_view f[kMaxFields];
   while (cursor.next(line)) {
+    if (cursor.overlong()) {  // cut at the limit, nothing past it read
+      detail::on_bad_line(source, cursor.line_no(), scan::overlong_line_message(), options.skip_bad,
+                          index.bad_lines_);
+      cursor.skip_overlong();  // skipped (--skip-bad): on to its end
+      continue;
+    }
     if (scan::is_blank_line(line) || trim(line)[0] == '#') continue;
     const size_t n = scan::split(line, ',', f);
     if (first) {

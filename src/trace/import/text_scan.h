@@ -21,8 +21,19 @@ namespace ftlsim::trace::scan {
 }
 [[nodiscard]] constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The longest line any text input may have (every trace format and the
+// sidecars: pid maps, hint logs, marker files). A longer one is not text.
+inline constexpr size_t kMaxLineBytes = 4096;
+
 // Walks `text` line by line. A line excludes its '\n' and one trailing '\r'
 // (CRLF files); the last line need not end in '\n'. Line numbers count from 1.
+//
+// A line is looked for within kMaxLineBytes + 2 bytes of its start (its
+// bytes, a '\r' and the '\n'), never further: a longer line is returned cut
+// to its first kMaxLineBytes + 1 bytes with overlong() true, whatever the size
+// of the file (a 100 GB file without a newline costs one memchr over 4 KiB,
+// not a scan of 100 GB). The caller refuses it, or, to skip it
+// (--skip-bad), calls skip_overlong(), which reads on to its end.
 class LineCursor {
  public:
   explicit LineCursor(std::string_view text) : text_(text) {}
@@ -32,13 +43,32 @@ class LineCursor {
     if (pos_ >= text_.size()) return false;
     const char* start = text_.data() + pos_;
     const size_t remaining = text_.size() - pos_;
-    const auto* nl = static_cast<const char*>(std::memchr(start, '\n', remaining));
-    size_t len = nl != nullptr ? static_cast<size_t>(nl - start) : remaining;
-    pos_ += nl != nullptr ? len + 1 : len;
-    if (len > 0 && start[len - 1] == '\r') --len;
-    line = std::string_view(start, len);
+    const size_t window = std::min(remaining, kMaxLineBytes + 2);
+    const auto* nl = static_cast<const char*>(std::memchr(start, '\n', window));
+    size_t len = nl != nullptr ? static_cast<size_t>(nl - start) : window;
+    if (len > 0 && start[len - 1] == '\r' && (nl != nullptr || window == remaining)) --len;
     ++line_no_;
+    if (len > kMaxLineBytes) {
+      overlong_ = true;
+      pos_ += kMaxLineBytes + 1;
+      line = std::string_view(start, kMaxLineBytes + 1);
+      return true;
+    }
+    overlong_ = false;
+    pos_ += nl != nullptr ? static_cast<size_t>(nl - start) + 1 : window;
+    line = std::string_view(start, len);
     return true;
+  }
+  // Whether the line next() returned is longer than kMaxLineBytes (it was
+  // cut, and the cursor stands inside it).
+  [[nodiscard]] bool overlong() const { return overlong_; }
+  // Moves past the rest of an overlong line: its '\n', or the end of the text.
+  // Reads on as far as the line goes (linear in its length).
+  void skip_overlong() {
+    if (!overlong_) return;
+    overlong_ = false;
+    const auto* nl = static_cast<const char*>(std::memchr(text_.data() + pos_, '\n', text_.size() - pos_));
+    pos_ = nl != nullptr ? static_cast<size_t>(nl - text_.data()) + 1 : text_.size();
   }
   [[nodiscard]] uint64_t line_no() const { return line_no_; }
   // Bytes of the text consumed so far (the lines returned and their ends).
@@ -48,7 +78,13 @@ class LineCursor {
   std::string_view text_;
   size_t pos_ = 0;
   uint64_t line_no_ = 0;
+  bool overlong_ = false;
 };
+
+// The message for an overlong line (LineCursor::overlong()).
+[[nodiscard]] inline std::string overlong_line_message() {
+  return fmt::format("line is more than {0} bytes long (limit {0}); is this a text trace?", kMaxLineBytes);
+}
 
 [[nodiscard]] inline std::string_view trim(std::string_view s) {
   size_t b = 0;

@@ -12,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "guarded_text.h"
 #include "test_util.h"
+#include "trace/import/disksim_import.h"
+#include "trace/import/marker_sidecar.h"
 #include "trace/import/placement_id_source.h"
 
 using namespace ftlsim::trace;
@@ -251,4 +254,71 @@ TEST_CASE("bad-input table: the wide hint-log row that once took gigabytes", "[t
   CHECK(idx.lookup(make_dev(8, 1), 0, 8, 1, 10) == std::nullopt);  // another device
   // A request wider than the index walks the index, not its 2^24 buckets.
   CHECK(idx.lookup(dev, 0, 4294967295u, 2, 0) == std::optional<uint16_t>(2));
+}
+
+// A line is looked for within 4 KiB of its start, never further: a text of
+// 64 GiB whose second line never ends is refused having read 64 KiB at most
+// (the rest of the text faults when read: GuardedText). Every importer and
+// sidecar used to scan the whole line first (a 100 GB file without '\n':
+// 22-29 s, and --markers over two minutes); the marker, pid-map and hint
+// readers had no limit at all.
+TEST_CASE("bad-input table: a line without end is refused at 4 KiB, whatever the text's size",
+          "[trace][unit][bad-input]") {
+  constexpr size_t kReadable = 64 << 10;
+  constexpr size_t kSize = size_t{64} << 30;
+  const auto refused_within = [&](const std::string& first, const auto& parse) {
+    GuardedText text(first, 'x', kReadable, kSize);
+    std::string msg;
+    const bool within = text.reads_within_prefix([&](std::string_view t) {
+      try {
+        parse(t);
+      } catch (const ftlsim::InputError& e) {
+        msg = e.what();
+      }
+    });
+    CHECK(within);
+    return msg;
+  };
+  const std::string why = "line 2: line is more than 4096 bytes long (limit 4096); is this a text trace?";
+  for (const Format& f : formats()) {
+    DYNAMIC_SECTION(f.name) {
+      const std::string first = (f.header.empty() ? f.good : f.header) + "\n";
+      const std::string msg = refused_within(first, [&](std::string_view t) { (void)parse_text_trace(t, "mem", options(f)); });
+      CHECK_THAT(msg, StartsWith("mem: " + why));
+    }
+  }
+  SECTION("disksim, the stand-alone parser") {
+    CHECK_THAT(refused_within("1 0 0 8 0\n", [](std::string_view t) { (void)parse_disksim(t, "mem"); }),
+               StartsWith("mem: " + why));
+  }
+  SECTION("marker sidecar") {
+    CHECK_THAT(refused_within("1 7\n", [](std::string_view t) { (void)parse_marker_sidecar(t, "m"); }),
+               StartsWith("m: " + why));
+  }
+  SECTION("pid map") {
+    CHECK_THAT(refused_within("pid:1=2\n", [](std::string_view t) { (void)PidMap::parse(t, "p"); }),
+               StartsWith("p: " + why));
+  }
+  SECTION("hint log") {
+    CHECK_THAT(refused_within("1,8:0,0,8,3,0\n", [](std::string_view t) { (void)HintIndex::parse(t, "h", {}); }),
+               StartsWith("h: " + why));
+  }
+}
+
+TEST_CASE("bad-input table: --skip-bad skips an overlong line to its end", "[trace][unit][bad-input]") {
+  for (const Format& f : formats()) {
+    DYNAMIC_SECTION(f.name) {
+      const std::string text = text_of(f, {f.good, f.good + std::string(100000, ' '), f.later});
+      const ParsedTrace p = parse_text_trace(text, "mem", options(f, 1));
+      CHECK(p.summary.bad_lines == 1);
+      CHECK(p.summary.first_bad_line == damaged_line(f));
+      CHECK_THAT(p.summary.first_bad_reason, Contains("more than 4096 bytes long"));
+      CHECK(p.records.size() == 2);
+    }
+  }
+  HintIndex::LoadOptions lo;
+  lo.skip_bad = 1;
+  const HintIndex idx = HintIndex::parse("1,8:0,0,8,3,0\n" + std::string(9000, 'x') + "\n2,8:0,100,8,2,0\n", "h", lo);
+  CHECK(idx.rows() == 2);
+  CHECK(idx.bad_lines() == 1);
 }

@@ -164,7 +164,7 @@ TEST_CASE("blkparse: malformed lines name their line number", "[trace][unit][blk
       {head + "W 0 + 8 [app", "does not end in ']' (truncated?)"},  // a truncated last line
       {head + "W 0 + 8 9 [app]", "unexpected '9' after SECTOR + N"},
       {head + "W 0 + 8 [app]" + std::string(5000, ' '),
-       "mem: line 3: line is " + std::to_string(head.size() + 13 + 5000) + " bytes long (limit 4096)"},
+       "mem: line 3: line is more than 4096 bytes long (limit 4096)"},
   };
   for (const auto& [line, expected] : cases) {
     INFO("line: " << line.substr(0, 80));

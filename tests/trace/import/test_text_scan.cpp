@@ -20,6 +20,41 @@ TEST_CASE("LineCursor: LF, CRLF, a last line without end, empty lines", "[trace]
   CHECK_FALSE(one.next(line));
 }
 
+// A line is looked for within kMaxLineBytes + 2 bytes (its bytes, '\r',
+// '\n'): a longer one comes cut, overlong(), and skip_overlong() moves past it.
+TEST_CASE("LineCursor: lines up to 4096 bytes, CRLF included, and a longer one cut at 4097", "[trace][unit][scan]") {
+  const std::string at_limit(kMaxLineBytes, 'a');
+  const std::string over(kMaxLineBytes + 1, 'b');
+  std::string_view line;
+  for (const std::string& end : {std::string("\n"), std::string("\r\n"), std::string("\r"), std::string()}) {
+    const std::string text = at_limit + end;
+    LineCursor c(text);
+    REQUIRE(c.next(line));
+    CHECK(line == at_limit);
+    CHECK_FALSE(c.overlong());
+    CHECK_FALSE(c.next(line));
+  }
+  for (const std::string& end : {std::string("\n"), std::string("\r\n")}) {
+    const std::string text = over + end + "next\n";
+    LineCursor c(text);
+    REQUIRE(c.next(line));
+    CHECK(c.overlong());
+    CHECK(line.size() == kMaxLineBytes + 1);
+    CHECK(c.pos() == kMaxLineBytes + 1);  // nothing past the cut was consumed
+    c.skip_overlong();
+    CHECK_FALSE(c.overlong());
+    REQUIRE(c.next(line));
+    CHECK(line == "next");
+    CHECK(c.line_no() == 2);
+  }
+  const std::string unended_text(3 * kMaxLineBytes, 'c');
+  LineCursor unended(unended_text);  // skipped to the end of the text
+  REQUIRE(unended.next(line));
+  CHECK(unended.overlong());
+  unended.skip_overlong();
+  CHECK_FALSE(unended.next(line));
+}
+
 TEST_CASE("split: fields, empty fields, quotes, too many fields", "[trace][unit][scan]") {
   std::string_view f[4];
   CHECK(split("a,b,,d", ',', f) == 4);

@@ -1,0 +1,149 @@
+// Standard output, checked by every command (cli/standard_streams.h): a
+// write that fails is one line and exit code 1, a reader that closes the
+// pipe early ends the command quietly with its own exit code, never a death
+// by SIGPIPE.
+#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cli_run.h"
+
+using namespace ftlsim;
+using test::kDevice;
+using test::run_ftlsim;
+using test::run_shell;
+using test::TempDir;
+
+extern char** environ;
+
+namespace {
+
+struct Ended {
+  bool signaled = false;
+  int code = -1;     // the exit code, or the signal
+  std::string err;  // what it printed on stderr
+};
+
+// Runs ftlsim with `args` (split on blanks) writing its stdout into a pipe
+// whose reader is already gone, SIGPIPE at its default action as in a shell
+// (whatever this test process does with it): every write to stdout fails.
+Ended run_into_closed_pipe(const std::string& args) {
+  std::vector<std::string> words = {FTLSIM_BINARY};
+  for (size_t at = 0; at < args.size();) {
+    const size_t end = std::min(args.find(' ', at), args.size());
+    if (end > at) words.push_back(args.substr(at, end - at));
+    at = end + 1;
+  }
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  int out[2];
+  int err[2];
+  REQUIRE(::pipe(out) == 0);
+  REQUIRE(::pipe(err) == 0);
+  ::close(out[0]);  // the reader has gone before the first write
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+  posix_spawn_file_actions_addclose(&fa, err[0]);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  sigset_t dfl;
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  posix_spawnattr_setsigdefault(&at, &dfl);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, argv[0], &fa, &at, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  ::close(out[1]);
+  ::close(err[1]);
+  REQUIRE(rc == 0);
+  Ended e;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(err[0], buf, sizeof buf)) > 0;) e.err.append(buf, static_cast<size_t>(n));
+  ::close(err[0]);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  e.signaled = WIFSIGNALED(status);
+  e.code = e.signaled ? WTERMSIG(status) : WEXITSTATUS(status);
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("standard output: a failed write is one line and exit code 1, for every command", "[cli]") {
+  const TempDir tmp("stdout");
+  const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 2000");
+  REQUIRE_FALSE(t.empty());
+  const std::string cmp = tmp.file("cmp");
+  const std::vector<std::string> commands = {
+      "--trace " + t + " " + kDevice,
+      "--trace " + t + " " + kDevice + " --gc-thres 60,70 -j 1 --out " + tmp.file("sw"),
+      "compare --trace " + t + " " + kDevice + " --b \"--gc-thres 60\"",
+      "qd-sweep --trace " + t + " " + kDevice + " --qd 1,2",
+      "info " + t,
+      "info --json " + t,
+      "dump " + t,
+      "gen --pattern uniform --logical 8M --writes 10 -o " + tmp.file("g.ftr"),
+      "--help",
+      "--version",
+  };
+  for (const std::string& c : commands) {
+    for (const std::string& redirect : {std::string(">/dev/full"), std::string(">&-")}) {
+      const test::RunResult r = run_shell("{ " + std::string(FTLSIM_BINARY) + " " + c + " " + redirect + "; }");
+      INFO(c << " " << redirect << "\n" << r.output);
+      CHECK(r.exit_code == 1);
+      CHECK_THAT(r.output, Catch::EndsWith(redirect == ">&-"
+                                               ? "ftlsim: error: standard output: cannot write: Bad file descriptor\n"
+                                               : "ftlsim: error: standard output: cannot write: No space left on "
+                                                 "device\n"));
+      CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+      std::filesystem::remove(tmp.file("g.ftr"));
+    }
+  }
+  // A closed stdout is never taken by a file the run opens: the results
+  // folder holds the results, not the summary text.
+  const test::RunResult r = run_shell("{ " + std::string(FTLSIM_BINARY) + " --trace " + t + " " + kDevice +
+                                      " --out " + tmp.file("o") + " >&-; }");
+  CHECK(r.exit_code == 1);
+  CHECK(test::slurp(tmp.file("o/summary.json")).rfind("{", 0) == 0);
+  // Written in full: exit 0, nothing on stderr.
+  const test::RunResult ok = run_shell(std::string(FTLSIM_BINARY) + " info " + t + " >/dev/null");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.output.empty());
+}
+
+TEST_CASE("standard output: a reader that closed the pipe ends the command quietly, exit 0, no SIGPIPE", "[cli]") {
+  const TempDir tmp("stdout-pipe");
+  const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 48M --writes 300000");
+  REQUIRE_FALSE(t.empty());
+  for (const std::string& c : {"dump " + t, std::string("--help"), "info " + t, "info --json " + t,
+                               "--trace " + t + " " + kDevice, "compare --trace " + t + " " + kDevice +
+                                                                   " --b --gc-thres=60"}) {
+    const Ended e = run_into_closed_pipe(c);
+    INFO(c << "\n" << e.err);
+    CHECK_FALSE(e.signaled);
+    CHECK(e.code == 0);
+    CHECK(e.err.empty());
+  }
+  // `| head -1`, as a user writes it: the first line arrives, ftlsim exits 0.
+  const test::RunResult head = run_shell("{ { " + std::string(FTLSIM_BINARY) + " dump " + t +
+                                         "; echo \"rc=$?\" >&2; } | head -1; }");
+  INFO(head.output);  // head's line and the status, in whichever order they came
+  CHECK((head.output == "time,op,lba,length,pid\nrc=0\n" || head.output == "rc=0\ntime,op,lba,length,pid\n"));
+  // The command's own failure keeps its code when its reader has gone.
+  const Ended bad = run_into_closed_pipe("info " + tmp.file("missing.ftr"));
+  CHECK(bad.code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("missing.ftr"));
+}

@@ -1,0 +1,40 @@
+// Arguments nobody takes are named in the order given, by every command:
+// CLI11 takes the arguments last first, and they used to be listed so
+// ("not expected: c b a --bogus"), but for --a/--b/--predict.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli_run.h"
+
+using ftlsim::test::run_ftlsim;
+using ftlsim::test::TempDir;
+namespace test = ftlsim::test;
+
+TEST_CASE("arguments nobody takes are named in the order given, by every command", "[cli]") {
+  const TempDir tmp("extras");
+  const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 100");
+  REQUIRE_FALSE(t.empty());
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {"--trace " + t + " --gc-thres 60 --bogus a b c", "--bogus a b c"},
+      {"qd-sweep --trace " + t + " --aa 1 --bb 2", "--aa 1 --bb 2"},
+      {"info " + t + " x y", "x y"},
+      {"dump " + t + " x y", "x y"},
+      {"gen --pattern uniform --logical 8M --writes 10 -o " + tmp.file("g.ftr") + " --zz 1 2", "--zz 1 2"},
+      {"convert --from disksim in.txt -o o.ftr --zz 1 2", "--zz 1 2"},
+      {"compare --trace " + t + " --zz 1 2", "--zz 1 2"},
+      {"replay --trace " + t + " --target " + tmp.file("x.img") + " --zz 1 2", "--zz 1 2"},
+  };
+  for (const auto& [args, extras] : rows) {
+    const test::RunResult r = run_ftlsim(args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains("not expected: " + extras + " (see --help)"));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+  CHECK_FALSE(std::filesystem::exists(tmp.file("g.ftr")));
+}

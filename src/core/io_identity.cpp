@@ -351,14 +351,25 @@ void add_layers(std::vector<RunInputs::Input>& inputs, const std::string& option
 namespace {
 
 // The input open as `node` (O_PATH): the type of the FUSE or network file
-// system it is on, and its ContentMark (read through the open node).
+// system it is on, and then its ContentMark (read through the open node).
+// The mark of an input elsewhere is read only when an output on such a file
+// system is compared with it (RunInputs::seen_as).
 void mark_input(RunInputs::Input& in, int node) {
   struct stat st {};
   if (::fstat(node, &st) != 0) return;
   in.aliased = aliasing_fs_of(st.st_dev);
-  if (!S_ISREG(st.st_mode)) return;  // never read a FIFO or device here
+  if (in.aliased.empty() || !S_ISREG(st.st_mode)) return;  // never read a FIFO or device here
   const UniqueFd fd(::open(fd_path(node).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.valid()) in.mark = content_mark(fd.get());
+}
+
+// The ContentMark of the input `in`, read again from its path (its layer
+// file for an overlay layer) when that still leads to it.
+std::optional<ContentMark> mark_of_input(const RunInputs::Input& in) {
+  const std::string& at = in.stored.empty() ? in.path : in.stored;
+  const UniqueFd fd(::open(at.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd.valid() || identity_of_open(fd.get()) != in.id) return std::nullopt;
+  return content_mark(fd.get());
 }
 
 }  // namespace
@@ -438,10 +449,11 @@ const RunInputs::Input* RunInputs::seen_as(int fd) const {
   const bool aliasing = !aliasing_fs_of(st.st_dev).empty();
   std::optional<ContentMark> mark;  // read once, when an input could match it
   for (const Input& in : inputs_) {
-    if (in.planned || in.device_only || !in.mark || (!aliasing && in.aliased.empty())) continue;
-    if (in.mark->size != static_cast<uint64_t>(st.st_size)) continue;
+    if (in.planned || in.device_only || !in.unresolved.empty() || (!aliasing && in.aliased.empty())) continue;
+    const std::optional<ContentMark> theirs = in.mark ? in.mark : mark_of_input(in);
+    if (!theirs || theirs->size != static_cast<uint64_t>(st.st_size)) continue;
     if (!mark) mark = content_mark(fd);
-    if (mark && *mark == *in.mark) return &in;
+    if (mark && *mark == *theirs) return &in;
   }
   return nullptr;
 }

@@ -107,7 +107,8 @@ class RunInputs {
     // ("fuse.bindfs"), whose files may be other files under another device
     // and inode: its storage cannot be seen. "" when it is on none.
     std::string aliased{};
-    // Its ContentMark (regular files), to tell it through another file system.
+    // Its ContentMark when `aliased` (regular files), to tell it through
+    // another file system.
     std::optional<ContentMark> mark{};
   };
   [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }

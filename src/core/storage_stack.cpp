@@ -137,6 +137,7 @@ struct Up {
   DevNo dev;
   std::string how;
   std::string base;
+  bool over_file = false;
 };
 
 DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack stack, const SafetyPaths& paths) {
@@ -172,7 +173,7 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
   std::vector<std::optional<ContentMark>> file_marks;  // read once, when a loop needs them
   for (const Loop& l : loops) {
     if (l.file && has(stack.files, l.id)) {
-      up.push_back({l.dev, fmt::format("a loop device over {}", l.backing), ""});
+      up.push_back({l.dev, fmt::format("a loop device over {}", l.backing), "", true});
     } else if (l.file && !aliasing_fs_of(l.id.dev, mounts).empty()) {
       const std::optional<ContentMark> mark = mark_of(l.backing, l.id);
       if (file_marks.empty()) {
@@ -219,12 +220,14 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
       }
     }
     // File systems that use d besides their own device (a log, a journal,
-    // their source, a folder they show).
+    // their source, a folder they show), or an image stored on d (fuse2fs).
     for (size_t i = 0; i < mounts.size(); ++i) {
       const DevNo own{mounts[i].major, mounts[i].minor};
       if (own == d) continue;
       for (const MountBase& b : bases[i]) {
-        if (!b.file && DevNo{b.major, b.minor} == d) up.push_back({own, mount_how(mounts[i], b), name});
+        if ((!b.file && DevNo{b.major, b.minor} == d) || (b.file && b.id.dev == as_dev)) {
+          up.push_back({own, mount_how(mounts[i], b), name});
+        }
       }
     }
   };
@@ -234,7 +237,7 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
     up.pop_front();
     if (has(stack.below, u.dev) || has(stack.above, u.dev) || has(disks, u.dev)) continue;
     const std::string name = name_of(paths, u.dev);
-    stack.above.push_back({name, u.dev.major, u.dev.minor, u.how, u.base});
+    stack.above.push_back({name, u.dev.major, u.dev.minor, u.how, u.base, u.over_file});
     built_on(u.dev, name);
   }
   return stack;

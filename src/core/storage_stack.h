@@ -6,8 +6,9 @@
 // any of them, at any depth:
 //  - other loop devices over the same backing file (at any offset) or over
 //    a device in the stack; holders (device-mapper, md, bcache); partitions;
-//  - loop devices whose backing file lies on a file system mounted from a
-//    device in the stack (an image stored in an image);
+//  - loop devices whose backing file, and FUSE file systems whose image,
+//    lies on a file system mounted from a device in the stack (an image
+//    stored in an image);
 //  - mounted file systems built on a device or file of the stack besides
 //    their own device number (core/mount_table.h: an XFS log or realtime
 //    device, an ext3/4 external journal, btrfs's other devices, an image
@@ -40,6 +41,7 @@ struct StackDevice {
   unsigned major = 0, minor = 0;
   std::string how;   // how it joined the stack, for messages
   std::string base;  // the name of the stack device it is built on ("" when none: the target, or built on a file)
+  bool over_file = false;  // a loop device over a file of the stack (by device and inode)
 };
 // "/dev/loop0", or "MAJ:MIN" for a device without a node.
 [[nodiscard]] std::string device_shown(const StackDevice& d);

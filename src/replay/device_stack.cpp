@@ -135,7 +135,7 @@ void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const
   }
 }
 
-std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths) {
+std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths, bool skip_loops_over_files) {
   std::vector<std::string> findings;
   const std::string mountinfo = slurp(paths.mountinfo);
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
@@ -146,6 +146,7 @@ std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPa
   };
   for (size_t i = 1; i < stack.below.size(); ++i) in_use(stack.below[i]);
   for (const StackDevice& d : stack.above) {
+    if (skip_loops_over_files && d.over_file) continue;
     const std::string who = in_use(d);
     if (!paths.live() || !has_node(d)) continue;  // fixtures, and file systems without a device, have no node to probe
     for (const std::string& s : probe_signatures("/dev/" + d.name)) findings.push_back(fmt::format("{}: {}", who, s));
@@ -173,7 +174,7 @@ void check_stack_busy(const DeviceStack& stack, const Message& target, bool prob
     return false;
   };
   const auto check = [&](const StackDevice& d) {
-    if (!has_node(d) || !busy(d) || explained(d)) return;
+    if (!has_node(d) || explained(d) || !busy(d)) return;
     throw InputError(Message("refusing to write to ") + target +
                      say(": {} ({}) is busy: the kernel refuses an exclusive open, and nothing ftlsim can see uses "
                          "it (mounted in another mount namespace, the log or journal of a file system not mounted "

@@ -42,7 +42,11 @@ void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const
 // Findings for the devices of the stack other than the target: mounts and
 // swap of every one, and the holders, partitions and signatures of those
 // above (built on the same storage). Empty when none is in use.
-[[nodiscard]] std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths = {});
+// `skip_loops_over_files`: leave out the loop devices over a file of the
+// stack (a file target: inspect_regular_file() lists them), not what is
+// built on them.
+[[nodiscard]] std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths = {},
+                                                      bool skip_loops_over_files = false);
 
 // Throws InputError when a block device of the stack is in use by the
 // kernel (an exclusive open fails with EBUSY, also after a moment) while

@@ -9,7 +9,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -256,9 +255,7 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
     std::vector<std::string> findings = inspect_regular_file(r.path, id, fd_path(node));
-    for (std::string& f : stack_findings(stack)) {
-      if (std::find(findings.begin(), findings.end(), f) == findings.end()) findings.push_back(std::move(f));
-    }
+    for (std::string& f : stack_findings(stack, {}, true)) findings.push_back(std::move(f));
     if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
     info_.findings = std::move(findings);
     if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {

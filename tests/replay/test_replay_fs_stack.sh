@@ -79,6 +79,18 @@ detach() {
   scratch_loops=("${scratch_loops[@]}")
 }
 need() { command -v "$1" >/dev/null || skip "needs $1"; }
+# wait_closed FILE: until no process holds FILE open (a FUSE daemon exits
+# a moment after its file system is unmounted), at most 10 s.
+held_open() {
+  local fd
+  for fd in /proc/[0-9]*/fd/*; do [ "$(readlink "$fd" 2>/dev/null)" = "$1" ] && return 0; done
+  return 1
+}
+wait_closed() {
+  local _
+  for _ in $(seq 200); do held_open "$1" || return 0; sleep 0.05; done
+  fail "$1 is still open after 10 s"
+}
 F() { "$ftlsim" "$@"; }
 replay() { "$ftlsim" replay --no-progress --wrap "$@"; }
 
@@ -230,7 +242,26 @@ else
 fi
 intact "$tmp/fm/t.ftr" "D3"
 unmount "$tmp/fm"
+wait_closed "$tmp/f.img"
 e2fsck -fn "$tmp/f.img" >/dev/null 2>&1 || fail "D3: e2fsck -fn finds the image damaged"
+# The image stored on a file system mounted from the target.
+truncate -s 96M "$tmp/fo.img"
+attach l_fo "$tmp/fo.img"
+mkfs.ext4 -q "$l_fo"
+mount_at "$tmp/fom" "$l_fo"
+mv "$tmp/f.img" "$tmp/fom/f.img"
+(cd "$tmp" && fuse2fs fom/f.img fm -o rw >/dev/null 2>&1) || skip "fuse2fs cannot mount"
+mounts+=("$tmp/fm")
+for target in "$l_fo" "$tmp/fo.img"; do
+  expect_refusal "D3 fuse2fs image on the target's file system, $target --force" \
+    "is on a file system of 0:[0-9]+ \(the fuse[.a-z0-9]* file system mounted at $tmp/fm, built on" \
+    bash -c "cd '$tmp' && '$ftlsim' replay --no-progress --wrap --trace fm/t.ftr --target '$target' --force"
+done
+intact "$tmp/fm/t.ftr" "D3 nested"
+unmount "$tmp/fm"
+wait_closed "$tmp/fom/f.img"
+unmount "$tmp/fom"
+clean_ext4 "$l_fo" "D3 the image's file system"
 pass "D3"
 fi
 

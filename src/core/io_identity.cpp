@@ -330,10 +330,12 @@ void add_layers(std::vector<RunInputs::Input>& inputs, const std::string& option
   }
   for (OverlayLayers::File& f : layers.files) {
     RunInputs::Input in{option, path, f.id, false};
-    in.aliased = aliasing_fs_of(f.id.dev);  // a layer on FUSE or NFS: its own mark
-    if (!in.aliased.empty()) {
-      const UniqueFd layer(::open(f.path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-      if (layer.valid() && identity_of_open(layer.get()) == f.id) in.mark = content_mark(layer.get());
+    // A layer on FUSE or NFS: its own mark.
+    const UniqueFd layer(::open(f.path.c_str(), O_PATH | O_CLOEXEC));
+    if (layer.valid() && identity_of_open(layer.get()) == f.id) {
+      in.aliased = aliasing_fs_of_open(layer.get());
+      const UniqueFd data(::open(fd_path(layer.get()).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+      if (!in.aliased.empty() && data.valid()) in.mark = content_mark(data.get());
     }
     in.stored = std::move(f.path);
     inputs.push_back(std::move(in));
@@ -357,7 +359,7 @@ namespace {
 void mark_input(RunInputs::Input& in, int node) {
   struct stat st {};
   if (::fstat(node, &st) != 0) return;
-  in.aliased = aliasing_fs_of(st.st_dev);
+  in.aliased = aliasing_fs_of_open(node);
   if (in.aliased.empty() || !S_ISREG(st.st_mode)) return;  // never read a FIFO or device here
   const UniqueFd fd(::open(fd_path(node).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
   if (fd.valid()) in.mark = content_mark(fd.get());
@@ -391,11 +393,12 @@ void RunInputs::add(std::string option, const std::string& path, FileIdentity id
   if (node.valid() && ::fstat(node.get(), &st) == 0 && FileIdentity{st.st_dev, st.st_ino} == id) {
     mark_input(inputs_.back(), node.get());
     add_layers(inputs_, option, path, node.get());
-  } else if (!aliasing_fs_of(id.dev).empty()) {
+  } else if (const std::string fs = aliasing_fs_of(id.dev, parse_mounts(slurp("/proc/self/mountinfo")));
+             !fs.empty()) {
     // On a FUSE or network file system and no longer at its path: its mark
     // cannot be read, so nothing could be told apart from it.
     Input in{option, path, {}, false};
-    in.unresolved = fmt::format("{} is on a {} file system and no longer at its path", path, aliasing_fs_of(id.dev));
+    in.unresolved = fmt::format("{} is on a {} file system and no longer at its path", path, fs);
     inputs_.push_back(std::move(in));
   } else if (::major(id.dev) == 0) {
     // An anonymous device (overlayfs among them) no longer at its path: its
@@ -446,7 +449,7 @@ void RunInputs::check_resolved(const Message& option, const std::string& path) c
 const RunInputs::Input* RunInputs::seen_as(int fd) const {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
-  const bool aliasing = !aliasing_fs_of(st.st_dev).empty();
+  const bool aliasing = !aliasing_fs_of_open(fd).empty();
   std::optional<ContentMark> mark;  // read once, when an input could match it
   for (const Input& in : inputs_) {
     if (in.planned || in.device_only || !in.unresolved.empty() || (!aliasing && in.aliased.empty())) continue;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -120,8 +121,9 @@ std::map<unsigned, std::vector<std::string>> fuse_daemons(const SafetyPaths& pat
   return daemons;
 }
 
-// The regular files and block devices the process `pid` holds open.
-void daemon_files(const SafetyPaths& paths, const std::string& pid, std::vector<MountBase>& out) {
+// The regular files and block devices the process `pid` holds open;
+// `hidden`: a daemon whose file system is not mounted here.
+void daemon_files(const SafetyPaths& paths, const std::string& pid, std::vector<MountBase>& out, bool hidden = false) {
   const fs::path fd_dir = fs::path(paths.proc) / pid / "fd";
   const std::string comm = trim(slurp((fs::path(paths.proc) / pid / "comm").string()));
   for (const std::string& n : list_dir(fd_dir)) {
@@ -139,7 +141,10 @@ void daemon_files(const SafetyPaths& paths, const std::string& pid, std::vector<
       b.major = ::major(st.st_rdev);
       b.minor = ::minor(st.st_rdev);
     }
-    b.what = fmt::format("{}, which its FUSE daemon (pid {}, {}) holds open", target, pid, comm);
+    b.what = hidden ? fmt::format("{} is held open by the FUSE daemon pid {} ({}), whose file system is not mounted "
+                                  "here",
+                                  target, pid, comm)
+                    : fmt::format("{}, which its FUSE daemon (pid {}, {}) holds open", target, pid, comm);
     out.push_back(std::move(b));
   }
 }
@@ -169,7 +174,7 @@ std::vector<MountEntry> parse_mounts(std::string_view mountinfo) {
 namespace {
 
 std::vector<MountBase> bases_of(const MountEntry& m, const SafetyPaths& paths,
-                                std::optional<std::map<unsigned, std::vector<std::string>>>& daemons) {
+                                const std::map<unsigned, std::vector<std::string>>& daemons) {
   std::vector<MountBase> bases;
   const auto add = [&bases](std::optional<MountBase> b) {
     if (b) bases.push_back(std::move(*b));
@@ -209,21 +214,33 @@ std::vector<MountBase> bases_of(const MountEntry& m, const SafetyPaths& paths,
       }
     }
   }
-  if (paths.live() && is_fuse(m.fstype) && m.major == 0) {
-    if (!daemons) daemons = fuse_daemons(paths);  // once for all the mounts
-    for (const std::string& pid : (*daemons)[m.minor]) daemon_files(paths, pid, bases);
+  if (is_fuse(m.fstype) && m.major == 0) {
+    if (const auto it = daemons.find(m.minor); it != daemons.end()) {
+      for (const std::string& pid : it->second) daemon_files(paths, pid, bases);
+    }
   }
   return bases;
 }
 
 }  // namespace
 
-std::vector<std::vector<MountBase>> mount_bases(const std::vector<MountEntry>& mounts, const SafetyPaths& paths) {
-  std::optional<std::map<unsigned, std::vector<std::string>>> daemons;
-  std::vector<std::vector<MountBase>> bases;
-  bases.reserve(mounts.size());
-  for (const MountEntry& m : mounts) bases.push_back(bases_of(m, paths, daemons));
-  return bases;
+MountTable read_mount_table(const SafetyPaths& paths) {
+  MountTable t;
+  t.mounts = parse_mounts(slurp(paths.mountinfo));
+  const std::map<unsigned, std::vector<std::string>> daemons =
+      paths.live() ? fuse_daemons(paths) : std::map<unsigned, std::vector<std::string>>{};
+  t.bases.reserve(t.mounts.size());
+  for (const MountEntry& m : t.mounts) t.bases.push_back(bases_of(m, paths, daemons));
+  // Daemons whose file system is not mounted here (another mount
+  // namespace, or unmounted and still running).
+  for (const auto& [conn, pids] : daemons) {
+    const bool seen = std::any_of(t.mounts.begin(), t.mounts.end(), [conn = conn](const MountEntry& m) {
+      return m.major == 0 && m.minor == conn && is_fuse(m.fstype);
+    });
+    if (seen) continue;
+    for (const std::string& pid : pids) daemon_files(paths, pid, t.hidden, true);
+  }
+  return t;
 }
 
 bool aliasing_fs_type(std::string_view t) {
@@ -237,15 +254,38 @@ bool aliasing_fs_type(std::string_view t) {
   return false;
 }
 
-std::string aliasing_fs_of(dev_t dev, const SafetyPaths& paths) {
-  return aliasing_fs_of(dev, parse_mounts(slurp(paths.mountinfo)));
-}
-
 std::string aliasing_fs_of(dev_t dev, const std::vector<MountEntry>& mounts) {
   for (const MountEntry& m : mounts) {
     if (m.major == ::major(dev) && m.minor == ::minor(dev)) return aliasing_fs_type(m.fstype) ? m.fstype : std::string();
   }
   return {};
+}
+
+std::string aliasing_fs_of_open(int fd, const SafetyPaths& paths) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return {};
+  const std::vector<MountEntry> mounts = parse_mounts(slurp(paths.mountinfo));
+  for (const MountEntry& m : mounts) {
+    if (m.major == ::major(st.st_dev) && m.minor == ::minor(st.st_dev)) return aliasing_fs_of(st.st_dev, mounts);
+  }
+  // Not mounted here (reached through /proc/PID/root, or an fd from
+  // elsewhere): the file system's magic number tells.
+  struct statfs sfs {};
+  if (::fstatfs(fd, &sfs) != 0) return {};
+  switch (static_cast<unsigned long>(sfs.f_type)) {
+    case 0x65735546: return "FUSE";  // FUSE_SUPER_MAGIC (fuseblk too: its device is not in the mount table either)
+    case 0x6969: return "NFS";
+    case 0x517B: return "SMB";
+    case 0xFF534D42: return "CIFS";
+    case 0xFE534D42: return "SMB2";
+    case 0x01021997: return "9p";
+    case 0x00c36400: return "Ceph";
+    case 0x5346414F:
+    case 0x6B414653: return "AFS";
+    case 0x73757245: return "Coda";
+    case 0x786F4256: return "vboxsf";
+    default: return {};
+  }
 }
 
 }  // namespace ftlsim

@@ -48,9 +48,15 @@ struct MountBase {
   unsigned major = 0, minor = 0;
   std::string what;        // for messages: "its source disk.img", "its log device /dev/loop3 (logdev=)", ...
 };
-// The bases of each of `mounts`, in their order.
-[[nodiscard]] std::vector<std::vector<MountBase>> mount_bases(const std::vector<MountEntry>& mounts,
-                                                              const SafetyPaths& paths = {});
+// The mounts of paths.mountinfo with their bases, read once; and the files
+// and devices held open by FUSE daemons whose file system is not mounted
+// here (another mount namespace): in use by something not seen.
+struct MountTable {
+  std::vector<MountEntry> mounts;
+  std::vector<std::vector<MountBase>> bases;  // of each mount, in their order
+  std::vector<MountBase> hidden;
+};
+[[nodiscard]] MountTable read_mount_table(const SafetyPaths& paths = {});
 
 // True for file systems whose files may be other files seen under another
 // device and inode: FUSE (fuse, fuseblk, fuse.*), NFS, SMB/CIFS, 9p,
@@ -58,9 +64,12 @@ struct MountBase {
 // (vboxsf, prl_fs, drvfs).
 [[nodiscard]] bool aliasing_fs_type(std::string_view fstype);
 // The type of the aliasing file system the device number `dev` is mounted
-// from ("fuse.bindfs"), or "" when it is not one (or not mounted here).
-[[nodiscard]] std::string aliasing_fs_of(dev_t dev, const SafetyPaths& paths = {});
-// The same among `mounts` (parse_mounts()).
+// from among `mounts` (parse_mounts(): "fuse.bindfs"), or "" when it is
+// not one (or not mounted there).
 [[nodiscard]] std::string aliasing_fs_of(dev_t dev, const std::vector<MountEntry>& mounts);
+// The same for the file system the open file `fd` is on; one not mounted
+// here (reached through /proc/PID/root) is told by its statfs magic number
+// ("FUSE", "NFS", ...).
+[[nodiscard]] std::string aliasing_fs_of_open(int fd, const SafetyPaths& paths = {});
 
 }  // namespace ftlsim

@@ -16,6 +16,10 @@ void check_output_storage(const std::string& option, const std::string& path, in
                           FileIdentity id, const RunInputs& inputs, const SafetyPaths& paths) {
   const std::string shown = option.empty() ? path : option + " " + path;
   const DeviceStack stack = stack_of_file(path, id, paths);
+  if (!stack.hidden.empty()) {
+    throw InputError(fmt::format("{} is in use as storage: {}; an output never replaces a file in use, `force` or not",
+                                 shown, fmt::join(stack.hidden, "; ")));
+  }
   if (!stack.above.empty()) {
     std::vector<std::string> uses;
     for (const StackDevice& d : stack.above) uses.push_back(fmt::format("{} ({})", device_shown(d), d.how));

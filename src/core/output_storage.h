@@ -7,6 +7,7 @@
 //    journal of a mounted ext4 as a file ...), nothing built on those;
 //    the old file would live on, unnamed, in the device or file system
 //    that uses it until that is detached, and then be gone;
+//  - no FUSE daemon of a file system not mounted here holds it open;
 //  - it is no active swap file;
 //  - it does not look the same as an input (ContentMark) when either is on
 //    a FUSE or network file system (core/io_identity.h: RunInputs::seen_as).

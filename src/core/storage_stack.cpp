@@ -129,6 +129,21 @@ std::optional<ContentMark> mark_of(const std::string& path, const FileIdentity& 
   return content_mark(fd.get());
 }
 
+// The aliasing file system (core/mount_table.h) the file `id` is on, by the
+// mount table; for a file system not mounted here, by the file `path` leads
+// to when it is that file.
+std::string aliasing_of(const std::string& path, const FileIdentity& id, const std::vector<MountEntry>& mounts,
+                        const SafetyPaths& paths) {
+  const bool listed = std::any_of(mounts.begin(), mounts.end(), [&id](const MountEntry& m) {
+    return m.major == ::major(id.dev) && m.minor == ::minor(id.dev);
+  });
+  if (listed || !paths.live()) return aliasing_fs_of(id.dev, mounts);
+  const UniqueFd fd(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  struct stat st {};
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || FileIdentity{st.st_dev, st.st_ino} != id) return {};
+  return aliasing_fs_of_open(fd.get(), paths);
+}
+
 std::string mount_how(const MountEntry& m, const MountBase& b) {
   return fmt::format("the {} file system mounted at {}, built on {}", m.fstype, m.mount_point, b.what);
 }
@@ -142,8 +157,9 @@ struct Up {
 
 DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack stack, const SafetyPaths& paths) {
   const std::vector<Loop> loops = list_loops(paths);
-  const std::vector<MountEntry> mounts = parse_mounts(slurp(paths.mountinfo));
-  const std::vector<std::vector<MountBase>> bases = mount_bases(mounts, paths);
+  const MountTable table = read_mount_table(paths);
+  const std::vector<MountEntry>& mounts = table.mounts;
+  const std::vector<std::vector<MountBase>>& bases = table.bases;
   std::vector<StackDevice> disks;  // whole disks of partitions below: not written, their other partitions untouched
   // Down: what the target is built on.
   while (!down.empty()) {
@@ -163,7 +179,7 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
       down.emplace_back(s, fmt::format("a device /dev/{} is built on", name));
     });
   }
-  for (BackingFile& f : stack.files) f.aliasing = aliasing_fs_of(f.id.dev, mounts);
+  for (BackingFile& f : stack.files) f.aliasing = aliasing_of(f.path, f.id, mounts, paths);
 
   // Up: everything built on any of it.
   std::deque<Up> up;
@@ -174,7 +190,7 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
   for (const Loop& l : loops) {
     if (l.file && has(stack.files, l.id)) {
       up.push_back({l.dev, fmt::format("a loop device over {}", l.backing), "", true});
-    } else if (l.file && !aliasing_fs_of(l.id.dev, mounts).empty()) {
+    } else if (l.file && !aliasing_of(l.backing, l.id, mounts, paths).empty()) {
       const std::optional<ContentMark> mark = mark_of(l.backing, l.id);
       if (file_marks.empty()) {
         for (const BackingFile& f : stack.files) file_marks.push_back(mark_of(f.path, f.id));
@@ -184,7 +200,7 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
           up.push_back({l.dev,
                         fmt::format("a loop device over {}, which looks the same as {} (size, modification time, "
                                     "first and last bytes) through a {} file system",
-                                    l.backing, stack.files[i].path, aliasing_fs_of(l.id.dev, mounts)),
+                                    l.backing, stack.files[i].path, aliasing_of(l.backing, l.id, mounts, paths)),
                         ""});
           break;
         }
@@ -239,6 +255,13 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
     const std::string name = name_of(paths, u.dev);
     stack.above.push_back({name, u.dev.major, u.dev.minor, u.how, u.base, u.over_file});
     built_on(u.dev, name);
+  }
+  // Files and devices of the stack a FUSE daemon holds open whose file
+  // system is not mounted here: in use by something not seen.
+  for (const MountBase& b : table.hidden) {
+    const bool in_stack = b.file ? has(stack.files, b.id)
+                                 : has(stack.below, DevNo{b.major, b.minor}) || has(stack.above, DevNo{b.major, b.minor});
+    if (in_stack) stack.hidden.push_back(b.what);
   }
   return stack;
 }

@@ -16,6 +16,9 @@
 //  - a loop device whose backing file is on a FUSE or network file system
 //    and looks the same as a file of the stack (core/io_identity.h:
 //    ContentMark): the same file seen through another file system.
+// Besides: the files and devices of the stack that a FUSE daemon holds open
+// while its file system is not mounted here (another mount namespace):
+// DeviceStack::hidden.
 // A write to the target may change what any of them reads, so every
 // writer checks them all before its first write: replay targets
 // (replay/device_stack.h: inputs, mounts, swap, holders, signatures, busy
@@ -56,6 +59,9 @@ struct DeviceStack {
   std::vector<StackDevice> below;  // the target itself (a device) and what it is built on
   std::vector<BackingFile> files;  // regular files under the stack (a file target among them)
   std::vector<StackDevice> above;  // devices built on any of those, the target excluded
+  // Files or devices of the stack in use by a FUSE file system not mounted
+  // here (its daemon holds them open: another mount namespace), for messages.
+  std::vector<std::string> hidden;
 };
 
 // The stack of the block device major:minor.

@@ -156,6 +156,11 @@ std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPa
 
 void check_stack_busy(const DeviceStack& stack, const Message& target, bool probe_target, const SafetyPaths& paths) {
   if (!paths.live()) return;
+  if (!stack.hidden.empty()) {
+    throw InputError(Message("refusing to write to ") + target +
+                     say(": {}; it may hold an input or a live file system, so it is not written, `force` or not",
+                         stack.hidden.front()));
+  }
   const std::string mountinfo = slurp(paths.mountinfo);
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
   // What the kernel's claim on `d` can be: a mount here, a swap, a holder,

@@ -14,7 +14,9 @@
 //  - a device of the stack that the kernel reports in use (an exclusive
 //    open fails) although nothing found explains it (mounted in another
 //    mount namespace, the journal of a file system not seen, held by a
-//    program) is refused, `force` or not: check_stack_busy().
+//    program), or a file or device of it a FUSE daemon of a file system not
+//    mounted here holds open, is refused, `force` or not:
+//    check_stack_busy().
 #include <sys/types.h>
 
 #include <string>
@@ -51,7 +53,7 @@ void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const
 // Throws InputError when a block device of the stack is in use by the
 // kernel (an exclusive open fails with EBUSY, also after a moment) while
 // nothing found in the stack explains it: not mounted here, no swap, no
-// holders, nothing built on it. `probe_target` includes the target itself
+// holders, nothing built on it; and when stack.hidden is not empty. `probe_target` includes the target itself
 // (below[0]), which a replay without `force` holds with O_EXCL anyway.
 // `force` does not apply. Only on the real /sys (paths.live()).
 void check_stack_busy(const DeviceStack& stack, const Message& target, bool probe_target,

@@ -200,7 +200,7 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   struct stat made_in {};
   if (::fstat(parent_fd_, &made_in) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", folder));
   identity_ = FileIdentity{made_in.st_dev, made_in.st_ino};
-  if (const std::string fs = aliasing_fs_of(made_in.st_dev); !fs.empty()) {
+  if (const std::string fs = aliasing_fs_of_open(parent_fd_); !fs.empty()) {
     throw InputError(say("`target` {}: its folder {} is on a {} file system, whose storage ftlsim can neither see nor "
                          "lock; create it on a local file system",
                          r.path, folder, fs));

@@ -12,7 +12,10 @@
 #       onto the outer image and onto its loop device;
 #   D3. a trace in an image fuse2fs mounts (no loop device): replay onto
 #       the image and dump -o the image are refused --force or not, also
-#       from another folder (the relative source does not lead there);
+#       from another folder (the relative source does not lead there), and
+#       with the image on a file system mounted from the target; an image
+#       fuse2fs mounts in another mount namespace is refused --force or
+#       not (its daemon holds it open);
 #   D4. a trace read through a bindfs mirror: replay onto its underlying
 #       file (no --force needed before), dump/convert -o the underlying
 #       file, a loop device over the mirror's name, the device of a file
@@ -40,9 +43,11 @@ scratch_need_loops "$bin" mkfs.ext4 e2fsck mount umount
 scratch_setup replay-fs-stack
 mounts=()
 bg=""
+hidden_daemon=""
 cleanup_all() {
   set +e
   [ -n "$bg" ] && kill "$bg" 2>/dev/null && wait "$bg" 2>/dev/null
+  [ -n "$hidden_daemon" ] && kill "$hidden_daemon" 2>/dev/null
   local i
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
     mountpoint -q "${mounts[i]}" && { umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}"; }
@@ -238,7 +243,7 @@ if [ -n "$daemon_fds" ]; then
   expect_refusal "D3 fuse2fs image from another folder" "is on a file system of 0:[0-9]+ \(the fuse[.a-z0-9]* file system mounted at $tmp/fm, built on $tmp/f.img, which its FUSE daemon" \
     bash -c "cd / && '$ftlsim' replay --no-progress --wrap --trace '$tmp/fm/t.ftr' --target '$tmp/f.img' --force"
 else
-  echo "note: no fuse_connection in fdinfo here, the other-folder case is not run"
+  echo "note: no fuse_connection in fdinfo here, the other-folder and other-namespace cases are not run"
 fi
 intact "$tmp/fm/t.ftr" "D3"
 unmount "$tmp/fm"
@@ -262,6 +267,26 @@ unmount "$tmp/fm"
 wait_closed "$tmp/fom/f.img"
 unmount "$tmp/fom"
 clean_ext4 "$l_fo" "D3 the image's file system"
+# An image fuse2fs mounts in another mount namespace: only its daemon, which
+# holds it open, tells.
+if [ -n "$daemon_fds" ] && command -v unshare >/dev/null; then
+  truncate -s 64M "$tmp/h.img"
+  mkfs.ext4 -q -F "$tmp/h.img"
+  mkdir -p "$tmp/hm"
+  unshare -m --propagation private sh -c "fuse2fs '$tmp/h.img' '$tmp/hm' -o rw >/dev/null 2>&1" ||
+    skip "fuse2fs cannot mount in another mount namespace"
+  hidden_daemon="$(pgrep -f -x "fuse2fs $tmp/h.img $tmp/hm -o rw")" || skip "cannot find the fuse2fs daemon"
+  mountpoint -q "$tmp/hm" && fail "D3: the other namespace's mount shows here"
+  expect_refusal "D3 fuse2fs image mounted in another namespace --force" \
+    "$tmp/h.img is held open by the FUSE daemon pid $hidden_daemon \(fuse2fs\), whose file system is not mounted here" \
+    replay --trace "$tmp/t.ftr" --target "$tmp/h.img" --force
+  expect_refusal "D3 dump -o the image mounted in another namespace --force" "-o $tmp/h.img is in use as storage" \
+    F dump "$tmp/t.ftr" -o "$tmp/h.img" --force
+  kill "$hidden_daemon"
+  hidden_daemon=""
+  wait_closed "$tmp/h.img"
+  e2fsck -fn "$tmp/h.img" >/dev/null 2>&1 || fail "D3: e2fsck -fn finds the other namespace's image damaged"
+fi
 pass "D3"
 fi
 

@@ -223,19 +223,19 @@ TEST_CASE("stack: file systems built on a file or device of the stack", "[replay
   // An image a FUSE driver mounts (fuse2fs): no loop device, its source names it.
   const std::string img = tmp.file("f.img");
   write(img, "image");
-  std::ofstream(sys.paths.mountinfo, std::ios::app) << "60 22 0:77 / /mnt/f rw - fuse.ext4 " << img << " rw\n";
+  std::ofstream(sys.paths.mountinfo, std::ios::app) << "60 22 0:900077 / /mnt/f rw - fuse.ext4 " << img << " rw\n";
   auto stack = ftlsim::stack_of_file(img, sys.paths);
   REQUIRE(stack.above.size() == 1);
-  CHECK(stack.above[0].name == "0:77");
-  CHECK(ftlsim::device_shown(stack.above[0]) == "0:77");
+  CHECK(stack.above[0].name == "0:900077");
+  CHECK(ftlsim::device_shown(stack.above[0]) == "0:900077");
   CHECK_THAT(stack.above[0].how, Contains("the fuse.ext4 file system mounted at /mnt/f, built on its source " + img));
-  CHECK_THAT(joined(ftlsim::replay::stack_findings(stack, sys.paths)), Contains("0:77 (the fuse.ext4 file system"));
+  CHECK_THAT(joined(ftlsim::replay::stack_findings(stack, sys.paths)), Contains("0:900077 (the fuse.ext4 file system"));
   CHECK_THAT(joined(ftlsim::replay::stack_findings(stack, sys.paths)), Contains("is mounted at /mnt/f"));
   // A FUSE mirror of a folder on the target's file system.
   write(sys.paths.mountinfo, "");
   const auto [maj, min] = device_of(tmp.file(""));
   sys.add("disk", maj, min);
-  std::ofstream(sys.paths.mountinfo, std::ios::app) << "61 22 0:78 / /mnt/m rw - fuse " << tmp.file("") << " rw\n";
+  std::ofstream(sys.paths.mountinfo, std::ios::app) << "61 22 0:900078 / /mnt/m rw - fuse " << tmp.file("") << " rw\n";
   stack = ftlsim::replay::stack_of_device(maj, min, sys.paths);
   REQUIRE(stack.above.size() == 1);
   CHECK(stack.above[0].base == "disk");
@@ -248,10 +248,10 @@ TEST_CASE("stack: file systems built on a file or device of the stack", "[replay
   fs::create_directories(devices);
   fs::create_directory_symlink(fs::path(sys.paths.sysfs) / "class/block/fakebtr0", devices / "fakebtr0");
   fs::create_directory_symlink(fs::path(sys.paths.sysfs) / "class/block/fakebtr1", devices / "fakebtr1");
-  std::ofstream(sys.paths.mountinfo, std::ios::app) << "62 22 0:79 / /srv rw - btrfs /dev/fakebtr0 rw\n";
+  std::ofstream(sys.paths.mountinfo, std::ios::app) << "62 22 0:900079 / /srv rw - btrfs /dev/fakebtr0 rw\n";
   stack = ftlsim::replay::stack_of_device(250, 1, sys.paths);
   REQUIRE(stack.above.size() == 1);
-  CHECK(stack.above[0].name == "0:79");
+  CHECK(stack.above[0].name == "0:900079");
   CHECK_THAT(stack.above[0].how, Contains("the btrfs file system mounted at /srv, built on its device /dev/fakebtr1"));
   CHECK_THAT(joined(ftlsim::replay::stack_findings(stack, sys.paths)), Contains("is mounted at /srv"));
 }

@@ -13,7 +13,7 @@ deps:
 	@tools/install_deps.sh build
 
 test-deps:
-	@tools/install_deps.sh build capture analysis fuzz vm
+	@tools/install_deps.sh build capture analysis fuzz format vm
 
 release: deps
 	@cmake --preset release >/dev/null

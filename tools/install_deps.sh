@@ -13,6 +13,7 @@
 #              for Debian's /usr/bin/python3
 #     bench    bench/: fio, the reference for the live-replay benchmark
 #     fuzz     tests/fuzz: clang and libFuzzer's runtime (the `fuzz` preset)
+#     format   tools/format.sh and its ctest: clang-format 14
 #     vm       tools/vm and tests/vm: QEMU 10 (FDP-capable NVMe emulation)
 #              from bookworm-backports; nvme-cli, busybox, kmod, cpio, python3,
 #              f2fs-tools; and the backports kernel, fetched with
@@ -56,6 +57,9 @@ for g in "${groups[@]}"; do
     fuzz)
       packages+=(clang libclang-rt-14-dev)  # -fsanitize=fuzzer needs clang 14's runtime archives
       ;;
+    format)
+      packages+=(clang-format-14)  # the version .clang-format's output is checked with
+      ;;
     vm)
       want_vm=1
       packages+=(busybox-static kmod cpio nvme-cli f2fs-tools e2fsprogs python3
@@ -63,7 +67,7 @@ for g in "${groups[@]}"; do
                  libc6 libelf1 libssl3 zlib1g)  # what linux-kbuild's fixdep, modpost, objtool link
       ;;
     *)
-      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz, vm)" >&2
+      echo "install_deps: unknown group '$g' (known: build, capture, analysis, bench, fuzz, format, vm)" >&2
       exit 2
       ;;
   esac

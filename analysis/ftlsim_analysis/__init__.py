@@ -14,4 +14,3 @@ Modules:
                `make report` (analysis/report.py)
 """
 
-__version__ = "0.1.0"

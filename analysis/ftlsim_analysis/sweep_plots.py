@@ -103,9 +103,11 @@ def _select(sweep, used, where, metric):
     columns = SWEEP_RESULT_COLUMNS + [f"waf_share_{h}" for h in sweep.handles]
     if metric not in columns:
         raise InputError(f"--metric {metric}: not a column of {sweep.path} (choose from {', '.join(columns)})")
+    if not sweep.rows:
+        raise InputError(f"{sweep.path}: holds no configurations (only its header line): nothing to draw")
     rows = [r for r in sweep.rows if all(r["values"][k] == v for k, v in where.items())]
     if not rows:
-        raise InputError(f"{sweep.path}: no row matches {' '.join(f'{k}={v}' for k, v in where.items())}")
+        raise InputError(f"{sweep.path}: no row matches --where {' '.join(f'{k}={v}' for k, v in where.items())}")
     for axis in sweep.axes:
         if axis in used or axis in where:
             continue

@@ -2,7 +2,7 @@
 options, how a list or range expands, the order of configurations, config
 ids, and sweep.csv rows built from each configuration's summary.json.
 
-This mirrors src/cli/sim_options.cpp (SETTINGS: names, kinds and order) and
+This mirrors src/cli/model_settings.cpp (SETTINGS: names, kinds and order) and
 src/sweep/sweep_values.cpp (expand_values), sweep_product.cpp (product order,
 config_id, make_unique) and sweep_csv.cpp (sweep_csv). What stays true: for
 the same options, analysis/sweep.py and a direct `ftlsim` sweep list the

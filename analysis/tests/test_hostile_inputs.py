@@ -233,3 +233,17 @@ def test_wrong_typed_knee(tmp_path, capsys, knee, message):
 def test_interval_ns_option(tmp_path, capsys, value):
     proc = _run("plot_latency.py", ["events", fixture("timed"), "--interval-ns", value], tmp_path, capsys)
     _assert_refused(proc, "plot_latency.py", "--interval-ns")
+
+
+@pytest.mark.parametrize("sub", [["--x", "ru-size", "--y", "gc-thres"], ["--x", "ru-size", "--where", "gc-thres=90"]])
+def test_header_only_sweep_csv(tmp_path, capsys, sub):
+    """A sweep.csv that holds only its header line (a sweep refused or
+    stopped before its first row): one line saying so. It said "no row
+    matches " with nothing after it."""
+    run = tmp_path / "sweep"
+    shutil.copytree(fixture("sweep"), run)
+    header = (run / "sweep.csv").read_text().splitlines()[0]
+    (run / "sweep.csv").write_text(header + "\n")
+    proc = _run("plot_sweep.py", [run] + sub, tmp_path, capsys)
+    _assert_refused(proc, "plot_sweep.py", f"{run / 'sweep.csv'}: holds no configurations (only its header line)")
+    assert "no row matches" not in proc.stderr

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_text.h"
+#include "cli/out_results.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
@@ -67,6 +68,7 @@ struct CompareArgs {
   std::string out;
   std::string a, b;
   bool no_progress = false;
+  bool force = false;  // replace another comparison's results in --out
   std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
@@ -295,6 +297,12 @@ void run_compare(const CompareArgs& c) {
     const auto& t = jobs[i].run.options.timing;
     if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader[i]->records(), t->speed, paths[i]);
   }
+  // Another comparison's results (either side another configuration or
+  // trace) are refused without --force (cli/out_results.h).
+  if (out_dir) {
+    const KeyedEntry keyed[] = {{"a/summary.json", jobs[0].run.config_key}, {"b/summary.json", jobs[1].run.config_key}};
+    check_out_results(*out_dir, keyed, c.force);
+  }
   std::array<std::string, 2> dirs;
   sim::SweepCallbacks callbacks;
   callbacks.error_text = [](const Message& what) { return flag_text(what); };
@@ -391,6 +399,10 @@ Command add_compare_command(CLI::App& root) {
   add_timing_options(*app, c->timing, true);
   add_mem_limit_option(*app, c->mem_limit);
   app->add_flag("--no-progress", c->no_progress, "No progress line on stderr (shown only on a terminal)")
+      ->group("Output");
+  app->add_flag("--force", c->force,
+                "Replace the results of another comparison in --out (either side another configuration or trace); "
+                "without it such a folder is refused, and the same comparison replaces its own results")
       ->group("Output");
   app->footer(kCompareFooter);
   return Command{app, [c] { run_compare(*c); }};

@@ -1,6 +1,6 @@
 // `ftlsim convert --from FORMAT IN -o OUT.ftr`: imports a foreign trace.
 // Each input format is one row of kImporters, which says which options it
-// takes; the parsing itself is trace/import/import.h.
+// takes; its name and the parsing itself are trace/import/import.h's.
 #include <fmt/format.h>
 
 #include <array>
@@ -36,28 +36,38 @@ enum Takes : unsigned {
 };
 
 struct Importer {
-  std::string_view name;         // the --from value
   std::string_view description;  // shown in --help and in errors
   trace::TextFormat format;
   unsigned takes;
+  // The --from value: the format's name (trace/import/import.h).
+  [[nodiscard]] std::string_view name() const { return trace::format_name(format); }
 };
 
-constexpr std::array<Importer, 7> kImporters = {{
-    {"disksim", "DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)",
+// One row per format, in TextFormat order.
+constexpr std::array<Importer, trace::kTextFormatCount> kImporters = {{
+    {"DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)",
      trace::TextFormat::kDiskSim, kDevice},
-    {"blkparse", "blkparse text: MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + N [COMM] (or --blk-format)",
+    {"blkparse text: MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + N [COMM] (or --blk-format)",
      trace::TextFormat::kBlkparse, kDevice | kAction | kBlkFormat},
-    {"ftrace-blk", "kernel blk tracer (trace_pipe): TASK-PID [CPU] FLAGS TIME: MAJ,MIN ACTION RWBS SECTOR + N [COMM]",
+    {"kernel blk tracer (trace_pipe): TASK-PID [CPU] FLAGS TIME: MAJ,MIN ACTION RWBS SECTOR + N [COMM]",
      trace::TextFormat::kFtraceBlk, kDevice | kAction | kKeepTime},
-    {"msr", "MSR Cambridge CSV: Timestamp(FILETIME),Hostname,DiskNumber,Type,Offset,Size,ResponseTime (bytes)",
+    {"MSR Cambridge CSV: Timestamp(FILETIME),Hostname,DiskNumber,Type,Offset,Size,ResponseTime (bytes)",
      trace::TextFormat::kMsr, kDisk | kKeepTime},
-    {"alibaba", "Alibaba CSV: device_id,opcode(R|W),offset,length,timestamp(us) (bytes)", trace::TextFormat::kAlibaba,
+    {"Alibaba CSV: device_id,opcode(R|W),offset,length,timestamp(us) (bytes)", trace::TextFormat::kAlibaba,
      kDevice | kKeepTime},
-    {"tencent", "Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)",
+    {"Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)",
      trace::TextFormat::kTencent, kDevice | kKeepTime},
-    {"csv", "CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv,
+    {"CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv,
      kDevice | kCsv | kKeepTime},
 }};
+static_assert(
+    [] {
+      for (size_t i = 0; i < kImporters.size(); ++i) {
+        if (static_cast<size_t>(kImporters[i].format) != i || kImporters[i].description.empty()) return false;
+      }
+      return true;
+    }(),
+    "kImporters needs one row per trace::TextFormat, in its order");
 
 struct ConvertRequest {
   std::string from;
@@ -91,13 +101,13 @@ struct ConvertRequest {
 
 std::string supported_formats() {
   std::string out;
-  for (const Importer& imp : kImporters) out += fmt::format("{}{}", out.empty() ? "" : ", ", imp.name);
+  for (const Importer& imp : kImporters) out += fmt::format("{}{}", out.empty() ? "" : ", ", imp.name());
   return out;
 }
 
 const Importer& find_importer(const std::string& name) {
   for (const Importer& imp : kImporters) {
-    if (imp.name == name) return imp;
+    if (imp.name() == name) return imp;
   }
   throw InputError(fmt::format("--from {}: unknown input format; supported: {}", name, supported_formats()));
 }
@@ -132,7 +142,7 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   const auto given = [&app](const char* name) { return app.count(name) > 0; };
   const auto refuse = [&](const char* option, unsigned flag) {
     if (given(option) && (imp.takes & flag) == 0) {
-      throw InputError(fmt::format("{} does not apply to --from {}", option, imp.name));
+      throw InputError(fmt::format("{} does not apply to --from {}", option, imp.name()));
     }
   };
   refuse("--device", kDevice);
@@ -141,7 +151,7 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   refuse("--blk-format", kBlkFormat);
   for (const char* o : {"--columns", "--op-map", "--sep", "--no-header"}) refuse(o, kCsv);
   if (given("--keep-time") && (imp.takes & kKeepTime) == 0) {
-    throw InputError(fmt::format("--keep-time does not apply to --from {}: its times are kept as they are", imp.name));
+    throw InputError(fmt::format("--keep-time does not apply to --from {}: its times are kept as they are", imp.name()));
   }
   if (given("--merge-devices") && (given("--device") || given("--disk"))) {
     throw InputError("--merge-devices and --device/--disk are alternatives: give one");
@@ -309,7 +319,7 @@ Command add_convert_command(CLI::App& root) {
   CLI::App* app = root.add_subcommand("convert", "Convert a foreign block trace into a .ftr trace");
   app->footer("Formats (--from):\n" + [] {
     std::string s;
-    for (const Importer& imp : kImporters) s += fmt::format("  {:10} {}\n", imp.name, imp.description);
+    for (const Importer& imp : kImporters) s += fmt::format("  {:10} {}\n", imp.name(), imp.description);
     return s + "\nEvery format, option and placement source is described in docs/trace_format.md.";
   }());
   app->add_option("--from", req->from, "Input format (see below)")->required();

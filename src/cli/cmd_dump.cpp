@@ -127,8 +127,8 @@ void write_dump(const trace::FtrReader& reader, const DumpFilter& f, std::FILE* 
     uint64_t sectors = r.sectors;
     if (scale != 1 && op != Op::kMarker) {
       if (lba > UINT64_MAX / scale || sectors * scale > UINT32_MAX || lba * scale > UINT64_MAX - sectors * scale) {
-        throw InputError(fmt::format("{}: record {}: lba {} + {} sectors of {} bytes do not fit in 512-byte sectors",
-                                     reader.path(), i, r.lba, r.sectors, reader.meta().sector_bytes));
+        throw InputError(fmt::format("{}: record {}: lba {} + {} sectors of {} bytes do not fit in {}-byte sectors",
+                                     reader.path(), i, r.lba, r.sectors, reader.meta().sector_bytes, kSectorBytes));
       }
       lba *= scale;
       sectors *= scale;

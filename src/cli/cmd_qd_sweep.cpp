@@ -15,6 +15,8 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/out_results.h"
+#include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
 #include "cli/uint_option.h"
@@ -43,27 +45,26 @@ struct QdSweepArgs {
   std::string out;
   unsigned jobs = 1;
   bool no_progress = false;
+  bool force = false;  // replace another qd-sweep's results in --out
   std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
 };
 
 std::vector<uint32_t> parse_qds(const std::string& text) {
+  // A depth past the depths' range is refused naming it, also one past 64
+  // bits (a list item, a range's START or STOP); other malformed text gets
+  // expand_values' own message.
+  const auto refuse = [](std::string_view item) {
+    throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));
+  };
+  const auto check = [&refuse](std::string_view item) {
+    if (!item.empty() && item.find_first_not_of("0123456789") == std::string_view::npos) refuse(item);
+  };
   std::vector<uint32_t> qds;
-  // A single depth is checked against the depths' range, not only 64 bits.
-  for (size_t at = 0; at <= text.size();) {
-    const size_t comma = std::min(text.find(',', at), text.size());
-    const std::string_view item = std::string_view(text).substr(at, comma - at);
-    if (!item.empty() && item.find_first_not_of("0123456789") == std::string_view::npos && !parse_count(item)) {
-      throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));  // past 64 bits
-    }
-    at = comma + 1;
-  }
-  for (const std::string& item : sim::expand_values("--qd", sim::ValueKind::kInteger, text)) {
+  for (const std::string& item : sim::expand_values("--qd", sim::ValueKind::kInteger, text, check)) {
     const uint64_t v = std::stoull(item);  // expand_values checked it is a whole number
-    if (v == 0 || v > timing::kMaxQd) {
-      throw InputError(fmt::format("--qd: {} is not between 1 and {}", item, timing::kMaxQd));
-    }
+    if (v == 0 || v > timing::kMaxQd) refuse(item);
     qds.push_back(static_cast<uint32_t>(v));
   }
   return qds;
@@ -102,6 +103,24 @@ void run_qd_sweep(const QdSweepArgs& a) {
   }
   const trace::FtrReader reader(a.trace);
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  // The qd-sweep's configuration: the trace, the options outside the
+  // settings, each placement's settings, the queue depths and the requests
+  // timed. Another one's results in --out are refused without --force
+  // (cli/out_results.h).
+  std::string key;
+  if (out) {
+    std::string description = "qd-sweep\n" + fixed_description(a.model, a.timing) + "qd=";
+    for (size_t i = 0; i < qds.size(); ++i) description += fmt::format("{}{}", i == 0 ? "" : ",", qds[i]);
+    description += fmt::format("\nops={}\n", timing::op_filter_name(ops));
+    for (const std::string& p : placements) {
+      Point point = first_point(items);
+      point[placement_index] = p;
+      description += "--\n" + key_description(point);
+    }
+    key = trace_config_key(description, reader);
+    const KeyedEntry keyed[] = {{"qd_sweep.json", key}};
+    check_out_results(*out, keyed, a.force);
+  }
   if (ops != timing::OpFilter::kAll) {
     const auto want = static_cast<uint8_t>(ops == timing::OpFilter::kRead ? trace::Op::kRead : trace::Op::kWrite);
     const auto recs = reader.records();
@@ -183,6 +202,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
       source.logical_bytes = g.logical_bytes;
       source.physical_bytes = g.physical_bytes();
       source.gc_thres_pcent = runs[0].config.gc.thres_pcent;
+      source.config_key = key;
       write_file_atomically(dir + "/qd_sweep.json", timing::qd_sweep_json(rows, source));
     });
     out->publish();
@@ -229,6 +249,9 @@ Command add_qd_sweep_command(CLI::App& root) {
   add_timing_options(*sub, a->timing, false);
   add_mem_limit_option(*sub, a->mem_limit);
   sub->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)");
+  sub->add_flag("--force", a->force,
+                "Replace the results of another qd-sweep in --out (other queue depths, options or trace); without "
+                "it such a folder is refused, and the same qd-sweep replaces its own results");
   return Command{sub, [a] { run_qd_sweep(*a); }};
 }
 

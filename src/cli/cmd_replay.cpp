@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/flag_text.h"
+#include "cli/out_results.h"
+#include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
 #include "cli/uint_option.h"
@@ -23,6 +26,7 @@
 #include "core/progress_line.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
+#include "replay/data_pattern.h"
 #include "replay/nvme_device.h"
 #include "replay/placement_plan.h"
 #include "replay/replay_config.h"
@@ -109,6 +113,7 @@ struct ReplayArgs {
   std::string mem_limit;  // --mem-limit, for the --predict model run
   bool wrap = false;
   bool force = false;
+  bool replace_out = false;  // --replace-out: another replay's report in --out
   bool verify = false;
   bool no_progress = false;
   bool allow_unlisted_pids = false;
@@ -208,6 +213,28 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
   }
 }
 
+// The replay's configuration (the trace's records, the target, every
+// option that changes what is sent or reported), for summary.json's
+// config_key and the --out rule (cli/out_results.h). The target is the
+// device node checked (device and inode), or a file's absolute path.
+std::string replay_config_key(const ReplayArgs& a, const replay::ReplayConfig& c, const replay::Target& target,
+                              const trace::FtrReader& reader) {
+  const FileIdentity id = target.identity();
+  std::error_code ec;  // no current folder: the path as given
+  const std::filesystem::path absolute = std::filesystem::absolute(a.target, ec);
+  const std::string where =
+      target.info().kind == replay::TargetKind::kFile
+          ? "file " + (ec ? a.target : absolute.lexically_normal().string())
+          : fmt::format("device {}:{}", static_cast<uint64_t>(id.dev), static_cast<uint64_t>(id.ino));
+  const std::string description = fmt::format(
+      "replay\ntarget={}\ncreate={}\nmode={}\nspeed={}\nqd={}\nops={}\nplacement={}\nrg={}\nwrap={}\n"
+      "max_io={}\ninterval={}\nverify={}\npredict={}\nallow_unlisted_pids={}\nruh_update_at_end={}\n",
+      where, a.create, replay::mode_name(c.mode), c.mode == replay::ReplayMode::kTimed ? c.speed : 1.0,
+      c.queue_depth, c.ops.text(), replay::placement_name(c.placement), c.reclaim_group, c.wrap, c.max_io_bytes,
+      c.interval_bytes, a.verify, a.predict, a.allow_unlisted_pids, a.ruh_update_at_end);
+  return trace_config_key(description, reader);
+}
+
 // Every check comes first (options, the target is no input, the target's
 // safety findings, --out, the trace's range against the target's size,
 // trims, placement, --predict); only then is a --create file created or
@@ -246,6 +273,14 @@ void run_replay(const ReplayArgs& a) {
     }
     out.emplace("--out", a.out, replay::kOutputNames, around);
   }
+  std::string key;
+  if (out) {
+    // Another replay's report is refused without --replace-out
+    // (cli/out_results.h); the same replay replaces its own.
+    key = replay_config_key(a, cfg, target, reader);
+    const KeyedEntry keyed[] = {{"summary.json", key}};
+    check_out_results(*out, keyed, a.replace_out, "--replace-out");
+  }
   if (cfg.placement == PlacementMode::kStream) replay::check_write_streams(info);
 
   replay::StreamGeometry geo;
@@ -266,6 +301,7 @@ void run_replay(const ReplayArgs& a) {
   }
 
   replay::ReplayReport report;
+  report.config_key = key;
   report.trace_path = a.trace;
   report.trace_records = reader.size();
   report.pid_names = reader.meta().pid_names;
@@ -394,8 +430,8 @@ void run_replay(const ReplayArgs& a) {
                           : fmt::format("replay stopped: {}", report.result.stop_reason));
   }
   if (report.verify && report.verify->mismatches > 0) {
-    throw SystemError(fmt::format("--verify: {} units of 512 B differ from what the trace wrote; first at {}",
-                                  report.verify->mismatches, report.verify->first_mismatch));
+    throw SystemError(fmt::format("--verify: {} units of {} B differ from what the trace wrote; first at {}",
+                                  report.verify->mismatches, replay::kPatternUnit, report.verify->first_mismatch));
   }
 }
 
@@ -425,6 +461,10 @@ Command add_replay_command(CLI::App& root) {
   app->add_flag("--force", a->force,
                 "Write to a block device even if mounted, stacked, partitioned or holding a signature, or to a file "
                 "that backs a loop device or holds a signature; resize a file to --create SIZE");
+  app->add_flag("--replace-out", a->replace_out,
+                "Replace the report of another replay (another trace, target or option) in --out; without it such "
+                "a folder is refused, and the same replay replaces its own report. Not --force, which is about the "
+                "target");
   app->add_option("--max-io", a->max_io, "Split reads and writes into I/Os of at most SIZE (default 1M)");
   app->add_option("--interval", a->interval,
                   "An events.csv row each time SIZE more bytes completed (default: 1% of the replay's bytes)");

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_text.h"
+#include "cli/out_results.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
@@ -42,7 +43,7 @@ struct SimulateArgs {
   std::string trace;
   std::string out;
   bool no_progress = false;
-  bool force = false;  // a sweep replaces an earlier, different sweep in --out
+  bool force = false;  // replace another configuration's results in --out (a sweep: another sweep)
   unsigned jobs = 1;  // set to the core count when registering
   std::string mem_limit;  // --mem-limit
   ModelArgs model;
@@ -50,33 +51,6 @@ struct SimulateArgs {
 };
 
 bool stderr_progress(const SimulateArgs& a) { return progress_wanted(a.no_progress); }
-
-// The config_key in an existing --out's summary.json: "" when there is
-// none, and "none" when it has no key (written before keys were).
-std::string key_in_summary(const OutputDir& out) {
-  const std::optional<std::string> text = out.existing_text("summary.json");
-  if (!text) return {};
-  const std::string tag = "\"config_key\": \"";
-  const size_t at = text->find(tag);
-  if (at == std::string::npos) return "none";
-  const size_t end = text->find('"', at + tag.size());
-  return end == std::string::npos ? "none" : text->substr(at + tag.size(), end - at - tag.size());
-}
-
-// A single run's --out that holds another configuration's results is
-// refused without --force, as a sweep refuses another sweep (a sweep's
-// folder is refused by OutputDir: it holds names a single run does not write).
-// Read through the folder OutputDir resolved and checked.
-void check_out_holds_this_run(const SimulateArgs& a, const OutputDir& out, const std::string& key) {
-  if (a.force) return;
-  const std::string previous = key_in_summary(out);
-  if (!previous.empty() && previous != key) {
-    const std::string shown = escape_for_terminal(a.out);
-    throw InputError(fmt::format("--out {}: holds the results of another configuration or trace ({}/summary.json); "
-                                 "give another folder, or --force to replace them",
-                                 shown, shown));
-  }
-}
 
 void run_single(const SimulateArgs& a, const Point& point) {
   sim::RunDescription run = build_run(a.model, point, a.trace);
@@ -95,7 +69,10 @@ void run_single(const SimulateArgs& a, const Point& point) {
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
     run.config_key = run_config_key(a.model, a.timing, point, reader);
-    check_out_holds_this_run(a, *out, run.config_key);
+    // Another configuration's results are refused without --force (the
+    // rule of every output folder, cli/out_results.h).
+    const KeyedEntry keyed[] = {{"summary.json", run.config_key}};
+    check_out_results(*out, keyed, a.force);
   }
   if (run.options.timing && run.options.timing->mode == timing::HostMode::kOpen) {
     timing::check_issue_span(reader.records(), run.options.timing->speed, a.trace);

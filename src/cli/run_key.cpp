@@ -12,11 +12,14 @@ std::string fixed_description(const ModelArgs& model, const TimingArgs& timing) 
                      model.reset_at.empty() ? "" : "reset_at=" + model.reset_at + "\n", model.steady_state_key());
 }
 
-std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
-                           const trace::FtrReader& reader) {
-  const std::string description = fixed_description(model, timing) + key_description(point);
+std::string trace_config_key(const std::string& description, const trace::FtrReader& reader) {
   const sim::TraceView view{reader.path(), reader.records(), reader.meta().sector_bytes};
   return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
+}
+
+std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
+                           const trace::FtrReader& reader) {
+  return trace_config_key(fixed_description(model, timing) + key_description(point), reader);
 }
 
 }  // namespace ftlsim::cli

@@ -12,6 +12,10 @@
 
 namespace ftlsim::cli {
 
+// The config_key of `description` (every option that changes the results,
+// a line each) on the trace `reader` reads (a fingerprint of its records).
+[[nodiscard]] std::string trace_config_key(const std::string& description, const trace::FtrReader& reader);
+
 // `point` holds one value per setting; `reader` is the run's trace.
 [[nodiscard]] std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
                                          const trace::FtrReader& reader);

@@ -263,7 +263,9 @@ std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
       items[i] = {a.text[i]};
       continue;
     }
-    items[i] = sim::expand_values("--" + s.name, s.kind, a.text[i]);
+    // A number the generic parser refuses is refused by the setting's own
+    // parser, which names its real range (`--blocks` from 4).
+    items[i] = sim::expand_values("--" + s.name, s.kind, a.text[i], [&s](std::string_view t) { check_item(s, t); });
     if (s.kind == ValueKind::kWord || s.kind == ValueKind::kPlacement) {
       for (const std::string& item : items[i]) check_item(s, item);
     }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+#include <stdexcept>
+
 #include "cli/flag_text.h"
 #include "core/error.h"
 #include "sweep/sweep_values.h"
@@ -9,6 +12,21 @@
 
 namespace ftlsim::cli {
 namespace {
+
+// The timing settings of ftlsim 0.1.0, which every config_key description
+// lists (describe below), whatever their values. A timing setting added
+// later is listed only when its value is not its default, so that adding it
+// changes no earlier sweep's keys and those sweeps still resume (as the
+// model settings do: model_settings.cpp, kLaterSettings).
+constexpr std::string_view kKeyedTimingSettings[] = {"qd",         "speed",     "read-time",     "program-time",
+                                                     "erase-time", "xfer-time", "event-interval"};
+
+bool always_keyed(std::string_view name) {
+  for (const std::string_view k : kKeyedTimingSettings) {
+    if (k == name) return true;
+  }
+  return false;
+}
 
 // Refuses a list or range where one timing value is taken (the commands
 // other than the default one, and the default one after expand_timing).
@@ -54,7 +72,10 @@ std::vector<std::vector<std::string>> expand_timing(const TimingArgs& a) {
       continue;
     }
     const std::string option = fmt::format("--{}", s.name);
-    items[i] = sim::expand_values(option, s.kind, text);
+    items[i] = sim::expand_values(option, s.kind, text, [&s](std::string_view t) {
+      timing::TimingConfig scratch;
+      s.parse(scratch, t);  // the setting's own range in the message
+    });
     if (s.kind == ValueKind::kWord) {
       for (const std::string& item : items[i]) {
         timing::TimingConfig scratch;
@@ -129,7 +150,13 @@ std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
 std::string describe(const TimingArgs& a) {
   std::string out = fmt::format("timing={}", a.timing);
   const auto settings = timing::timing_settings();
-  for (size_t i = 0; i < settings.size(); ++i) out += fmt::format(" {}={}", settings[i].key_name(), a.text[i]);
+  size_t keyed = 0;
+  for (size_t i = 0; i < settings.size(); ++i) {
+    const auto& s = settings[i];
+    keyed += always_keyed(s.name) ? 1 : 0;
+    if (always_keyed(s.name) || a.text[i] != s.default_text()) out += fmt::format(" {}={}", s.key_name(), a.text[i]);
+  }
+  if (keyed != std::size(kKeyedTimingSettings)) throw std::logic_error("a keyed timing setting has no descriptor");
   return out;
 }
 

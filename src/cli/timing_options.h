@@ -52,7 +52,8 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model);
 [[nodiscard]] std::optional<timing::TimingConfig> build_timing(const TimingArgs& a);
 
 // Every timing option as text, for a sweep's resume key (sweep/sweep_resume.h,
-// config_key), derived from the settings: "timing=false qd= speed= read=40us ...".
+// config_key), derived from the settings: "timing=false qd= speed= read=40us ...";
+// a setting added after 0.1.0 only when it is not at its default.
 [[nodiscard]] std::string describe(const TimingArgs& a);
 
 // The latencies alone, for commands that are always timed (qd-sweep).

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc 2.28+)
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -90,15 +89,14 @@ void OutputFile::check(std::string_view option, bool force, const RunInputs& inp
     }
     throw InputError(fmt::format("{} {}: cannot stat ({})", option_, path_, std::strerror(open_errno_)));
   }
-  check_name(dir_.get(), name_, existing_);
-  struct statfs fs_info {};
-  if (::fstatfs(dir_.get(), &fs_info) == 0) {
-    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
-                                   "a folder on a disk",
-                                   option_, path_, folder_, *kind));
-    }
+  // A kernel file system first: what its names are (or that they cannot
+  // even be looked at, as in bpf) says nothing useful.
+  if (const auto kind = pseudo_fs_of(dir_.get())) {
+    throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
+                                 "a folder on a disk",
+                                 option_, path_, folder_, *kind));
   }
+  check_name(dir_.get(), name_, existing_);
   if (::faccessat(dir_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option_, path_, folder_, std::strerror(errno)));
   }

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,13 +15,10 @@ namespace {
 
 // Refuses a folder on a pseudo file system or one this process cannot write into.
 void check_writable(int dir, const std::string& option, const std::string& path, const std::string& shown) {
-  struct statfs fs_info {};
-  if (::fstatfs(dir, &fs_info) == 0) {
-    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
-                                   "a folder on a disk",
-                                   option, path, shown, *kind));
-    }
+  if (const auto kind = pseudo_fs_of(dir)) {
+    throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
+                                 "a folder on a disk",
+                                 option, path, shown, *kind));
   }
   if (::faccessat(dir, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option, path, shown, std::strerror(errno)));

@@ -1,19 +1,16 @@
 #include "core/input_file.h"
 
 #include <fcntl.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <iterator>
 #include <cstring>
 
 #include "core/dir_fd.h"
 #include "core/error.h"
+#include "core/io_identity.h"
 
 namespace ftlsim {
 
@@ -28,19 +25,7 @@ std::string file_kind(mode_t mode) {
   return "not a regular file";
 }
 
-bool on_pseudo_file_system(int fd) {
-  struct statfs fs {};
-  if (::fstatfs(fd, &fs) != 0) return false;
-  // <linux/magic.h>: the kernel's file systems whose files are made up when
-  // read (configfs's magic is not in the header: fs/configfs/mount.c).
-  static constexpr unsigned long kConfigfsMagic = 0x62656570;
-  static constexpr unsigned long kPseudo[] = {PROC_SUPER_MAGIC,  SYSFS_MAGIC,        DEBUGFS_MAGIC,
-                                              TRACEFS_MAGIC,     SECURITYFS_MAGIC,   CGROUP_SUPER_MAGIC,
-                                              CGROUP2_SUPER_MAGIC, kConfigfsMagic,   BPF_FS_MAGIC,
-                                              EFIVARFS_MAGIC,    PSTOREFS_MAGIC};
-  const auto type = static_cast<unsigned long>(fs.f_type);
-  return std::find(std::begin(kPseudo), std::end(kPseudo), type) != std::end(kPseudo);
-}
+bool on_pseudo_file_system(int fd) { return pseudo_fs_of(fd).has_value(); }
 
 InputFile::InputFile(const std::string& path) : path_(path) {
   // Resolved once: opened O_PATH (no driver's open runs: opening some

@@ -47,7 +47,8 @@ class InputFile {
 };
 
 // True when `fd` is on one of the kernel's pseudo file systems (proc, sysfs,
-// debugfs, tracefs, securityfs, cgroup, configfs, bpf, efivarfs, pstore).
+// debugfs, tracefs, securityfs, cgroup, configfs, bpf, efivarfs, pstore,
+// devpts: core/io_identity.h pseudo_fs_name).
 [[nodiscard]] bool on_pseudo_file_system(int fd);
 
 // "a FIFO", "a directory", ...: what a non-regular file is, for messages.

@@ -64,6 +64,9 @@ std::optional<FileIdentity> identity_of(const std::string& path) {
 }
 
 std::optional<std::string_view> pseudo_fs_name(long f_type) {
+  // <linux/magic.h>, except configfs's, which is not in the header
+  // (fs/configfs/mount.c).
+  constexpr long kConfigfsMagic = 0x62656570;
   switch (f_type) {
     case PROC_SUPER_MAGIC: return "proc";
     case SYSFS_MAGIC: return "sysfs";
@@ -76,8 +79,15 @@ std::optional<std::string_view> pseudo_fs_name(long f_type) {
     case BPF_FS_MAGIC: return "bpf";
     case PSTOREFS_MAGIC: return "pstore";
     case EFIVARFS_MAGIC: return "efivarfs";
+    case kConfigfsMagic: return "configfs";
     default: return std::nullopt;
   }
+}
+
+std::optional<std::string_view> pseudo_fs_of(int fd) {
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return std::nullopt;
+  return pseudo_fs_name(fs.f_type);
 }
 
 std::string_view file_type_name(mode_t mode) {

@@ -46,9 +46,16 @@ struct ContentMark {
 // when it does not exist (or cannot be stat'ed).
 [[nodiscard]] std::optional<FileIdentity> identity_of(const std::string& path);
 
-// "proc", "sysfs", ... for a statfs f_type of a kernel file system that
-// holds no regular files a program can create; nullopt for others.
+// "proc", "sysfs", ... for a statfs f_type of one of the kernel's pseudo
+// file systems (proc, sysfs, debugfs, tracefs, securityfs, cgroup (v1 and
+// v2), configfs, bpf, efivarfs, pstore, devpts), whose files are made up
+// when read and written to the kernel, never storage; nullopt for others.
+// The one list: inputs (core/input_file.h), output files and folders, and
+// replay targets are all checked against it.
 [[nodiscard]] std::optional<std::string_view> pseudo_fs_name(long f_type);
+// The same for the file system the open file or folder `fd` is on (nullopt
+// also when fstatfs fails).
+[[nodiscard]] std::optional<std::string_view> pseudo_fs_of(int fd);
 
 // "a character device", "a FIFO", ... for the type bits of st_mode.
 [[nodiscard]] std::string_view file_type_name(mode_t mode);

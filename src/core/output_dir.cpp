@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE, RENAME_EXCHANGE (glibc 2.28+)
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,14 +71,11 @@ OutputDir::OutputDir(Message option, int parent_fd, const std::string& parent_sh
 
 void OutputDir::check_target(const RunInputs& inputs) {
   inputs.check_resolved(option_, path_);
-  struct statfs fs_info {};
-  if (::fstatfs(base_.get(), &fs_info) == 0) {
-    if (const auto kind = pseudo_fs_name(fs_info.f_type)) {
-      throw InputError(option_ +
-                       Message(fmt::format(" {}: its folder is on a {} file system, which holds no files ftlsim could "
-                                           "write; give a folder on a disk",
-                                           path_, *kind)));
-    }
+  if (const auto kind = pseudo_fs_of(base_.get())) {
+    throw InputError(option_ +
+                     Message(fmt::format(" {}: its folder is on a {} file system, which holds no files ftlsim could "
+                                         "write; give a folder on a disk",
+                                         path_, *kind)));
   }
   if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(option_ + Message(fmt::format(" {}: cannot write into {} ({})", path_,
@@ -124,9 +120,15 @@ void OutputDir::check_target(const RunInputs& inputs) {
 
 std::optional<std::string> OutputDir::existing_text(const std::string& entry) const {
   if (!missing_.empty() || !base_.valid()) return std::nullopt;
-  const UniqueFd dir = open_subfolder(base_.get(), name_);
+  UniqueFd dir = open_subfolder(base_.get(), name_);
+  // "a/summary.json": each folder on the way opened without following links.
+  std::string file_name = entry;
+  for (size_t slash = file_name.find('/'); dir.valid() && slash != std::string::npos; slash = file_name.find('/')) {
+    dir = open_subfolder(dir.get(), file_name.substr(0, slash));
+    file_name.erase(0, slash + 1);
+  }
   if (!dir.valid()) return std::nullopt;
-  const UniqueFd file(::openat(dir.get(), entry.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  const UniqueFd file(::openat(dir.get(), file_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st {};
   if (!file.valid() || ::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   std::string text;

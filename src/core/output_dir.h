@@ -67,8 +67,9 @@ class OutputDir {
   // target then still holds what it held before).
   void publish();
   [[nodiscard]] const std::string& path() const { return path_; }
-  // The text of the regular file `entry` in the existing target, read
-  // through the folder resolved at construction; nullopt when the target or
+  // The text of the regular file `entry` ("summary.json", "a/summary.json")
+  // in the existing target, read through the folder resolved at
+  // construction, following no symbolic link; nullopt when the target or
   // the entry is absent or the entry is not a regular file. Throws
   // SystemError when it cannot be read.
   [[nodiscard]] std::optional<std::string> existing_text(const std::string& entry) const;

@@ -14,6 +14,7 @@
 
 #include "core/dir_fd.h"
 #include "core/error.h"
+#include "core/io_units.h"
 
 namespace ftlsim {
 namespace {
@@ -31,7 +32,7 @@ struct Written {
 };
 
 uint64_t ctime_ns(const struct statx& sx) {
-  return static_cast<uint64_t>(sx.stx_ctime.tv_sec) * 1000000000ULL + sx.stx_ctime.tv_nsec;
+  return static_cast<uint64_t>(sx.stx_ctime.tv_sec) * kNsPerSecond + sx.stx_ctime.tv_nsec;
 }
 using Manifest = std::map<std::string, Written>;  // by path relative to the set's folder
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/io_units.h"
 #include "core/units.h"
 
 namespace ftlsim {
@@ -71,7 +72,7 @@ std::string print_real(double v) { return fmt::format("{}", v); }
 
 std::string print_duration(uint64_t ns) {
   static constexpr std::pair<uint64_t, const char*> kUnits[] = {
-      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
+      {kNsPerSecond, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
   if (ns == 0) return "0";
   for (const auto& [unit, name] : kUnits) {
     if (ns % unit == 0) return fmt::format("{}{}", ns / unit, name);

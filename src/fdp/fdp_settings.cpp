@@ -12,6 +12,9 @@ namespace {
 
 using C = FdpConfig;
 
+// `ruh`'s help text states the range.
+static_assert(kMaxHandles == 256, "update the ruh help text: 1-256");
+
 template <class E>
 std::string word(std::span<const Choice<E>> words, E v) {
   return std::string(choice_word(words, v));

@@ -12,6 +12,7 @@
 // Below them: the policy of one run, chosen once (AnyPlacement,
 // make_placement), and the FDP configuration a placement amounts to
 // (PlacementSetup, effective_config).
+#include <concepts>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -164,6 +165,27 @@ class IntervalPlacement {
   uint64_t base_ = 1;
   uint16_t last_handle_ = 0;
 };
+
+// What the driver (sim/simulate.cpp) calls on a placement policy: once per
+// request begin_request, once per slot written slot_handle (the request's
+// handle, or the policy's per-slot choice when kPerSlot), reset_counts at
+// the --reset-at marker and invalid_pid_requests at the end. A per-request
+// policy also answers placed_of(pid), from which the driver adds up each
+// handle's host bytes per placement ID after the run.
+template <class P>
+concept PlacedPerId = P::kPerSlot || requires(const P& cp, uint16_t pid) {
+  { cp.placed_of(pid) } -> std::same_as<Placed>;
+};
+template <class P>
+concept PlacementPolicy = PlacedPerId<P> &&
+    requires(P p, const P& cp, const trace::Record& r, uint16_t handle, uint32_t lpn) {
+  { P::kPerSlot } -> std::convertible_to<bool>;
+  { p.begin_request(r) } -> std::same_as<Placed>;
+  { p.slot_handle(handle, lpn) } -> std::same_as<uint16_t>;
+  { cp.invalid_pid_requests() } -> std::convertible_to<uint64_t>;
+  p.reset_counts();
+};
+static_assert(PlacementPolicy<PidPlacement> && PlacementPolicy<OraclePlacement> && PlacementPolicy<IntervalPlacement>);
 
 // The placement policy of one run, chosen once: a std::variant over the
 // policy classes above, so that the driver, dispatching once per run with

@@ -37,7 +37,7 @@ std::vector<Problem> Geometry::problems() const {
   positive(blocks_per_plane, "blocks");
   positive(pages_per_block, "pages");
   if (page_bytes == 0 || page_bytes % kSlotBytes != 0) {
-    p.push_back({"page-size", fmt::format("{}", page_bytes), "must be a non-zero multiple of 4096"});
+    p.push_back({"page-size", fmt::format("{}", page_bytes), fmt::format("must be a non-zero multiple of {}", kSlotBytes)});
   }
   if (!p.empty()) return p;
   if (blocks_per_plane < 4) {
@@ -59,7 +59,7 @@ std::vector<Problem> Geometry::problems() const {
   if (logical_bytes == 0) {
     p.push_back({"", "", "logical capacity is 0"});
   } else if (logical_bytes % kSlotBytes != 0) {
-    p.push_back({"", "", fmt::format("logical capacity {} is not a multiple of 4096", logical_bytes)});
+    p.push_back({"", "", fmt::format("logical capacity {} is not a multiple of {}", logical_bytes, kSlotBytes)});
   } else if (logical_slots() >= physical_slots()) {
     p.push_back({"", "",
                  fmt::format("logical capacity {} bytes is not smaller than physical {} bytes", logical_bytes,

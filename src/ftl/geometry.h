@@ -37,7 +37,7 @@ struct Geometry {
   uint32_t planes_per_lun = 1;
   uint32_t blocks_per_plane = 256;  // = number of lines
   uint32_t pages_per_block = 256;
-  uint32_t page_bytes = 4096;       // multiple of 4 KiB
+  uint32_t page_bytes = kSlotBytes;  // a multiple of kSlotBytes
   uint64_t logical_bytes = 0;       // host-visible capacity, multiple of 4 KiB
 
   [[nodiscard]] uint32_t dies() const { return channels * luns_per_channel; }

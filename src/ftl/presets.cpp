@@ -18,7 +18,7 @@ constexpr Geometry geometry(uint32_t blocks, uint32_t pages, uint64_t logical_by
   g.planes_per_lun = 1;
   g.blocks_per_plane = blocks;
   g.pages_per_block = pages;
-  g.page_bytes = 4096;
+  g.page_bytes = kSlotBytes;  // FEMU's 4 KiB page: one slot
   g.logical_bytes = logical_bytes;
   return g;
 }

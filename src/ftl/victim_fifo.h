@@ -19,47 +19,47 @@ class FifoVictims {
     head_ = tail_ = kNoUnit;
   }
 
-  void on_close(const UnitTable& /*t*/, UnitId l) {
-    next_[l] = kNoUnit;
-    prev_[l] = tail_;
+  void on_close(const UnitTable& /*t*/, UnitId unit) {
+    next_[unit] = kNoUnit;
+    prev_[unit] = tail_;
     if (tail_ != kNoUnit) {
-      next_[tail_] = l;
+      next_[tail_] = unit;
     } else {
-      head_ = l;
+      head_ = unit;
     }
-    tail_ = l;
+    tail_ = unit;
   }
 
-  void on_invalidate(const UnitTable& /*t*/, UnitId /*l*/) {}
+  void on_invalidate(const UnitTable& /*t*/, UnitId /*unit*/) {}
   // 1 when a closed unit with an invalid slot waits, else 0 (fully valid
   // units in the list are no candidates). Walks the list: called only after
   // a pass found no victim.
   [[nodiscard]] uint64_t queued(const UnitTable& t) const {
-    for (UnitId l = head_; l != kNoUnit; l = next_[l]) {
-      if (!t.full(l)) return 1;
+    for (UnitId unit = head_; unit != kNoUnit; unit = next_[unit]) {
+      if (!t.full(unit)) return 1;
     }
     return 0;
   }
 
   UnitId select(const UnitTable& t, const GcAsk& ask) {
-    UnitId l = head_;
-    while (l != kNoUnit && t.full(l)) l = next_[l];
-    if (l == kNoUnit || declines(t, l, ask)) return kNoUnit;
-    unlink(l);
-    return l;
+    UnitId unit = head_;
+    while (unit != kNoUnit && t.full(unit)) unit = next_[unit];
+    if (unit == kNoUnit || declines(t, unit, ask)) return kNoUnit;
+    unlink(unit);
+    return unit;
   }
 
  private:
-  void unlink(UnitId l) {
-    if (prev_[l] != kNoUnit) {
-      next_[prev_[l]] = next_[l];
+  void unlink(UnitId unit) {
+    if (prev_[unit] != kNoUnit) {
+      next_[prev_[unit]] = next_[unit];
     } else {
-      head_ = next_[l];
+      head_ = next_[unit];
     }
-    if (next_[l] != kNoUnit) {
-      prev_[next_[l]] = prev_[l];
+    if (next_[unit] != kNoUnit) {
+      prev_[next_[unit]] = prev_[unit];
     } else {
-      tail_ = prev_[l];
+      tail_ = prev_[unit];
     }
   }
 

@@ -29,18 +29,18 @@ struct GcAsk {
   bool unwritten = true;
 };
 
-// True when a background pass must leave `l` (the policy's choice) alone.
-[[nodiscard]] inline bool declines(const UnitTable& t, UnitId l, const GcAsk& ask) {
+// True when a background pass must leave `unit` (the policy's choice) alone.
+[[nodiscard]] inline bool declines(const UnitTable& t, UnitId unit, const GcAsk& ask) {
   if (ask.force) return false;
-  if (ask.requeue && t.valid[l] == 0) return false;
-  return (ask.unwritten ? t.invalid(l) : t.slots_per_unit - t.valid[l]) < ask.min_invalid;
+  if (ask.requeue && t.valid[unit] == 0) return false;
+  return (ask.unwritten ? t.invalid(unit) : t.slots_per_unit - t.valid[unit]) < ask.min_invalid;
 }
 
 template <class V>
-concept VictimSelector = std::copyable<V> && requires(V v, const UnitTable& t, UnitId l, const GcAsk& ask) {
-  v.init(t, uint64_t{1});  // before first use; the seed is for the random policies
-  v.on_close(t, l);        // l was closed (full or not)
-  v.on_invalidate(t, l);   // closed l lost a valid slot (t.valid[l] already lowered)
+concept VictimSelector = std::copyable<V> && requires(V v, const UnitTable& t, UnitId unit, const GcAsk& ask) {
+  v.init(t, uint64_t{1});    // before first use; the seed is for the random policies
+  v.on_close(t, unit);       // unit was closed (full or not)
+  v.on_invalidate(t, unit);  // closed unit lost a valid slot (t.valid[unit] already lowered)
   { v.select(t, ask) } -> std::same_as<UnitId>;  // the victim, removed from the policy; kNoUnit: none
   { v.queued(t) } -> std::convertible_to<uint64_t>;  // candidates waiting (0: a pass finds none)
 };

@@ -26,18 +26,18 @@ class CandidateSet {
     items_.clear();
     items_.reserve(units);
   }
-  void insert(UnitId l) {
-    if (pos_[l] != kNoUnit) return;
-    pos_[l] = static_cast<uint32_t>(items_.size());
-    items_.push_back(l);
+  void insert(UnitId unit) {
+    if (pos_[unit] != kNoUnit) return;
+    pos_[unit] = static_cast<uint32_t>(items_.size());
+    items_.push_back(unit);
   }
-  void erase(UnitId l) {
-    const uint32_t p = pos_[l];
+  void erase(UnitId unit) {
+    const uint32_t p = pos_[unit];
     const UnitId last = items_.back();
     items_[p] = last;
     pos_[last] = p;
     items_.pop_back();
-    pos_[l] = kNoUnit;
+    pos_[unit] = kNoUnit;
   }
   [[nodiscard]] bool empty() const { return items_.empty(); }
   [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(items_.size()); }
@@ -55,17 +55,17 @@ class SampledVictimsBase {
     candidates_.init(t.size());
     rng_ = Rng(seed);
   }
-  void on_close(const UnitTable& t, UnitId l) {
-    if (!t.full(l)) candidates_.insert(l);
+  void on_close(const UnitTable& t, UnitId unit) {
+    if (!t.full(unit)) candidates_.insert(unit);
   }
-  void on_invalidate(const UnitTable& /*t*/, UnitId l) { candidates_.insert(l); }
+  void on_invalidate(const UnitTable& /*t*/, UnitId unit) { candidates_.insert(unit); }
   [[nodiscard]] uint64_t queued(const UnitTable& /*t*/) const { return candidates_.size(); }
 
  protected:
-  UnitId take_if(const UnitTable& t, UnitId l, const GcAsk& ask) {
-    if (declines(t, l, ask)) return kNoUnit;
-    candidates_.erase(l);
-    return l;
+  UnitId take_if(const UnitTable& t, UnitId unit, const GcAsk& ask) {
+    if (declines(t, unit, ask)) return kNoUnit;
+    candidates_.erase(unit);
+    return unit;
   }
   CandidateSet candidates_;
   Rng rng_{1};
@@ -86,8 +86,8 @@ class DChoiceVictims : public SampledVictimsBase {
     if (candidates_.empty()) return kNoUnit;
     UnitId best = kNoUnit;
     for (uint32_t i = 0; i < d_; ++i) {
-      const UnitId l = candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size())));
-      if (best == kNoUnit || t.valid[l] < t.valid[best]) best = l;
+      const UnitId unit = candidates_.at(static_cast<uint32_t>(rng_.below(candidates_.size())));
+      if (best == kNoUnit || t.valid[unit] < t.valid[best]) best = unit;
     }
     return take_if(t, best, ask);
   }
@@ -104,13 +104,13 @@ class CostBenefitVictims : public SampledVictimsBase {
     double best_score = -1.0;
     const double slots = t.slots_per_unit;
     for (uint32_t i = 0; i < candidates_.size(); ++i) {
-      const UnitId l = candidates_.at(i);
-      const double u = t.valid[l] / slots;
-      const double age = static_cast<double>(ask.now - t.close_stamp[l]) + 1.0;
+      const UnitId unit = candidates_.at(i);
+      const double u = t.valid[unit] / slots;
+      const double age = static_cast<double>(ask.now - t.close_stamp[unit]) + 1.0;
       const double score = (1.0 - u) * age / (1.0 + u);
       // Ties: the lower unit id, so the choice does not depend on array order.
-      if (score > best_score || (score == best_score && l < best)) {
-        best = l;
+      if (score > best_score || (score == best_score && unit < best)) {
+        best = unit;
         best_score = score;
       }
     }

@@ -15,6 +15,7 @@
 #include "core/dir_fd.h"
 #include "core/error.h"
 #include "core/sysfs_text.h"
+#include "replay/target.h"
 
 namespace ftlsim::replay {
 namespace {
@@ -23,16 +24,12 @@ namespace fs = std::filesystem;
 
 bool has_node(const StackDevice& d) { return device_shown(d) != d.name; }
 
-// How long a device the kernel reports busy is probed again before it
-// counts as in use: a replay killed a moment ago holds its target until
-// the kernel has closed its files.
-constexpr std::chrono::milliseconds kBusyProbeWait{2000};
-
-// True when an exclusive open of the device `d` fails with EBUSY (tried
-// again for kBusyProbeWait). A node that is missing or another device
-// counts as not busy: nothing can be said about it here.
+// True when an exclusive open of the device `d` fails with EBUSY, tried
+// again for kBusyWait (target.h: a replay killed a moment ago holds its
+// target until the kernel has closed its files). A node that is missing or
+// another device counts as not busy: nothing can be said about it here.
 bool busy(const StackDevice& d) {
-  const auto deadline = std::chrono::steady_clock::now() + kBusyProbeWait;
+  const auto deadline = std::chrono::steady_clock::now() + kBusyWait;
   auto pause = std::chrono::milliseconds(10);
   for (;;) {
     const int fd = ::open(("/dev/" + d.name).c_str(), O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);

@@ -12,6 +12,7 @@
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "core/version.h"
+#include "replay/data_pattern.h"
 #include "replay/nvme_cmd.h"
 
 namespace ftlsim::replay {
@@ -309,8 +310,8 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
   }
   if (r.verify) {
     const VerifyResult& v = *r.verify;
-    row("verify", fmt::format("{} units of 512 B written and {} trimmed checked{}: {} mismatches{}", v.written_units,
-                              v.trimmed_units,
+    row("verify", fmt::format("{} units of {} B written and {} trimmed checked{}: {} mismatches{}", v.written_units,
+                              kPatternUnit, v.trimmed_units,
                               v.unchecked_units > 0 ? fmt::format(" ({} trimmed units on a device not checked)",
                                                                   v.unchecked_units)
                                                     : std::string(),
@@ -331,6 +332,7 @@ std::string summary_json(const ReplayReport& r) {
   j.begin_object();
   j.field("ftlsim_version", std::string(kVersion));
   j.field("kind", "replay");
+  if (!r.config_key.empty()) j.field("config_key", r.config_key);
   j.field("trace", r.trace_path);
   j.key("target").begin_object();
   j.field("path", t.path);

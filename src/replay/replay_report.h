@@ -70,6 +70,9 @@ struct Prediction {
 
 
 struct ReplayReport {
+  // Identifies the trace and every option of the replay (summary.json's
+  // config_key, for the --out rule of cli/out_results.h); "" = not written.
+  std::string config_key;
   std::string trace_path;
   uint64_t trace_records = 0;
   std::map<trace::PlacementId, std::string> pid_names;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io_units.h"
 #include "replay/replay_config.h"
 #include "trace/record.h"
 
@@ -30,7 +31,7 @@ struct IoRequest {
 
 struct StreamGeometry {
   std::string_view trace_path;  // for error messages
-  uint32_t sector_bytes = 512;  // the trace's sector size
+  uint32_t sector_bytes = kSectorBytes;  // the trace's sector size
   uint64_t target_bytes = 0;    // usable bytes; a positive multiple of block_bytes
   uint32_t block_bytes = 512;   // offset and length alignment, a power of two
   uint32_t max_io_bytes = 1u << 20;  // a multiple of block_bytes

@@ -6,13 +6,16 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/dir_fd.h"
 #include "core/error.h"
@@ -46,6 +49,48 @@ bool in_dev_folder(const std::string& path) {
 Message refusal(const std::string& path, const std::vector<std::string>& findings) {
   return say("refusing to write to {}: {} (`force` writes anyway; every finding is printed)", path,
              fmt::join(findings, "; "));
+}
+
+// A target (or the folder a --create file goes in) on one of the kernel's
+// pseudo file systems (proc, sysfs, ...: core/io_identity.h) is refused,
+// --force or not: its files are the kernel's settings, not storage (a
+// writable sysfs attribute would take the trace's bytes as a setting).
+void refuse_pseudo_fs(int fd, const std::string& path, const std::string& folder = {}) {
+  const auto kind = pseudo_fs_of(fd);
+  if (!kind) return;
+  if (!folder.empty()) {
+    throw InputError(say("`target` {}: its folder {} is on a {} file system, which holds no files ftlsim could "
+                         "write; give a folder on a disk",
+                         path, folder, *kind));
+  }
+  throw InputError(say("`target` {} is a file of the kernel's {} file system, not storage; give a file on a disk "
+                       "or a block device",
+                       path, *kind));
+}
+
+// A regular-file target on a file system mounted read-only is refused
+// before anything is opened for writing, --force or not.
+void refuse_read_only_fs(int fd, const std::string& path) {
+  struct statvfs vfs {};
+  if (::fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0) {
+    throw InputError(say("`target` {} is on a read-only file system; give a file on a file system mounted "
+                         "read-write",
+                         path));
+  }
+}
+
+// The open of the target for writing (before any write) failed: a refusal
+// (exit 2) when the system says the file may not be written (read-only,
+// immutable or append-only, permission, a running program), else the
+// system's error.
+[[noreturn]] void throw_open_error(const std::string& path) {
+  const int err = errno;
+  if (err == EROFS || err == EPERM || err == EACCES || err == ETXTBSY) {
+    throw InputError(say("`target` {}: cannot open it for writing ({}); nothing was written", path,
+                         std::strerror(err)));
+  }
+  errno = err;
+  throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", path));
 }
 
 }  // namespace
@@ -82,6 +127,7 @@ Target::Target(const TargetRequest& r, Deferred) {
   }
   identity_ = FileIdentity{st.st_dev, st.st_ino};
   if (r.inputs != nullptr) r.inputs->check_not_input(Message::setting("target"), r.path, identity_);
+  refuse_pseudo_fs(node.get(), r.path);
   if (S_ISBLK(st.st_mode)) {
     if (r.create_bytes != 0) throw InputError(say("`create` applies to regular files; {} is a block device", r.path));
     open_block_device(r, node.get(), st);
@@ -131,18 +177,44 @@ void read_dio_alignment(int fd, const std::string& path, TargetInfo& info) {
   }
 }
 
+// Runs `attempt` (it returns 0, or the errno of its failure) again while it
+// fails with `busy`, for at most kBusyWait (target.h), pausing 10 ms, then
+// 20, 40, ... 100 ms between tries; returns its last result.
+template <class F>
+int retry_while_busy(int busy, F attempt) {
+  const auto deadline = std::chrono::steady_clock::now() + kBusyWait;
+  auto pause = std::chrono::milliseconds(10);
+  for (;;) {
+    const int err = attempt();
+    if (err != busy || std::chrono::steady_clock::now() >= deadline) return err;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(100));
+  }
+}
+
+// "2 s": kBusyWait for messages.
+std::string busy_wait_text() {
+  return fmt::format("{:g} s", std::chrono::duration<double>(kBusyWait).count());
+}
+
 // An OFD write lock on the whole file for as long as `fd` is open: a second
 // replay (another Target) onto the same file fails here, whatever its name.
 void lock_file(int fd, const std::string& path) {
   struct flock lk {};
   lk.l_type = F_WRLCK;
   lk.l_whence = SEEK_SET;
-  if (::fcntl(fd, F_OFD_SETLK, &lk) == 0) return;
-  if (errno == EAGAIN || errno == EACCES) {
+  const int err = retry_while_busy(EAGAIN, [&] {
+    if (::fcntl(fd, F_OFD_SETLK, &lk) == 0) return 0;
+    return errno == EACCES ? EAGAIN : errno;  // either means: held by another
+  });
+  if (err == 0) return;
+  if (err == EAGAIN) {
     throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
-                                 "writing to it?); two replays onto one file would overwrite each other",
-                                 path));
+                                 "writing to it?; still after {}); two replays onto one file would overwrite each "
+                                 "other",
+                                 path, busy_wait_text()));
   }
+  errno = err;
   throw system_error_from_errno(fmt::format("{}: cannot lock", path));
 }
 
@@ -153,19 +225,35 @@ void lock_file(int fd, const std::string& path) {
 // (a file, loop devices over it at any offset) they write through. flock
 // needs no write access: a backing file is opened read-only, never changed.
 void flock_file(int fd, const std::string& target, const std::string& file) {
-  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return;
-  if (errno == EWOULDBLOCK) {
+  const int err = retry_while_busy(EWOULDBLOCK, [&] { return ::flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno; });
+  if (err == 0) return;
+  if (err == EWOULDBLOCK) {
     if (file == target) {
       throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
-                                   "writing to it?); two replays onto one file would overwrite each other",
-                                   target));
+                                   "writing to it?; still after {}); two replays onto one file would overwrite each "
+                                   "other",
+                                   target, busy_wait_text()));
     }
     throw InputError(fmt::format("refusing to write to {}: another program holds a lock on {}, the file its data is "
-                                 "stored in (a replay already writing to it through another name?); two replays "
-                                 "onto one file would overwrite each other",
-                                 target, file));
+                                 "stored in (a replay already writing to it through another name?; still after {}); "
+                                 "two replays onto one file would overwrite each other",
+                                 target, file, busy_wait_text()));
   }
+  errno = err;
   throw system_error_from_errno(fmt::format("{}: cannot lock", file));
+}
+
+// open(path, flags) for an exclusive open (O_EXCL on a block device),
+// retried while the device is busy (retry_while_busy); -1 with errno set
+// when it still fails.
+int open_exclusive(const std::string& path, int flags) {
+  int fd = -1;
+  const int err = retry_while_busy(EBUSY, [&] {
+    fd = ::open(path.c_str(), flags);
+    return fd >= 0 ? 0 : errno;
+  });
+  errno = err;
+  return fd;
 }
 
 std::vector<std::pair<std::string, FileIdentity>> files_of(const DeviceStack& stack) {
@@ -194,6 +282,7 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   // removal all go through it.
   parent_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (parent_fd_ < 0) throw InputError(say("`target` {}: its folder {} does not exist", r.path, folder));
+  refuse_pseudo_fs(parent_fd_, r.path, folder);
   if (::faccessat(parent_fd_, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(say("`target` {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
   }
@@ -270,10 +359,11 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     } else {
       bytes = static_cast<uint64_t>(st.st_size);
     }
+    refuse_read_only_fs(node, r.path);
     fd_ = ::open(fd_path(node).c_str(), O_RDWR | O_DIRECT | O_CLOEXEC);  // the file checked above
     if (fd_ < 0) {
       if (errno == EINVAL) throw no_direct_io(r.path);
-      throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
+      throw_open_error(r.path);
     }
     lock_file(fd_, r.path);
     flock_file(fd_, r.path, r.path);
@@ -348,15 +438,23 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
   info_.findings = std::move(findings);
 
-  fd_ = ::open(device.c_str(), O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
+  fd_ = open_exclusive(device, O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
   if (fd_ < 0) {
     if (errno == EBUSY) {
       throw InputError(
-          say("refusing to write to {}: it is busy (the exclusive open failed: mounted, or "
+          say("refusing to write to {}: it is busy (the exclusive open failed, still after {}: mounted, or "
               "claimed by another driver); `force` skips the exclusive open",
-              r.path));
+              r.path, busy_wait_text()));
     }
-    throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", r.path));
+    throw_open_error(r.path);
+  }
+  // A read-only device (losetup -r, blockdev --setro, a write-protected
+  // disk) opens for writing, and every write fails: refused here instead.
+  int read_only = 0;
+  if (::ioctl(fd_, BLKROGET, &read_only) == 0 && read_only != 0) {
+    throw InputError(say("refusing to write to {}: the device is read-only (BLKROGET; e.g. attached with "
+                         "losetup -r, or set with blockdev --setro); nothing was written",
+                         r.path));
   }
   lock_stack_files(files_of(stack));
   check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), r.force);
@@ -424,12 +522,12 @@ void Target::open_nvme(const TargetRequest& r) {
   // block-device replay would (O_EXCL), for the whole replay: a mount or
   // another exclusive user of the namespace is refused, and none can start.
   if (!r.force && block.valid()) {
-    claim_fd_ = ::open(fd_path(block.get()).c_str(), O_RDONLY | O_CLOEXEC | O_EXCL);
+    claim_fd_ = open_exclusive(fd_path(block.get()), O_RDONLY | O_CLOEXEC | O_EXCL);
     if (claim_fd_ < 0 && errno == EBUSY) {
       throw InputError(
-          say("refusing to write to {}: its block device {} is busy (the exclusive open failed: "
+          say("refusing to write to {}: its block device {} is busy (the exclusive open failed, still after {}: "
               "mounted, or claimed by another program); `force` skips the exclusive open",
-              r.path, block_path));
+              r.path, block_path, busy_wait_text()));
     }
     if (claim_fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", block_path));
   }

@@ -27,8 +27,15 @@
 // target will have); materialize() then creates or resizes a file.
 // Writes never reach beyond info().bytes: the request stream keeps every I/O
 // inside it.
+// Refused before anything is written, --force or not: a target on one of
+// the kernel's pseudo file systems (proc, sysfs, ...: its files are
+// settings, not storage), a file on a read-only file system or one the
+// system will not open for writing (immutable, append-only), a read-only
+// block device. A lock or exclusive open another holds is retried for
+// kBusyWait before the target is refused as busy.
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,6 +46,14 @@
 #include "replay/replay_config.h"
 
 namespace ftlsim::replay {
+
+// How long a lock or an exclusive open another holds is retried before the
+// target is refused as busy. A replay killed a moment ago (kill -9) holds
+// its target until the kernel has closed its files: its io_uring is torn
+// down after the process is gone (0.2-0.4 s were seen), and a rerun must not
+// be refused for that. A replay that really runs holds the target for as
+// long as it runs: the refusal then comes this much later, and nothing waits longer.
+inline constexpr std::chrono::milliseconds kBusyWait{2000};
 
 enum class TargetKind : uint8_t { kFile, kBlockDevice, kNvmeGeneric };
 [[nodiscard]] const char* target_kind_name(TargetKind k);

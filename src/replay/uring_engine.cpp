@@ -47,8 +47,8 @@ uint64_t now_ns() {
 
 void sleep_until(uint64_t deadline_ns) {
   timespec ts{};
-  ts.tv_sec = static_cast<time_t>(deadline_ns / 1'000'000'000u);
-  ts.tv_nsec = static_cast<long>(deadline_ns % 1'000'000'000u);
+  ts.tv_sec = static_cast<time_t>(deadline_ns / kNsPerSecond);
+  ts.tv_nsec = static_cast<long>(deadline_ns % kNsPerSecond);
   ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);  // EINTR: the caller re-checks
 }
 
@@ -486,8 +486,8 @@ EngineResult Engine::run() {
     if (wait_until > now) {
       const uint64_t wait = wait_until - now;
       __kernel_timespec ts{};
-      ts.tv_sec = static_cast<decltype(ts.tv_sec)>(wait / 1'000'000'000u);
-      ts.tv_nsec = static_cast<decltype(ts.tv_nsec)>(wait % 1'000'000'000u);
+      ts.tv_sec = static_cast<decltype(ts.tv_sec)>(wait / kNsPerSecond);
+      ts.tv_nsec = static_cast<decltype(ts.tv_nsec)>(wait % kNsPerSecond);
       io_uring_cqe* cqe = nullptr;
       rc = io_uring_submit_and_wait_timeout(&ring_, &cqe, 1, &ts, nullptr);
     } else {

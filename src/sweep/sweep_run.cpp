@@ -87,12 +87,15 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
   // its complete rows and marks the others missing (sweep_resume.h). All of
   // it through the folder resolved once (its /proc/self/fd/N path).
   const std::string csv_path = out.entry("sweep.csv");
+  size_t rows_in_csv = 0;  // done or error rows in sweep.csv as last written
   const auto write_csv = [&](const std::vector<SweepOutcome>& rows) {
     try {
       write_file_atomically(csv_path, sweep_csv(table, rows), Existing::kReplace);
     } catch (const SystemError& e) {
       throw SystemError(out.shown_error(e.what()));
     }
+    rows_in_csv = static_cast<size_t>(std::count_if(
+        rows.begin(), rows.end(), [](const SweepOutcome& o) { return o.status != SweepStatus::kMissing; }));
   };
   std::vector<SweepOutcome> outcomes(n);
   start.carried = carry_over(read_sweep_rows(csv_path), table, out_fd, outcomes, run.force);
@@ -134,18 +137,29 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
     }
   };
   std::vector<SweepOutcome> ran;
-  try {
-    ran = run_sweep(trace, todo_jobs, start.threads, callbacks);
-  } catch (...) {
-    // A worker failed (e.g. the disk is full): the rows finished since the
-    // last once-a-second write are kept, so a resume does not run them again.
-    // The snapshot is written only if it can be; the first failure is the one
-    // reported.
+  // A worker failed (e.g. the disk is full): the rows finished since the
+  // last once-a-second write are kept, so a resume does not run them again.
+  // The snapshot is written only if it can be; the first failure is the one
+  // reported, with what sweep.csv holds and how to go on (as an interrupted
+  // sweep says).
+  const auto save_rows = [&] {
     try {
       const std::lock_guard lock(snapshot_mutex);
       write_csv(snapshot);
     } catch (...) {
     }
+    return Message(fmt::format("; {} of {} configurations are in {}/sweep.csv ({} marked missing): rerun the same "
+                               "command to resume once the cause is fixed",
+                               rows_in_csv, n, out.path(), n - rows_in_csv));
+  };
+  try {
+    ran = run_sweep(trace, todo_jobs, start.threads, callbacks);
+  } catch (const SystemError& e) {
+    throw SystemError(e.message() + save_rows());
+  } catch (const InputError& e) {
+    throw InputError(e.message() + save_rows());
+  } catch (...) {
+    (void)save_rows();
     throw;
   }
   for (size_t j = 0; j < todo.size(); ++j) outcomes[todo[j]] = std::move(ran[j]);

@@ -42,18 +42,29 @@ const char* kind_noun(ValueKind kind) {
   }
 }
 
-// One number or size item, checked; returns it as given.
-void check_scalar(std::string_view option, ValueKind kind, std::string_view item) {
+// True when `item` reads as one value of `kind` (a number within 64 bits,
+// a finite real, a size).
+bool parses(ValueKind kind, std::string_view item) {
+  return kind == ValueKind::kReal   ? parse_real(item).has_value()
+         : kind == ValueKind::kSize ? parse_size(item).has_value()
+                                    : parse_count(item).has_value();
+}
+
+// One number or size item, checked; returns it as given. One that does not
+// parse is refused by the setting's own parser (`check`) when there is one,
+// which names the setting's range.
+void check_scalar(std::string_view option, ValueKind kind, std::string_view item, const ItemCheck& check) {
+  if (!parses(kind, item) && check) check(item);
   if (kind == ValueKind::kInteger) {
     (void)parse_uint_option(item, option);  // the one integer parser: its message names the range
     return;
   }
-  const bool ok = kind == ValueKind::kReal ? parse_real(item).has_value() : parse_size(item).has_value();
-  if (!ok) bad_item(option, item, kind_noun(kind));
+  if (!parses(kind, item)) bad_item(option, item, kind_noun(kind));
 }
 
 // START:STOP:STEP, inclusive, appended to `out`.
-void expand_range(std::string_view option, ValueKind kind, std::string_view item, std::vector<std::string>& out) {
+void expand_range(std::string_view option, ValueKind kind, std::string_view item, std::vector<std::string>& out,
+                  const ItemCheck& check) {
   const size_t c1 = item.find(':');
   const size_t c2 = item.find(':', c1 + 1);
   if (c2 == std::string_view::npos || item.find(':', c2 + 1) != std::string_view::npos) {
@@ -61,13 +72,16 @@ void expand_range(std::string_view option, ValueKind kind, std::string_view item
   }
   const std::string_view parts[3] = {trim(item.substr(0, c1)), trim(item.substr(c1 + 1, c2 - c1 - 1)),
                                      trim(item.substr(c2 + 1))};
-  for (const std::string_view part : parts) {
-    const bool ok = kind == ValueKind::kReal ? parse_real(part).has_value()
-                    : kind == ValueKind::kSize ? parse_size(part).has_value()
-                                               : parse_count(part).has_value();
-    if (!ok) {
-      bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' {}", part, kind_noun(kind)));
+  for (size_t p = 0; p < 3; ++p) {
+    const std::string_view part = parts[p];
+    if (parses(kind, part)) continue;
+    // START and STOP are values of the setting: its parser names its range.
+    if (p < 2 && check && !part.empty()) check(part);
+    // Digits only, and yet no 64-bit number: too large, not malformed.
+    if (kind == ValueKind::kInteger && !part.empty() && part.find_first_not_of("0123456789") == std::string_view::npos) {
+      bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' is too large (past 2^64-1)", part));
     }
+    bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' {}", part, kind_noun(kind)));
   }
   auto too_many = [&] { bad_item(option, item, fmt::format("gives more than {} values", kMaxItems)); };
   if (kind == ValueKind::kReal) {
@@ -97,7 +111,8 @@ void expand_range(std::string_view option, ValueKind kind, std::string_view item
 
 }  // namespace
 
-std::vector<std::string> expand_values(std::string_view option, ValueKind kind, std::string_view text) {
+std::vector<std::string> expand_values(std::string_view option, ValueKind kind, std::string_view text,
+                                       const ItemCheck& check) {
   std::vector<std::string> items;
   if (trim(text).empty()) bad_item(option, text, "is empty");
   auto add = [&](std::string_view item) {
@@ -109,9 +124,9 @@ std::vector<std::string> expand_values(std::string_view option, ValueKind kind, 
       (void)parse_fit(item);  // --logical fit:P% (sim/fit.h), a word among sizes
       items.emplace_back(item);
     } else if (item.find(':') != std::string_view::npos) {
-      expand_range(option, kind, item, items);
+      expand_range(option, kind, item, items, check);
     } else {
-      check_scalar(option, kind, item);
+      check_scalar(option, kind, item, check);
       items.emplace_back(item);
     }
   };

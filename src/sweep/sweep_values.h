@@ -3,6 +3,7 @@
 // line, expanded into items (one item per configuration along that option).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,13 @@ inline constexpr size_t kMaxItems = 10000;
 // given for the caller to check. Throws InputError naming the option and the
 // bad item for an empty item, a malformed number/size/range, a repeated
 // item, or more than kMaxItems items.
+// `check`, when given, is the setting's own parser of one value (it throws
+// naming the setting's real range: "`blocks`: ... give a whole number from 4
+// to 4294967295"): a number, size, or range START or STOP that is not one
+// (malformed, past 64 bits) is refused with its message rather than the
+// generic one of any 64-bit number.
+using ItemCheck = std::function<void(std::string_view)>;
 [[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind,
-                                                     std::string_view text);
+                                                     std::string_view text, const ItemCheck& check = {});
 
 }  // namespace ftlsim::sim

@@ -80,6 +80,7 @@ std::string qd_sweep_json(std::span<const QdRow> rows, const QdSource& source) {
   JsonWriter j;
   j.begin_object();
   j.field("trace", source.trace);
+  if (!source.config_key.empty()) j.field("config_key", source.config_key);
   j.key("config").begin_object();
   j.field("preset", source.preset);
   j.key("geometry").begin_object();

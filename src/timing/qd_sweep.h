@@ -59,9 +59,10 @@ struct QdSource {
   std::string preset;  // "custom" when the geometry was given option by option
   uint64_t logical_bytes = 0, physical_bytes = 0;
   double gc_thres_pcent = 0;
+  std::string config_key;  // the trace and every option of the qd-sweep ("" = not written)
 };
 
-// qd_sweep.json: {"trace", "config" (QdSource), "rows": [...same fields...], "knee_qd": N (null with more
+// qd_sweep.json: {"trace", "config_key" (when set), "config" (QdSource), "rows": [...same fields...], "knee_qd": N (null with more
 // than one placement or no knee), "knee_qd_by_placement": {"single": N or
 // null, ...}}
 [[nodiscard]] std::string qd_sweep_json(std::span<const QdRow> rows, const QdSource& source = {});

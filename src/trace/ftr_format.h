@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "core/io_units.h"
@@ -42,10 +43,18 @@ inline constexpr uint64_t kKeyLimit = uint64_t{1} << 16;
 inline constexpr uint64_t kNameLimit = uint64_t{1} << 16;
 inline constexpr uint64_t kValueLimit = uint64_t{1} << 24;
 
-// Sector sizes a v1 file may declare: a power of two from 512 to 4096
-// (core/io_units.h), so a slot always holds a whole number of sectors.
+// Sector sizes a v1 file may declare: a power of two from kMinSectorBytes
+// to kMaxSectorBytes (core/io_units.h), so a slot always holds a whole number of sectors.
 [[nodiscard]] constexpr bool valid_sector_bytes(uint32_t s) {
   return s >= kMinSectorBytes && s <= kMaxSectorBytes && (s & (s - 1)) == 0;
+}
+// Those sizes for messages: "512, 1024, 2048 or 4096".
+[[nodiscard]] inline std::string valid_sector_bytes_text() {
+  std::string out = std::to_string(kMinSectorBytes);
+  for (uint32_t s = kMinSectorBytes * 2; s <= kMaxSectorBytes; s *= 2) {
+    out += (s == kMaxSectorBytes ? " or " : ", ") + std::to_string(s);
+  }
+  return out;
 }
 
 static_assert(offsetof(Record, time_ns) == 0 && offsetof(Record, lba) == 8 &&

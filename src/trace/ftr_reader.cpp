@@ -133,8 +133,8 @@ FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint6
   }
   meta.sector_bytes = ftr::load<uint32_t>(h + ftr::kOffSectorBytes);
   if (!ftr::valid_sector_bytes(meta.sector_bytes)) {
-    throw InputError(fmt::format("{}: unsupported sector size {} (512, 1024, 2048 or 4096)", path,
-                                 meta.sector_bytes));
+    throw InputError(fmt::format("{}: unsupported sector size {} ({})", path, meta.sector_bytes,
+                                 ftr::valid_sector_bytes_text()));
   }
   parse_entries(path, h, header_bytes, meta);
 

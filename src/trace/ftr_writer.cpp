@@ -23,8 +23,8 @@ std::string clip(std::string_view s) {
 // Throws InputError naming `path` when `meta` cannot be encoded in a v1 header.
 TraceMeta checked(const std::string& path, TraceMeta meta) {
   if (!ftr::valid_sector_bytes(meta.sector_bytes)) {
-    throw InputError(fmt::format("{}: sector size {} is not supported (512, 1024, 2048 or 4096)",
-                                 path, meta.sector_bytes));
+    throw InputError(fmt::format("{}: sector size {} is not supported ({})", path, meta.sector_bytes,
+                                 ftr::valid_sector_bytes_text()));
   }
   uint64_t bytes = ftr::kFixedHeaderBytes;
   for (const auto& [k, v] : meta.kv) {

@@ -53,7 +53,7 @@ std::vector<double> space_shares(const SynthSpec& spec) {
 }
 
 std::string format_duration_exact(uint64_t ns) {
-  if (ns != 0 && ns % 1'000'000'000 == 0) return fmt::format("{}s", ns / 1'000'000'000);
+  if (ns != 0 && ns % kNsPerSecond == 0) return fmt::format("{}s", ns / kNsPerSecond);
   if (ns != 0 && ns % 1'000'000 == 0) return fmt::format("{}ms", ns / 1'000'000);
   if (ns != 0 && ns % 1'000 == 0) return fmt::format("{}us", ns / 1'000);
   return fmt::format("{}ns", ns);
@@ -115,7 +115,7 @@ std::vector<Problem> SynthSpec::problems() const {
     sizes_ok = false;
   }
   if (io_bytes == 0 || io_bytes % kSectorBytes != 0) {
-    out.push_back(in_parens("io-size", io_bytes, "must be a positive multiple of 512"));
+    out.push_back(in_parens("io-size", io_bytes, fmt::format("must be a positive multiple of {}", kSectorBytes)));
     sizes_ok = false;
   } else if (io_bytes / kSectorBytes > std::numeric_limits<uint32_t>::max()) {
     out.push_back(in_parens("io-size", io_bytes, "is too large for one request"));

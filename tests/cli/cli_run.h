@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -136,8 +137,13 @@ inline std::set<std::string> names_in(const std::string& dir) {
   return names;
 }
 
-// Writes `text` as the whole file `path`.
-inline void put(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+// Writes `text` as the whole file `path`, creating its folder if missing.
+inline void put(const std::filesystem::path& path, std::string_view text) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  REQUIRE(out.good());
+}
 
 // A uniform trace `name` in `tmp` from `ftlsim gen --pattern uniform ARGS`;
 // "" when gen fails (the caller REQUIREs it).

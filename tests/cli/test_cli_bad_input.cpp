@@ -21,14 +21,10 @@
 using namespace ftlsim;
 using test::kDevice;
 using test::run_ftlsim;
+using test::put;
 using test::slurp;
 
 namespace {
-
-void write_text(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-}
 
 // One line of output, and no blank line or second error after it.
 void check_one_error_line(const test::RunResult& r, const std::string& starts) {
@@ -78,14 +74,14 @@ TEST_CASE("convert, every importer: empty file, bad line, --skip-bad, CRLF, garb
       const std::string convert = fmt::format("convert --from {} {} {} -o {} --force", imp.from, imp.options, in, out);
 
       // Empty: imported, 0 records, said on the report line.
-      write_text(in, "");
+      put(in, "");
       test::RunResult r = run_ftlsim(convert);
       CHECK(r.exit_code == 0);
       CHECK_THAT(r.output, Catch::Contains(": 0 records written"));
 
       // A malformed second line: refused naming file and line; nothing written.
       std::filesystem::remove(out);
-      write_text(in, imp.good + "\n" + imp.bad + "\n" + imp.good + "\n");
+      put(in, imp.good + "\n" + imp.bad + "\n" + imp.good + "\n");
       check_one_error_line(run_ftlsim(convert), in + ": line 2: ");
       CHECK(only(dir.file(""), {std::string(imp.from) + ".txt"}));
 
@@ -98,7 +94,7 @@ TEST_CASE("convert, every importer: empty file, bad line, --skip-bad, CRLF, garb
       CHECK_THAT(r.output, Catch::Contains("(first bad line 2: "));
 
       // CRLF line ends: imported like LF.
-      write_text(in, imp.good + "\r\n" + imp.good + "\r\n");
+      put(in, imp.good + "\r\n" + imp.good + "\r\n");
       r = run_ftlsim(convert);
       CHECK(r.exit_code == 0);
       CHECK_THAT(r.output, Catch::Contains(": 2 records written"));
@@ -106,7 +102,7 @@ TEST_CASE("convert, every importer: empty file, bad line, --skip-bad, CRLF, garb
       // Binary garbage: refused at line 1 (a CSV header has no such column),
       // the message printable.
       static constexpr char kElf[] = "\x7f" "ELF\x02\x01\x01\x00\x00\x00\xff\xfe,\x01\n";
-      write_text(in, std::string(kElf, sizeof kElf - 1) + imp.good + "\n");
+      put(in, std::string(kElf, sizeof kElf - 1) + imp.good + "\n");
       std::filesystem::remove(out);
       r = run_ftlsim(convert);
       CHECK(r.exit_code == 2);
@@ -124,8 +120,8 @@ TEST_CASE("convert: missing input, a directory, an existing output", "[cli]") {
   std::filesystem::create_directories(dir.file("d"));
   check_one_error_line(run_ftlsim("convert --from disksim " + dir.file("d") + " -o " + dir.file("o.ftr")),
                        dir.file("d") + ": not a regular file");
-  write_text(dir.file("in"), "1 0 0 8 0\n");
-  write_text(dir.file("o.ftr"), "keep me");
+  put(dir.file("in"), "1 0 0 8 0\n");
+  put(dir.file("o.ftr"), "keep me");
   check_one_error_line(run_ftlsim("convert --from disksim " + dir.file("in") + " -o " + dir.file("o.ftr")),
                        dir.file("o.ftr") + ": already exists");
   CHECK(slurp(dir.file("o.ftr")) == "keep me");
@@ -144,16 +140,16 @@ TEST_CASE("simulate and info on damaged .ftr files: exit 2 naming the file and r
   const std::string sim = " " + kDevice;
 
   // Damaged files: the reader refuses them before simulating.
-  write_text(dir.file("empty.ftr"), "");
+  put(dir.file("empty.ftr"), "");
   check_one_error_line(run_ftlsim("--trace " + dir.file("empty.ftr") + sim), dir.file("empty.ftr") + ": empty file");
-  write_text(dir.file("text.ftr"), "10 0 0 8 0\n");
+  put(dir.file("text.ftr"), "10 0 0 8 0\n");
   check_one_error_line(run_ftlsim("--trace " + dir.file("text.ftr") + sim), dir.file("text.ftr") + ": not an ftlsim trace");
   const std::string bytes = slurp(good);
-  write_text(dir.file("cut.ftr"), bytes.substr(0, bytes.size() - 5));  // the last record cut short
+  put(dir.file("cut.ftr"), bytes.substr(0, bytes.size() - 5));  // the last record cut short
   check_one_error_line(run_ftlsim("--trace " + dir.file("cut.ftr") + sim),
                        dir.file("cut.ftr") + ": truncated: header says 3 records but the file ends in record 2");
   check_one_error_line(run_ftlsim("info " + dir.file("cut.ftr")), dir.file("cut.ftr") + ": truncated");
-  write_text(dir.file("long.ftr"), bytes + "xyz");
+  put(dir.file("long.ftr"), bytes + "xyz");
   check_one_error_line(run_ftlsim("--trace " + dir.file("long.ftr") + sim),
                        dir.file("long.ftr") + ": 3 trailing bytes after the last of 3 records");
   check_one_error_line(run_ftlsim("--trace " + dir.file("missing.ftr") + sim), dir.file("missing.ftr") + ": no such file");

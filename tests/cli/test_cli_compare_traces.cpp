@@ -1,5 +1,5 @@
-// `compare --trace-b`: side b on a trace of its own (issue #24, the study's
-// two host modes captured as two traces). Side b's results are checked
+// `compare --trace-b`: side b on a trace of its own (as for two host modes
+// captured as two traces). Side b's results are checked
 // against a plain single run of its trace (another command's code path) and
 // against the trace's writes counted here by hand; a bad second trace is
 // refused with one line naming it, before anything is written.

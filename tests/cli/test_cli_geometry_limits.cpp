@@ -45,7 +45,7 @@ TEST_CASE("geometry products that wrap 32 bits are refused with the exact produc
     std::string product;  // slots, by hand (python3: (2**32-1)**2 * 256 * 256, ...)
   };
   const std::vector<Case> cases = {
-      // the issue's: channels x LUNs wrapped to 1 die, 65537^2 to 131073 dies
+      // products that wrap 32 bits: channels x LUNs to 1 die, 65537^2 to 131073 dies
       {"--channels 4294967295 --luns 4294967295", "1208925819051679221350400"},
       {"--channels 65537 --luns 65537", "281483566710784"},
       // dies x blocks: 2^16 x 2^16 dies wrap to 0 in 32 bits

@@ -453,7 +453,7 @@ TEST_CASE("a trace truncated during a timed replay ends it with a partial report
   CHECK(fs::exists(out + "/events.csv"));
 }
 
-// The small messages of the hostile-user test (issue #22): the real range
+// Small messages for hostile values and names: the real range
 // of a geometry count and of a queue depth past 64 bits, a 255-byte --out
 // name (its staging name passed NAME_MAX: exit 1 "cannot create a staging
 // folder"), and compare --a's unexpected arguments in the order given.
@@ -484,4 +484,33 @@ TEST_CASE("real ranges and a 255-byte --out name and an overlay's extra argument
                           " --create 8M --predict \"--bogus 3\""),
                "not expected: --bogus 3");
   CHECK_FALSE(fs::exists(tmp.file("t.img")));
+}
+
+// The rest of that test's ranges (the rerun's S6): a value past 64 bits in
+// a list, or as a range's START or STOP, is refused naming the setting's
+// real range, as a single value within 64 bits is (it said "give a whole
+// number from 0 to 18446744073709551615", or "is not a whole number").
+TEST_CASE("values past 64 bits in lists and ranges name the setting's real range", "[cli][hostile]") {
+  const TempDir tmp("hostile-ranges");
+  const std::string trace = small_trace(tmp);
+  const std::string sim = "--trace " + trace + " --no-progress --out " + tmp.file("o") + " ";
+  const std::string huge = "99999999999999999999";
+  const std::string blocks = "--blocks: " + huge + " is too large; give a whole number from 4 to 4294967295";
+  for (const std::string& value : {huge, huge + ",8", "4:" + huge + ":4", huge + ":" + huge + ":1", "8,4:" + huge + ":4"}) {
+    INFO(value);
+    expect_error(run_ftlsim(sim + "--blocks " + value), blocks);
+  }
+  expect_error(run_ftlsim(sim + "--channels 1:" + huge + ":1"),
+               "--channels: " + huge + " is too large; give a whole number from 1 to 4294967295");
+  expect_error(run_ftlsim(sim + "--timing --qd 1:" + huge + ":1"), "--qd: " + huge + " is too large; give a whole number from ");
+  for (const std::string& value : {"1:" + huge + ":1", huge + ":" + huge + ":1", "1," + huge}) {
+    INFO(value);
+    expect_error(run_ftlsim("qd-sweep --trace " + trace + " --qd " + value + " --out " + tmp.file("q")),
+                 "--qd: " + huge + " is not between 1 and 1048576");
+  }
+  // A step past 64 bits is no value of the setting: said so, not "not a whole number".
+  expect_error(run_ftlsim(sim + "--blocks 4:8:" + huge),
+               "--blocks: '4:8:" + huge + "' is not a range START:STOP:STEP: '" + huge + "' is too large (past 2^64-1)");
+  CHECK_FALSE(fs::exists(tmp.file("o")));
+  CHECK_FALSE(fs::exists(tmp.file("q")));
 }

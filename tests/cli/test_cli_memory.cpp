@@ -129,8 +129,8 @@ TEST_CASE("the memory estimate is within 10% + 4 MiB of the measured peak RSS", 
   }
 }
 
-TEST_CASE("the issue's geometry is refused before allocating, with the figure", "[cli][memory]") {
-  const TempDir tmp("mem-issue");
+TEST_CASE("a 4-billion-slot geometry is refused before allocating, with the figure", "[cli][memory]") {
+  const TempDir tmp("mem-huge");
   const std::string trace = small_trace(tmp);
   // 64 dies x 65535 blocks x 1024 pages = 4294901760 slots, inside the slot
   // limit: the maps alone are 4 B per logical slot (3/4 of the slots) and

@@ -86,11 +86,11 @@ TEST_CASE("output folders given as link/../results: written where the kernel res
       CHECK(names_in(work + "/results") == std::set<std::string>{"t.ftr", "notes.txt"});
     }
   }
-  // The original case: --out link/../results names elsewhere/results, not work/results.
+  // --out link/../results names elsewhere/results, not work/results.
   REQUIRE(run_ftlsim("--trace " + t + " " + kSmall + " --out " + work + "/link/../results").exit_code == 0);
   CHECK(names_in(work + "/results") == std::set<std::string>{"t.ftr", "notes.txt"});
   CHECK(fs::exists(tmp.file("elsewhere/results/summary.json")));
-  // Relative, from the folder the issue ran it in.
+  // Relative, from the folder holding the link.
   const RunResult rel = ftlsim::test::run_shell("cd " + work + " && " + FTLSIM_BINARY + " --trace results/t.ftr " +
                                                 kSmall + " --out link/../results");
   INFO(rel.output);
@@ -103,7 +103,7 @@ TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote", "[cli]
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string out = tmp.file("out");
   const std::string compare = "compare --trace " + t + " " + kSmall + " --b \"--placement fdp\" --out " + out;
-  // The issue's case: a folder named a, holding someone's thesis.
+  // A folder named a (where compare writes side a), holding someone's thesis.
   fs::create_directories(out + "/a");
   std::ofstream(out + "/a/thesis.tex") << "x";
   expect_refusal(compare, "a (not written by ftlsim)");

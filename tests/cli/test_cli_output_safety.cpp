@@ -233,6 +233,27 @@ TEST_CASE("an output folder holds one run's complete set", "[cli]") {
     if (name[0] == '.') continue;
     CHECK(names_in(e.path().string()) == std::set<std::string>{"summary.json", "timeseries.csv"});
   }
+
+  // A sweep the full disk stops after its first configuration (its
+  // timeseries.csv fits, the second's, 64 times longer, does not): the error
+  // says what sweep.csv holds and how to go on, as an interrupted sweep does
+  // (it gave only the write error); the same command then resumes.
+  const std::string sw2 = tmp.file("sw2");
+  const std::string cmd2 = "--trace " + t + " " + kDevice + " -j 1 --interval 1M,16K --out " + sw2;
+  const RunResult stopped = run_limited(cmd2, 16);
+  INFO(stopped.output);
+  CHECK(stopped.exit_code == 1);
+  const size_t at = stopped.output.find("ftlsim: error: ");
+  REQUIRE(at != std::string::npos);
+  const std::string error = stopped.output.substr(at, stopped.output.find('\n', at) - at);  // one line
+  CHECK_THAT(error, Contains("cannot write") &&
+                                 Contains("; 1 of 2 configurations are in " + sw2 +
+                                          "/sweep.csv (1 marked missing): rerun the same command to resume once the "
+                                          "cause is fixed"));
+  const RunResult resumed = run_ftlsim(cmd2);
+  INFO(resumed.output);
+  CHECK(resumed.exit_code == 0);
+  CHECK_THAT(resumed.output, Contains("resumed    1 of 2 configurations were complete in " + sw2 + "/sweep.csv"));
 }
 
 TEST_CASE("output folder problems are found before the work", "[cli]") {

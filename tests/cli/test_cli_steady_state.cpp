@@ -1,4 +1,4 @@
-// Issue #26 items 3, 5 and 6 end to end: --precondition, --repeat,
+// Steady-state options end to end: --precondition, --repeat,
 // --id-series and --gc-trigger through the binary (outputs, config keys,
 // refusals in one line).
 #include <catch2/catch.hpp>
@@ -22,7 +22,7 @@ void write_trace(const std::string& path) {
   trace::FtrWriter w(path, trace::TraceMeta{});
   uint64_t t = 0, x = 5;
   for (int i = 0; i < 2000; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    x = test::lcg_next(x);
     w.append({t++, ((x >> 33) % 4000) * 8, 8, static_cast<uint16_t>(1 + i % 2), static_cast<uint8_t>(trace::Op::kWrite), 0});
   }
   for (uint64_t s = 8000; s < 8100; ++s) w.append({t++, s * 8, 8, 0, static_cast<uint8_t>(trace::Op::kRead), 0});

@@ -22,16 +22,11 @@ using ftlsim::test::RunResult;
 using ftlsim::test::TempDir;
 using ftlsim::test::kDevice;
 using ftlsim::test::slurp;
+using ftlsim::test::put;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-void write_file(const std::string& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
 
 size_t lines_in(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 
@@ -451,7 +446,7 @@ TEST_CASE("convert disksim: info and the simulator see the hand-computed request
   TempDir dir("conv");
   const std::string in = dir.file("hand.trace");
   const std::string out = dir.file("hand.ftr");
-  write_file(in, kDiskSimText);
+  put(in, kDiskSimText);
   // Device 1 has one request (line 4): merged into device 0's addresses.
   const RunResult c = run_ftlsim("convert --from disksim " + in + " -o " + out + " --merge-devices");
   INFO(c.output);
@@ -520,7 +515,7 @@ TEST_CASE("convert disksim: a malformed line names the file and line and leaves 
       "# comment\n"
       "400 0 24 8 7\n"
       "500 0 32 16 0\n";
-  write_file(in, text);
+  put(in, text);
 
   const RunResult r = run_ftlsim("convert --from disksim " + in + " -o " + out);
   check_one_line_failure(r);
@@ -549,7 +544,7 @@ TEST_CASE("convert disksim: a malformed line names the file and line and leaves 
 
   // With --force but a second bad line beyond --skip-bad 1: the conversion
   // fails at that line and the existing output survives untouched.
-  write_file(in, text + "600 0 48 0 0\n");  // line 8: zero size
+  put(in, text + "600 0 48 0 0\n");  // line 8: zero size
   const RunResult over = run_ftlsim("convert --from disksim " + in + " -o " + out + " --skip-bad 1 --force");
   check_one_line_failure(over);
   CHECK_THAT(over.output, Catch::Contains(in + ": line 8:"));
@@ -622,7 +617,7 @@ TEST_CASE("info on a truncated trace names the file and the first incomplete rec
   };
   for (const Cut& cut : cuts) {
     const std::string path = dir.file(cut.name);
-    write_file(path, std::string_view(bytes).substr(0, cut.size));
+    put(path, std::string_view(bytes).substr(0, cut.size));
     for (const char* json : {"", " --json"}) {
       const RunResult r = run_ftlsim("info " + path + json);
       INFO(cut.name << json);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli_run.h"
+#include "common/records.h"
 #include "trace/ftr_reader.h"
 #include "trace/ftr_writer.h"
 
@@ -25,28 +26,14 @@ using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
+using ftlsim::test::rec;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
+using ftlsim::test::put;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-void write_text(const std::string& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  REQUIRE(out.good());
-}
-
-Record rec(uint64_t t, Op op, uint64_t lba, uint32_t sectors, uint16_t pid) {
-  Record r{};
-  r.time_ns = t;
-  r.op = static_cast<uint8_t>(op);
-  r.lba = lba;
-  r.sectors = sectors;
-  r.pid = pid;
-  return r;
-}
 
 void write_ftr(const std::string& path, const std::vector<Record>& records, uint32_t sector_bytes = 512) {
   ftlsim::trace::TraceMeta meta;
@@ -74,9 +61,9 @@ const std::string kBackToFtr =
 // Every op, an ID per byte width, a time that goes back, a flush and a
 // marker: the records of the round-trip and filter tests.
 const std::vector<Record> kMixed = {
-    rec(5000, Op::kWrite, 8, 8, 1),     rec(4000, Op::kRead, 0, 16, 0),  rec(6000, Op::kTrim, 100, 8, 2),
-    rec(6000, Op::kFlush, 0, 0, 0),     rec(7000, Op::kMarker, 42, 0, 0),
-    rec(8000, Op::kWrite, uint64_t{1} << 40, 1, 65535),
+    rec(Op::kWrite, 8, 8, 1, 5000),     rec(Op::kRead, 0, 16, 0, 4000),  rec(Op::kTrim, 100, 8, 2, 6000),
+    rec(Op::kFlush, 0, 0, 0, 6000),     rec(Op::kMarker, 42, 0, 0, 7000),
+    rec(Op::kWrite, uint64_t{1} << 40, 1, 65535, 8000),
 };
 const std::string kMixedCsv =
     "time,op,lba,length,pid\n"
@@ -149,7 +136,7 @@ TEST_CASE("dump -> convert --keep-time gives the records back byte for byte", "[
   const RunResult d = run_ftlsim("dump " + rebased + " --range 0:3");
   CHECK(d.output == "time,op,lba,length,pid\n0,write,8,8,1\n0,read,0,16,0\n1000,trim,100,8,2\n");
   // disksim and blkparse keep their times already: --keep-time is refused there.
-  write_text(tmp.file("one.disksim"), "5 0 0 8 0\n");
+  put(tmp.file("one.disksim"), "5 0 0 8 0\n");
   const RunResult k = run_ftlsim("convert --from disksim " + tmp.file("one.disksim") + " -o " + tmp.file("k.ftr") +
                                  " --keep-time");
   CHECK(k.exit_code == 2);
@@ -213,7 +200,7 @@ TEST_CASE("dump of a real trace matches a naive loop over its records", "[cli][d
 TEST_CASE("dump writes a trace of 4096-byte sectors in 512-byte sectors", "[cli][dump]") {
   const TempDir tmp("dump-4k");
   const std::string t = tmp.file("t.ftr");
-  write_ftr(t, {rec(0, Op::kWrite, 3, 2, 0), rec(10, Op::kMarker, 7, 0, 0)}, 4096);
+  write_ftr(t, {rec(Op::kWrite, 3, 2, 0, 0), rec(Op::kMarker, 7, 0, 0, 10)}, 4096);
   // 4096-byte sector 3 is 512-byte sector 24; 2 sectors are 16; a marker's value stays.
   CHECK(run_ftlsim("dump " + t).output == "time,op,lba,length,pid\n0,write,24,16,0\n10,marker,7,0,0\n");
 }
@@ -223,7 +210,7 @@ TEST_CASE("convert refuses an input with several devices unless one is kept or t
   // MQSim/DiskSim lines: arrival_ns device lba size type. Devices 0 (1
   // request), 1 (2) and 2 (1).
   const std::string in = tmp.file("multi.trace");
-  write_text(in, "0 0 0 8 0\n100 1 0 8 0\n200 1 8 8 1\n300 2 16 8 0\n");
+  put(in, "0 0 0 8 0\n100 1 0 8 0\n200 1 8 8 1\n300 2 16 8 0\n");
   const std::string out = tmp.file("m.ftr");
   const RunResult refused = run_ftlsim("convert --from disksim " + in + " -o " + out + " --no-progress");
   INFO(refused.output);
@@ -260,18 +247,18 @@ TEST_CASE("convert refuses an input with several devices unless one is kept or t
 
   // The same for a CSV device column, Alibaba's device_id and MSR's disk.
   const std::string csv = tmp.file("multi.csv");
-  write_text(csv, "t,dev,off,len\n0,5,0,8\n1,6,8,8\n");
+  put(csv, "t,dev,off,len\n0,5,0,8\n1,6,8,8\n");
   const RunResult c = run_ftlsim("convert --from csv " + csv + " -o " + tmp.file("c.ftr") +
                                  " --columns time=t,device=dev,lba=off,length=len");
   CHECK(c.exit_code == 2);
   CHECK_THAT(c.output, Contains("requests for 2 devices: 5 (1 request), 6 (1 request)"));
   const std::string ali = tmp.file("multi.ali");
-  write_text(ali, "3,W,0,4096,100\n4,W,4096,4096,200\n4,R,0,4096,300\n");
+  put(ali, "3,W,0,4096,100\n4,W,4096,4096,200\n4,R,0,4096,300\n");
   const RunResult a = run_ftlsim("convert --from alibaba " + ali + " -o " + tmp.file("a.ftr"));
   CHECK(a.exit_code == 2);
   CHECK_THAT(a.output, Contains("requests for 2 devices: 3 (1 request), 4 (2 requests)"));
   const std::string msr = tmp.file("multi.msr");
-  write_text(msr, "128166372003061629,hm,0,Write,0,4096,1\n128166372003061630,hm,1,Write,0,4096,1\n");
+  put(msr, "128166372003061629,hm,0,Write,0,4096,1\n128166372003061630,hm,1,Write,0,4096,1\n");
   const RunResult s = run_ftlsim("convert --from msr " + msr + " -o " + tmp.file("s.ftr"));
   CHECK(s.exit_code == 2);
   CHECK_THAT(s.output, Contains("keep one with --disk N"));
@@ -284,13 +271,13 @@ TEST_CASE("a write issued long after it was queued keeps its hint when Q is impo
   // hints logged at queue time (tp_btf/block_bio_queue); the second is
   // issued 10 us later, the first 1.06 s later (a loaded machine).
   const std::string raw = tmp.file("run.raw.txt");
-  write_text(raw,
+  put(raw,
              "fio-55 [001] ..... 100.000000: 7,0 Q W 2048 + 8 [fio]\n"
              "fio-55 [001] ..... 100.000010: 7,0 Q W 4096 + 8 [fio]\n"
              "fio-55 [001] ..... 100.000020: 7,0 D W 4096 + 8 [fio]\n"
              "kworker-9 [000] ..... 101.060000: 7,0 D W 2048 + 8 [kworker]\n");
   const std::string hints = tmp.file("run.hints.csv");
-  write_text(hints,
+  put(hints,
              "time_ns,dev,sector,sectors,hint,stream,ino,pid,comm\n"
              "100000000000,7:0,2048,8,5,0,12,55,fio\n"
              "100000010000,7:0,4096,8,2,0,13,55,fio\n");
@@ -320,7 +307,7 @@ TEST_CASE("info warns when the timestamps imply more than a device sustains", "[
   // 1000 requests 1 ns apart: 999 ns, 1e9 requests/s (times in us read as ns).
   std::string text = "time,lba,len\n";
   for (int i = 0; i < 1000; ++i) text += fmt::format("{},{},8\n", i, 8 * i);
-  write_text(tmp.file("fast.csv"), text);
+  put(tmp.file("fast.csv"), text);
   REQUIRE(run_ftlsim("convert --from csv " + tmp.file("fast.csv") + " -o " + tmp.file("fast.ftr") +
                      " --columns time=time,lba=lba,length=len --no-progress")
               .exit_code == 0);
@@ -335,7 +322,7 @@ TEST_CASE("info warns when the timestamps imply more than a device sustains", "[
   // 10 us apart: 100 000 requests/s, no warning.
   text = "time,lba,len\n";
   for (int i = 0; i < 1000; ++i) text += fmt::format("{},{},8\n", i * 10, 8 * i);
-  write_text(tmp.file("slow.csv"), text);
+  put(tmp.file("slow.csv"), text);
   REQUIRE(run_ftlsim("convert --from csv " + tmp.file("slow.csv") + " -o " + tmp.file("slow.ftr") +
                      " --columns time=time:us,lba=lba,length=len --no-progress")
               .exit_code == 0);
@@ -370,7 +357,7 @@ TEST_CASE("a single run's --out holding another configuration's results is refus
   // version) is someone else's too.
   const std::string hand = tmp.file("hand");
   fs::create_directories(hand);
-  write_text(hand + "/summary.json", "{}\n");
+  put(hand + "/summary.json", "{}\n");
   CHECK(run_ftlsim("--trace " + t + " " + kDevice + " --out " + hand).exit_code == 2);
   // A sweep's folder.
   const std::string sweep = tmp.file("sweep");

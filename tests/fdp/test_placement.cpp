@@ -1,16 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include "common/records.h"
 #include "core/error.h"
 #include "fdp/placement.h"
 
 using namespace ftlsim;
+using test::slot_write;
 using trace::Op;
-
-namespace {
-trace::Record w(uint64_t slot, uint32_t slots = 1, uint16_t pid = 0) {
-  return {0, slot * 8, slots * 8, pid, static_cast<uint8_t>(Op::kWrite), 0};
-}
-}  // namespace
 
 TEST_CASE("placement specs parse and bad ones name the problem", "[fdp][unit]") {
   CHECK(fdp::parse_placement("single").kind == fdp::PlacementKind::kSingle);
@@ -25,21 +21,21 @@ TEST_CASE("placement specs parse and bad ones name the problem", "[fdp][unit]") 
 
 TEST_CASE("placement IDs map to handles, unknown IDs are the invalid-PID event", "[fdp][unit]") {
   fdp::PidPlacement fdp_ids(fdp::parse_placement("fdp"), 4);
-  CHECK(fdp_ids.begin_request(w(0, 1, 3)).handle == 3);
-  CHECK(fdp_ids.begin_request(w(0, 1, 4)).handle == 0);  // no handle 4: default handle
-  CHECK(fdp_ids.begin_request(w(0, 1, 9)).handle == 0);
+  CHECK(fdp_ids.begin_request(slot_write(0, 1, 3)).handle == 3);
+  CHECK(fdp_ids.begin_request(slot_write(0, 1, 4)).handle == 0);  // no handle 4: default handle
+  CHECK(fdp_ids.begin_request(slot_write(0, 1, 9)).handle == 0);
   CHECK(fdp_ids.invalid_pid_requests() == 2);
 
   fdp::PidPlacement merged(fdp::parse_placement("map:0=0,1=0,2=1"), 2);
-  CHECK(merged.begin_request(w(0, 1, 1)).handle == 0);
-  CHECK(merged.begin_request(w(0, 1, 2)).handle == 1);
-  CHECK(merged.begin_request(w(0, 1, 3)).handle == 0);
+  CHECK(merged.begin_request(slot_write(0, 1, 1)).handle == 0);
+  CHECK(merged.begin_request(slot_write(0, 1, 2)).handle == 1);
+  CHECK(merged.begin_request(slot_write(0, 1, 3)).handle == 0);
   CHECK(merged.invalid_pid_requests() == 1);
   CHECK_THROWS_WITH(fdp::PidPlacement(fdp::parse_placement("map:0=5"), 4),
                     Catch::Contains("handle 5 does not exist"));
 
   fdp::PidPlacement single(fdp::parse_placement("single"), 1);
-  CHECK(single.begin_request(w(0, 1, 77)).handle == 0);
+  CHECK(single.begin_request(slot_write(0, 1, 77)).handle == 0);
   CHECK(single.invalid_pid_requests() == 0);
 }
 
@@ -47,7 +43,7 @@ TEST_CASE("a placement identifier's top bits name the reclaim group (RGIF)", "[f
   // 3 RGs: RGIF = 2 bits (FEMU's nvme_calc_rgif, the bit length of 3): PID =
   // rg << 14 | handle, the handle in bits 0-12 (nvme_pid2ph).
   fdp::PidPlacement p(fdp::parse_placement("fdp"), 4, 3, 2, false, 0x1FFF);
-  const auto at = [&](uint16_t pid) { return p.begin_request(w(0, 1, pid)); };
+  const auto at = [&](uint16_t pid) { return p.begin_request(slot_write(0, 1, pid)); };
   CHECK(at((2u << 14) | 3).handle == 3);
   CHECK(at((2u << 14) | 3).rg == 2);
   CHECK(at(1).rg == 0);
@@ -63,9 +59,9 @@ TEST_CASE("a placement identifier's top bits name the reclaim group (RGIF)", "[f
 // (lifetime 3: the trim comes when 6 slots have been written); slot 2 at t=4
 // and t=5 (lifetime 1, never); slot 3 at t=6, never again.
 TEST_CASE("oracle groups writes by the time until their LBA dies", "[fdp][unit]") {
-  std::vector<trace::Record> r = {w(0), w(0), w(0), w(1), w(2), w(2)};
+  std::vector<trace::Record> r = {slot_write(0), slot_write(0), slot_write(0), slot_write(1), slot_write(2), slot_write(2)};
   r.push_back({0, 8, 8, 0, static_cast<uint8_t>(Op::kTrim), 0});
-  r.push_back(w(3));
+  r.push_back(slot_write(3));
   const auto h = fdp::oracle_handles(r, 512, 16, false, 3);
   REQUIRE(h.size() == 7);
   // Lifetimes 1,1,_,3,1,_,_ -> buckets log2: 0,0,never,1,0,never,never.

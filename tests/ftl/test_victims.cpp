@@ -36,7 +36,7 @@ TEST_CASE("greedy heap pops in FEMU pqueue order, which is not first come first 
   UnitTable t = table_with({2, 1, 2}, 8);
   HeapVictims g;
   g.init(t, 1);
-  for (UnitId l = 0; l < 3; ++l) g.on_close(t, l);
+  for (UnitId unit = 0; unit < 3; ++unit) g.on_close(t, unit);
   CHECK(g.select(t, forced()) == 1);
   CHECK(g.select(t, forced()) == 2);
   CHECK(g.select(t, forced()) == 0);
@@ -70,7 +70,7 @@ TEST_CASE("a declined background pass leaves the line path's heap alone but reor
     UnitTable t = table_with({3, 3, 3}, 8);
     HeapVictims g;
     g.init(t, 1);
-    for (UnitId l = 0; l < 3; ++l) g.on_close(t, l);
+    for (UnitId unit = 0; unit < 3; ++unit) g.on_close(t, unit);
     CHECK(g.select(t, background(6, requeue)) == kNoUnit);
     CHECK(g.select(t, forced()) == (requeue ? 2u : 0u));
   }
@@ -96,7 +96,7 @@ TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
   UnitTable t = table_with({7, 6, 7}, 8);
   HeapVictims g;
   g.init(t, 1);
-  for (UnitId l = 0; l < 3; ++l) g.on_close(t, l);
+  for (UnitId unit = 0; unit < 3; ++unit) g.on_close(t, unit);
   CHECK_FALSE(g.declines_background(t, 2));
   CHECK(g.declines_background(t, 3));
   CHECK(g.select(t, background(3, false)) == kNoUnit);  // declined, left in place
@@ -104,7 +104,7 @@ TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
   // Without unwritten slots anywhere, the invalid count needs no t.unwritten.
   GcAsk none = background(3, false);
   none.unwritten = false;
-  for (UnitId l = 0; l < 3; ++l) CHECK(declines(t, l, none) == declines(t, l, background(3, false)));
+  for (UnitId unit = 0; unit < 3; ++unit) CHECK(declines(t, unit, none) == declines(t, unit, background(3, false)));
   // May an invalidation make the unit the top? The top itself, and a unit
   // with as few valid slots; not one with more (it would tie and stay below).
   CHECK(g.may_become_top(t, 1));
@@ -123,25 +123,25 @@ TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
   CHECK_FALSE(g.declines_background(t, 3));  // empty: nothing queued to decline
 }
 
-TEST_CASE("fifo takes the oldest line that has an invalid slot", "[ftl][unit]") {
+TEST_CASE("fifo takes the oldest unit that has an invalid slot", "[ftl][unit]") {
   UnitTable t = table_with({8, 2, 7, 0}, 8);
   FifoVictims f;
   f.init(t, 1);
-  for (UnitId l = 0; l < 4; ++l) f.on_close(t, l);
-  CHECK(f.select(t, background(1, false)) == 1);         // line 0 fully valid: skipped
-  CHECK(f.select(t, background(2, false)) == kNoUnit);   // oldest candidate (line 2) has 1 invalid
+  for (UnitId unit = 0; unit < 4; ++unit) f.on_close(t, unit);
+  CHECK(f.select(t, background(1, false)) == 1);         // unit 0 fully valid: skipped
+  CHECK(f.select(t, background(2, false)) == kNoUnit);   // oldest candidate (unit 2) has 1 invalid
   CHECK(f.select(t, background(1, false)) == 2);
   CHECK(f.select(t, background(1, false)) == 3);
   CHECK(f.select(t, background(1, false)) == kNoUnit);
 }
 
-TEST_CASE("cost-benefit prefers old cold lines over young ones with equal utilisation", "[ftl][unit]") {
+TEST_CASE("cost-benefit prefers old cold units over young ones with equal utilisation", "[ftl][unit]") {
   UnitTable t = table_with({4, 4, 0}, 8);
   t.close_stamp = {100, 10, 99};
   CostBenefitVictims cb;
   cb.init(t, 1);
-  for (UnitId l = 0; l < 3; ++l) cb.on_close(t, l);
-  // line 2: u=0, age 2 -> 2; line 1: u=.5, age 91 -> 30.3; line 0: age 1 -> 0.33
+  for (UnitId unit = 0; unit < 3; ++unit) cb.on_close(t, unit);
+  // unit 2: u=0, age 2 -> 2; unit 1: u=.5, age 91 -> 30.3; unit 0: age 1 -> 0.33
   const GcAsk at100{false, 1, false, 100};
   CHECK(cb.select(t, at100) == 1);
   CHECK(cb.select(t, at100) == 2);
@@ -152,9 +152,9 @@ TEST_CASE("random and d-choice only return candidates and are seeded", "[ftl][un
   UnitTable t = table_with({8, 2, 7, 0, 8}, 8);
   auto draw = [&](auto victims) {
     victims.init(t, 42);
-    for (UnitId l = 0; l < 5; ++l) victims.on_close(t, l);
+    for (UnitId unit = 0; unit < 5; ++unit) victims.on_close(t, unit);
     std::vector<UnitId> out;
-    for (UnitId l; (l = victims.select(t, background(1, false))) != kNoUnit;) out.push_back(l);
+    for (UnitId unit; (unit = victims.select(t, background(1, false))) != kNoUnit;) out.push_back(unit);
     return out;
   };
   auto r1 = draw(RandomVictims{});

@@ -1,6 +1,6 @@
 #pragma once
 // Random small configurations and request streams for the differential test
-// (issue 13): geometry, thresholds, placement, RGs, handles, handle types,
+// (test_differential.cpp): geometry, thresholds, placement, RGs, handles, handle types,
 // the rule options, and a few thousand requests (writes of 1-24 sectors at
 // uniform, hot/cold or sequential LBAs, aligned or not; trims, some partial;
 // reads; flushes; markers; placement IDs with RG bits, some invalid).

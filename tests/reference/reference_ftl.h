@@ -1,6 +1,6 @@
 #pragma once
 // A deliberately naive reference FTL written from docs/model.md alone, for
-// the differential test against the fast engine (issue 13). Plain structs
+// the differential test against the fast engine. Plain structs
 // per unit and per slot, linear scans, a std::deque free list per pool and
 // the textbook 1-indexed binary heap of docs/model.md "Victim queue". It
 // shares no code with src/: nothing here may be reused by the engine, or the

@@ -1,4 +1,4 @@
-// Differential test of issue 13: the fast engine (sim::simulate) against the
+// Differential test: the fast engine (sim::simulate) against the
 // naive reference FTL (reference_ftl.h, written from docs/model.md alone) on
 // thousands of small random configurations and request streams
 // (random_case.h). Every counter must be equal.

@@ -13,13 +13,9 @@
 
 namespace fs = std::filesystem;
 using Catch::Contains;
+using ftlsim::test::put;
 
 namespace {
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 }  // namespace
 
@@ -48,8 +44,8 @@ TEST_CASE("sysfs walk: partitions, their mounts, and holders", "[replay][unit]")
   paths.sysfs = root.string();
   paths.mountinfo = tmp.file("mountinfo");
   paths.swaps = tmp.file("swaps");
-  write(paths.swaps, "Filename Type Size Used Priority\n");
-  write(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
+  put(paths.swaps, "Filename Type Size Used Priority\n");
+  put(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
   fs::create_directories(dev / "holders");
   const std::vector<std::string> none;
 
@@ -57,13 +53,13 @@ TEST_CASE("sysfs walk: partitions, their mounts, and holders", "[replay][unit]")
   CHECK(ftlsim::replay::inspect_block_device(7, 3, "/dev/loop3", none, paths).empty());
 
   // Two partitions, one mounted; a device-mapper holder on the other.
-  write(dev / "loop3p1" / "partition", "1\n");
-  write(dev / "loop3p1" / "dev", "259:0\n");
-  write(dev / "loop3p2" / "partition", "2\n");
-  write(dev / "loop3p2" / "dev", "259:1\n");
+  put(dev / "loop3p1" / "partition", "1\n");
+  put(dev / "loop3p1" / "dev", "259:0\n");
+  put(dev / "loop3p2" / "partition", "2\n");
+  put(dev / "loop3p2" / "dev", "259:1\n");
   fs::create_directories(dev / "loop3p2" / "holders" / "dm-0");
   fs::create_directories(dev / "queue");  // not a partition: ignored
-  write(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n50 22 259:0 / /mnt/data rw - ext4 /dev/loop3p1 rw\n");
+  put(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n50 22 259:0 / /mnt/data rw - ext4 /dev/loop3p1 rw\n");
   const auto f = ftlsim::replay::inspect_block_device(7, 3, "/dev/loop3", none, paths);
   REQUIRE(f.size() == 3);
   CHECK_THAT(f[0], Contains("has 2 partition(s): loop3p1, loop3p2"));
@@ -74,7 +70,7 @@ TEST_CASE("sysfs walk: partitions, their mounts, and holders", "[replay][unit]")
   fs::remove_all(dev / "loop3p1");
   fs::remove_all(dev / "loop3p2");
   fs::create_directories(dev / "holders" / "md127");
-  write(paths.mountinfo, "60 22 7:3 / /mnt/whole rw - xfs /dev/loop3 rw\n");
+  put(paths.mountinfo, "60 22 7:3 / /mnt/whole rw - xfs /dev/loop3 rw\n");
   const std::vector<std::string> xfs = {"xfs file system signature (at byte 0)"};
   const auto g = ftlsim::replay::inspect_block_device(7, 3, "/dev/loop3", xfs, paths);
   REQUIRE(g.size() == 3);

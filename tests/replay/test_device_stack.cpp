@@ -25,13 +25,9 @@
 namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::replay::SafetyPaths;
+using ftlsim::test::put;
 
 namespace {
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 // A fake sysfs: devices under devices/virtual/block, linked from block/,
 // class/block/ and dev/block/ as in /sys.
@@ -41,23 +37,23 @@ class FakeSysfs {
     paths.sysfs = root_.string();
     paths.mountinfo = tmp.file("mountinfo");
     paths.swaps = tmp.file("swaps");
-    write(paths.swaps, "Filename Type Size Used Priority\n");
-    write(paths.mountinfo, "");
+    put(paths.swaps, "Filename Type Size Used Priority\n");
+    put(paths.mountinfo, "");
   }
   // A whole disk (`parent` empty) or a partition of `parent`.
   void add(const std::string& name, unsigned major, unsigned minor, const std::string& parent = "") {
     const fs::path dir = parent.empty() ? root_ / "devices/virtual/block" / name
                                         : root_ / "devices/virtual/block" / parent / name;
-    write(dir / "dev", std::to_string(major) + ":" + std::to_string(minor) + "\n");
+    put(dir / "dev", std::to_string(major) + ":" + std::to_string(minor) + "\n");
     fs::create_directories(dir / "holders");
     fs::create_directories(dir / "slaves");
-    if (!parent.empty()) write(dir / "partition", "1\n");
+    if (!parent.empty()) put(dir / "partition", "1\n");
     link(dir, root_ / "class/block" / name);
     link(dir, root_ / "dev/block" / (std::to_string(major) + ":" + std::to_string(minor)));
     if (parent.empty()) link(dir, root_ / "block" / name);
   }
   void back(const std::string& loop, const std::string& file) {
-    write(root_ / "devices/virtual/block" / loop / "loop/backing_file", file + "\n");
+    put(root_ / "devices/virtual/block" / loop / "loop/backing_file", file + "\n");
   }
   // `upper` is built on `lower` (device-mapper, md): holders/ and slaves/.
   void stack(const std::string& upper, const std::string& lower) {
@@ -90,7 +86,7 @@ TEST_CASE("stack: a loop device over an input is refused, --force or not", "[rep
   const ftlsim::test::TempDir tmp("stack-input");
   FakeSysfs sys(tmp);
   const std::string trace = tmp.file("t.ftr");
-  write(trace, "trace");
+  put(trace, "trace");
   ftlsim::RunInputs inputs;
   inputs.add("--trace", trace);
   sys.add("loop3", 7, 3);
@@ -115,7 +111,7 @@ TEST_CASE("stack: a loop device over an input is refused, --force or not", "[rep
                       Contains("stored in the input --trace"));
   }
   // Another file behind it: accepted.
-  write(tmp.file("other.img"), "o");
+  put(tmp.file("other.img"), "o");
   sys.back("loop3", tmp.file("other.img"));
   CHECK_NOTHROW(ftlsim::replay::check_stack_inputs(ftlsim::replay::stack_of_device(253, 0, sys.paths), inputs, "x"));
 }
@@ -124,7 +120,7 @@ TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit
   const ftlsim::test::TempDir tmp("stack-up");
   FakeSysfs sys(tmp);
   const std::string disk = tmp.file("disk.img");
-  write(disk, "disk");
+  put(disk, "disk");
   sys.add("loop1", 7, 1);
   sys.back("loop1", disk);
   sys.add("loop2", 7, 2);  // the same file at another offset
@@ -132,13 +128,13 @@ TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit
   // Nothing mounted: the other loop device alone is no finding.
   CHECK(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(7, 1, sys.paths), sys.paths).empty());
 
-  // The issue's case: a file system mounted from the other loop device.
+  // A file system mounted from the other loop device over the same file.
   sys.mount(7, 2, "/mnt/data");
   auto f = joined(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(7, 1, sys.paths), sys.paths));
   CHECK_THAT(f, Contains("/dev/loop2 (a loop device over " + disk + ") is mounted at /mnt/data"));
 
   // Mounted through a partition of the other loop device, or through md on it.
-  write(tmp.file("mountinfo"), "");
+  put(tmp.file("mountinfo"), "");
   sys.add("loop2p1", 259, 4, "loop2");
   sys.add("md0", 9, 0);
   sys.stack("md0", "loop2p1");
@@ -152,7 +148,7 @@ TEST_CASE("stack: devices built on the same storage are checked", "[replay][unit
   f = joined(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(253, 1, sys.paths), sys.paths));
   CHECK_THAT(f, Contains("/dev/md0 (built on /dev/loop2p1) is mounted at /srv"));
   // ... and a sibling device-mapper device on loop1 that is mounted.
-  write(tmp.file("mountinfo"), "");
+  put(tmp.file("mountinfo"), "");
   sys.add("dm-2", 253, 2);
   sys.stack("dm-2", "loop1");
   sys.mount(253, 2, "/home");
@@ -164,7 +160,7 @@ TEST_CASE("stack: a partition's siblings are not in its stack", "[replay][unit]"
   const ftlsim::test::TempDir tmp("stack-partition");
   FakeSysfs sys(tmp);
   const std::string disk = tmp.file("disk.img");
-  write(disk, "disk");
+  put(disk, "disk");
   sys.add("loop0", 7, 0);
   sys.back("loop0", disk);
   sys.add("loop0p1", 259, 0, "loop0");
@@ -202,7 +198,7 @@ TEST_CASE("stack: an image in a file system of the stack is built on it, at any 
   const auto [maj, min] = device_of(tmp.file(""));
   sys.add("outer", maj, min);
   const std::string inner = tmp.file("inner.img");
-  write(inner, "image");
+  put(inner, "image");
   sys.add("loop4", 7, 4);
   sys.back("loop4", inner);
   const auto stack = ftlsim::replay::stack_of_device(maj, min, sys.paths);
@@ -222,7 +218,7 @@ TEST_CASE("stack: file systems built on a file or device of the stack", "[replay
   FakeSysfs sys(tmp);
   // An image a FUSE driver mounts (fuse2fs): no loop device, its source names it.
   const std::string img = tmp.file("f.img");
-  write(img, "image");
+  put(img, "image");
   std::ofstream(sys.paths.mountinfo, std::ios::app) << "60 22 0:900077 / /mnt/f rw - fuse.ext4 " << img << " rw\n";
   auto stack = ftlsim::stack_of_file(img, sys.paths);
   REQUIRE(stack.above.size() == 1);
@@ -232,7 +228,7 @@ TEST_CASE("stack: file systems built on a file or device of the stack", "[replay
   CHECK_THAT(joined(ftlsim::replay::stack_findings(stack, sys.paths)), Contains("0:900077 (the fuse.ext4 file system"));
   CHECK_THAT(joined(ftlsim::replay::stack_findings(stack, sys.paths)), Contains("is mounted at /mnt/f"));
   // A FUSE mirror of a folder on the target's file system.
-  write(sys.paths.mountinfo, "");
+  put(sys.paths.mountinfo, "");
   const auto [maj, min] = device_of(tmp.file(""));
   sys.add("disk", maj, min);
   std::ofstream(sys.paths.mountinfo, std::ios::app) << "61 22 0:900078 / /mnt/m rw - fuse " << tmp.file("") << " rw\n";
@@ -241,7 +237,7 @@ TEST_CASE("stack: file systems built on a file or device of the stack", "[replay
   CHECK(stack.above[0].base == "disk");
   CHECK_THAT(stack.above[0].how, Contains("the fuse file system mounted at /mnt/m, built on its source"));
   // btrfs over two devices: the other device (/sys/fs/btrfs/FSID/devices).
-  write(sys.paths.mountinfo, "");
+  put(sys.paths.mountinfo, "");
   sys.add("fakebtr0", 250, 0);
   sys.add("fakebtr1", 250, 1);
   const fs::path devices = fs::path(sys.paths.sysfs) / "fs/btrfs/0123-abcd/devices";
@@ -260,7 +256,7 @@ TEST_CASE("stack: an output file in use as storage is never replaced", "[core][u
   const ftlsim::test::TempDir tmp("stack-output");
   FakeSysfs sys(tmp);
   const std::string img = tmp.file("disk.img");
-  write(img, "image");
+  put(img, "image");
   const ftlsim::UniqueFd dir(::open(tmp.file("").c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   const auto id = *ftlsim::identity_of(img);
   CHECK_NOTHROW(ftlsim::check_output_storage("-o", img, dir.get(), "disk.img", id, {}, sys.paths));
@@ -270,9 +266,9 @@ TEST_CASE("stack: an output file in use as storage is never replaced", "[core][u
   CHECK_THROWS_WITH(ftlsim::check_output_storage("-o", img, dir.get(), "disk.img", id, {}, sys.paths),
                     Contains("-o " + img + " is in use as storage: /dev/loop6 (a loop device over " + img + ")"));
   // A swap file.
-  write(sys.paths.mountinfo, "");
-  write(tmp.file("sys/devices/virtual/block/loop6/loop/backing_file"), "/nowhere\n");
-  write(sys.paths.swaps, "Filename Type Size Used Priority\n" + img + " file 100 0 -2\n");
+  put(sys.paths.mountinfo, "");
+  put(tmp.file("sys/devices/virtual/block/loop6/loop/backing_file"), "/nowhere\n");
+  put(sys.paths.swaps, "Filename Type Size Used Priority\n" + img + " file 100 0 -2\n");
   CHECK_THROWS_WITH(ftlsim::check_output_storage("-o", img, dir.get(), "disk.img", id, {}, sys.paths),
                     Contains("is an active swap file"));
 }
@@ -280,7 +276,7 @@ TEST_CASE("stack: an output file in use as storage is never replaced", "[core][u
 TEST_CASE("stack: a copy of an input on a local file system is not the input", "[core][unit]") {
   const ftlsim::test::TempDir tmp("stack-copy");
   const std::string trace = tmp.file("t.ftr");
-  write(trace, std::string(10000, 'x'));
+  put(trace, std::string(10000, 'x'));
   fs::copy_file(trace, tmp.file("copy.ftr"));
   fs::last_write_time(tmp.file("copy.ftr"), fs::last_write_time(trace));
   ftlsim::RunInputs inputs;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli/cli_run.h"
+#include "common/records.h"
 #include "core/error.h"
 #include "core/rng.h"
 #include "replay/data_pattern.h"
@@ -28,15 +29,12 @@
 using namespace ftlsim::replay;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
+using ftlsim::test::rec;
 using Catch::Contains;
 
 namespace {
 
 constexpr uint64_t kTarget = 4 << 20;
-
-Record rec(Op op, uint64_t lba, uint32_t sectors, uint16_t pid = 0, uint64_t t = 0) {
-  return Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
-}
 
 // A mixed trace on a 4 MiB target, all 4 KiB-aligned: 400 writes of 4-64 KiB
 // (many overwriting each other), 100 reads, 10 trims of 64 KiB, markers.

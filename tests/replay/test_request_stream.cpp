@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "common/records.h"
 #include "core/error.h"
 #include "replay/request_stream.h"
 
@@ -14,13 +15,10 @@ using ftlsim::replay::RequestStream;
 using ftlsim::replay::StreamGeometry;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
+using ftlsim::test::rec;
 using Catch::Contains;
 
 namespace {
-
-Record rec(Op op, uint64_t lba, uint32_t sectors, uint16_t pid = 0, uint64_t t = 0) {
-  return Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
-}
 
 StreamGeometry geometry(uint64_t target, uint32_t block, uint32_t max_io) {
   StreamGeometry g;

@@ -22,6 +22,7 @@ namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::replay::inspect_regular_file;
 using ftlsim::replay::probe_signatures;
+using ftlsim::test::put;
 
 namespace {
 
@@ -37,11 +38,6 @@ bool make_image(const std::string& path, uint64_t bytes, const std::string& comm
   fs::resize_file(path, bytes);
   const std::string cmd = "PATH=$PATH:/usr/sbin:/sbin " + command + " '" + path + "' >/dev/null 2>&1";
   return std::system(cmd.c_str()) == 0;
-}
-
-void write_text(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
 }
 
 std::string joined(const std::vector<std::string>& v) {
@@ -135,19 +131,19 @@ TEST_CASE("a file backing a loop device or used as swap is found, by inode", "[r
   paths.sysfs = tmp.file("sys");
   paths.mountinfo = tmp.file("mountinfo");
   paths.swaps = tmp.file("swaps");
-  write_text(paths.swaps, "Filename Type Size Used Priority\n");
-  write_text(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
+  put(paths.swaps, "Filename Type Size Used Priority\n");
+  put(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n");
   const fs::path block = fs::path(paths.sysfs) / "block";
-  write_text(block / "loop0" / "dev", "7:0\n");  // attached elsewhere
-  write_text(block / "loop0" / "loop" / "backing_file", tmp.file("elsewhere.img") + "\n");
-  write_text(block / "loop1" / "dev", "7:1\n");  // detached: no loop/ folder
+  put(block / "loop0" / "dev", "7:0\n");  // attached elsewhere
+  put(block / "loop0" / "loop" / "backing_file", tmp.file("elsewhere.img") + "\n");
+  put(block / "loop1" / "dev", "7:1\n");  // detached: no loop/ folder
   CHECK(inspect_regular_file(img, paths).empty());
 
   // loop5 is backed by the file under its other name, and mounted.
-  write_text(block / "loop5" / "dev", "7:5\n");
-  write_text(block / "loop5" / "loop" / "backing_file", link + "\n");
+  put(block / "loop5" / "dev", "7:5\n");
+  put(block / "loop5" / "loop" / "backing_file", link + "\n");
   fs::create_directories(fs::path(paths.sysfs) / "dev" / "block" / "7:5" / "holders");
-  write_text(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n70 22 7:5 / /mnt/img rw - ext4 /dev/loop5 rw\n");
+  put(paths.mountinfo, "22 1 254:0 / / rw - ext4 /dev/vda rw\n70 22 7:5 / /mnt/img rw - ext4 /dev/loop5 rw\n");
   const std::vector<std::string> f = inspect_regular_file(img, paths);
   REQUIRE(f.size() == 2);
   CHECK(f[0] == img + " backs loop device /dev/loop5");
@@ -155,7 +151,7 @@ TEST_CASE("a file backing a loop device or used as swap is found, by inode", "[r
 
   // An active swap file, named through the hard link.
   fs::remove_all(block / "loop5");
-  write_text(paths.swaps, "Filename Type Size Used Priority\n" + link + " file 64 0 -2\n");
+  put(paths.swaps, "Filename Type Size Used Priority\n" + link + " file 64 0 -2\n");
   const std::vector<std::string> g = inspect_regular_file(img, paths);
   REQUIRE(g.size() == 1);
   CHECK_THAT(g[0], Contains("is an active swap file (" + link + ")"));

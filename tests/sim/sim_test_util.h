@@ -1,22 +1,15 @@
 #pragma once
-// Builders for in-memory traces and small devices used by the simulation tests.
+// Builders for in-memory traces and small devices used by the simulation
+// tests (their records: common/records.h).
 #include <cstdint>
 #include <vector>
 
+#include "common/records.h"
 #include "core/rng.h"
 #include "ftl/ftl_config.h"
 #include "trace/record.h"
 
 namespace ftlsim::test {
-
-inline trace::Record rec(trace::Op op, uint64_t lba, uint32_t sectors, uint16_t pid = 0, uint64_t t = 0) {
-  return trace::Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
-}
-
-// A write of `n` 4 KiB slots from slot `slot` (512-byte sectors).
-inline trace::Record slot_write(uint64_t slot, uint32_t n = 1, uint16_t pid = 0) {
-  return rec(trace::Op::kWrite, slot * 8, n * 8, pid);
-}
 
 // A device small enough to count by hand: 2 channels x 1 LUN x 1 plane,
 // `pages` pages per block and `lines` lines (a unit is 2 x pages slots),

@@ -65,6 +65,7 @@ TEST_CASE("expand_values rejects bad items naming the option and the item", "[un
       {ValueKind::kInteger, "1:8", "'1:8' is not a range START:STOP:STEP"},
       {ValueKind::kInteger, "1:8:1:2", "'1:8:1:2' is not a range"},
       {ValueKind::kInteger, "1:x:1", "'x' is not a whole number"},
+      {ValueKind::kInteger, "4:99999999999999999999:4", "'99999999999999999999' is too large (past 2^64-1)"},
       {ValueKind::kSize, "1M:4M:0", "has a step that is not above 0"},
       {ValueKind::kInteger, "60,50:70:10", "'60' is listed twice"},
       {ValueKind::kInteger, "0:100000:1", "more than 10000 values"},
@@ -80,6 +81,33 @@ TEST_CASE("expand_values rejects bad items naming the option and the item", "[un
       CHECK_THAT(e.what(), Catch::StartsWith("--opt") && Catch::Contains(expect));
     }
   }
+}
+
+TEST_CASE("expand_values: a value that does not parse is refused by the setting's own check", "[unit]") {
+  // The check stands for a setting's parser: it names the setting's range.
+  std::vector<std::string> checked;
+  const sim::ItemCheck check = [&checked](std::string_view item) {
+    checked.emplace_back(item);
+    throw InputError(fmt::format("--opt: {} is too large; give a whole number from 4 to 4294967295", item));
+  };
+  const std::string huge = "99999999999999999999";
+  for (const std::string& text : {huge, "8," + huge, "4:" + huge + ":4", huge + ":" + huge + ":1", std::string("-1"), std::string("1.5")}) {
+    INFO(text);
+    checked.clear();
+    CHECK_THROWS_WITH(sim::expand_values("--opt", ValueKind::kInteger, text, check), Catch::Contains("from 4 to"));
+    CHECK(checked.size() == 1);
+  }
+  // Values that parse are left to the run (a configuration's own check);
+  // a STEP is no value of the setting.
+  checked.clear();
+  CHECK(sim::expand_values("--opt", ValueKind::kInteger, "2,4:8:2", check) == Strings{"2", "4", "6", "8"});
+  CHECK_THROWS_WITH(sim::expand_values("--opt", ValueKind::kInteger, "4:8:" + huge, check),
+                    Catch::Contains("is too large (past 2^64-1)"));
+  CHECK(checked.empty());
+  // A check that accepts the text leaves the generic message.
+  const sim::ItemCheck lenient = [](std::string_view) {};
+  CHECK_THROWS_WITH(sim::expand_values("--opt", ValueKind::kInteger, huge, lenient),
+                    Catch::Contains("give a whole number from 0 to 18446744073709551615"));
 }
 
 TEST_CASE("product order: axes in order, the last varying fastest", "[unit]") {

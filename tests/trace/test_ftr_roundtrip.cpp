@@ -14,12 +14,9 @@
 using namespace ftlsim::trace;
 using ftlsim::InputError;
 using test::TempDir;
+using test::rec;
 
 namespace {
-
-Record rec(uint64_t t, Op op, uint64_t lba, uint32_t sectors, PlacementId pid = 0) {
-  return Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
-}
 
 bool same(const Record& a, const Record& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 

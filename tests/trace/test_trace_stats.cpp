@@ -14,12 +14,9 @@
 using namespace ftlsim::trace;
 using Catch::Contains;
 using ftlsim::InputError;
+using test::rec;
 
 namespace {
-
-Record rec(uint64_t t, Op op, uint64_t lba, uint32_t sectors, PlacementId pid = 0) {
-  return Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
-}
 
 // 512-byte sectors, 8 per 4 KiB page. Pages noted per record.
 const std::vector<Record> kHand = {

@@ -17,12 +17,9 @@ using namespace ftlsim::trace;
 using Catch::Contains;
 using ftlsim::InputError;
 using test::TempDir;
+using test::rec;
 
 namespace {
-
-Record rec(uint64_t t, Op op, uint64_t lba, uint32_t sectors, PlacementId pid = 0) {
-  return Record{t, lba, sectors, pid, static_cast<uint8_t>(op), 0};
-}
 
 bool same(const std::vector<Record>& a, const std::vector<Record>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Record)) == 0;

@@ -17,6 +17,7 @@
 #include "core/dir_fd.h"
 #include "core/error.h"
 #include "core/io_identity.h"
+#include "core/output_storage.h"
 
 namespace ftlsim {
 namespace {
@@ -55,6 +56,8 @@ void OutputFile::check_name(int dir, const std::string& name, Existing existing)
             option_, path_, file_type_name(st.st_mode)));
   }
   inputs_.check_not_input(option_, path_, FileIdentity{st.st_dev, st.st_ino});
+  // An output the user named (check() was called): not storage in use.
+  if (!option_.empty()) check_output_storage(option_, path_, dir, name, FileIdentity{st.st_dev, st.st_ino}, inputs_);
   if (existing == Existing::kRefuse) {
     throw InputError(say("{}: already exists (use `force` to overwrite)", path_));
   }

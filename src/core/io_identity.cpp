@@ -17,6 +17,8 @@
 
 #include "core/dir_fd.h"
 #include "core/error.h"
+#include "core/mount_table.h"
+#include "core/sysfs_text.h"
 
 namespace ftlsim {
 namespace {
@@ -30,6 +32,30 @@ std::string folder_of(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<ContentMark> content_mark(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  constexpr size_t kEdge = 4096;
+  ContentMark m;
+  m.size = static_cast<uint64_t>(st.st_size);
+  m.mtime_sec = static_cast<int64_t>(st.st_mtim.tv_sec);
+  const auto read_at = [fd](uint64_t offset, size_t bytes, std::string& out) {
+    out.resize(bytes);
+    size_t done = 0;
+    while (done < bytes) {
+      const ssize_t n = ::pread(fd, out.data() + done, bytes - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    out.resize(done);
+    return done == bytes;
+  };
+  const size_t edge = static_cast<size_t>(std::min<uint64_t>(m.size, kEdge));
+  if (!read_at(0, edge, m.head) || !read_at(m.size - edge, edge, m.tail)) return std::nullopt;
+  return m;
+}
 
 std::optional<FileIdentity> identity_of(const std::string& path) {
   struct stat st {};
@@ -89,22 +115,6 @@ namespace {
 // overlayfs's statfs f_type (<linux/magic.h> OVERLAYFS_SUPER_MAGIC).
 constexpr unsigned long kOverlayMagic = 0x794c7630;
 constexpr int kMaxOverlayDepth = 8;
-
-// The kernel's octal escapes in /proc/self/mountinfo ("\\040" a space,
-// "\\054" a comma, "\\072" a colon, "\\134" a backslash) undone.
-std::string unescape_octal(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' &&
-        s[i + 3] <= '7') {
-      out.push_back(static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0')));
-      i += 3;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
   std::vector<std::string_view> parts;
@@ -330,6 +340,13 @@ void add_layers(std::vector<RunInputs::Input>& inputs, const std::string& option
   }
   for (OverlayLayers::File& f : layers.files) {
     RunInputs::Input in{option, path, f.id, false};
+    // A layer on FUSE or NFS: its own mark.
+    const UniqueFd layer(::open(f.path.c_str(), O_PATH | O_CLOEXEC));
+    if (layer.valid() && identity_of_open(layer.get()) == f.id) {
+      in.aliased = aliasing_fs_of_open(layer.get());
+      const UniqueFd data(::open(fd_path(layer.get()).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+      if (!in.aliased.empty() && data.valid()) in.mark = content_mark(data.get());
+    }
     in.stored = std::move(f.path);
     inputs.push_back(std::move(in));
   }
@@ -343,12 +360,39 @@ void add_layers(std::vector<RunInputs::Input>& inputs, const std::string& option
 
 }  // namespace
 
+namespace {
+
+// The input open as `node` (O_PATH): the type of the FUSE or network file
+// system it is on, and then its ContentMark (read through the open node).
+// The mark of an input elsewhere is read only when an output on such a file
+// system is compared with it (RunInputs::seen_as).
+void mark_input(RunInputs::Input& in, int node) {
+  struct stat st {};
+  if (::fstat(node, &st) != 0) return;
+  in.aliased = aliasing_fs_of_open(node);
+  if (in.aliased.empty() || !S_ISREG(st.st_mode)) return;  // never read a FIFO or device here
+  const UniqueFd fd(::open(fd_path(node).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.valid()) in.mark = content_mark(fd.get());
+}
+
+// The ContentMark of the input `in`, read again from its path (its layer
+// file for an overlay layer) when that still leads to it.
+std::optional<ContentMark> mark_of_input(const RunInputs::Input& in) {
+  const std::string& at = in.stored.empty() ? in.path : in.stored;
+  const UniqueFd fd(::open(at.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd.valid() || identity_of_open(fd.get()) != in.id) return std::nullopt;
+  return content_mark(fd.get());
+}
+
+}  // namespace
+
 void RunInputs::add(std::string option, const std::string& path) {
   if (path.empty()) return;
   const UniqueFd node(::open(path.c_str(), O_PATH | O_CLOEXEC));
   struct stat st {};
   if (!node.valid() || ::fstat(node.get(), &st) != 0) return;
   inputs_.push_back({option, path, FileIdentity{st.st_dev, st.st_ino}});
+  mark_input(inputs_.back(), node.get());
   add_layers(inputs_, option, path, node.get());
 }
 
@@ -357,7 +401,15 @@ void RunInputs::add(std::string option, const std::string& path, FileIdentity id
   const UniqueFd node(::open(path.c_str(), O_PATH | O_CLOEXEC));
   struct stat st {};
   if (node.valid() && ::fstat(node.get(), &st) == 0 && FileIdentity{st.st_dev, st.st_ino} == id) {
+    mark_input(inputs_.back(), node.get());
     add_layers(inputs_, option, path, node.get());
+  } else if (const std::string fs = aliasing_fs_of(id.dev, parse_mounts(slurp("/proc/self/mountinfo")));
+             !fs.empty()) {
+    // On a FUSE or network file system and no longer at its path: its mark
+    // cannot be read, so nothing could be told apart from it.
+    Input in{option, path, {}, false};
+    in.unresolved = fmt::format("{} is on a {} file system and no longer at its path", path, fs);
+    inputs_.push_back(std::move(in));
   } else if (::major(id.dev) == 0) {
     // An anonymous device (overlayfs among them) no longer at its path: its
     // layers cannot be found.
@@ -402,6 +454,21 @@ void RunInputs::check_resolved(const Message& option, const std::string& path) c
                                            path, in.unresolved)));
     }
   }
+}
+
+const RunInputs::Input* RunInputs::seen_as(int fd) const {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
+  const bool aliasing = !aliasing_fs_of_open(fd).empty();
+  std::optional<ContentMark> mark;  // read once, when an input could match it
+  for (const Input& in : inputs_) {
+    if (in.planned || in.device_only || !in.unresolved.empty() || (!aliasing && in.aliased.empty())) continue;
+    const std::optional<ContentMark> theirs = in.mark ? in.mark : mark_of_input(in);
+    if (!theirs || theirs->size != static_cast<uint64_t>(st.st_size)) continue;
+    if (!mark) mark = content_mark(fd);
+    if (mark && *mark == *theirs) return &in;
+  }
+  return nullptr;
 }
 
 void RunInputs::check_not_input(const Message& option, const std::string& path) const {

@@ -9,6 +9,8 @@
 // InPlaceFolder, replay targets through replay::Target.
 #include <sys/types.h>
 
+#include <cstdint>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +25,22 @@ struct FileIdentity {
   ino_t ino = 0;
   friend bool operator==(const FileIdentity&, const FileIdentity&) = default;
 };
+
+// What can be seen of a regular file through any file system that shows
+// it: its size, its modification time in whole seconds (sshfs shows no
+// more) and its first and last 4 KiB. A FUSE mirror (bindfs), an NFS or
+// sshfs mount of a local folder shows a file under another device and
+// inode; two files with the same mark, one of them on such a file system
+// (core/mount_table.h: aliasing_fs_type), are taken to be one file.
+struct ContentMark {
+  uint64_t size = 0;
+  int64_t mtime_sec = 0;
+  std::string head, tail;
+  friend bool operator==(const ContentMark&, const ContentMark&) = default;
+};
+// The mark of the open file `fd` (read with pread: its offset is kept);
+// nullopt when it is not a regular file or cannot be read.
+[[nodiscard]] std::optional<ContentMark> content_mark(int fd);
 
 // The identity of the file `path` names, following symbolic links; nullopt
 // when it does not exist (or cannot be stat'ed).
@@ -92,6 +110,13 @@ class RunInputs {
     std::string stored{};
     bool device_only = false;
     std::string unresolved{};
+    // The type of the FUSE or network file system the input is on
+    // ("fuse.bindfs"), whose files may be other files under another device
+    // and inode: its storage cannot be seen. "" when it is on none.
+    std::string aliased{};
+    // Its ContentMark when `aliased` (regular files), to tell it through
+    // another file system.
+    std::optional<ContentMark> mark{};
   };
   [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }
   // "the input --trace t.ftr (stored as lower/t.ftr in its overlay)".
@@ -99,6 +124,10 @@ class RunInputs {
   // Throws InputError when an input is on an overlay whose layers could not
   // be found: what `option` `path` writes might be it.
   void check_resolved(const Message& option, const std::string& path) const;
+  // The input that the regular file open as `fd` may be, seen through
+  // another file system: the file or the input on a FUSE or network file
+  // system, and both with the same ContentMark. nullptr when none.
+  [[nodiscard]] const Input* seen_as(int fd) const;
 
  private:
   std::vector<Input> inputs_;

@@ -1,6 +1,6 @@
 #include "replay/device_safety.h"
 
-#include "replay/sysfs_text.h"
+#include "core/sysfs_text.h"
 
 #include <blkid/blkid.h>
 #include <fcntl.h>
@@ -97,20 +97,6 @@ std::vector<std::string> mounts_of(std::string_view mountinfo, unsigned major, u
   return points;
 }
 
-std::vector<std::string> swap_paths(std::string_view swaps) {
-  std::vector<std::string> paths;
-  size_t pos = swaps.find('\n');  // skip the header line
-  while (pos != std::string_view::npos && pos + 1 < swaps.size()) {
-    ++pos;
-    size_t eol = swaps.find('\n', pos);
-    const std::string_view line = swaps.substr(pos, eol == std::string_view::npos ? swaps.npos : eol - pos);
-    const size_t end = line.find_first_of(" \t");
-    if (!line.empty()) paths.emplace_back(line.substr(0, end));
-    pos = eol;
-  }
-  return paths;
-}
-
 void add_use_findings(unsigned major, unsigned minor, const std::string& who, std::string_view mountinfo,
                       const std::vector<std::string>& swaps, std::vector<std::string>& findings) {
   for (const std::string& m : mounts_of(mountinfo, major, minor)) {
@@ -188,7 +174,7 @@ std::vector<std::string> inspect_regular_file(const std::string& path, FileIdent
     std::string backing = trim(slurp((block / name / "loop" / "backing_file").string()));
     if (backing.empty()) continue;  // not attached
     bool backs = same_file(backing);
-    if (!backs && paths.sysfs == "/sys") {
+    if (!backs && paths.live()) {
       const int fd = ::open(("/dev/" + name).c_str(), O_RDONLY | O_CLOEXEC);
       struct loop_info64 li {};
       if (fd >= 0 && ::ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {

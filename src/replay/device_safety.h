@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/io_identity.h"
+#include "core/sysfs_text.h"
 
 namespace ftlsim::replay {
 
@@ -33,8 +34,8 @@ namespace ftlsim::replay {
 // (field 3 is major:minor, field 5 the mount point; octal escapes kept).
 [[nodiscard]] std::vector<std::string> mounts_of(std::string_view mountinfo, unsigned major, unsigned minor);
 
-// Paths in a /proc/swaps text (the first column after the header line).
-[[nodiscard]] std::vector<std::string> swap_paths(std::string_view swaps);
+// Paths in a /proc/swaps text (core/sysfs_text.h).
+using ftlsim::swap_paths;
 
 // Appends to `findings` the mounts (in a /proc/self/mountinfo text) and the
 // active swap (among /proc/swaps `swaps`) of the device major:minor, which
@@ -42,11 +43,8 @@ namespace ftlsim::replay {
 void add_use_findings(unsigned major, unsigned minor, const std::string& who, std::string_view mountinfo,
                       const std::vector<std::string>& swaps, std::vector<std::string>& findings);
 
-struct SafetyPaths {
-  std::string sysfs = "/sys";
-  std::string mountinfo = "/proc/self/mountinfo";
-  std::string swaps = "/proc/swaps";
-};
+// Where the probes read (core/sysfs_text.h).
+using ftlsim::SafetyPaths;
 
 // Every finding for the block device major:minor (`path` names it in the
 // messages; `signatures` are probe_signatures(path)): mounts and swap of the

@@ -2,195 +2,54 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <linux/loop.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <filesystem>
+#include <optional>
+#include <thread>
 
+#include "core/dir_fd.h"
 #include "core/error.h"
-#include "replay/sysfs_text.h"
+#include "core/sysfs_text.h"
+#include "replay/target.h"
 
 namespace ftlsim::replay {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct DevNo {
-  unsigned major = 0, minor = 0;
-  friend bool operator==(const DevNo&, const DevNo&) = default;
-};
+bool has_node(const StackDevice& d) { return device_shown(d) != d.name; }
 
-// An attached loop device and what it reads and writes.
-struct Loop {
-  std::string name;
-  DevNo dev;
-  std::string backing;       // sysfs text, " (deleted)" dropped
-  bool file = false;         // backed by a regular file `id`
-  FileIdentity id;
-  bool device = false;       // backed by the block device `backing_dev` (loop on loop)
-  DevNo backing_dev;
-};
-
-std::vector<Loop> list_loops(const SafetyPaths& paths) {
-  std::vector<Loop> loops;
-  const fs::path block = fs::path(paths.sysfs) / "block";
-  for (const std::string& name : list_dir(block)) {
-    if (name.rfind("loop", 0) != 0) continue;
-    Loop l;
-    l.name = name;
-    l.backing = trim(slurp((block / name / "loop" / "backing_file").string()));
-    if (l.backing.empty() || !parse_dev(trim(slurp((block / name / "dev").string())), l.dev.major, l.dev.minor)) continue;
-    constexpr std::string_view kDeleted = " (deleted)";
-    if (l.backing.size() > kDeleted.size() && l.backing.ends_with(kDeleted)) l.backing.resize(l.backing.size() - kDeleted.size());
+// True when an exclusive open of the device `d` fails with EBUSY, tried
+// again for kBusyWait (target.h: a replay killed a moment ago holds its
+// target until the kernel has closed its files). A node that is missing or
+// another device counts as not busy: nothing can be said about it here.
+bool busy(const StackDevice& d) {
+  const auto deadline = std::chrono::steady_clock::now() + kBusyWait;
+  auto pause = std::chrono::milliseconds(10);
+  for (;;) {
+    const int fd = ::open(("/dev/" + d.name).c_str(), O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      ::close(fd);
+      return false;
+    }
+    if (errno != EBUSY) return false;
     struct stat st {};
-    const bool named = ::stat(l.backing.c_str(), &st) == 0;
-    // LOOP_GET_STATUS64 gives the backing inode itself, also when the name
-    // no longer leads to it (lo_device is the kernel's huge_encode_dev()).
-    bool by_ioctl = false;
-    if (paths.sysfs == "/sys") {
-      const int fd = ::open(("/dev/" + name).c_str(), O_RDONLY | O_CLOEXEC);
-      struct loop_info64 li {};
-      if (fd >= 0 && ::ioctl(fd, LOOP_GET_STATUS64, &li) == 0) {
-        const auto d = li.lo_device;
-        l.id = FileIdentity{::makedev(static_cast<unsigned>((d & 0xfff00) >> 8),
-                                      static_cast<unsigned>((d & 0xff) | ((d >> 12) & 0xfff00))),
-                            static_cast<ino_t>(li.lo_inode)};
-        by_ioctl = true;
-      }
-      if (fd >= 0) ::close(fd);
+    if (::stat(("/dev/" + d.name).c_str(), &st) != 0 || !S_ISBLK(st.st_mode) || ::major(st.st_rdev) != d.major ||
+        ::minor(st.st_rdev) != d.minor) {
+      return false;
     }
-    if (!by_ioctl && named) l.id = FileIdentity{st.st_dev, st.st_ino};
-    if (named && S_ISBLK(st.st_mode) && (!by_ioctl || (FileIdentity{st.st_dev, st.st_ino} == l.id))) {
-      l.device = true;
-      l.backing_dev = DevNo{::major(st.st_rdev), ::minor(st.st_rdev)};
-    } else {
-      l.file = by_ioctl || named;
-    }
-    loops.push_back(std::move(l));
+    if (std::chrono::steady_clock::now() >= deadline) return true;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(100));
   }
-  return loops;
-}
-
-fs::path dev_dir(const SafetyPaths& paths, DevNo d) {
-  return fs::path(paths.sysfs) / "dev" / "block" / fmt::format("{}:{}", d.major, d.minor);
-}
-
-// The sysfs name of a device ("loop0p1"), or "MAJ:MIN" when unknown.
-std::string name_of(const SafetyPaths& paths, DevNo d) {
-  std::error_code ec;
-  const fs::path real = fs::canonical(dev_dir(paths, d), ec);
-  return ec ? fmt::format("{}:{}", d.major, d.minor) : real.filename().string();
-}
-
-bool dev_of_name(const SafetyPaths& paths, const std::string& name, DevNo& d) {
-  return parse_dev(trim(slurp((fs::path(paths.sysfs) / "class" / "block" / name / "dev").string())), d.major, d.minor);
-}
-
-bool is_partition(const SafetyPaths& paths, DevNo d) {
-  std::error_code ec;
-  return fs::exists(dev_dir(paths, d) / "partition", ec);
-}
-
-// The whole disk a partition belongs to.
-bool parent_disk(const SafetyPaths& paths, DevNo d, DevNo& parent) {
-  std::error_code ec;
-  const fs::path real = fs::canonical(dev_dir(paths, d), ec);
-  return !ec && parse_dev(trim(slurp((real.parent_path() / "dev").string())), parent.major, parent.minor);
-}
-
-template <typename F>
-void for_each_named(const SafetyPaths& paths, DevNo d, const char* sub, F f) {
-  for (const std::string& n : list_dir(dev_dir(paths, d) / sub)) {
-    DevNo x;
-    if (dev_of_name(paths, n, x)) f(x, n);
-  }
-}
-
-bool has(const std::vector<StackDevice>& v, DevNo d) {
-  return std::any_of(v.begin(), v.end(), [d](const StackDevice& s) { return s.major == d.major && s.minor == d.minor; });
-}
-
-bool has(const std::vector<BackingFile>& v, const FileIdentity& id) {
-  return std::any_of(v.begin(), v.end(), [&id](const BackingFile& f) { return f.id == id; });
-}
-
-DeviceStack walk(std::vector<std::pair<DevNo, std::string>> down, DeviceStack stack, const SafetyPaths& paths) {
-  const std::vector<Loop> loops = list_loops(paths);
-  std::vector<StackDevice> disks;  // whole disks of partitions below: not written, their other partitions untouched
-  // Down: what the target is built on.
-  while (!down.empty()) {
-    const auto [d, how] = down.front();
-    down.erase(down.begin());
-    if (has(stack.below, d)) continue;
-    const std::string name = name_of(paths, d);
-    stack.below.push_back({name, d.major, d.minor, how});
-    DevNo whole = d;
-    if (is_partition(paths, d) && parent_disk(paths, d, whole)) disks.push_back({name_of(paths, whole), whole.major, whole.minor, ""});
-    for (const Loop& l : loops) {
-      if (!(l.dev == whole)) continue;
-      if (l.device) down.emplace_back(l.backing_dev, fmt::format("the device /dev/{} reads and writes", l.name));
-      if (l.file && !has(stack.files, l.id)) stack.files.push_back({l.backing, l.id});
-    }
-    for_each_named(paths, d, "slaves", [&](DevNo s, const std::string&) {
-      down.emplace_back(s, fmt::format("a device /dev/{} is built on", name));
-    });
-  }
-  // Up: everything built on any of it.
-  std::vector<std::pair<DevNo, std::string>> up;
-  for (const Loop& l : loops) {
-    if ((l.file && has(stack.files, l.id)) || (l.device && has(stack.below, l.backing_dev))) {
-      up.emplace_back(l.dev, fmt::format("a loop device over {}", l.backing));
-    }
-  }
-  const auto built_on = [&](DevNo d, const std::string& name) {
-    for_each_named(paths, d, "holders", [&](DevNo h, const std::string&) {
-      up.emplace_back(h, fmt::format("built on /dev/{}", name));
-    });
-    if (!is_partition(paths, d)) {
-      for (const std::string& p : list_dir(dev_dir(paths, d))) {
-        DevNo x;
-        if (fs::exists(dev_dir(paths, d) / p / "partition") && dev_of_name(paths, p, x)) {
-          up.emplace_back(x, fmt::format("a partition of /dev/{}", name));
-        }
-      }
-    }
-    for (const Loop& l : loops) {
-      if (l.device && l.backing_dev == d) up.emplace_back(l.dev, fmt::format("a loop device over /dev/{}", name));
-    }
-  };
-  for (const StackDevice& b : stack.below) built_on(DevNo{b.major, b.minor}, b.name);
-  while (!up.empty()) {
-    const auto [d, how] = up.front();
-    up.erase(up.begin());
-    if (has(stack.below, d) || has(stack.above, d) || has(disks, d)) continue;
-    const std::string name = name_of(paths, d);
-    stack.above.push_back({name, d.major, d.minor, how});
-    built_on(d, name);
-  }
-  return stack;
 }
 
 }  // namespace
-
-DeviceStack stack_of_device(unsigned major, unsigned minor, const SafetyPaths& paths) {
-  return walk({{DevNo{major, minor}, "the target"}}, {}, paths);
-}
-
-DeviceStack stack_of_file(const std::string& path, const SafetyPaths& paths) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {};
-  return stack_of_file(path, FileIdentity{st.st_dev, st.st_ino}, paths);
-}
-
-DeviceStack stack_of_file(const std::string& path, FileIdentity id, const SafetyPaths& paths) {
-  DeviceStack stack;
-  stack.files.push_back({path, id});
-  return walk({}, std::move(stack), paths);
-}
 
 void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const Message& target) {
   // As RunInputs::check_resolved: an input whose overlay layers are unknown
@@ -202,6 +61,17 @@ void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const
                                            "out of the overlay)",
                                            in.unresolved)));
     }
+  }
+  // A file of the stack on a FUSE or network file system: what stores it,
+  // and who else writes to it under another name, cannot be seen.
+  for (const BackingFile& f : stack.files) {
+    if (f.aliasing.empty()) continue;
+    const bool itself = stack.below.empty() && &f == &stack.files.front();
+    throw InputError(Message("refusing to write to ") + target +
+                     say(": {}{} is on a {} file system, whose storage ftlsim can neither see nor lock (the same file "
+                         "under another name, an input among them, or another replay writing to it would go "
+                         "unnoticed); give a file on a local file system or a block device, `force` or not",
+                         itself ? "" : "its data is stored in ", f.path + (itself ? "" : ", which"), f.aliasing));
   }
   for (const RunInputs::Input& in : inputs.inputs()) {
     if (in.planned || !in.unresolved.empty()) continue;
@@ -222,31 +92,100 @@ void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const
       for (const StackDevice& d : *devices) {
         if (::makedev(d.major, d.minor) == in.id.dev) {
           throw InputError(Message("refusing to write to ") + target +
-                           say(": the input {} {}{} is on a file system of /dev/{} ({}), which shares its storage; "
+                           say(": the input {} {}{} is on a file system of {} ({}), which shares its storage; "
                                "a replay never writes to an input, `force` or not",
-                               in.option, in.path, via, d.name, d.how));
+                               in.option, in.path, via, device_shown(d), d.how));
         }
+      }
+    }
+  }
+  // An input on a FUSE or network file system: its storage cannot be seen,
+  // so a file of the stack that looks the same is taken to be it ...
+  for (const BackingFile& f : stack.files) {
+    const UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    struct stat st {};
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || FileIdentity{st.st_dev, st.st_ino} != f.id) continue;
+    if (const RunInputs::Input* in = inputs.seen_as(fd.get())) {
+      throw InputError(Message("refusing to write to ") + target +
+                       say(": {} looks the same as the input {} {}{} (the same size, modification time and first and "
+                           "last 4 KiB), so it is taken to be that file under another name; a replay never writes to "
+                           "an input, `force` or not",
+                           f.path, in->option, in->path,
+                           in->aliased.empty() ? std::string() : " on a " + in->aliased + " file system"));
+    }
+  }
+  // ... and it may be stored in any file system mounted from the stack.
+  const std::string mountinfo = slurp(SafetyPaths{}.mountinfo);
+  for (const RunInputs::Input& in : inputs.inputs()) {
+    if (in.planned || in.aliased.empty()) continue;
+    for (const auto* devices : {&stack.below, &stack.above}) {
+      for (const StackDevice& d : *devices) {
+        const std::vector<std::string> at = mounts_of(mountinfo, d.major, d.minor);
+        if (at.empty()) continue;
+        throw InputError(Message("refusing to write to ") + target +
+                         say(": the input {} {} is on a {} file system, whose storage ftlsim cannot see; it may be "
+                             "stored in the file system mounted at {} from {} ({}); a replay never writes to an "
+                             "input, `force` or not",
+                             in.option, in.path, in.aliased, at.front(), device_shown(d), d.how));
       }
     }
   }
 }
 
-std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths) {
+std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths, bool skip_loops_over_files) {
   std::vector<std::string> findings;
   const std::string mountinfo = slurp(paths.mountinfo);
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
   const auto in_use = [&](const StackDevice& d) {
-    const std::string who = fmt::format("/dev/{} ({})", d.name, d.how);
+    const std::string who = fmt::format("{} ({})", device_shown(d), d.how);
     add_use_findings(d.major, d.minor, who, mountinfo, swaps, findings);
     return who;
   };
   for (size_t i = 1; i < stack.below.size(); ++i) in_use(stack.below[i]);
   for (const StackDevice& d : stack.above) {
+    if (skip_loops_over_files && d.over_file) continue;
     const std::string who = in_use(d);
-    if (paths.sysfs != "/sys") continue;  // fixtures have no device nodes to probe
+    if (!paths.live() || !has_node(d)) continue;  // fixtures, and file systems without a device, have no node to probe
     for (const std::string& s : probe_signatures("/dev/" + d.name)) findings.push_back(fmt::format("{}: {}", who, s));
   }
   return findings;
+}
+
+void check_stack_busy(const DeviceStack& stack, const Message& target, bool probe_target, const SafetyPaths& paths) {
+  if (!paths.live()) return;
+  if (!stack.hidden.empty()) {
+    throw InputError(Message("refusing to write to ") + target +
+                     say(": {}; it may hold an input or a live file system, so it is not written, `force` or not",
+                         stack.hidden.front()));
+  }
+  const std::string mountinfo = slurp(paths.mountinfo);
+  const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
+  // What the kernel's claim on `d` can be: a mount here, a swap, a holder,
+  // or a device of the stack built on it (a partition, a file system that
+  // uses it as its log or journal, ...), each checked itself.
+  const auto explained = [&](const StackDevice& d) {
+    std::vector<std::string> uses;
+    add_use_findings(d.major, d.minor, d.name, mountinfo, swaps, uses);
+    if (!uses.empty()) return true;
+    if (!list_dir(fs::path(paths.sysfs) / "dev" / "block" / fmt::format("{}:{}", d.major, d.minor) / "holders").empty()) {
+      return true;
+    }
+    for (const StackDevice& a : stack.above) {
+      if (a.base == d.name) return true;
+    }
+    return false;
+  };
+  const auto check = [&](const StackDevice& d) {
+    if (!has_node(d) || explained(d) || !busy(d)) return;
+    throw InputError(Message("refusing to write to ") + target +
+                     say(": {} ({}) is busy: the kernel refuses an exclusive open, and nothing ftlsim can see uses "
+                         "it (mounted in another mount namespace, the log or journal of a file system not mounted "
+                         "here, or held by another program); it may hold an input or a live file system, so it is "
+                         "not written, `force` or not",
+                         device_shown(d), d.how));
+  };
+  for (size_t i = probe_target ? 0 : 1; i < stack.below.size(); ++i) check(stack.below[i]);
+  for (const StackDevice& d : stack.above) check(d);
 }
 
 }  // namespace ftlsim::replay

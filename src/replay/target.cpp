@@ -20,6 +20,7 @@
 
 #include "core/dir_fd.h"
 #include "core/error.h"
+#include "core/mount_table.h"
 #include "core/units.h"
 #include "replay/device_safety.h"
 #include "replay/device_stack.h"
@@ -305,6 +306,11 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   struct stat made_in {};
   if (::fstat(parent_fd_, &made_in) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", folder));
   identity_ = FileIdentity{made_in.st_dev, made_in.st_ino};
+  if (const std::string fs = aliasing_fs_of_open(parent_fd_); !fs.empty()) {
+    throw InputError(say("`target` {}: its folder {} is on a {} file system, whose storage ftlsim can neither see nor "
+                         "lock; create it on a local file system",
+                         r.path, folder, fs));
+  }
   creates_file_ = true;
   // An unnamed file in the same folder: the alignment the new file will
   // have, and whether O_DIRECT works there, without creating anything.
@@ -356,6 +362,7 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     // A file in use (backing a loop device, an active swap file) or holding a
     // file system, RAID member or partition table is refused like a device.
     std::vector<std::string> findings = inspect_regular_file(r.path, id, fd_path(node));
+    for (std::string& f : stack_findings(stack, {}, true)) findings.push_back(std::move(f));
     if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
     info_.findings = std::move(findings);
     if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
@@ -379,6 +386,7 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     lock_file(fd_, r.path);
     flock_file(fd_, r.path, r.path);
     lock_stack_files(files_of(stack));
+    check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), true);
     read_dio_alignment(fd_, r.path, info_);
   }
   info_.bytes = bytes / info_.block_bytes * info_.block_bytes;
@@ -472,6 +480,7 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
                          r.path));
   }
   lock_stack_files(files_of(stack));
+  check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), r.force);
   uint64_t bytes = 0;
   int block = 0;
   if (::ioctl(fd_, BLKGETSIZE64, &bytes) != 0) throw system_error_from_errno(fmt::format("{}: BLKGETSIZE64", r.path));
@@ -522,6 +531,7 @@ void Target::open_nvme(const TargetRequest& r) {
     if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
     info_.findings = std::move(findings);
     lock_stack_files(files_of(stack));
+    check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), r.force);
   }
   fd_ = ::open(fd_path(node.get()).c_str(), O_RDWR | O_CLOEXEC);
   if (fd_ < 0) throw system_error_from_errno(fmt::format("{}: cannot open", r.path));

@@ -15,7 +15,9 @@
 //    opened with O_EXCL unless --force;
 // Either is refused, --force or not, when it is an input of the run (by
 // device and inode) or an input is in its stack (a loop device's backing
-// file, a file system on the same storage).
+// file, a file system on the same storage), when a device of its stack is
+// busy for reasons ftlsim cannot see, and when its storage is on a FUSE or
+// network file system (device_stack.h).
 //  - an NVMe generic character device /dev/ngXnY (--placement nvme only).
 // The target is resolved once: opened O_PATH, checked through that open
 // node, and opened for I/O through it (/proc/self/fd/N), never by re-reading

@@ -1,11 +1,11 @@
-#include "replay/sysfs_text.h"
+#include "core/sysfs_text.h"
 
 #include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
 
-namespace ftlsim::replay {
+namespace ftlsim {
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -39,4 +39,32 @@ std::vector<std::string> list_dir(const std::filesystem::path& dir) {
   return names;
 }
 
-}  // namespace ftlsim::replay
+std::string unescape_octal(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' &&
+        s[i + 3] <= '7') {
+      out.push_back(static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0')));
+      i += 3;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> swap_paths(std::string_view swaps) {
+  std::vector<std::string> paths;
+  size_t pos = swaps.find('\n');  // skip the header line
+  while (pos != std::string_view::npos && pos + 1 < swaps.size()) {
+    ++pos;
+    size_t eol = swaps.find('\n', pos);
+    const std::string_view line = swaps.substr(pos, eol == std::string_view::npos ? swaps.npos : eol - pos);
+    const size_t end = line.find_first_of(" \t");
+    if (!line.empty()) paths.emplace_back(line.substr(0, end));
+    pos = eol;
+  }
+  return paths;
+}
+
+}  // namespace ftlsim

@@ -22,7 +22,8 @@ inline constexpr Choice<bool> kRgGcWords[] = {
     {true, "every", "each RG on its own"}};
 inline constexpr Choice<bool> kGcOrderWords[] = {{false, "block", "block by block, FEMU"},
                                                  {true, "page", "page by page across the dies, ConfFDP"}};
-// --gc-trigger: main's error names femu's meaning only; --help gives both (the descriptor's help).
+// --gc-trigger: a bad word's error explains femu only; watermark's rule is long and lives in the
+// descriptor's help (ftl_settings.cpp), which --help prints.
 inline constexpr Choice<bool> kGcTriggerWords[] = {
     {false, "femu", "background victims need 1/8 invalid pages, FEMU"}, {true, "watermark", ""}};
 inline constexpr Choice<bool> kTrimPartialWords[] = {{false, "unmap", "the page is unmapped, FEMU"},

@@ -10,6 +10,8 @@ namespace {
 
 using C = TimingConfig;
 
+static_assert(kAutoIntervals == 256, "event-interval's help says at most 256 rows");
+
 constexpr std::array<Setting<C>, 7> kSettings = {{
     {"qd", ValueKind::kInteger, "N", "Timing",
      "Closed loop: keep N requests outstanding, issuing the next record when one completes (trace time stamps "
@@ -37,6 +39,7 @@ constexpr std::array<Setting<C>, 7> kSettings = {{
     {"xfer-time", ValueKind::kWord, "DURATION", "Timing", "Channel transfer time of one 4 KiB page (FEMU charges none)",
      [](C& c, std::string_view t) { c.xfer_ns = parse_duration("xfer-time", t); },
      [](const C& c) { return print_duration(c.xfer_ns); }, nullptr, {}, false, "xfer"},
+    // The help's "at most 256 rows" is kAutoIntervals (static_assert below).
     {"event-interval", ValueKind::kWord, "DURATION", "Timing",
      "Simulated time per events.csv row (default: automatic, at most 256 rows)",
      [](C& c, std::string_view t) {

@@ -46,7 +46,7 @@ for g in "${groups[@]}"; do
       packages+=(clang make bpftool libbpf-dev libelf-dev zlib1g-dev  # tools/hinttrace
                  blktrace                                            # blktrace route
                  e2fsprogs util-linux python3                        # tests/capture
-                 xfsprogs fuse2fs bindfs)                            # tests/replay stacks
+                 fuse2fs bindfs)                                     # tests/replay stacks
       ;;
     analysis)
       packages+=(python3 python3-matplotlib python3-numpy python3-pytest

@@ -18,6 +18,7 @@ const char* g_message = nullptr;
 size_t g_message_size = 0;
 struct sigaction g_old_int {};
 struct sigaction g_old_term {};
+struct sigaction g_old_hup {};
 
 void write_stderr(const char* s, size_t n) {
   const ssize_t unused = ::write(STDERR_FILENO, s, n);
@@ -52,11 +53,16 @@ StopSignalScope::StopSignalScope(std::string_view message) {
   sa.sa_flags = 0;  // no SA_RESTART: waits return EINTR
   ::sigaction(SIGINT, &sa, &g_old_int);
   ::sigaction(SIGTERM, &sa, &g_old_term);
+  // A hang-up (the ssh session dropped) stops the same way, unless it is
+  // ignored (nohup), which it stays.
+  ::sigaction(SIGHUP, nullptr, &g_old_hup);
+  if (g_old_hup.sa_handler != SIG_IGN) ::sigaction(SIGHUP, &sa, nullptr);
 }
 
 StopSignalScope::~StopSignalScope() {
   ::sigaction(SIGINT, &g_old_int, nullptr);
   ::sigaction(SIGTERM, &g_old_term, nullptr);
+  ::sigaction(SIGHUP, &g_old_hup, nullptr);
   g_scope_alive.store(false);
 }
 

@@ -7,7 +7,8 @@
 
 namespace ftlsim::cli {
 
-// While alive, the first SIGINT or SIGTERM sets flag() and writes `message`
+// While alive, the first SIGINT, SIGTERM or SIGHUP (unless SIGHUP was
+// ignored, as under nohup) sets flag() and writes `message`
 // (with "\nftlsim: " before it) to stderr; the command then stops starting
 // new work and finishes what is in flight. A second one restores the default
 // action and re-raises the signal, ending the process at once. The handlers

@@ -30,7 +30,7 @@ void (*current_handler(int sig))(int) {
 }  // namespace
 
 TEST_CASE("a signal inside the scope sets the flag, and the old handler is back after it", "[cli][unit]") {
-  for (const int sig : {SIGINT, SIGTERM}) {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
     INFO("signal " << sig);
     struct sigaction mine {};
     mine.sa_handler = test_handler;
@@ -66,7 +66,7 @@ TEST_CASE("one stop scope at a time", "[cli][unit]") {
 
 TEST_CASE("the first signal prints the scope's message, the second ends the process by that signal",
           "[cli][unit]") {
-  for (const int sig : {SIGINT, SIGTERM}) {
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
     INFO("signal " << sig);
     int pipe_fds[2];
     REQUIRE(::pipe(pipe_fds) == 0);
@@ -95,4 +95,20 @@ TEST_CASE("the first signal prints the scope's message, the second ends the proc
     if (WIFEXITED(status)) FAIL("exited " << WEXITSTATUS(status));
     CHECK(err == "\nftlsim: test: stopping (Ctrl-C again to stop at once)\n");
   }
+}
+
+TEST_CASE("an ignored hang-up stays ignored (nohup)", "[cli][unit]") {
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  struct sigaction before {};
+  REQUIRE(::sigaction(SIGHUP, &ignore, &before) == 0);
+  {
+    const StopSignalScope scope("test: stopping");
+    CHECK(current_handler(SIGHUP) == SIG_IGN);
+    REQUIRE(std::raise(SIGHUP) == 0);
+    CHECK_FALSE(scope.stopped());
+  }
+  CHECK(current_handler(SIGHUP) == SIG_IGN);
+  ::sigaction(SIGHUP, &before, nullptr);
 }

@@ -41,7 +41,7 @@ constexpr std::array<Setting<C>, 12> kSettings = {{
      [](C& c, std::string_view t) { c.gc.victim = parse_victim_policy(t); },
      [](const C& c) { return std::string(victim_policy_name(c.gc.victim)); }, &words_of<kVictimPolicies>},
     {"d-choices", ValueKind::kInteger, "N", "GC", "Candidates sampled by `victim` d-choice",
-     [](C& c, std::string_view t) { c.gc.d_choices = parse_u32("d-choices", t); },
+     [](C& c, std::string_view t) { c.gc.d_choices = parse_u32_count("d-choices", t, 1); },
      [](const C& c) { return fmt::format("{}", c.gc.d_choices); }},
     {"seed", ValueKind::kInteger, "N", "GC", "Seed for the random and d-choice victim policies",
      [](C& c, std::string_view t) { c.gc.seed = parse_u64("seed", t); },

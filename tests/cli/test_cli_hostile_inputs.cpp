@@ -502,6 +502,9 @@ TEST_CASE("values past 64 bits in lists and ranges name the setting's real range
   }
   expect_error(run_ftlsim(sim + "--channels 1:" + huge + ":1"),
                "--channels: " + huge + " is too large; give a whole number from 1 to 4294967295");
+  // The range named is the setting's own (d-choices starts at 1, not 0).
+  expect_error(run_ftlsim(sim + "--victim d-choice --d-choices 4294967296"),
+               "--d-choices: 4294967296 is too large; give a whole number from 1 to 4294967295");
   expect_error(run_ftlsim(sim + "--timing --qd 1:" + huge + ":1"), "--qd: " + huge + " is too large; give a whole number from ");
   for (const std::string& value : {"1:" + huge + ":1", huge + ":" + huge + ":1", "1," + huge}) {
     INFO(value);

@@ -419,9 +419,15 @@ void Target::materialize() {
     made_file_ = true;
     info_.created = true;
     if (::ftruncate(fd, static_cast<off_t>(pending_bytes_)) != 0) {
-      const SystemError e = system_error_from_errno(fmt::format("{}: cannot size to {} bytes", info_.path, pending_bytes_));
-      ::close(fd);
-      throw e;  // the destructor removes the file
+      const int err = errno;
+      ::close(fd);  // the destructor removes the file
+      if (err == EFBIG || err == EINVAL) {  // past the file system's largest file: bad input, not a fault
+        throw InputError(say("`target` {}: its file system cannot hold a file of {} bytes (`create`); nothing was "
+                             "written",
+                             info_.path, pending_bytes_));
+      }
+      errno = err;
+      throw system_error_from_errno(fmt::format("{}: cannot size to {} bytes", info_.path, pending_bytes_));
     }
     // Reopened for direct I/O through the open file itself (/proc/self/fd/N),
     // not the path, which may name something else by now.

@@ -3,6 +3,10 @@
 // nothing left behind), and Ctrl-C giving a partial report. Device paths
 // (loop devices, root) are covered by test_replay_loop.sh.
 #include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <filesystem>
@@ -147,6 +151,25 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
   expect_refusal("replay --trace " + trace + " --target " + img + " --create 1M",
                  "ends beyond the target's 1048576 bytes");
   CHECK_FALSE(fs::exists(img));
+  // A size past the file system's largest file (ext4: 16 TiB with 4 KiB
+  // blocks) is bad input, exit 2, and the file made is removed. Whether the
+  // folder's file system refuses 1 PiB is found out first, with a file of
+  // the test's own.
+  {
+    const std::string probe = tmp.file("probe.bin");
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    REQUIRE(fd >= 0);
+    const bool too_big = ::ftruncate(fd, off_t{1} << 50) != 0 && errno == EFBIG;
+    ::close(fd);
+    fs::remove(probe);
+    if (too_big) {
+      expect_refusal("replay --trace " + trace + " --target " + img + " --create 1P",
+                     "its file system cannot hold a file of 1125899906842624 bytes (--create); nothing was written");
+      CHECK_FALSE(fs::exists(img));
+    } else {
+      WARN("the test folder's file system holds a 1 PiB file: the --create refusal is not checked here");
+    }
+  }
   expect_refusal("replay --trace " + trace + " --target " + img + " --create 1M --placement stream",
                  "--placement stream needs a block device");
   CHECK_FALSE(fs::exists(img));

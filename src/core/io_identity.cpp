@@ -116,17 +116,6 @@ namespace {
 constexpr unsigned long kOverlayMagic = 0x794c7630;
 constexpr int kMaxOverlayDepth = 8;
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  size_t p = 0;
-  for (;;) {
-    const size_t q = s.find(sep, p);
-    parts.push_back(s.substr(p, q == std::string_view::npos ? s.npos : q - p));
-    if (q == std::string_view::npos) return parts;
-    p = q + 1;
-  }
-}
-
 // The layers of a lowerdir= value: separated by ':' (data-only layers by
 // "::"); a colon inside a path is "\\072" (Linux 6.5+) or, as given at mount
 // time, "\\:" (shown as "\\134:").

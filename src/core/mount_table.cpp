@@ -16,22 +16,12 @@
 #include <optional>
 
 #include "core/dir_fd.h"
+#include "core/sysfs_text.h"
 
 namespace ftlsim {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  size_t p = 0;
-  for (;;) {
-    const size_t q = s.find(sep, p);
-    parts.push_back(s.substr(p, q == std::string_view::npos ? s.npos : q - p));
-    if (q == std::string_view::npos) return parts;
-    p = q + 1;
-  }
-}
 
 bool is_fuse(std::string_view fstype) { return fstype == "fuse" || fstype.rfind("fuse.", 0) == 0; }
 

@@ -67,4 +67,15 @@ std::vector<std::string> swap_paths(std::string_view swaps) {
   return paths;
 }
 
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  size_t p = 0;
+  for (;;) {
+    const size_t q = s.find(sep, p);
+    parts.push_back(s.substr(p, q == std::string_view::npos ? s.npos : q - p));
+    if (q == std::string_view::npos) return parts;
+    p = q + 1;
+  }
+}
+
 }  // namespace ftlsim

@@ -20,6 +20,8 @@ struct SafetyPaths {
   [[nodiscard]] bool live() const { return sysfs == "/sys"; }
 };
 
+// `s` cut at every `sep` ("a,,b" is "a", "", "b"; "" is one empty part).
+[[nodiscard]] std::vector<std::string_view> split(std::string_view s, char sep);
 // The whole file, or "" when it cannot be read.
 [[nodiscard]] std::string slurp(const std::string& path);
 // `s` without trailing newlines and spaces.

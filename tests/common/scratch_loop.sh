@@ -6,6 +6,8 @@
 # device) and the array scratch_loops (more loop devices a test attaches);
 # on exit everything is unmounted, detached (the array's last first) and
 # removed, whether the test passed, failed or was interrupted.
+# attach VAR FILE [losetup options]: a loop device over FILE into $VAR,
+# detached on exit (scratch_loops).
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
@@ -49,4 +51,11 @@ scratch_cleanup() {
   local i
   for ((i = ${#scratch_loops[@]} - 1; i >= 0; i--)); do losetup -d "${scratch_loops[i]}" 2>/dev/null; done
   rm -rf "$tmp"
+}
+
+attach() {
+  local var="$1" file="$2" dev; shift 2
+  dev="$(losetup -f --show "$@" "$file")" || skip "losetup failed"
+  scratch_loops+=("$dev")
+  printf -v "$var" '%s' "$dev"
 }

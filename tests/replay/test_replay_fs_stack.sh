@@ -56,12 +56,6 @@ cleanup_all() {
 }
 trap cleanup_all EXIT
 
-attach() {
-  local var="$1" file="$2" dev; shift 2
-  dev="$(losetup -f --show "$@" "$file")" || skip "losetup failed"
-  scratch_loops+=("$dev")
-  printf -v "$var" '%s' "$dev"
-}
 # mount_at DIR ARGS...: mount ARGS on DIR (made), unmounted on exit.
 mount_at() {
   local dir="$1"; shift

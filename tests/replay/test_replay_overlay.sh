@@ -42,12 +42,6 @@ cleanup_all() {
 }
 trap cleanup_all EXIT
 
-attach() {
-  local var="$1" file="$2" dev; shift 2
-  dev="$(losetup -f --show "$@" "$file")" || skip "losetup failed"
-  scratch_loops+=("$dev")
-  printf -v "$var" '%s' "$dev"
-}
 
 # overlay_mount DIR: an overlay of DIR/{lower,upper,work} at DIR/merged
 # (absolute layer paths).

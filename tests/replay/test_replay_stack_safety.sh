@@ -24,15 +24,6 @@ scratch_need_loops "$@" mkfs.ext4 e2fsck
 
 scratch_setup replay-stack-safety
 
-# attach VAR FILE [losetup options]: a loop device into $VAR, detached on exit.
-attach() {
-  local var="$1" file="$2" dev; shift 2
-  dev="$(losetup -f --show "$@" "$file")" || skip "losetup failed"
-  scratch_loops+=("$dev")
-  printf -v "$var" '%s' "$dev"
-}
-
-
 # ------------------------------------------------------------ 1. the trace backs the target
 "$ftlsim" gen --pattern uniform --logical 8M --writes 1000 -o "$tmp/t.ftr" >/dev/null
 cp "$tmp/t.ftr" "$tmp/t.copy"

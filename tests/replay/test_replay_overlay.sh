@@ -42,7 +42,6 @@ cleanup_all() {
 }
 trap cleanup_all EXIT
 
-
 # overlay_mount DIR: an overlay of DIR/{lower,upper,work} at DIR/merged
 # (absolute layer paths).
 overlay_mount() {

@@ -188,7 +188,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                     true);
   // Records of the configurations to run (set once the carried-over ones
   // are known); the note counts configurations.
-  const uint64_t passes = parse_uint_option(a.model.repeat, "--repeat", 1, 1000000);  // --repeat
+  sim::SimOptions run_settings;
+  a.model.apply_run_settings(run_settings);
+  const uint64_t passes = run_settings.repeat;
   ProgressLine progress("sweep", reader.size() * n * passes, ProgressUnit::kRecords, stderr_progress(a));
   for (sim::SweepJob& job : plan.jobs) job.run.options.progress = &progress;
 

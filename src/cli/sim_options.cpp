@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cli/flag_text.h"
 #include "cli/timing_options.h"
 #include "core/error.h"
 #include "core/units.h"
@@ -16,6 +17,7 @@
 #include "ftl/confdp_sizing.h"
 #include "ftl/presets.h"
 #include "sim/fit.h"
+#include "sim/run_settings.h"
 
 namespace ftlsim::cli {
 namespace {
@@ -36,33 +38,6 @@ struct PointView {
 };
 
 double real_of(std::string_view name, const std::string& text) { return parse_real(name, text); }
-
-// --reset-at device:MARKER | counters:MARKER ("" = none).
-sim::ResetAt parse_reset_at(const std::string& text) {
-  sim::ResetAt r;
-  if (text.empty()) return r;
-  const size_t colon = text.find(':');
-  const std::string kind = text.substr(0, colon);
-  if (colon != std::string::npos && (kind == "device" || kind == "counters")) {
-    r.kind = kind == "device" ? sim::ResetAt::Kind::kDevice : sim::ResetAt::Kind::kCounters;
-    r.marker = parse_uint_option(std::string_view(text).substr(colon + 1), "--reset-at");
-    return r;
-  }
-  throw InputError(fmt::format("--reset-at: '{}' is not device:MARKER (reset the whole device) or counters:MARKER "
-                               "(reset its counters only) at the trace's first marker of that value",
-                               text));
-}
-
-// --precondition none|seq|random|trace.
-sim::Precondition parse_precondition(const std::string& text) {
-  if (text == "none") return sim::Precondition::kNone;
-  if (text == "seq") return sim::Precondition::kSeq;
-  if (text == "random") return sim::Precondition::kRandom;
-  if (text == "trace") return sim::Precondition::kTrace;
-  throw InputError(fmt::format("--precondition: '{}' is not none, seq (every logical page in order), random (every "
-                               "logical page in a seeded random order) or trace (the pages the trace touches)",
-                               text));
-}
 
 // --sizing at point `v`: as given, else thres (at the preset's scale) under
 // --rules confdp or on a preset sized as ConfFDP sizes it, unless the line
@@ -148,13 +123,30 @@ constexpr std::string_view kFdpDeviceSettings[] = {"rg-gc",    "rg",    "ru-size
 
 ModelArgs::ModelArgs() : given(setting_count(), 0) {
   for (size_t i = 0; i < setting_count(); ++i) text.push_back(setting_info(i).default_text);
+  for (const Setting<sim::SimOptions>& s : sim::run_settings()) run.push_back(s.default_text());
 }
 
-std::string ModelArgs::steady_state_key() const {
+std::string ModelArgs::wrap_key_line() const {
+  const auto settings = sim::run_settings();
+  for (size_t i = 0; i < settings.size(); ++i) {
+    if (settings[i].name == "wrap") return "wrap=" + run[i] + "\n";
+  }
+  throw std::logic_error("run_settings() lacks wrap");
+}
+
+std::string ModelArgs::key_lines() const {
+  const auto settings = sim::run_settings();
   std::string out;
-  if (precondition != "none") out += "precondition=" + precondition + "\n";
-  if (repeat != "1") out += "repeat=" + repeat + "\n";
+  for (size_t i = 0; i < settings.size(); ++i) {
+    const Setting<sim::SimOptions>& s = settings[i];
+    if (s.name != "wrap" && run[i] != s.default_text()) out += fmt::format("{}={}\n", s.key_name(), run[i]);
+  }
   return out;
+}
+
+void ModelArgs::apply_run_settings(sim::SimOptions& options) const {
+  const auto settings = sim::run_settings();
+  for (size_t i = 0; i < settings.size(); ++i) settings[i].parse(options, run[i]);
 }
 
 void add_model_options(CLI::App& app, ModelArgs& a) {
@@ -172,32 +164,22 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
     if (!s.default_text.empty()) o->default_str(s.default_text);
     o->group(s.group);
   }
-  app.add_flag("--id-series", a.id_series,
-               "Also write id_timeseries.csv: host bytes, GC bytes and WAF share over time per placement ID and per "
-               "handle (4 B of memory per logical page)")
-      ->group("Output");
-  app.add_flag("--wrap", a.wrap, "Fold LBAs beyond the logical capacity into it (modulo) instead of failing")
-      ->group("Input");
-  app.add_option("--reset-at", a.reset_at,
-                 "device:MARKER resets the whole device (mapping, units, erase counts, counters; ConfFDP's "
-                 "management reset) and counters:MARKER only its counters, at the trace's first marker of that "
-                 "value, so WAF, GC onset and the time series count from there (fast mode; not sweepable)")
-      ->type_name("KIND:MARKER")
-      ->group("Input");
-  app.add_option("--precondition", a.precondition,
-                 "Fill the device before the trace, then zero the counters: none, seq (every logical page once, "
-                 "in order), random (every logical page once, in a random order seeded by --seed) or trace (the "
-                 "pages the trace reads, writes or trims, in order); 4 KiB writes through handle 0. Reads of "
-                 "filled pages are reads of mapped data (not sweepable)")
-      ->type_name("none|seq|random|trace")
-      ->default_str("none")
-      ->group("Input");
-  app.add_option("--repeat", a.repeat,
-                 "Replay the trace N times to reach steady state; the counters cover every pass and summary.json "
-                 "gives each pass's (fast mode; not sweepable)")
-      ->type_name("N")
-      ->default_str("1")
-      ->group("Input");
+  // Then the run settings, one value each.
+  const auto run = sim::run_settings();
+  for (size_t i = 0; i < run.size(); ++i) {
+    const Setting<sim::SimOptions>& s = run[i];
+    const std::string help = help_flag_text(s.help);
+    CLI::Option* o = nullptr;
+    if (sim::is_flag(s)) {
+      o = app.add_flag_callback("--" + std::string(s.name), [&a, i] { a.run[i] = "true"; }, help);
+    } else {
+      o = app.add_option_function<std::string>(
+          "--" + std::string(s.name), [&a, i](const std::string& value) { a.run[i] = value; }, help);
+      o->type_name(std::string(s.type));
+      if (!s.default_text().empty()) o->default_str(s.default_text());
+    }
+    o->group(std::string(s.group));
+  }
 }
 
 void parse_overlay(CLI::App& overlay, const std::string& text) {
@@ -328,7 +310,6 @@ sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std:
     overridden = overridden || a.is_given(s);
   }
   run.preset = overridden ? v("preset") + "+overrides" : v("preset");
-  run.options.wrap = a.wrap;
   if (a.is_given("logical")) run.options.fit = sim::parse_fit(v("logical"));
   if (run.options.fit && !a.is_given("pages") && !a.is_given("blocks")) {
     // The device scales with the trace: the preset's lines and dies, its
@@ -343,10 +324,7 @@ sim::RunDescription build_run(const ModelArgs& a, const Point& point, const std:
   run.placement = build_placement(v);
   run.rules = v("rules");
   run.sizing = sizing_value(v);
-  run.options.reset = parse_reset_at(a.reset_at);
-  run.options.precondition = parse_precondition(a.precondition);
-  run.options.repeat = parse_uint_option(a.repeat, "--repeat", 1, 1000000);
-  run.options.id_series = a.id_series;
+  a.apply_run_settings(run.options);
   return run;
 }
 

@@ -388,6 +388,16 @@ class PageFtl {
   void open_unit(StreamId stream);
   void erase_unit(UnitId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
+  void set_valid_bits(uint32_t begin, uint32_t end);
+  // The out-of-order half of GC copies (gc_pass()) whose p2l entries are
+  // written: settle_l2p() the l2p entries and per-tag counts of the copies
+  // into slots [begin, end); settle_copies() those of [settled, end) and
+  // the valid bits of [first, end), a destination's copies of a pass.
+  void settle_l2p(uint32_t begin, uint32_t end);
+  void settle_copies(uint32_t first, uint32_t settled, uint32_t end);
+  // Copies a pass makes before it stores their l2p entries, whose lines it
+  // prefetched as it copied (half a miss queue's worth).
+  static constexpr uint32_t kSettleLag = 16;
   void push_free(uint32_t pool, UnitId l);
   UnitId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {

@@ -86,7 +86,8 @@ class PageFtl {
   // Returns the pool the request is to be written into: `pool`, or with
   // layout.spill_writes (ConfFDP fdpssd_write) the nearest pool not at its
   // high threshold when the passes left `pool` at it (nearest_pool()).
-  uint32_t before_write(uint32_t pool) {
+  // Always inlined, as write(): the driver's loop calls it per request.
+  [[gnu::always_inline]] uint32_t before_write(uint32_t pool) {
     if (per_slot_check_) return pool;
     if (every_pool_ ? pools_[pool].free_count <= pools_[pool].high : pools_over_high_ != 0) [[unlikely]] {
       forced_gc(pool);
@@ -159,6 +160,13 @@ class PageFtl {
   // new one. Nothing happens when the stream has no unit or it is empty.
   void close_early(StreamId stream);
 
+  // True when host writes go through one stream into one pool, the forced
+  // threshold is checked once per request (before_write()) and no RU time
+  // limit is set: write(lpn, 0) is then all a request's slots need.
+  [[nodiscard]] bool plain_host_path() const {
+    return streams_.size() == 1 && pools_.size() == 1 && !per_slot_check_ && unit_time_limit_ == 0;
+  }
+
   [[nodiscard]] bool is_mapped(uint32_t lpn) const { return l2p_[lpn] != kUnmapped; }
   // Host read of a logical slot: true when mapped (the sink then hears of the
   // physical slot read). Changes no state. REQUIRES lpn < logical_slots().
@@ -216,7 +224,8 @@ class PageFtl {
   // pool whose free units are at or below its threshold (--rg-gc every: in
   // every such pool). --gc-trigger watermark: passes in that pool until its
   // free units are above the threshold (or a pass finds no victim).
-  void after_request() {
+  // Always inlined: the driver's loop calls it per request.
+  [[gnu::always_inline]] void after_request() {
     for (uint32_t p = 0; p < pools_.size(); ++p) {
       if (pools_[p].free_count <= pools_[p].thres) {
         if (watermark_) [[unlikely]] {
@@ -303,8 +312,8 @@ class PageFtl {
     --table_.valid[l];
     if (table_.state[l] == UnitState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
   }
-  // Places lpn at the stream's write pointer.
-  void program(uint32_t lpn, StreamId stream) {
+  // Places lpn at the stream's write pointer. Always inlined, as write().
+  [[gnu::always_inline]] void program(uint32_t lpn, StreamId stream) {
     Stream& writer = streams_[stream];
     const uint32_t s = writer.base + writer.off;
     sink_.on_host_program(s);

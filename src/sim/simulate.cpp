@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <variant>
@@ -58,6 +59,18 @@ class Driver {
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
         fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
+    // The lean loop (run_plain()): FEMU's line path (placement single: one
+    // handle, one stream, one pool, the identifier not read), no remapping,
+    // per-ID series or RU time limit, the forced threshold checked per
+    // request, and sectors that divide a slot.
+    if constexpr (!Placement::kPerSlot) {
+      lean_ = !isolated_ && fit_ == nullptr && !o.id_series && !ru_time_limit_ && ftl.plain_host_path() &&
+              sector_ <= kSlot && std::has_single_bit(sector_);
+    }
+    if (lean_) {
+      slot_shift_ = static_cast<uint32_t>(std::countr_zero(kSlot / sector_));
+      align_mask_ = (uint64_t{1} << slot_shift_) - 1;
+    }
     handle_sent_bytes_.assign(isolated_ ? fdp.handles : 1, 0);
     if (o.id_series) {
       // Per-ID GC copies: the engine counts each copy under its slot's tag.
@@ -124,12 +137,52 @@ class Driver {
     const auto records = t_.records;
     const size_t n = records.size();
     for (size_t i = 0; i < n; ++i) {
+      if (lean_) {
+        i = run_plain(i, r, progress, done_before);
+        if (i == n) break;
+      }
       prefetch_ahead(i);
       step(i, r);
       progress.tick(done_before + i + 1);
     }
   }
 
+  // A plain write: in range, whole slots (no partial slot to read first),
+  // not empty; what the lean loop applies.
+  [[nodiscard]] bool plain_write(const Record& rec) const {
+    return rec.op == static_cast<uint8_t>(Op::kWrite) && ((rec.lba | rec.sectors) & align_mask_) == 0 &&
+           rec.sectors != 0 && rec.lba < logical_sectors_ && rec.sectors <= logical_sectors_ - rec.lba;
+  }
+
+  // The lean loop, for runs of plain writes when lean_: applies records from
+  // i on as step() would (the same engine calls in the same order: before
+  // the request forced GC, each slot's write through stream 0, background
+  // GC after it; the same counters) until the first record that is not a
+  // plain write, whose index it returns (n at the end). What step() does
+  // per record and per slot beyond that (the record's checks, the span's
+  // partial slots, remapping, placement, the stream and RG of each slot)
+  // cannot act on such records on the line path.
+  size_t run_plain(size_t i, SimResult& r, ProgressCounter& progress, uint64_t done_before) {
+    const auto records = t_.records;
+    const size_t n = records.size();
+    uint64_t writes = 0;
+    for (; i < n; ++i) {
+      const Record& rec = records[i];
+      if (!plain_write(rec)) break;
+      prefetch_ahead(i);
+      time_ns_ = rec.time_ns + time_offset_;
+      ++writes;
+      ftl_.before_write(0);
+      const uint32_t first = static_cast<uint32_t>(rec.lba >> slot_shift_);
+      const uint32_t slots = rec.sectors >> slot_shift_;
+      for (uint32_t k = 0; k < slots; ++k) ftl_.write(first + k, 0);
+      pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+      after_request(r);
+      progress.tick(done_before + i + 1);
+    }
+    r.requests.writes += writes;
+    return i;
+  }
 
  public:
   // Before step(i), when records are applied in trace order (both modes):
@@ -192,6 +245,12 @@ class Driver {
         return;  // not a device request: no GC opportunity
       default: bad_record(t_, i, trace::check_record(rec));
     }
+    after_request(r);
+  }
+
+  // After each device request (not a marker): background GC, the GC onset,
+  // the time series.
+  [[gnu::always_inline]] void after_request(SimResult& r) {
     ftl_.after_request();
     if (!r.gc_onset && ftl_.stats().gc_passes > 0) [[unlikely]] {
       r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_};
@@ -396,6 +455,9 @@ class Driver {
   uint64_t logical_sectors_;
   const uint32_t* fit_;
   uint64_t fit_slots_;
+  bool lean_ = false;          // run_plain() applies plain writes
+  uint32_t slot_shift_ = 0;    // lean_: log2(sectors per slot)
+  uint64_t align_mask_ = 0;    // lean_: sectors per slot - 1
   uint64_t time_ns_ = 0;
   uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
   std::optional<IdSeries> ids_;  // --id-series

@@ -186,35 +186,33 @@ class PageFtl {
   // prefetch(lpn) brings the l2p entry in; prefetch_mapped(lpn), once that
   // entry is cached, what invalidate() reads of the old slot: its valid-bit
   // word, its unit's valid count and state, and, for a policy that keeps
-  // per-unit positions (the greedy heap), the unit's position;
-  // prefetch_queued(lpn), the policy's entries for that unit and, when the
-  // invalidation will likely make that unit the next victim (the heap's top
-  // with at most its valid count: a background pass waiting for a unit to
-  // reach 1/8 invalid takes the first one invalidated to below the top),
-  // what the pass reads of it first (prefetch_victim). The per-unit steps
-  // run only on devices with many units (unit_prefetch_); with few, those
-  // arrays stay cached and the steps would only cost instructions.
+  // per-unit positions (the greedy heap), the unit's position; it returns
+  // the old slot (kUnmapped: none) for prefetch_queued(old), the policy's
+  // entries for that unit and, when the invalidation will likely make that
+  // unit the next victim (the heap's top with at most its valid count: a
+  // background pass waiting for a unit to reach 1/8 invalid takes the first
+  // one invalidated to below the top), what the pass reads of it first
+  // (prefetch_victim). The per-unit steps run only on devices with many
+  // units (unit_prefetch_); with few, those arrays stay cached and the steps
+  // would only cost instructions.
   // Always inlined: GCC deletes calls to a function that only prefetches.
   [[gnu::always_inline]] void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
-  [[gnu::always_inline]] void prefetch_mapped(uint32_t lpn) const {
+  [[gnu::always_inline]] uint32_t prefetch_mapped(uint32_t lpn) const {
     const uint32_t old = l2p_[lpn];
-    if (old == kUnmapped) return;
+    if (old == kUnmapped) return old;
     __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
-    if (!unit_prefetch_) return;
+    if (!unit_prefetch_) return kUnmapped;  // nothing for prefetch_queued()
     const UnitId l = unit_div_.divide(old);
     __builtin_prefetch(&table_.valid[l], 1, 3);
     __builtin_prefetch(&table_.state[l], 0, 3);
-    if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) {
-      pools_[pool_div_.divide(l)].victims.prefetch_unit(l);
-    }
+    if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) victims_of(l).prefetch_unit(l);
+    return old;
   }
-  [[gnu::always_inline]] void prefetch_queued(uint32_t lpn) const {
+  [[gnu::always_inline]] void prefetch_queued(uint32_t old) const {
     if constexpr (requires(const Victims& v) { v.prefetch_entry(UnitId{}); }) {
-      if (!unit_prefetch_) return;
-      const uint32_t old = l2p_[lpn];
       if (old == kUnmapped) return;
       const UnitId l = unit_div_.divide(old);
-      const Victims& v = pools_[pool_div_.divide(l)].victims;
+      const Victims& v = victims_of(l);
       v.prefetch_entry(l);
       if (v.may_become_top(table_, l)) prefetch_victim(l);
     }
@@ -305,12 +303,19 @@ class PageFtl {
     Victims victims;
   };
 
+  // The victim policy of unit l's pool (no division with one pool).
+  [[gnu::always_inline]] Victims& victims_of(UnitId l) {
+    return pools_[one_pool_ ? 0 : pool_div_.divide(l)].victims;
+  }
+  [[gnu::always_inline]] const Victims& victims_of(UnitId l) const {
+    return pools_[one_pool_ ? 0 : pool_div_.divide(l)].victims;
+  }
   // Always inlined, as write(), its caller on the host path.
   [[gnu::always_inline]] void invalidate(uint32_t slot) {
     valid_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
     const UnitId l = unit_div_.divide(slot);
     --table_.valid[l];
-    if (table_.state[l] == UnitState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
+    if (table_.state[l] == UnitState::kClosed) victims_of(l).on_invalidate(table_, l);
   }
   // Places lpn at the stream's write pointer. Always inlined, as write().
   [[gnu::always_inline]] void program(uint32_t lpn, StreamId stream) {
@@ -416,6 +421,7 @@ class PageFtl {
 
   FastDiv unit_div_;       // slot -> unit
   FastDiv pool_div_;  // unit -> pool
+  bool one_pool_ = true;  // pool_div_ always answers 0
   uint32_t slots_per_unit_ = 0;  // slots per unit
   uint32_t row_slots_ = 0;
   uint32_t bg_min_invalid_ = 0;

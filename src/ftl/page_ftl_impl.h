@@ -34,6 +34,7 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   unit_div_ = FastDiv(slots_per_unit_);
   const uint32_t per_pool = layout.units_per_pool();
   pool_div_ = FastDiv(per_pool);
+  one_pool_ = layout.pools == 1;
   // FEMU: ipc < pgs_per_line / 8 is refused; --gc-trigger watermark takes any victim.
   bg_min_invalid_ = cfg.gc.watermark ? 0 : slots_per_unit_ / 8;
   watermark_ = cfg.gc.watermark;

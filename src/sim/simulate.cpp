@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -136,6 +137,7 @@ class Driver {
   void run_pass(SimResult& r, ProgressCounter& progress, uint64_t done_before) {
     const auto records = t_.records;
     const size_t n = records.size();
+    prime_prefetch(0);
     for (size_t i = 0; i < n; ++i) {
       if (lean_) {
         i = run_plain(i, r, progress, done_before);
@@ -185,37 +187,36 @@ class Driver {
   }
 
  public:
-  // Before step(i), when records are applied in trace order (both modes):
-  // brings in the l2p entry of the write kPrefetchDistance records ahead,
-  // what invalidating the old slot of the one kPrefetchNear ahead reads, and
-  // the policy's entries for the old slot of the one kPrefetchNearest ahead
-  // (and, when that write will likely make a victim, its maps). Always
-  // inlined: GCC finds a function that only prefetches free of side effects
-  // and deletes calls to it.
-  [[gnu::always_inline]] void prefetch_ahead(size_t i) const {
+  // Before step(i), when records are applied in trace order (both modes),
+  // after prime_prefetch() at the first record: brings in the l2p entry of
+  // the write kPrefetchDistance records ahead, what invalidating the old
+  // slot of the one kPrefetchNear ahead reads, and the policy's entries for
+  // the old slot of the one kPrefetchNearest ahead (and, when that write will
+  // likely make a victim, its maps). Each record's device slot is worked out
+  // once, at the first step, and its old slot read once, at the second; the
+  // rings hold them for the later steps (a slot moved in between only makes
+  // a prefetch miss). Always inlined: GCC finds a function that only
+  // prefetches free of side effects and deletes calls to it.
+  [[gnu::always_inline]] void prefetch_ahead(size_t i) {
     const auto records = t_.records;
-    const size_t n = records.size();
-    if (i + kPrefetchDistance < n) {
-      const Record& ahead = records[i + kPrefetchDistance];
-      if (ahead.op == static_cast<uint8_t>(Op::kWrite)) {
-        const uint32_t p = ahead_lpn(ahead.lba * sector_ / kSlot);
-        if (p != ftl::kUnmapped) ftl_.prefetch(p);
-      }
+    uint32_t far = ftl::kUnmapped;
+    if (i + kPrefetchDistance < records.size()) {
+      far = ahead_slot(records[i + kPrefetchDistance]);
+      if (far != ftl::kUnmapped) ftl_.prefetch(far);
     }
-    if (i + kPrefetchNear < n) {
-      const Record& near = records[i + kPrefetchNear];
-      if (near.op == static_cast<uint8_t>(Op::kWrite)) {
-        const uint32_t p = ahead_lpn(near.lba * sector_ / kSlot);
-        if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
-      }
+    slot_ring_[i % kPrefetchDistance] = far;  // record i + kPrefetchDistance's
+    const uint32_t near = slot_ring_[(i + kPrefetchNear) % kPrefetchDistance];
+    old_ring_[(i + kPrefetchNear) % kPrefetchNear] = near != ftl::kUnmapped ? ftl_.prefetch_mapped(near) : near;
+    ftl_.prefetch_queued(old_ring_[(i + kPrefetchNearest) % kPrefetchNear]);
+  }
+  // The rings for the records from `first` on (the first step's slots of
+  // the next kPrefetchDistance records; no old slots yet).
+  void prime_prefetch(size_t first) {
+    const auto records = t_.records;
+    for (size_t k = first; k < first + kPrefetchDistance; ++k) {
+      slot_ring_[k % kPrefetchDistance] = k < records.size() ? ahead_slot(records[k]) : ftl::kUnmapped;
     }
-    if (i + kPrefetchNearest < n) {
-      const Record& nearest = records[i + kPrefetchNearest];
-      if (nearest.op == static_cast<uint8_t>(Op::kWrite)) {
-        const uint32_t p = ahead_lpn(nearest.lba * sector_ / kSlot);
-        if (p != ftl::kUnmapped) ftl_.prefetch_queued(p);
-      }
-    }
+    old_ring_.fill(ftl::kUnmapped);
   }
 
   // Applies record i (timed mode calls this as each request is issued).
@@ -292,10 +293,12 @@ class Driver {
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
-  // For prefetching: the device slot a trace slot will be written to, or
-  // kUnmapped when it lies outside the device (the request is then refused
-  // or wrapped by step()).
-  uint32_t ahead_lpn(uint64_t slot) const {
+  // For prefetching: the device slot the first slot of write `rec` will
+  // be written to, or kUnmapped when it is no write or lies outside the
+  // device (the request is then refused or wrapped by step()).
+  [[gnu::always_inline]] uint32_t ahead_slot(const Record& rec) const {
+    if (rec.op != static_cast<uint8_t>(Op::kWrite)) return ftl::kUnmapped;
+    const uint64_t slot = rec.lba * sector_ / kSlot;
     if (fit_ != nullptr) [[unlikely]] return slot < fit_slots_ ? fit_[slot] : ftl::kUnmapped;
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
@@ -455,6 +458,10 @@ class Driver {
   uint64_t logical_sectors_;
   const uint32_t* fit_;
   uint64_t fit_slots_;
+  // prefetch_ahead()'s rings: the device slot of record k's first slot at
+  // k % kPrefetchDistance, its old slot at k % kPrefetchNear.
+  std::array<uint32_t, kPrefetchDistance> slot_ring_{};
+  std::array<uint32_t, kPrefetchNear> old_ring_{};
   bool lean_ = false;          // run_plain() applies plain writes
   uint32_t slot_shift_ = 0;    // lean_: log2(sectors per slot)
   uint64_t align_mask_ = 0;    // lean_: sectors per slot - 1
@@ -624,6 +631,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {
       // The host loop applies every record once, in trace order.
       ProgressCounter progress(opts.progress);
+      driver.prime_prefetch(0);
       timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
         driver.prefetch_ahead(i);
         driver.step(i, r);

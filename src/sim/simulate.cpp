@@ -40,6 +40,8 @@ constexpr uint32_t kSlot = ftl::kSlotBytes;
 constexpr size_t kPrefetchDistance = 64;
 constexpr size_t kPrefetchNear = 16;
 constexpr size_t kPrefetchNearest = 4;
+// Records beyond the first step's that prefetch_ahead() brings into cache.
+constexpr size_t kRecordsAhead = 32;
 
 [[noreturn]] void bad_record(const TraceView& t, uint64_t index, const Message& why) {
   throw InputError(Message(fmt::format("{}: record {}: ", t.path, index)) + why);
@@ -200,6 +202,11 @@ class Driver {
   [[gnu::always_inline]] void prefetch_ahead(size_t i) {
     const auto records = t_.records;
     uint32_t far = ftl::kUnmapped;
+    // The trace itself, a few lines beyond the record the first step reads
+    // (the hardware's stream prefetch does not run that far ahead here).
+    if (i + kPrefetchDistance + kRecordsAhead < records.size()) {
+      __builtin_prefetch(&records[i + kPrefetchDistance + kRecordsAhead], 0, 3);
+    }
     if (i + kPrefetchDistance < records.size()) {
       far = ahead_slot(records[i + kPrefetchDistance]);
       if (far != ftl::kUnmapped) ftl_.prefetch(far);

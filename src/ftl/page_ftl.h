@@ -86,7 +86,8 @@ class PageFtl {
   // Returns the pool the request is to be written into: `pool`, or with
   // layout.spill_writes (ConfFDP fdpssd_write) the nearest pool not at its
   // high threshold when the passes left `pool` at it (nearest_pool()).
-  uint32_t before_write(uint32_t pool) {
+  // Always inlined, as write(): the driver's loop calls it per request.
+  [[gnu::always_inline]] uint32_t before_write(uint32_t pool) {
     if (per_slot_check_) return pool;
     if (every_pool_ ? pools_[pool].free_count <= pools_[pool].high : pools_over_high_ != 0) [[unlikely]] {
       forced_gc(pool);
@@ -159,6 +160,13 @@ class PageFtl {
   // new one. Nothing happens when the stream has no unit or it is empty.
   void close_early(StreamId stream);
 
+  // True when host writes go through one stream into one pool, the forced
+  // threshold is checked once per request (before_write()) and no RU time
+  // limit is set: write(lpn, 0) is then all a request's slots need.
+  [[nodiscard]] bool plain_host_path() const {
+    return streams_.size() == 1 && pools_.size() == 1 && !per_slot_check_ && unit_time_limit_ == 0;
+  }
+
   [[nodiscard]] bool is_mapped(uint32_t lpn) const { return l2p_[lpn] != kUnmapped; }
   // Host read of a logical slot: true when mapped (the sink then hears of the
   // physical slot read). Changes no state. REQUIRES lpn < logical_slots().
@@ -178,35 +186,33 @@ class PageFtl {
   // prefetch(lpn) brings the l2p entry in; prefetch_mapped(lpn), once that
   // entry is cached, what invalidate() reads of the old slot: its valid-bit
   // word, its unit's valid count and state, and, for a policy that keeps
-  // per-unit positions (the greedy heap), the unit's position;
-  // prefetch_queued(lpn), the policy's entries for that unit and, when the
-  // invalidation will likely make that unit the next victim (the heap's top
-  // with at most its valid count: a background pass waiting for a unit to
-  // reach 1/8 invalid takes the first one invalidated to below the top),
-  // what the pass reads of it first (prefetch_victim). The per-unit steps
-  // run only on devices with many units (unit_prefetch_); with few, those
-  // arrays stay cached and the steps would only cost instructions.
+  // per-unit positions (the greedy heap), the unit's position; it returns
+  // the old slot (kUnmapped: none) for prefetch_queued(old), the policy's
+  // entries for that unit and, when the invalidation will likely make that
+  // unit the next victim (the heap's top with at most its valid count: a
+  // background pass waiting for a unit to reach 1/8 invalid takes the first
+  // one invalidated to below the top), what the pass reads of it first
+  // (prefetch_victim). The per-unit steps run only on devices with many
+  // units (unit_prefetch_); with few, those arrays stay cached and the steps
+  // would only cost instructions.
   // Always inlined: GCC deletes calls to a function that only prefetches.
   [[gnu::always_inline]] void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
-  [[gnu::always_inline]] void prefetch_mapped(uint32_t lpn) const {
+  [[gnu::always_inline]] uint32_t prefetch_mapped(uint32_t lpn) const {
     const uint32_t old = l2p_[lpn];
-    if (old == kUnmapped) return;
+    if (old == kUnmapped) return old;
     __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
-    if (!unit_prefetch_) return;
+    if (!unit_prefetch_) return kUnmapped;  // nothing for prefetch_queued()
     const UnitId l = unit_div_.divide(old);
     __builtin_prefetch(&table_.valid[l], 1, 3);
     __builtin_prefetch(&table_.state[l], 0, 3);
-    if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) {
-      pools_[pool_div_.divide(l)].victims.prefetch_unit(l);
-    }
+    if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) victims_of(l).prefetch_unit(l);
+    return old;
   }
-  [[gnu::always_inline]] void prefetch_queued(uint32_t lpn) const {
+  [[gnu::always_inline]] void prefetch_queued(uint32_t old) const {
     if constexpr (requires(const Victims& v) { v.prefetch_entry(UnitId{}); }) {
-      if (!unit_prefetch_) return;
-      const uint32_t old = l2p_[lpn];
       if (old == kUnmapped) return;
       const UnitId l = unit_div_.divide(old);
-      const Victims& v = pools_[pool_div_.divide(l)].victims;
+      const Victims& v = victims_of(l);
       v.prefetch_entry(l);
       if (v.may_become_top(table_, l)) prefetch_victim(l);
     }
@@ -216,7 +222,8 @@ class PageFtl {
   // pool whose free units are at or below its threshold (--rg-gc every: in
   // every such pool). --gc-trigger watermark: passes in that pool until its
   // free units are above the threshold (or a pass finds no victim).
-  void after_request() {
+  // Always inlined: the driver's loop calls it per request.
+  [[gnu::always_inline]] void after_request() {
     for (uint32_t p = 0; p < pools_.size(); ++p) {
       if (pools_[p].free_count <= pools_[p].thres) {
         if (watermark_) [[unlikely]] {
@@ -296,15 +303,22 @@ class PageFtl {
     Victims victims;
   };
 
+  // The victim policy of unit l's pool (no division with one pool).
+  [[gnu::always_inline]] Victims& victims_of(UnitId l) {
+    return pools_[one_pool_ ? 0 : pool_div_.divide(l)].victims;
+  }
+  [[gnu::always_inline]] const Victims& victims_of(UnitId l) const {
+    return pools_[one_pool_ ? 0 : pool_div_.divide(l)].victims;
+  }
   // Always inlined, as write(), its caller on the host path.
   [[gnu::always_inline]] void invalidate(uint32_t slot) {
     valid_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
     const UnitId l = unit_div_.divide(slot);
     --table_.valid[l];
-    if (table_.state[l] == UnitState::kClosed) pools_[pool_div_.divide(l)].victims.on_invalidate(table_, l);
+    if (table_.state[l] == UnitState::kClosed) victims_of(l).on_invalidate(table_, l);
   }
-  // Places lpn at the stream's write pointer.
-  void program(uint32_t lpn, StreamId stream) {
+  // Places lpn at the stream's write pointer. Always inlined, as write().
+  [[gnu::always_inline]] void program(uint32_t lpn, StreamId stream) {
     Stream& writer = streams_[stream];
     const uint32_t s = writer.base + writer.off;
     sink_.on_host_program(s);
@@ -388,6 +402,16 @@ class PageFtl {
   void open_unit(StreamId stream);
   void erase_unit(UnitId l);
   void clear_valid_bits(uint32_t begin, uint32_t end);
+  void set_valid_bits(uint32_t begin, uint32_t end);
+  // The out-of-order half of GC copies (gc_pass()) whose p2l entries are
+  // written: settle_l2p() the l2p entries and per-tag counts of the copies
+  // into slots [begin, end); settle_copies() those of [settled, end) and
+  // the valid bits of [first, end), a destination's copies of a pass.
+  void settle_l2p(uint32_t begin, uint32_t end);
+  void settle_copies(uint32_t first, uint32_t settled, uint32_t end);
+  // Copies a pass makes before it stores their l2p entries, whose lines it
+  // prefetched as it copied (half a miss queue's worth).
+  static constexpr uint32_t kSettleLag = 16;
   void push_free(uint32_t pool, UnitId l);
   UnitId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {
@@ -397,6 +421,7 @@ class PageFtl {
 
   FastDiv unit_div_;       // slot -> unit
   FastDiv pool_div_;  // unit -> pool
+  bool one_pool_ = true;  // pool_div_ always answers 0
   uint32_t slots_per_unit_ = 0;  // slots per unit
   uint32_t row_slots_ = 0;
   uint32_t bg_min_invalid_ = 0;

@@ -34,6 +34,7 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   unit_div_ = FastDiv(slots_per_unit_);
   const uint32_t per_pool = layout.units_per_pool();
   pool_div_ = FastDiv(per_pool);
+  one_pool_ = layout.pools == 1;
   // FEMU: ipc < pgs_per_line / 8 is refused; --gc-trigger watermark takes any victim.
   bg_min_invalid_ = cfg.gc.watermark ? 0 : slots_per_unit_ / 8;
   watermark_ = cfg.gc.watermark;
@@ -232,6 +233,32 @@ void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   }
 }
 
+template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::settle_l2p(uint32_t begin, uint32_t end) {
+  uint32_t* const l2p = l2p_.data();
+  const uint32_t* const p2l = p2l_.data();
+  for (uint32_t d = begin; d < end; ++d) l2p[p2l[d]] = d;
+  if (gc_per_tag_ != nullptr) [[unlikely]] {
+    for (uint32_t d = begin; d < end; ++d) ++gc_per_tag_[tag_of_[p2l[d]]];
+  }
+}
+
+template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::settle_copies(uint32_t first, uint32_t settled, uint32_t end) {
+  settle_l2p(settled, end);
+  set_valid_bits(first, end);
+}
+
+template <VictimSelector Victims, class Sink>
+void PageFtl<Victims, Sink>::set_valid_bits(uint32_t begin, uint32_t end) {
+  for (uint32_t s = begin; s < end;) {
+    const uint32_t span = std::min<uint32_t>(64 - (s & 63), end - s);
+    const uint64_t mask = span == 64 ? ~uint64_t{0} : ((uint64_t{1} << span) - 1) << (s & 63);
+    valid_bits_[s >> 6] |= mask;
+    s += span;
+  }
+}
+
 namespace detail {
 // Transposes a 64 x 64 bit matrix in place: afterwards bit j of word i is
 // bit i of word j before (the recursive block swap of Hacker's Delight 7-3).
@@ -279,53 +306,54 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   StreamId dest_stream = spill.on ? spill_stream(home, pool) : home;
   Stream* writer = &streams_[dest_stream];
   if (writer->open == kNoUnit) open_unit(dest_stream);
-  constexpr uint32_t kAheadPages = 16;  // prefetch the l2p entry this many pages ahead in a column
   uint32_t* const l2p = l2p_.data();
   uint32_t* const p2l = p2l_.data();
   uint64_t* const bits = valid_bits_.data();
-  // The write pointer lives in locals (stores into the maps cannot alias them).
+  // A copy in two halves. In FEMU's order (copy(), from the walks below):
+  // the slot's logical page goes to the destination's p2l entry (the sink
+  // hears the copy) and its l2p entry is prefetched. Out of order and
+  // kSettleLag copies behind (settle_l2p()): the l2p entries of the copies,
+  // by then in cache; when a destination fills and at the end, also their
+  // valid bits (settle_copies()). Nothing between the halves reads those
+  // (GC copies invalidate nothing; a filled destination closes with its
+  // valid count), so the result is that of copying slot by slot. The write
+  // pointer lives in locals (stores into the maps cannot alias them).
   uint32_t dest = writer->base + writer->off;
   uint32_t dest_end = writer->base + slots_per_unit_;
-  uint32_t dest_count = 0;  // copies into the open unit not yet added to its valid count
-  uint32_t n = 0;
-  // Prefetching, so that several misses are in flight at once: the l2p entry
-  // of the slot kAheadPages ahead in the column (its p2l entry was
-  // prefetched kAheadPages further ahead), the first kAheadPages live slots of
-  // each column before its walk starts (warm_column), and the destination's
-  // p2l and valid bits a few lines ahead of the write pointer.
-  const auto warm_column = [&](uint32_t first, uint32_t end, uint32_t stride) {
-    const uint32_t stop = std::min(end, first + kAheadPages * stride);
-    for (uint32_t s = first; s < stop; s += stride) {
-      if ((bits[s >> 6] >> (s & 63)) & 1) __builtin_prefetch(&l2p[p2l[s]], 1, 3);
+  uint32_t dest_first = dest;  // the pass's first copy into this destination
+  uint32_t settled = dest;  // the copies [settled, dest) have no l2p entry yet
+  uint32_t settle_at = std::min(dest + 2 * kSettleLag, dest_end);
+  uint32_t n = 0;           // copies into destinations already filled
+  const uint32_t vend = victim * slots_per_unit_ + slots_per_unit_;
+  // `ahead`: a slot the walk reaches soon, whose p2l entry is prefetched
+  // when it is the victim's.
+  const auto copy = [&](uint32_t src, uint32_t ahead) {
+    if (ahead < vend) __builtin_prefetch(&p2l[ahead], 0, 3);
+    if ((dest & 15) == 0) __builtin_prefetch(&p2l[dest + 64], 1, 3);
+    const uint32_t lpn = p2l[src];
+    __builtin_prefetch(&l2p[lpn], 1, 3);
+    sink_.on_gc_copy(src, dest);
+    p2l[dest] = lpn;
+    if (++dest == settle_at) [[unlikely]] {
+      if (dest != dest_end) {
+        settle_l2p(settled, settled + kSettleLag);
+        settled += kSettleLag;
+        settle_at = std::min(dest + kSettleLag, dest_end);
+        return;
+      }
+      settle_copies(dest_first, settled, dest);
+      n += dest - dest_first;
+      dest_filled(dest_stream, writer, dest - dest_first, spill, n);
+      dest_first = settled = dest = writer->base + writer->off;
+      dest_end = writer->base + slots_per_unit_;
+      settle_at = std::min(dest + 2 * kSettleLag, dest_end);
     }
   };
-  const uint32_t vend = victim * slots_per_unit_ + slots_per_unit_;
-  const auto copy = [&](uint32_t src, uint32_t ahead) {
-    if (ahead != kUnmapped) {
-      const uint32_t later = p2l[ahead];
-      if (later != kUnmapped) __builtin_prefetch(&l2p[later], 1, 3);
-      const uint32_t far = ahead + (ahead - src);
-      if (far < vend) __builtin_prefetch(&p2l[far], 0, 3);
-    }
-    if ((dest & 15) == 0) {
-      __builtin_prefetch(&p2l[dest + 64], 1, 3);
-      if ((dest & 63) == 0) __builtin_prefetch(&bits[(dest >> 6) + 8], 1, 3);
-    }
-    const uint32_t lpn = p2l[src];
-    if (gc_per_tag_ != nullptr) ++gc_per_tag_[tag_of_[lpn]];
-    sink_.on_gc_copy(src, dest);
-    l2p[lpn] = dest;
-    p2l[dest] = lpn;
-    bits[dest >> 6] |= uint64_t{1} << (dest & 63);
-    ++dest;
-    ++dest_count;
-    ++n;
-    if (dest == dest_end) [[unlikely]] {
-      dest_filled(dest_stream, writer, dest_count, spill, n);
-      dest_count = 0;
-      dest = writer->base + writer->off;
-      dest_end = writer->base + slots_per_unit_;
-    }
+  constexpr uint32_t kAheadPages = 16;  // the victim's p2l entries prefetched this many pages ahead in a column
+  // The first kAheadPages pages of a column before its walk starts.
+  const auto warm_column = [&](uint32_t first, uint32_t end, uint32_t stride) {
+    const uint32_t stop = std::min(end, first + kAheadPages * stride);
+    for (uint32_t s = first; s < stop; s += stride) __builtin_prefetch(&p2l[s], 0, 3);
   };
   // Live slots in FEMU's order: column by column in gc_columns_ order (a
   // column = one block: written slots page x S + c), pages ascending.
@@ -341,8 +369,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
         for (const uint32_t c : cols) {
           const uint32_t src = page + c;
           if ((bits[src >> 6] >> (src & 63)) & 1) {
-            const uint32_t ahead = src + kAheadPages * columns_;
-            copy(src, ahead < row_end ? ahead : kUnmapped);
+            copy(src, src + kAheadPages * columns_);
           }
         }
       }
@@ -364,8 +391,7 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
         for (uint32_t k = 0; k < chunks; ++k) {
           for (uint64_t word = t[c * chunks + k]; word != 0; word &= word - 1) {
             const uint32_t src = row + (k * 64 + static_cast<uint32_t>(__builtin_ctzll(word))) * 64 + c;
-            const uint32_t ahead = src + kAheadPages * 64;
-            copy(src, ahead < row_end ? ahead : kUnmapped);
+            copy(src, src + kAheadPages * 64);
           }
         }
       }
@@ -376,16 +402,18 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       // consecutive, so its live ones are the set bits of its valid words,
       // taken lowest first (the same order as testing slot by slot, with one
       // unpredictable branch per word instead of one per slot).
-      warm_column(row, row_end, 1);
+      // The p2l entries of a word's 64 slots (four lines) are prefetched
+      // while the word before is copied.
+      const auto warm_word = [&](uint32_t first) {
+        for (uint32_t q = first; q < std::min(row_end, first + 64); q += 16) __builtin_prefetch(&p2l[q], 0, 3);
+      };
+      warm_word(row);
       for (uint32_t s = row; s < row_end;) {
         const uint32_t span = std::min<uint32_t>(64 - (s & 63), row_end - s);
+        warm_word(s + span);
         uint64_t word = bits[s >> 6] >> (s & 63);
         if (span < 64) word &= (uint64_t{1} << span) - 1;
-        for (; word != 0; word &= word - 1) {
-          const uint32_t src = s + static_cast<uint32_t>(__builtin_ctzll(word));
-          const uint32_t ahead = src + kAheadPages;
-          copy(src, ahead < row_end ? ahead : kUnmapped);
-        }
+        for (; word != 0; word &= word - 1) copy(s + static_cast<uint32_t>(__builtin_ctzll(word)), kUnmapped);
         s += span;
       }
       continue;
@@ -394,13 +422,16 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
       warm_column(row + c, row_end, columns_);
       for (uint32_t src = row + c; src < row_end; src += columns_) {
         if ((bits[src >> 6] >> (src & 63)) & 1) {
-          const uint32_t ahead = src + kAheadPages * columns_;
-          copy(src, ahead < row_end ? ahead : kUnmapped);
+          copy(src, src + kAheadPages * columns_);
         }
       }
     }
   }
-  if (dest_count != 0) table_.valid[writer->open] += dest_count;
+  if (dest != dest_first) {
+    table_.valid[writer->open] += dest - dest_first;
+    settle_copies(dest_first, settled, dest);
+    n += dest - dest_first;
+  }
   writer->off = dest - writer->base;
   stats_.gc_slots += n;
   stats_.programmed_slots += n;

@@ -23,7 +23,7 @@ namespace ftlsim::ftl {
 class HeapVictims {
  public:
   void init(const UnitTable& t, uint64_t /*seed*/) {
-    heap_.assign(1, Entry{0, kNoUnit});  // index 0 unused, as in pqueue.c
+    heap_.assign(1, entry(0, kNoUnit));  // index 0 unused, as in pqueue.c
     heap_.reserve(t.size() + 1);
     pos_.assign(t.size(), 0);
   }
@@ -32,9 +32,10 @@ class HeapVictims {
     if (!t.full(l)) insert(t, l);
   }
 
-  void on_invalidate(const UnitTable& t, UnitId l) {
+  // Always inlined (into the host path): the common case is a store or two.
+  [[gnu::always_inline]] void on_invalidate(const UnitTable& t, UnitId l) {
     const uint32_t i = pos_[l];
-    if (i != 0) {
+    if (i != 0) [[likely]] {
       // pqueue_change_priority after the key fell by one. Its percolate_down
       // branch never moves anything then: the heap held before, so the old
       // key was at most each child's and the new one is below them. Only the
@@ -46,10 +47,10 @@ class HeapVictims {
       // after storing its key (a 4-byte store then an 8-byte load of it
       // cannot be forwarded and stalls).
       const uint32_t k = t.valid[l];
-      if (i > 1 && heap_[i / 2].key > k) {
-        bubble_up(i, Entry{k, l});
+      if (i > 1 && key(heap_[i / 2]) > k) {
+        bubble_up(i, entry(k, l));
       } else {
-        heap_[i].key = k;
+        heap_[i] = entry(k, l);
       }
     } else {
       insert(t, l);  // it was full: its first invalidation queues it
@@ -58,13 +59,12 @@ class HeapVictims {
 
   UnitId select(const UnitTable& t, const GcAsk& ask) {
     if (heap_.size() == 1) return kNoUnit;
-    const Entry first = heap_[1];
-    const UnitId top = first.unit;
+    const UnitId top = unit(heap_[1]);
     if (!ask.requeue) {
       // Most background passes decline (rule 12). When the entry's key
       // (t.valid[top]) already leaves too few invalid slots, so does any
       // unwritten count: decline without loading the unit's counts.
-      if (!ask.force && t.slots_per_unit - first.key < ask.min_invalid) return kNoUnit;
+      if (!ask.force && t.slots_per_unit - key(heap_[1]) < ask.min_invalid) return kNoUnit;
       if (declines(t, top, ask)) return kNoUnit;  // rule 12: left in place
       pop();
       return top;
@@ -79,7 +79,7 @@ class HeapVictims {
 
   // The unit select() would look at now (kNoUnit: none queued), for
   // prefetching the next victim's maps; changes nothing.
-  [[nodiscard]] UnitId peek() const { return heap_.size() > 1 ? heap_[1].unit : kNoUnit; }
+  [[nodiscard]] UnitId peek() const { return heap_.size() > 1 ? unit(heap_[1]) : kNoUnit; }
 
   // Software pipelining for invalidations (PageFtl::prefetch_mapped and
   // prefetch_queued): a few requests ahead, the unit's heap position; closer,
@@ -98,7 +98,7 @@ class HeapVictims {
   // declines at once: a unit is queued and the top's key alone leaves fewer
   // than min_invalid invalid slots.
   [[nodiscard]] bool declines_background(const UnitTable& t, uint32_t min_invalid) const {
-    return heap_.size() > 1 && t.slots_per_unit - heap_[1].key < min_invalid;
+    return heap_.size() > 1 && t.slots_per_unit - key(heap_[1]) < min_invalid;
   }
 
   // True when invalidating a slot of l now would leave l at the top: l is
@@ -106,7 +106,7 @@ class HeapVictims {
   // fewer than the top (or is the top). One more than the top's would tie,
   // and a tie does not move up.
   [[nodiscard]] bool may_become_top(const UnitTable& t, UnitId l) const {
-    return pos_[l] != 0 && t.valid[l] <= heap_[1].key;
+    return pos_[l] != 0 && t.valid[l] <= key(heap_[1]);
   }
 
   [[nodiscard]] uint64_t queued(const UnitTable& /*t*/) const { return heap_.size() - 1; }
@@ -114,60 +114,70 @@ class HeapVictims {
   // (index 0 unused), and the key each entry holds (equal to t.valid).
   [[nodiscard]] std::vector<UnitId> order() const {
     std::vector<UnitId> out(heap_.size());
-    for (size_t i = 0; i < heap_.size(); ++i) out[i] = heap_[i].unit;
+    for (size_t i = 0; i < heap_.size(); ++i) out[i] = unit(heap_[i]);
     return out;
   }
-  [[nodiscard]] uint32_t key_at(uint32_t i) const { return heap_[i].key; }
+  [[nodiscard]] uint32_t key_at(uint32_t i) const { return key(heap_[i]); }
   [[nodiscard]] uint32_t position(UnitId l) const { return pos_[l]; }
 
  private:
   // A heap entry carries its unit's key (valid slots) so that the
-  // comparisons read the heap array only: one cache line holds both children.
-  struct Entry {
-    uint32_t key;
-    UnitId unit;
-  };
+  // comparisons read the heap array only: one cache line holds both
+  // children. Packed in one 64-bit word (key in the low half, unit in the
+  // high half), so that an entry moves as one load and one store.
+  using Entry = uint64_t;
+  static Entry entry(uint32_t k, UnitId l) { return uint64_t{l} << 32 | k; }
+  static uint32_t key(Entry e) { return static_cast<uint32_t>(e); }
+  static UnitId unit(Entry e) { return static_cast<UnitId>(e >> 32); }
 
-  void place(uint32_t i, Entry e) {
-    heap_[i] = e;
-    pos_[e.unit] = i;
-  }
   // Moves `moving`, which belongs at index i, up past every parent with a
-  // greater key.
-  void bubble_up(uint32_t i, Entry moving) {
-    while (i > 1 && heap_[i / 2].key > moving.key) {
-      place(i, heap_[i / 2]);
+  // greater key. Out of line: most invalidations move nothing.
+  [[gnu::noinline]] void bubble_up(uint32_t at, Entry moving) {
+    Entry* const h = heap_.data();
+    uint32_t* const pos = pos_.data();
+    const uint32_t k = key(moving);
+    size_t i = at;  // 64-bit indices: no zero extension in the loop
+    while (i > 1) {
+      const Entry parent = h[i / 2];
+      if (key(parent) <= k) break;
+      h[i] = parent;
+      pos[unit(parent)] = static_cast<uint32_t>(i);
       i /= 2;
     }
-    place(i, moving);
+    h[i] = moving;
+    pos[unit(moving)] = static_cast<uint32_t>(i);
   }
   // pqueue.c maxchild: the left child unless the right one exists and the
-  // left one's key is greater; 0 when there is no child.
-  uint32_t child(uint32_t i) const {
-    const uint32_t c = 2 * i;
-    const auto n = static_cast<uint32_t>(heap_.size());
-    if (c >= n) return 0;
-    return (c + 1 < n && heap_[c].key > heap_[c + 1].key) ? c + 1 : c;
-  }
-  void percolate_down(uint32_t i) {
-    const Entry moving = heap_[i];
-    for (uint32_t c = child(i); c != 0 && moving.key > heap_[c].key; c = child(i)) {
+  // left one's key is greater; the walk down stops where there is no child.
+  void percolate_down(uint32_t at) {
+    Entry* const h = heap_.data();
+    uint32_t* const pos = pos_.data();
+    const size_t n = heap_.size();
+    size_t i = at;  // 64-bit indices: no zero extension in the loop
+    const Entry moving = h[i];
+    const uint32_t k = key(moving);
+    for (size_t c = 2 * i; c < n; c = 2 * i) {
+      Entry child = h[c];
+      if (c + 1 < n && key(child) > key(h[c + 1])) child = h[++c];
+      if (k <= key(child)) break;
       // The next level's pair of children (4c, 4c + 1 or 4c + 2, 4c + 3: 16
       // bytes, one line) while this level moves: the walk down a deep heap is
       // a chain of dependent loads otherwise.
-      __builtin_prefetch(&heap_[std::min<size_t>(4 * size_t{c}, heap_.size() - 1)], 0, 3);
-      place(i, heap_[c]);
+      __builtin_prefetch(&h[std::min(4 * c, n - 1)], 0, 3);
+      h[i] = child;
+      pos[unit(child)] = static_cast<uint32_t>(i);
       i = c;
     }
-    place(i, moving);
+    h[i] = moving;
+    pos[unit(moving)] = static_cast<uint32_t>(i);
   }
   void insert(const UnitTable& t, UnitId l) {
-    const Entry e{t.valid[l], l};
+    const Entry e = entry(t.valid[l], l);
     heap_.push_back(e);
     bubble_up(static_cast<uint32_t>(heap_.size() - 1), e);
   }
   void pop() {
-    const UnitId top = heap_[1].unit;
+    const UnitId top = unit(heap_[1]);
     heap_[1] = heap_.back();
     heap_.pop_back();
     if (heap_.size() > 1) percolate_down(1);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <variant>
@@ -38,6 +40,8 @@ constexpr uint32_t kSlot = ftl::kSlotBytes;
 constexpr size_t kPrefetchDistance = 64;
 constexpr size_t kPrefetchNear = 16;
 constexpr size_t kPrefetchNearest = 4;
+// Records beyond the first step's that prefetch_ahead() brings into cache.
+constexpr size_t kRecordsAhead = 32;
 
 [[noreturn]] void bad_record(const TraceView& t, uint64_t index, const Message& why) {
   throw InputError(Message(fmt::format("{}: record {}: ", t.path, index)) + why);
@@ -58,6 +62,18 @@ class Driver {
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
         fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
+    // The lean loop (run_plain()): FEMU's line path (placement single: one
+    // handle, one stream, one pool, the identifier not read), no remapping,
+    // per-ID series or RU time limit, the forced threshold checked per
+    // request, and sectors that divide a slot.
+    if constexpr (!Placement::kPerSlot) {
+      lean_ = !isolated_ && fit_ == nullptr && !o.id_series && !ru_time_limit_ && ftl.plain_host_path() &&
+              sector_ <= kSlot && std::has_single_bit(sector_);
+    }
+    if (lean_) {
+      slot_shift_ = static_cast<uint32_t>(std::countr_zero(kSlot / sector_));
+      align_mask_ = (uint64_t{1} << slot_shift_) - 1;
+    }
     handle_sent_bytes_.assign(isolated_ ? fdp.handles : 1, 0);
     if (o.id_series) {
       // Per-ID GC copies: the engine counts each copy under its slot's tag.
@@ -123,46 +139,91 @@ class Driver {
   void run_pass(SimResult& r, ProgressCounter& progress, uint64_t done_before) {
     const auto records = t_.records;
     const size_t n = records.size();
+    prime_prefetch(0);
     for (size_t i = 0; i < n; ++i) {
+      if (lean_) {
+        i = run_plain(i, r, progress, done_before);
+        if (i == n) break;
+      }
       prefetch_ahead(i);
       step(i, r);
       progress.tick(done_before + i + 1);
     }
   }
 
+  // A plain write: in range, whole slots (no partial slot to read first),
+  // not empty; what the lean loop applies.
+  [[nodiscard]] bool plain_write(const Record& rec) const {
+    return rec.op == static_cast<uint8_t>(Op::kWrite) && ((rec.lba | rec.sectors) & align_mask_) == 0 &&
+           rec.sectors != 0 && rec.lba < logical_sectors_ && rec.sectors <= logical_sectors_ - rec.lba;
+  }
 
- public:
-  // Before step(i), when records are applied in trace order (both modes):
-  // brings in the l2p entry of the write kPrefetchDistance records ahead,
-  // what invalidating the old slot of the one kPrefetchNear ahead reads, and
-  // the policy's entries for the old slot of the one kPrefetchNearest ahead
-  // (and, when that write will likely make a victim, its maps). Always
-  // inlined: GCC finds a function that only prefetches free of side effects
-  // and deletes calls to it.
-  [[gnu::always_inline]] void prefetch_ahead(size_t i) const {
+  // The lean loop, for runs of plain writes when lean_: applies records from
+  // i on as step() would (the same engine calls in the same order: before
+  // the request forced GC, each slot's write through stream 0, background
+  // GC after it; the same counters) until the first record that is not a
+  // plain write, whose index it returns (n at the end). What step() does
+  // per record and per slot beyond that (the record's checks, the span's
+  // partial slots, remapping, placement, the stream and RG of each slot)
+  // cannot act on such records on the line path.
+  size_t run_plain(size_t i, SimResult& r, ProgressCounter& progress, uint64_t done_before) {
     const auto records = t_.records;
     const size_t n = records.size();
-    if (i + kPrefetchDistance < n) {
-      const Record& ahead = records[i + kPrefetchDistance];
-      if (ahead.op == static_cast<uint8_t>(Op::kWrite)) {
-        const uint32_t p = ahead_lpn(ahead.lba * sector_ / kSlot);
-        if (p != ftl::kUnmapped) ftl_.prefetch(p);
-      }
+    uint64_t writes = 0;
+    for (; i < n; ++i) {
+      const Record& rec = records[i];
+      if (!plain_write(rec)) break;
+      prefetch_ahead(i);
+      time_ns_ = rec.time_ns + time_offset_;
+      ++writes;
+      ftl_.before_write(0);
+      const uint32_t first = static_cast<uint32_t>(rec.lba >> slot_shift_);
+      const uint32_t slots = rec.sectors >> slot_shift_;
+      for (uint32_t k = 0; k < slots; ++k) ftl_.write(first + k, 0);
+      pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+      after_request(r);
+      progress.tick(done_before + i + 1);
     }
-    if (i + kPrefetchNear < n) {
-      const Record& near = records[i + kPrefetchNear];
-      if (near.op == static_cast<uint8_t>(Op::kWrite)) {
-        const uint32_t p = ahead_lpn(near.lba * sector_ / kSlot);
-        if (p != ftl::kUnmapped) ftl_.prefetch_mapped(p);
-      }
+    r.requests.writes += writes;
+    return i;
+  }
+
+ public:
+  // Before step(i), when records are applied in trace order (both modes),
+  // after prime_prefetch() at the first record: brings in the l2p entry of
+  // the write kPrefetchDistance records ahead, what invalidating the old
+  // slot of the one kPrefetchNear ahead reads, and the policy's entries for
+  // the old slot of the one kPrefetchNearest ahead (and, when that write will
+  // likely make a victim, its maps). Each record's device slot is worked out
+  // once, at the first step, and its old slot read once, at the second; the
+  // rings hold them for the later steps (a slot moved in between only makes
+  // a prefetch miss). Always inlined: GCC finds a function that only
+  // prefetches free of side effects and deletes calls to it.
+  [[gnu::always_inline]] void prefetch_ahead(size_t i) {
+    const auto records = t_.records;
+    uint32_t far = ftl::kUnmapped;
+    // The trace itself, a few lines beyond the record the first step reads
+    // (the hardware's stream prefetch does not run that far ahead here).
+    if (i + kPrefetchDistance + kRecordsAhead < records.size()) {
+      __builtin_prefetch(&records[i + kPrefetchDistance + kRecordsAhead], 0, 3);
     }
-    if (i + kPrefetchNearest < n) {
-      const Record& nearest = records[i + kPrefetchNearest];
-      if (nearest.op == static_cast<uint8_t>(Op::kWrite)) {
-        const uint32_t p = ahead_lpn(nearest.lba * sector_ / kSlot);
-        if (p != ftl::kUnmapped) ftl_.prefetch_queued(p);
-      }
+    if (i + kPrefetchDistance < records.size()) {
+      far = ahead_slot(records[i + kPrefetchDistance]);
+      if (far != ftl::kUnmapped) ftl_.prefetch(far);
     }
+    slot_ring_[i % kPrefetchDistance] = far;  // record i + kPrefetchDistance's
+    const uint32_t near = slot_ring_[(i + kPrefetchNear) % kPrefetchDistance];
+    old_ring_[(i + kPrefetchNear) % kPrefetchNear] = near != ftl::kUnmapped ? ftl_.prefetch_mapped(near) : near;
+    ftl_.prefetch_queued(old_ring_[(i + kPrefetchNearest) % kPrefetchNear]);
+  }
+  // The rings for the records from `first` on (the first step's slots of
+  // the next kPrefetchDistance records; no old slots yet).
+  void prime_prefetch(size_t first) {
+    const auto records = t_.records;
+    for (size_t k = first; k < first + kPrefetchDistance; ++k) {
+      slot_ring_[k % kPrefetchDistance] = k < records.size() ? ahead_slot(records[k]) : ftl::kUnmapped;
+    }
+    old_ring_.fill(ftl::kUnmapped);
   }
 
   // Applies record i (timed mode calls this as each request is issued).
@@ -192,6 +253,12 @@ class Driver {
         return;  // not a device request: no GC opportunity
       default: bad_record(t_, i, trace::check_record(rec));
     }
+    after_request(r);
+  }
+
+  // After each device request (not a marker): background GC, the GC onset,
+  // the time series.
+  [[gnu::always_inline]] void after_request(SimResult& r) {
     ftl_.after_request();
     if (!r.gc_onset && ftl_.stats().gc_passes > 0) [[unlikely]] {
       r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_};
@@ -233,10 +300,12 @@ class Driver {
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
-  // For prefetching: the device slot a trace slot will be written to, or
-  // kUnmapped when it lies outside the device (the request is then refused
-  // or wrapped by step()).
-  uint32_t ahead_lpn(uint64_t slot) const {
+  // For prefetching: the device slot the first slot of write `rec` will
+  // be written to, or kUnmapped when it is no write or lies outside the
+  // device (the request is then refused or wrapped by step()).
+  [[gnu::always_inline]] uint32_t ahead_slot(const Record& rec) const {
+    if (rec.op != static_cast<uint8_t>(Op::kWrite)) return ftl::kUnmapped;
+    const uint64_t slot = rec.lba * sector_ / kSlot;
     if (fit_ != nullptr) [[unlikely]] return slot < fit_slots_ ? fit_[slot] : ftl::kUnmapped;
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
@@ -396,6 +465,13 @@ class Driver {
   uint64_t logical_sectors_;
   const uint32_t* fit_;
   uint64_t fit_slots_;
+  // prefetch_ahead()'s rings: the device slot of record k's first slot at
+  // k % kPrefetchDistance, its old slot at k % kPrefetchNear.
+  std::array<uint32_t, kPrefetchDistance> slot_ring_{};
+  std::array<uint32_t, kPrefetchNear> old_ring_{};
+  bool lean_ = false;          // run_plain() applies plain writes
+  uint32_t slot_shift_ = 0;    // lean_: log2(sectors per slot)
+  uint64_t align_mask_ = 0;    // lean_: sectors per slot - 1
   uint64_t time_ns_ = 0;
   uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
   std::optional<IdSeries> ids_;  // --id-series
@@ -589,6 +665,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {
       // The host loop applies every record once, in trace order.
       ProgressCounter progress(opts.progress);
+      driver.prime_prefetch(0);
       timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
         driver.prefetch_ahead(i);
         driver.step(i, r);

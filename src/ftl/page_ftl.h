@@ -202,19 +202,19 @@ class PageFtl {
     if (old == kUnmapped) return old;
     __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
     if (!unit_prefetch_) return kUnmapped;  // nothing for prefetch_queued()
-    const UnitId l = unit_div_.divide(old);
-    __builtin_prefetch(&table_.valid[l], 1, 3);
-    __builtin_prefetch(&table_.state[l], 0, 3);
-    if constexpr (requires(const Victims& v) { v.prefetch_unit(l); }) victims_of(l).prefetch_unit(l);
+    const UnitId u = unit_div_.divide(old);
+    __builtin_prefetch(&table_.valid[u], 1, 3);
+    __builtin_prefetch(&table_.state[u], 0, 3);
+    if constexpr (requires(const Victims& v) { v.prefetch_unit(u); }) victims_of(u).prefetch_unit(u);
     return old;
   }
   [[gnu::always_inline]] void prefetch_queued(uint32_t old) const {
     if constexpr (requires(const Victims& v) { v.prefetch_entry(UnitId{}); }) {
       if (old == kUnmapped) return;
-      const UnitId l = unit_div_.divide(old);
-      const Victims& v = victims_of(l);
-      v.prefetch_entry(l);
-      if (v.may_become_top(table_, l)) prefetch_victim(l);
+      const UnitId u = unit_div_.divide(old);
+      const Victims& v = victims_of(u);
+      v.prefetch_entry(u);
+      if (v.may_become_top(table_, u)) prefetch_victim(u);
     }
   }
 
@@ -303,19 +303,19 @@ class PageFtl {
     Victims victims;
   };
 
-  // The victim policy of unit l's pool (no division with one pool).
-  [[gnu::always_inline]] Victims& victims_of(UnitId l) {
-    return pools_[one_pool_ ? 0 : pool_div_.divide(l)].victims;
+  // The victim policy of unit u's pool (no division with one pool).
+  [[gnu::always_inline]] Victims& victims_of(UnitId u) {
+    return pools_[one_pool_ ? 0 : pool_div_.divide(u)].victims;
   }
-  [[gnu::always_inline]] const Victims& victims_of(UnitId l) const {
-    return pools_[one_pool_ ? 0 : pool_div_.divide(l)].victims;
+  [[gnu::always_inline]] const Victims& victims_of(UnitId u) const {
+    return pools_[one_pool_ ? 0 : pool_div_.divide(u)].victims;
   }
   // Always inlined, as write(), its caller on the host path.
   [[gnu::always_inline]] void invalidate(uint32_t slot) {
     valid_bits_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-    const UnitId l = unit_div_.divide(slot);
-    --table_.valid[l];
-    if (table_.state[l] == UnitState::kClosed) victims_of(l).on_invalidate(table_, l);
+    const UnitId u = unit_div_.divide(slot);
+    --table_.valid[u];
+    if (table_.state[u] == UnitState::kClosed) victims_of(u).on_invalidate(table_, u);
   }
   // Places lpn at the stream's write pointer. Always inlined, as write().
   [[gnu::always_inline]] void program(uint32_t lpn, StreamId stream) {
@@ -400,7 +400,7 @@ class PageFtl {
   void advance(StreamId stream);
   void close_unit(Stream& writer);
   void open_unit(StreamId stream);
-  void erase_unit(UnitId l);
+  void erase_unit(UnitId u);
   void clear_valid_bits(uint32_t begin, uint32_t end);
   void set_valid_bits(uint32_t begin, uint32_t end);
   // The out-of-order half of GC copies (gc_pass()) whose p2l entries are
@@ -412,7 +412,7 @@ class PageFtl {
   // Copies a pass makes before it stores their l2p entries, whose lines it
   // prefetched as it copied (half a miss queue's worth).
   static constexpr uint32_t kSettleLag = 16;
-  void push_free(uint32_t pool, UnitId l);
+  void push_free(uint32_t pool, UnitId u);
   UnitId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {
     if (p.free_count <= p.high) pools_over_high_ += sign;

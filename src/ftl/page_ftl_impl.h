@@ -84,11 +84,11 @@ uint32_t PageFtl<Victims, Sink>::free_units() const {
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::push_free(uint32_t pool, UnitId l) {
+void PageFtl<Victims, Sink>::push_free(uint32_t pool, UnitId u) {
   Pool& p = pools_[pool];
   const auto n = static_cast<uint32_t>(p.free_ring.size());
   count_over_high(p, -1);
-  p.free_ring[(p.free_head + p.free_count) % n] = l;
+  p.free_ring[(p.free_head + p.free_count) % n] = u;
   ++p.free_count;
   count_over_high(p, +1);
 }
@@ -111,11 +111,11 @@ UnitId PageFtl<Victims, Sink>::pop_free(uint32_t pool) {
                            : Message()));
   }
   count_over_high(p, -1);
-  const UnitId l = p.free_ring[p.free_head];
+  const UnitId u = p.free_ring[p.free_head];
   p.free_head = (p.free_head + 1) % static_cast<uint32_t>(p.free_ring.size());
   --p.free_count;
   count_over_high(p, +1);
-  return l;
+  return u;
 }
 
 template <VictimSelector Victims, class Sink>
@@ -176,16 +176,16 @@ void PageFtl<Victims, Sink>::expire_units(uint64_t now) {
 }
 
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::erase_unit(UnitId l) {
-  table_.valid[l] = 0;
-  if (unwritten_units_ != 0 && table_.unwritten[l] != 0) --unwritten_units_;
-  table_.unwritten[l] = 0;
-  table_.state[l] = UnitState::kFree;
-  ++table_.erase_count[l];
+void PageFtl<Victims, Sink>::erase_unit(UnitId u) {
+  table_.valid[u] = 0;
+  if (unwritten_units_ != 0 && table_.unwritten[u] != 0) --unwritten_units_;
+  table_.unwritten[u] = 0;
+  table_.state[u] = UnitState::kFree;
+  ++table_.erase_count[u];
   ++stats_.unit_erases;
-  ++stream_stats_[owner_[l]].erased_units;
-  push_free(pool_div_.divide(l), l);
-  sink_.on_unit_erase(l);
+  ++stream_stats_[owner_[u]].erased_units;
+  push_free(pool_div_.divide(u), u);
+  sink_.on_unit_erase(u);
 }
 
 template <VictimSelector Victims, class Sink>
@@ -483,16 +483,16 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
       out.push_back(fmt::format("lpn {} maps to slot {} whose reverse entry is {} (slot mapped twice?)",
                                 lpn, s, p2l_[s]));
     }
-    const UnitId l = unit_div_.divide(s);
-    if (table_.state[l] == UnitState::kFree) {
-      out.push_back(fmt::format("lpn {} maps into free unit {}", lpn, l));
+    const UnitId u = unit_div_.divide(s);
+    if (table_.state[u] == UnitState::kFree) {
+      out.push_back(fmt::format("lpn {} maps into free unit {}", lpn, u));
     }
-    ++live[l];
+    ++live[u];
   }
   for (uint64_t s = 0; s < p2l_.size(); ++s) {
     const bool bit = (valid_bits_[s >> 6] >> (s & 63)) & 1;
-    const uint32_t l = p2l_[s];
-    const bool holds = l != kUnmapped && l2p_[l] == s;
+    const uint32_t lpn = p2l_[s];
+    const bool holds = lpn != kUnmapped && l2p_[lpn] == s;
     if (bit != holds) {
       out.push_back(fmt::format("slot {}: valid bit {} but the maps say {}", s, bit, holds ? "live" : "dead"));
       break;
@@ -501,13 +501,13 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   if (mapped != mapped_) out.push_back(fmt::format("mapped count {} != recount {}", mapped_, mapped));
   uint64_t valid_sum = 0;
   uint32_t free = 0, open = 0;
-  for (UnitId l = 0; l < table_.size(); ++l) {
-    valid_sum += table_.valid[l];
-    if (table_.valid[l] != live[l]) {
-      out.push_back(fmt::format("unit {} valid count {} != live slots {}", l, table_.valid[l], live[l]));
+  for (UnitId u = 0; u < table_.size(); ++u) {
+    valid_sum += table_.valid[u];
+    if (table_.valid[u] != live[u]) {
+      out.push_back(fmt::format("unit {} valid count {} != live slots {}", u, table_.valid[u], live[u]));
     }
-    free += table_.state[l] == UnitState::kFree;
-    open += table_.state[l] == UnitState::kOpen;
+    free += table_.state[u] == UnitState::kFree;
+    open += table_.state[u] == UnitState::kOpen;
   }
   if (valid_sum != mapped) out.push_back(fmt::format("valid slots {} != mapped lpns {}", valid_sum, mapped));
   if (stats_.programmed_slots != stats_.host_slots + stats_.gc_slots) {

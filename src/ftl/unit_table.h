@@ -30,9 +30,9 @@ struct UnitTable {
   }
   [[nodiscard]] uint32_t size() const { return static_cast<uint32_t>(valid.size()); }
   // Programmed slots whose data is dead (unwritten slots are not invalid).
-  [[nodiscard]] uint32_t invalid(UnitId l) const { return slots_per_unit - valid[l] - unwritten[l]; }
+  [[nodiscard]] uint32_t invalid(UnitId u) const { return slots_per_unit - valid[u] - unwritten[u]; }
   // A closed unit whose every slot holds live data: nothing to gain from it.
-  [[nodiscard]] bool full(UnitId l) const { return valid[l] == slots_per_unit; }
+  [[nodiscard]] bool full(UnitId u) const { return valid[u] == slots_per_unit; }
 };
 
 }  // namespace ftlsim::ftl

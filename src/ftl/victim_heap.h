@@ -28,32 +28,32 @@ class HeapVictims {
     pos_.assign(t.size(), 0);
   }
 
-  void on_close(const UnitTable& t, UnitId l) {
-    if (!t.full(l)) insert(t, l);
+  void on_close(const UnitTable& t, UnitId u) {
+    if (!t.full(u)) insert(t, u);
   }
 
   // Always inlined (into the host path): the common case is a store or two.
-  [[gnu::always_inline]] void on_invalidate(const UnitTable& t, UnitId l) {
-    const uint32_t i = pos_[l];
+  [[gnu::always_inline]] void on_invalidate(const UnitTable& t, UnitId u) {
+    const uint32_t i = pos_[u];
     if (i != 0) [[likely]] {
       // pqueue_change_priority after the key fell by one. Its percolate_down
       // branch never moves anything then: the heap held before, so the old
       // key was at most each child's and the new one is below them. Only the
       // bubble-up can act, and skipping the no-op saves the child
       // comparisons on every invalidation. The entry's copy of the key is
-      // kept equal to t.valid[l], so the parent check is one load (heap_[i/2])
-      // after pos_[l], with no lookup of the parent's unit in t.
-      // The moving entry is built from l and k, not read back from heap_[i]
+      // kept equal to t.valid[u], so the parent check is one load (heap_[i/2])
+      // after pos_[u], with no lookup of the parent's unit in t.
+      // The moving entry is built from u and k, not read back from heap_[i]
       // after storing its key (a 4-byte store then an 8-byte load of it
       // cannot be forwarded and stalls).
-      const uint32_t k = t.valid[l];
+      const uint32_t k = t.valid[u];
       if (i > 1 && key(heap_[i / 2]) > k) {
-        bubble_up(i, entry(k, l));
+        bubble_up(i, entry(k, u));
       } else {
-        heap_[i] = entry(k, l);
+        heap_[i] = entry(k, u);
       }
     } else {
-      insert(t, l);  // it was full: its first invalidation queues it
+      insert(t, u);  // it was full: its first invalidation queues it
     }
   }
 
@@ -85,9 +85,9 @@ class HeapVictims {
   // prefetch_queued): a few requests ahead, the unit's heap position; closer,
   // its entry and the entry's parent, which on_invalidate() compares. Always
   // inlined: GCC deletes calls to a function that only prefetches.
-  [[gnu::always_inline]] void prefetch_unit(UnitId l) const { __builtin_prefetch(&pos_[l], 0, 3); }
-  [[gnu::always_inline]] void prefetch_entry(UnitId l) const {
-    const uint32_t i = pos_[l];
+  [[gnu::always_inline]] void prefetch_unit(UnitId u) const { __builtin_prefetch(&pos_[u], 0, 3); }
+  [[gnu::always_inline]] void prefetch_entry(UnitId u) const {
+    const uint32_t i = pos_[u];
     if (i != 0) {
       __builtin_prefetch(&heap_[i], 1, 3);
       __builtin_prefetch(&heap_[i / 2], 0, 3);
@@ -101,12 +101,12 @@ class HeapVictims {
     return heap_.size() > 1 && t.slots_per_unit - key(heap_[1]) < min_invalid;
   }
 
-  // True when invalidating a slot of l now would leave l at the top: l is
+  // True when invalidating a slot of u now would leave u at the top: u is
   // queued and has at most the top's valid count, so that afterwards it has
   // fewer than the top (or is the top). One more than the top's would tie,
   // and a tie does not move up.
-  [[nodiscard]] bool may_become_top(const UnitTable& t, UnitId l) const {
-    return pos_[l] != 0 && t.valid[l] <= key(heap_[1]);
+  [[nodiscard]] bool may_become_top(const UnitTable& t, UnitId u) const {
+    return pos_[u] != 0 && t.valid[u] <= key(heap_[1]);
   }
 
   [[nodiscard]] uint64_t queued(const UnitTable& /*t*/) const { return heap_.size() - 1; }
@@ -118,7 +118,7 @@ class HeapVictims {
     return out;
   }
   [[nodiscard]] uint32_t key_at(uint32_t i) const { return key(heap_[i]); }
-  [[nodiscard]] uint32_t position(UnitId l) const { return pos_[l]; }
+  [[nodiscard]] uint32_t position(UnitId u) const { return pos_[u]; }
 
  private:
   // A heap entry carries its unit's key (valid slots) so that the
@@ -126,7 +126,7 @@ class HeapVictims {
   // children. Packed in one 64-bit word (key in the low half, unit in the
   // high half), so that an entry moves as one load and one store.
   using Entry = uint64_t;
-  static Entry entry(uint32_t k, UnitId l) { return uint64_t{l} << 32 | k; }
+  static Entry entry(uint32_t k, UnitId u) { return uint64_t{u} << 32 | k; }
   static uint32_t key(Entry e) { return static_cast<uint32_t>(e); }
   static UnitId unit(Entry e) { return static_cast<UnitId>(e >> 32); }
 
@@ -171,8 +171,8 @@ class HeapVictims {
     h[i] = moving;
     pos[unit(moving)] = static_cast<uint32_t>(i);
   }
-  void insert(const UnitTable& t, UnitId l) {
-    const Entry e = entry(t.valid[l], l);
+  void insert(const UnitTable& t, UnitId u) {
+    const Entry e = entry(t.valid[u], u);
     heap_.push_back(e);
     bubble_up(static_cast<uint32_t>(heap_.size() - 1), e);
   }

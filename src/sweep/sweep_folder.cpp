@@ -64,7 +64,7 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
     throw InputError(say("`out` {}: its sweep.csv is {}, not a regular file; give a new or empty folder", dir,
                          file_type_name(csv_st.st_mode)));
   }
-  const auto previous = read_sweep_rows(out.entry("sweep.csv"));
+  const auto previous = read_sweep_rows(out.fd());
   for (const std::string& name : entries) {
     if (name != "sweep.csv" && previous.count(name) == 0) {
       throw InputError(

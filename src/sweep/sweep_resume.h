@@ -40,11 +40,13 @@ class SweepInterrupted : public SystemError {
 // the swept ones and the rest), so a changed option or trace never matches.
 [[nodiscard]] std::string config_key(uint64_t trace_fingerprint, std::string_view description);
 
-// The rows of an earlier sweep.csv by config_id, each as its cells by
-// column name. Empty when the file is missing, and when it is not a sweep.csv
-// this version can resume from (no config_id, status and config_key
-// columns, or malformed CSV): then nothing is carried over.
-[[nodiscard]] std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const std::string& path);
+// The rows of the earlier sweep.csv in the open folder `dir` by config_id,
+// each as its cells by column name. Empty when the file is missing or not a
+// regular file (it is read without following a symbolic link or waiting on
+// a FIFO), and when it is not a sweep.csv this version can resume from (no
+// config_id, status and config_key columns, or malformed CSV): then nothing
+// is carried over.
+[[nodiscard]] std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(int dir);
 
 // Carries complete rows of `previous` into `outcomes` (same size as
 // table.ids): a row is carried when its config_key equals table.keys[i] and

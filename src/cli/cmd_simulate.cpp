@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
+#include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
@@ -104,7 +105,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
   fmt::print("{}", sim::summary_text(run, result, flag_of));
   if (!a.out.empty()) {
-    const std::string shown = escape_for_terminal(a.out);
+    const std::string shown = escape_for_terminal(folder_name_of(a.out));
     fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}{2}\n", shown,
                run.options.id_series ? fmt::format(", {}/id_timeseries.csv", shown) : "",
                result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", shown) : "");
@@ -184,15 +185,19 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   ProgressLine progress("sweep", reader.size() * n * passes, ProgressUnit::kRecords, stderr_progress(a));
   for (sim::SweepJob& job : plan.jobs) job.run.options.progress = &progress;
 
-  const std::string csv_path = a.out + "/sweep.csv";
+  // The folder as messages name it ("sw//" -> "sw"), and its sweep.csv.
+  const std::string folder = folder_name_of(a.out);
+  const std::string csv_path = folder + "/sweep.csv";
   run.out = &out;
   run.force = a.force;
   run.threads = a.jobs;
   run.on_start = [&](const sim::SweepStart& s) {
-    if (s.replaced) fmt::print("replaced   the earlier sweep in {} (--force)\n", a.out);
+    if (s.replaced) fmt::print("replaced   the earlier sweep in {} (--force)\n", escape_for_terminal(folder));
     fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace),
                reader.size(), s.threads, s.threads == 1 ? "" : "s");
-    if (s.carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, csv_path);
+    if (s.carried > 0) {
+      fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, escape_for_terminal(csv_path));
+    }
     std::fflush(stdout);
     progress.set_total(reader.size() * passes * (s.configurations - s.carried));
   };
@@ -228,7 +233,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   };
   const size_t failed = count(sim::SweepStatus::kError);
   const size_t missing = count(sim::SweepStatus::kMissing);
-  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(a.out), n - failed - missing);
+  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(folder), n - failed - missing);
   std::fflush(stdout);
   if (missing != 0) {
     throw sim::SweepInterrupted(fmt::format(
@@ -237,7 +242,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   if (failed != 0) {
     throw InputError(fmt::format("{} of {} configurations failed (see the error column of {}/sweep.csv)", failed,
-                                 n, a.out));
+                                 n, folder));
   }
 }
 
@@ -265,9 +270,10 @@ Command add_simulate_options(CLI::App& root) {
   a->jobs = std::max(1U, std::thread::hardware_concurrency());
   root.add_option("--trace", a->trace, "Trace to simulate (.ftr; convert other formats with `ftlsim convert`)")
       ->type_name("FILE");
-  root.add_option("--out", a->out,
-                  "Write summary.json and timeseries.csv into DIR (created if missing); a sweep writes "
-                  "DIR/sweep.csv and one folder per configuration")
+  add_output_path_option(root, "--out", a->out,
+                         "Write summary.json and timeseries.csv into DIR (created if missing); a sweep writes "
+                         "DIR/sweep.csv and one folder per configuration",
+                         "--out", "folder")
       ->type_name("DIR");
   add_uint_option(root, "-j,--jobs", a->jobs, 1, kMaxJobs,
                   fmt::format("Worker threads for a sweep, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))

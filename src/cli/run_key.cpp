@@ -8,8 +8,7 @@
 namespace ftlsim::cli {
 
 std::string fixed_description(const ModelArgs& model, const TimingArgs& timing) {
-  return fmt::format("wrap={}\n{}\n{}{}", model.wrap, describe(timing),
-                     model.reset_at.empty() ? "" : "reset_at=" + model.reset_at + "\n", model.steady_state_key());
+  return fmt::format("wrap={}\n{}\n{}", model.wrap, describe(timing), model.key_lines());
 }
 
 std::string trace_config_key(const std::string& description, const trace::FtrReader& reader) {

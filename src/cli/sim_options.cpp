@@ -150,10 +150,14 @@ ModelArgs::ModelArgs() : given(setting_count(), 0) {
   for (size_t i = 0; i < setting_count(); ++i) text.push_back(setting_info(i).default_text);
 }
 
-std::string ModelArgs::steady_state_key() const {
+std::string ModelArgs::key_lines() const {
   std::string out;
+  if (!reset_at.empty()) out += "reset_at=" + reset_at + "\n";
   if (precondition != "none") out += "precondition=" + precondition + "\n";
   if (repeat != "1") out += "repeat=" + repeat + "\n";
+  // It adds a file (id_timeseries.csv) to every result folder: a run or a
+  // sweep without it is another configuration's set of files.
+  if (id_series) out += "id_series=true\n";
   return out;
 }
 

@@ -73,9 +73,14 @@ struct ModelArgs {
   bool id_series = false;             // --id-series
 
   ModelArgs();
-  // The key lines of --precondition and --repeat ("" at their defaults), for
-  // a configuration's description (config_key).
-  [[nodiscard]] std::string steady_state_key() const;
+  // The key lines of the options above outside the settings, for a
+  // configuration's description (config_key; cli/run_key.h): --reset-at,
+  // --precondition, --repeat and --id-series, each only when not at its
+  // default (--wrap has its own line, always). Every option
+  // add_model_options registers besides the settings changes what a run
+  // writes and must be here (tests/cli/test_cli_keyed_options.cpp
+  // enumerates --help and fails on an option it does not know).
+  [[nodiscard]] std::string key_lines() const;
   [[nodiscard]] bool is_given(std::string_view name) const { return given[setting_index(name)] != 0; }
 };
 

@@ -9,8 +9,10 @@
 #include <cstring>
 #include <cerrno>
 
+#include "core/build_identity.h"
 #include "core/dir_fd.h"
 #include "core/mapping_guard.h"
+#include "core/version.h"
 #include "sweep/fnv1a.h"
 
 namespace ftlsim::sim {
@@ -79,7 +81,11 @@ uint64_t trace_fingerprint(const TraceView& trace, const std::map<trace::Placeme
 }
 
 std::string config_key(uint64_t trace_fingerprint, std::string_view description) {
-  return fmt::format("{:016x}", fnv1a::bytes(fnv1a::word(fnv1a::kOffset, trace_fingerprint), description));
+  // The build first: results another version or other sources computed
+  // never match (core/build_identity.h).
+  const uint64_t build = fnv1a::bytes(
+      fnv1a::bytes(fnv1a::bytes(fnv1a::bytes(fnv1a::kOffset, kVersion), " "), source_digest()), "\n");
+  return fmt::format("{:016x}", fnv1a::bytes(fnv1a::word(build, trace_fingerprint), description));
 }
 
 std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(int dir) {

@@ -35,9 +35,11 @@ class SweepInterrupted : public SystemError {
 [[nodiscard]] uint64_t trace_fingerprint(const TraceView& trace,
                                          const std::map<trace::PlacementId, std::string>& pid_names);
 
-// The config_key of a row: 16 hex digits hashing the trace fingerprint and
-// `description`, the configuration as text (every setting as name=value,
-// the swept ones and the rest), so a changed option or trace never matches.
+// The config_key of a row: 16 hex digits hashing the build (the ftlsim
+// version and the digest of its sources, core/build_identity.h), the trace
+// fingerprint and `description`, the configuration as text (every setting
+// as name=value, the swept ones and the rest), so a changed option, trace
+// or build never matches. Every command's key is made here (cli/run_key.h).
 [[nodiscard]] std::string config_key(uint64_t trace_fingerprint, std::string_view description);
 
 // The rows of the earlier sweep.csv in the open folder `dir` by config_id,

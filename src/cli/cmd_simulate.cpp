@@ -211,6 +211,16 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   run.error_text = [](const Message& what) { return flag_text(what); };
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep_in_folder(view, plan, run);
   progress.finish();
+  // The folder renamed or removed while the sweep ran: the results are in
+  // the folder it held, wherever that is now, and the messages say so
+  // (issue #22, the hostile rerun's M3; a single run says the same,
+  // core/output_dir.h). A rerun resumes only from there.
+  const std::optional<InPlaceFolder::Moved> moved = out.moved();
+  const std::string where = moved ? moved->where : folder;
+  const std::string csv_now = where + "/sweep.csv";
+  const std::string changed =
+      moved ? fmt::format("--out {} changed while the run went on (now {}); ", folder, moved->now) : std::string();
+  const std::string rerun = moved ? fmt::format("rerun with --out {}", where) : std::string("rerun the same command");
   if (!reader.intact()) {
     // The rows from the change on are missing in sweep.csv: a rerun of the
     // same command, once the trace is as it was, runs them.
@@ -220,9 +230,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     try {
       reader.check_intact();
     } catch (const InputError& e) {
-      throw InputError(e.message() + Message(fmt::format("; {} of {} configurations are in {} ({} marked missing): "
-                                                         "restore the trace and rerun the same command to resume",
-                                                         n - missing, n, csv_path, missing)));
+      throw InputError(e.message() + Message(fmt::format("; {}{} of {} configurations are in {} ({} marked missing): "
+                                                         "restore the trace and {} to resume",
+                                                         changed, n - missing, n, csv_now, missing, rerun)));
     }
   }
 
@@ -233,17 +243,18 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   };
   const size_t failed = count(sim::SweepStatus::kError);
   const size_t missing = count(sim::SweepStatus::kMissing);
-  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(folder), n - failed - missing);
+  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(where), n - failed - missing);
   std::fflush(stdout);
   if (missing != 0) {
-    throw sim::SweepInterrupted(fmt::format(
-        "interrupted: {} of {} configurations are in {} ({} marked missing); rerun the same command to resume",
-        n - missing, n, csv_path, missing));
+    throw sim::SweepInterrupted(
+        fmt::format("interrupted: {}{} of {} configurations are in {} ({} marked missing); {} to resume", changed,
+                    n - missing, n, csv_now, missing, rerun));
   }
   if (failed != 0) {
-    throw InputError(fmt::format("{} of {} configurations failed (see the error column of {}/sweep.csv)", failed,
-                                 n, folder));
+    throw InputError(fmt::format("{}{} of {} configurations failed (see the error column of {})", changed, failed, n,
+                                 csv_now));
   }
+  if (moved) throw SystemError(fmt::format("{}the results are in {}", changed, where));
 }
 
 void run_simulate(const SimulateArgs& a) {

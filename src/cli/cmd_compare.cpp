@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
+#include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
@@ -370,7 +371,7 @@ void run_compare(const CompareArgs& c) {
     }
     out_dir->write([&](const std::string& dir) { write_file_atomically(dir + "/compare.csv", csv); });
     out_dir->publish();
-    fmt::print("wrote      {0}/a/, {0}/b/, {0}/compare.csv\n", escape_for_terminal(c.out));
+    fmt::print("wrote      {0}/a/, {0}/b/, {0}/compare.csv\n", escape_for_terminal(folder_name_of(c.out)));
   }
 }
 
@@ -393,7 +394,9 @@ Command add_compare_command(CLI::App& root) {
                   "Options of configuration b, on top of the common ones (e.g. \"--placement fdp\"; "
                   "default: none)")
       ->type_name("\"OPTIONS\"");
-  app->add_option("--out", c->out, "Write DIR/a/ and DIR/b/ (summary.json, timeseries.csv) and DIR/compare.csv")
+  add_output_path_option(*app, "--out", c->out,
+                         "Write DIR/a/ and DIR/b/ (summary.json, timeseries.csv) and DIR/compare.csv", "--out",
+                         "folder")
       ->type_name("DIR");
   add_model_options(*app, c->model);
   add_timing_options(*app, c->timing, true);

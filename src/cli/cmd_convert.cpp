@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/path_option.h"
 #include "cli/uint_option.h"
 #include "core/escape.h"
 #include "core/error.h"
@@ -324,7 +325,9 @@ Command add_convert_command(CLI::App& root) {
   }());
   app->add_option("--from", req->from, "Input format (see below)")->required();
   app->add_option("input", req->in, "Input trace file")->required();
-  app->add_option("-o,--out,--output", req->out, "Output .ftr file")->required();
+  add_output_path_option(*app, "-o,--out,--output", req->out, "Output .ftr file", "-o", "file")
+      ->required()
+      ->type_name("FILE");
   app->add_option("--device", req->device,
                   "Keep only this device: MAJ,MIN (blkparse, ftrace-blk) or a number (disksim, alibaba, "
                   "tencent volume, csv device column)");

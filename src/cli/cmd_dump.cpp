@@ -21,6 +21,7 @@
 
 #include "cli/commands.h"
 #include "cli/standard_streams.h"
+#include "cli/path_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
@@ -175,7 +176,9 @@ Command add_dump_command(CLI::App& root) {
       "value is its lba), pid. Back to .ftr, record for record:\n"
       "  ftlsim convert --from csv D.csv -o T.ftr --keep-time --columns time=time,lba=lba,length=length,op=op,pid=pid");
   app->add_option("trace", args->trace, "The .ftr trace")->required();
-  app->add_option("-o,--out", args->out, "Write the CSV to this file instead of standard output");
+  add_output_path_option(*app, "-o,--out", args->out, "Write the CSV to this file instead of standard output",
+                         "-o", "file")
+      ->type_name("FILE");
   app->add_option("--range", args->range, "Records START:END by index, END excluded (e.g. 0:100, 5000:, :10)");
   app->add_option("--op", args->ops, "Only these ops: a list of write, read, trim, flush, marker");
   app->add_option("--pid", args->pids, "Only these placement IDs: a list, e.g. 1,3");

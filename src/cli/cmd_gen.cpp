@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_text.h"
+#include "cli/path_option.h"
 #include "cli/uint_option.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -304,7 +305,7 @@ Command add_gen_command(CLI::App& root) {
                           ->capture_default_str();
   o->streams_opt = app->add_option("--streams", o->streams, "streams: W:S,W:S,... write share : space share")
                        ->type_name("LIST");
-  app->add_option("-o,--out", o->out, "Output .ftr file")->required()->type_name("FILE");
+  add_output_path_option(*app, "-o,--out", o->out, "Output .ftr file", "-o", "file")->required()->type_name("FILE");
   app->add_flag("--force", o->force,
                 "Replace an existing output file (a regular file only; never a device, FIFO or symlink)");
   app->add_flag("--no-progress", o->no_progress, "No progress line on stderr (shown only on a terminal)");

@@ -16,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "cli/out_results.h"
+#include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/timing_options.h"
@@ -211,7 +212,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
              reader.size(), timing::op_filter_name(ops),
              placements.size() > 1 ? fmt::format(", {} placements", placements.size()) : std::string());
   fmt::print("{}", timing::qd_sweep_text(rows));
-  if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", escape_for_terminal(a.out));
+  if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n",
+                                    escape_for_terminal(folder_name_of(a.out)));
 }
 
 }  // namespace
@@ -241,7 +243,8 @@ Command add_qd_sweep_command(CLI::App& root) {
                   "device time (read: reads against the mapping the trace's writes built)")
       ->type_name("all|read|write")
       ->default_str(a->ops);
-  sub->add_option("--out", a->out, "Write qd_sweep.csv and qd_sweep.json into DIR")->type_name("DIR");
+  add_output_path_option(*sub, "--out", a->out, "Write qd_sweep.csv and qd_sweep.json into DIR", "--out", "folder")
+      ->type_name("DIR");
   add_uint_option(*sub, "-j,--jobs", a->jobs, 1, kMaxJobs,
                   fmt::format("Queue depths run in parallel, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))
       ->type_name("N");

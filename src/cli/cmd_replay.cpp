@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
+#include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
@@ -420,8 +421,10 @@ void run_replay(const ReplayArgs& a) {
     out->publish();
   }
   fmt::print("{}", replay::summary_text(report, flag_of));
-  if (!a.out.empty()) fmt::print("wrote      {0}/summary.json, {0}/events.csv{1}\n", escape_for_terminal(a.out),
-                                 report.result.partial ? " (marked partial)" : "");
+  if (!a.out.empty()) {
+    fmt::print("wrote      {0}/summary.json, {0}/events.csv{1}\n", escape_for_terminal(folder_name_of(a.out)),
+               report.result.partial ? " (marked partial)" : "");
+  }
   std::fflush(stdout);
   if (report.result.input_error) throw InputError(fmt::format("replay stopped: {}", report.result.stop_reason));
   if (report.result.partial) {
@@ -445,7 +448,9 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--trace", a->trace, "The .ftr trace to replay")->required();
   app->add_option("--target", a->target, "File, block device, or /dev/ngXnY (--placement nvme) to write to")
       ->required();
-  app->add_option("--out", a->out, "Also write summary.json and events.csv into this directory");
+  add_output_path_option(*app, "--out", a->out, "Also write summary.json and events.csv into this directory",
+                         "--out", "folder")
+      ->type_name("DIR");
   // Parsed as any 32-bit count; the range is checked with the other settings
   // (ReplayConfig::problems), so that every problem is reported at once.
   add_uint_option(*app, "--qd", a->qd, 0, UINT32_MAX, "I/Os in flight at most, 1..4096 (default 32)");

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
+#include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
 #include "cli/stop_signal.h"
@@ -104,7 +105,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
   fmt::print("{}", sim::summary_text(run, result, flag_of));
   if (!a.out.empty()) {
-    const std::string shown = escape_for_terminal(a.out);
+    const std::string shown = escape_for_terminal(folder_name_of(a.out));
     fmt::print("wrote      {0}/summary.json, {0}/timeseries.csv{1}{2}\n", shown,
                run.options.id_series ? fmt::format(", {}/id_timeseries.csv", shown) : "",
                result.timing ? fmt::format(", {0}/events.csv, {0}/latency_cdf.csv", shown) : "");
@@ -194,15 +195,19 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   ProgressLine progress("sweep", reader.size() * n * passes, ProgressUnit::kRecords, stderr_progress(a));
   for (sim::SweepJob& job : plan.jobs) job.run.options.progress = &progress;
 
-  const std::string csv_path = a.out + "/sweep.csv";
+  // The folder as messages name it ("sw//" -> "sw"), and its sweep.csv.
+  const std::string folder = folder_name_of(a.out);
+  const std::string csv_path = folder + "/sweep.csv";
   run.out = &out;
   run.force = a.force;
   run.threads = a.jobs;
   run.on_start = [&](const sim::SweepStart& s) {
-    if (s.replaced) fmt::print("replaced   the earlier sweep in {} (--force)\n", a.out);
+    if (s.replaced) fmt::print("replaced   the earlier sweep in {} (--force)\n", escape_for_terminal(folder));
     fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace),
                reader.size(), s.threads, s.threads == 1 ? "" : "s");
-    if (s.carried > 0) fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, csv_path);
+    if (s.carried > 0) {
+      fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, escape_for_terminal(csv_path));
+    }
     std::fflush(stdout);
     progress.set_total(reader.size() * passes * (s.configurations - s.carried));
   };
@@ -216,6 +221,16 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   run.error_text = [](const Message& what) { return flag_text(what); };
   const std::vector<sim::SweepOutcome> outcomes = sim::run_sweep_in_folder(view, plan, run);
   progress.finish();
+  // The folder renamed or removed while the sweep ran: the results are in
+  // the folder it held, wherever that is now, and the messages say so
+  // (issue #22, the hostile rerun's M3; a single run says the same,
+  // core/output_dir.h). A rerun resumes only from there.
+  const std::optional<InPlaceFolder::Moved> moved = out.moved();
+  const std::string where = moved ? moved->where : folder;
+  const std::string csv_now = where + "/sweep.csv";
+  const std::string changed =
+      moved ? fmt::format("--out {} changed while the run went on (now {}); ", folder, moved->now) : std::string();
+  const std::string rerun = moved ? fmt::format("rerun with --out {}", where) : std::string("rerun the same command");
   if (!reader.intact()) {
     // The rows from the change on are missing in sweep.csv: a rerun of the
     // same command, once the trace is as it was, runs them.
@@ -225,9 +240,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     try {
       reader.check_intact();
     } catch (const InputError& e) {
-      throw InputError(e.message() + Message(fmt::format("; {} of {} configurations are in {} ({} marked missing): "
-                                                         "restore the trace and rerun the same command to resume",
-                                                         n - missing, n, csv_path, missing)));
+      throw InputError(e.message() + Message(fmt::format("; {}{} of {} configurations are in {} ({} marked missing): "
+                                                         "restore the trace and {} to resume",
+                                                         changed, n - missing, n, csv_now, missing, rerun)));
     }
   }
 
@@ -238,17 +253,18 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   };
   const size_t failed = count(sim::SweepStatus::kError);
   const size_t missing = count(sim::SweepStatus::kMissing);
-  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(a.out), n - failed - missing);
+  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(where), n - failed - missing);
   std::fflush(stdout);
   if (missing != 0) {
-    throw sim::SweepInterrupted(fmt::format(
-        "interrupted: {} of {} configurations are in {} ({} marked missing); rerun the same command to resume",
-        n - missing, n, csv_path, missing));
+    throw sim::SweepInterrupted(
+        fmt::format("interrupted: {}{} of {} configurations are in {} ({} marked missing); {} to resume", changed,
+                    n - missing, n, csv_now, missing, rerun));
   }
   if (failed != 0) {
-    throw InputError(fmt::format("{} of {} configurations failed (see the error column of {}/sweep.csv)", failed,
-                                 n, a.out));
+    throw InputError(fmt::format("{}{} of {} configurations failed (see the error column of {})", changed, failed, n,
+                                 csv_now));
   }
+  if (moved) throw SystemError(fmt::format("{}the results are in {}", changed, where));
 }
 
 void run_simulate(const SimulateArgs& a) {
@@ -275,9 +291,10 @@ Command add_simulate_options(CLI::App& root) {
   a->jobs = std::max(1U, std::thread::hardware_concurrency());
   root.add_option("--trace", a->trace, "Trace to simulate (.ftr; convert other formats with `ftlsim convert`)")
       ->type_name("FILE");
-  root.add_option("--out", a->out,
-                  "Write summary.json and timeseries.csv into DIR (created if missing); a sweep writes "
-                  "DIR/sweep.csv and one folder per configuration")
+  add_output_path_option(root, "--out", a->out,
+                         "Write summary.json and timeseries.csv into DIR (created if missing); a sweep writes "
+                         "DIR/sweep.csv and one folder per configuration",
+                         "--out", "folder")
       ->type_name("DIR");
   add_uint_option(root, "-j,--jobs", a->jobs, 1, kMaxJobs,
                   fmt::format("Worker threads for a sweep, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))

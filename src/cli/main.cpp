@@ -11,10 +11,10 @@
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/standard_streams.h"
+#include "core/build_identity.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/mapping_guard.h"
-#include "core/version.h"
 
 namespace {
 
@@ -59,7 +59,7 @@ int run(int argc, char** argv) {
       "  ftlsim dump x.ftr --range 0:10\n",
       "ftlsim"};
   app.require_subcommand(0, 1);
-  app.set_version_flag("--version", "ftlsim " + std::string(ftlsim::kVersion));
+  app.set_version_flag("--version", ftlsim::this_build());
   app.get_formatter()->column_width(34);
 
   const std::vector<ftlsim::cli::Command> subcommands = {

@@ -4,8 +4,11 @@
 
 #include <optional>
 
+#include "core/build_identity.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/io_identity.h"
+#include "core/result_writer.h"
 
 namespace ftlsim::cli {
 
@@ -25,7 +28,13 @@ void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries
   for (const KeyedEntry& e : entries) {
     const std::optional<std::string> text = out.existing_text(e.entry);
     if (!text || key_in_json(*text) == e.key) continue;
-    const std::string shown = escape_for_terminal(out.path());
+    const std::string shown = escape_for_terminal(folder_name_of(out.path()));
+    if (const std::optional<ResultWriter> w = result_writer(*text); w && !is_this_build(*w)) {
+      // Another build's model computed them: their key differs whatever the options.
+      throw InputError(fmt::format("--out {}: holds results written by {} ({}/{}), whose numbers may differ from "
+                                   "this build's (this is {}); give another folder, or {} to replace them",
+                                   shown, escape_for_terminal(describe(*w)), shown, e.entry, this_build(), flag));
+    }
     throw InputError(fmt::format("--out {}: holds the results of another configuration or trace ({}/{}); give "
                                  "another folder, or {} to replace them",
                                  shown, shown, e.entry, flag));

@@ -36,7 +36,9 @@ struct KeyedEntry {
 
 // Throws InputError ("--out DIR: holds the results of another configuration
 // or trace (DIR/ENTRY); give another folder, or FLAG to replace them") when
-// one of `entries` exists in `out` with another key, unless `replace`.
+// one of `entries` exists in `out` with another key, unless `replace`; when
+// another build wrote them (another version or other sources,
+// core/build_identity.h, core/result_writer.h), the message names it.
 // `flag` names the command's replace flag ("--force").
 void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries, bool replace,
                        std::string_view flag = "--force");

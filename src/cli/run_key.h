@@ -20,8 +20,10 @@ namespace ftlsim::cli {
 [[nodiscard]] std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
                                          const trace::FtrReader& reader);
 
-// The options outside the settings that change results (--wrap, the timing
-// options, --reset-at), as the first lines of a configuration's description.
+// The options outside the settings that change results or the files a run
+// writes (--wrap, the timing options, ModelArgs::key_lines: --reset-at,
+// --precondition, --repeat, --id-series), as the first lines of a
+// configuration's description.
 [[nodiscard]] std::string fixed_description(const ModelArgs& model, const TimingArgs& timing);
 
 }  // namespace ftlsim::cli

@@ -24,6 +24,35 @@ UniqueFd open_subfolder(int dir, const std::string& name) {
   return UniqueFd(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 }
 
+RegularFileAt open_regular_at(int dir, const std::string& name) {
+  RegularFileAt r;
+  const UniqueFd node(::openat(dir, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st {};
+  if (!node.valid() || ::fstat(node.get(), &st) != 0) {
+    r.error = errno;
+    return r;
+  }
+  r.mode = st.st_mode;
+  if (!S_ISREG(st.st_mode)) return r;
+  constexpr int kRead = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+  UniqueFd fd(::open(fd_path(node.get()).c_str(), kRead));
+  if (!fd.valid() && errno == ENOENT && ::access("/proc/self/fd", X_OK) != 0) {
+    fd = UniqueFd(::openat(dir, name.c_str(), kRead | O_NOFOLLOW));  // no /proc: by the name, checked below
+  }
+  struct stat opened {};
+  if (!fd.valid() || ::fstat(fd.get(), &opened) != 0) {
+    r.error = errno;
+    return r;
+  }
+  r.mode = opened.st_mode;
+  if (!S_ISREG(opened.st_mode) || opened.st_dev != st.st_dev || opened.st_ino != st.st_ino) {
+    r.error = ESTALE;  // another file than the one checked
+    return r;
+  }
+  r.fd = std::move(fd);
+  return r;
+}
+
 namespace {
 
 std::vector<std::string> split_components(const std::string& text) {

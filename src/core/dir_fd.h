@@ -2,6 +2,8 @@
 // A file descriptor owned by one object (closed on destruction), and the
 // few directory operations output folders need, all relative to an open
 // folder so that a path is resolved once and never re-read as text.
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +48,22 @@ class UniqueFd {
 // folder entry that is a real folder, never a symbolic link to one.
 // Invalid (errno set) when it is not.
 [[nodiscard]] UniqueFd open_subfolder(int dir, const std::string& name);
+
+// The entry `name` of the open folder `dir`, opened for reading only when it
+// is a regular file: opened O_PATH without following a symbolic link (no
+// driver's open runs, nothing blocks), checked with fstat, then opened for
+// reading through that node (/proc/self/fd/N) with O_NONBLOCK and checked
+// again, so the file read is the file checked and a FIFO swapped in never
+// blocks the run. For the files a run reads back from an output folder (its
+// manifest, sweep.csv, a result file's key). `fd` is invalid when the entry
+// is absent (`mode` 0, `error` ENOENT), not a regular file (`mode` its type)
+// or cannot be opened (`error` the errno).
+struct RegularFileAt {
+  UniqueFd fd;
+  mode_t mode = 0;
+  int error = 0;
+};
+[[nodiscard]] RegularFileAt open_regular_at(int dir, const std::string& name);
 
 // The folder an output path's last name lives in, resolved once by the
 // kernel: `base` is that folder when it exists, else its nearest existing

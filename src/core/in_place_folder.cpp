@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include "core/error.h"
@@ -80,6 +81,26 @@ int InPlaceFolder::create() {
   dir_ = open_subfolder(parent_.base.get(), name_);
   if (!dir_.valid()) throw system_error_from_errno(fmt::format("cannot open the folder {}", path_));
   return dir_.get();
+}
+
+std::optional<InPlaceFolder::Moved> InPlaceFolder::moved() const {
+  if (!dir_.valid()) return std::nullopt;
+  struct stat held {};
+  if (::fstat(dir_.get(), &held) != 0) return std::nullopt;
+  struct stat st {};
+  Moved m;
+  if (::fstatat(AT_FDCWD, folder_name_of(path_).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    m.now = errno == ENOENT ? "absent" : fmt::format("not reachable: {}", std::strerror(errno));
+  } else if (st.st_dev == held.st_dev && st.st_ino == held.st_ino) {
+    return std::nullopt;
+  } else {
+    m.now = S_ISDIR(st.st_mode) ? "another folder" : std::string(file_type_name(st.st_mode));
+  }
+  std::string where(PATH_MAX, '\0');
+  const ssize_t got = ::readlink(fd_path(dir_.get()).c_str(), where.data(), where.size());
+  where.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  m.where = where.empty() ? fd_path(dir_.get()) : where;
+  return m;
 }
 
 std::string InPlaceFolder::entry(const std::string& name) const { return fd_path(dir_.get()) + "/" + name; }

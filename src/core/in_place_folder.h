@@ -11,6 +11,7 @@
 // link is changed while the run goes on. A trailing "/" or "/." is dropped
 // first, so "symdir/" and "symdir/." are the symbolic link "symdir"
 // (refused) as "symdir" is.
+#include <optional>
 #include <string>
 
 #include "core/dir_fd.h"
@@ -39,6 +40,18 @@ class InPlaceFolder {
   [[nodiscard]] std::string entry(const std::string& name) const;
   // `message` with the open folder's /proc/self/fd/N text replaced by path().
   [[nodiscard]] std::string shown_error(std::string message) const;
+
+  // Where the open folder went when its path no longer leads to it (it was
+  // renamed, removed or replaced while the run went on): what the path names
+  // now ("absent", "another folder", "a regular file", ...) and the open
+  // folder's path now, as the kernel tells it (/proc/self/fd/N). nullopt
+  // while the path still leads to it, or before the folder exists. For
+  // messages only: nothing is done through the path.
+  struct Moved {
+    std::string now;
+    std::string where;
+  };
+  [[nodiscard]] std::optional<Moved> moved() const;
 
  private:
   std::string option_;

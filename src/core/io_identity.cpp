@@ -556,7 +556,10 @@ void RunInputs::check_not_inside(const Message& option, const std::string& dir, 
 }
 
 std::string folder_name_of(const std::string& path) {
-  std::string t = path;
+  std::string t;
+  for (const char c : path) {
+    if (c != '/' || t.empty() || t.back() != '/') t += c;
+  }
   for (;;) {
     if (t.size() > 1 && t.back() == '/') {
       t.pop_back();

@@ -150,7 +150,9 @@ struct OverlayLayers {
 [[nodiscard]] OverlayLayers overlay_layers(int fd, const std::string& mountinfo_path = "/proc/self/mountinfo");
 
 // `path` without trailing "/" and "/." components ("out/./" -> "out"),
-// so that its last component names the folder itself.
+// so that its last component names the folder itself, and with each run of
+// slashes as one ("e2//" -> "e2", "a//b" -> "a/b": the same path to the
+// kernel), as output folders are named in messages and `wrote` lines.
 [[nodiscard]] std::string folder_name_of(const std::string& path);
 
 }  // namespace ftlsim

@@ -128,13 +128,13 @@ std::optional<std::string> OutputDir::existing_text(const std::string& entry) co
     file_name.erase(0, slash + 1);
   }
   if (!dir.valid()) return std::nullopt;
-  const UniqueFd file(::openat(dir.get(), file_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-  struct stat st {};
-  if (!file.valid() || ::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  // Never through a symbolic link, never a device's open, never waiting on a FIFO.
+  const RegularFileAt file = open_regular_at(dir.get(), file_name);
+  if (!file.fd.valid()) return std::nullopt;
   std::string text;
   char buf[65536];
   for (;;) {
-    const ssize_t n = ::read(file.get(), buf, sizeof buf);
+    const ssize_t n = ::read(file.fd.get(), buf, sizeof buf);
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;

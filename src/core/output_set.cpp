@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <map>
 #include <string_view>
 
 #include "core/dir_fd.h"
 #include "core/error.h"
 #include "core/io_units.h"
+#include "core/io_identity.h"
 
 namespace ftlsim {
 namespace {
@@ -96,37 +98,63 @@ void collect(int dir, const std::string& prefix, Manifest& m) {
   }
 }
 
-// The manifest in the open folder `dir`; nullopt-like empty map with
-// `found` false when it has none or it does not parse.
-Manifest read_manifest(int dir, bool& found) {
-  found = false;
-  Manifest m;
-  const UniqueFd fd(::openat(dir, kManifestName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+// The manifest of an open folder as read: absent, proven (its lines in
+// `files`), or an entry of that name that proves nothing (`why`).
+struct ManifestRead {
+  enum class State { kAbsent, kRead, kUnproven } state = State::kAbsent;
+  Manifest files;
+  std::string why;
+};
+
+// Reads the manifest of the open folder `dir` through open_regular_at
+// (core/dir_fd.h): never through a symbolic link, never waiting on a FIFO,
+// never opening a device. An entry of that name that is not a regular file
+// ftlsim could have written, or does not parse as a whole, is kUnproven.
+ManifestRead read_manifest(int dir) {
+  ManifestRead r;
+  const auto unproven = [&r](std::string why) {
+    r.state = ManifestRead::State::kUnproven;
+    r.files.clear();
+    r.why = std::move(why);
+    return r;
+  };
+  const RegularFileAt file = open_regular_at(dir, kManifestName);
+  if (!file.fd.valid()) {
+    if (file.mode == 0 && file.error == ENOENT) return r;  // absent
+    if (file.mode != 0 && !S_ISREG(file.mode)) {
+      return unproven(fmt::format("{}, not a manifest ftlsim wrote", file_type_name(file.mode)));
+    }
+    return unproven(fmt::format("cannot be read: {}", std::strerror(file.error)));
+  }
   struct stat st {};
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20)) return m;
+  if (::fstat(file.fd.get(), &st) != 0) return unproven(fmt::format("cannot be read: {}", std::strerror(errno)));
+  if (st.st_size > (1 << 20)) return unproven("not a manifest ftlsim wrote: larger than 1 MiB");
   std::string text(static_cast<size_t>(st.st_size), '\0');
-  if (::pread(fd.get(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) return m;
-  if (text.rfind(kManifestHeader, 0) != 0) return m;
+  if (::pread(file.fd.get(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+    return unproven("cannot be read whole");
+  }
+  const std::string_view kNot = "not a manifest ftlsim wrote";
+  if (text.rfind(kManifestHeader, 0) != 0) return unproven(std::string(kNot));
   size_t pos = kManifestHeader.size();
   while (pos < text.size()) {
     size_t eol = text.find('\n', pos);
-    if (eol == std::string::npos) return m;
+    if (eol == std::string::npos) return unproven(std::string(kNot));
     const std::string_view line(text.data() + pos, eol - pos);
     pos = eol + 1;
     // "f INO SIZE CTIME_NS PATH" or "d 0 0 0 PATH"
-    if (line.size() < 9 || (line[0] != 'f' && line[0] != 'd') || line[1] != ' ') return m;
+    if (line.size() < 9 || (line[0] != 'f' && line[0] != 'd') || line[1] != ' ') return unproven(std::string(kNot));
     Written w{line[0] == 'd', 0, 0, 0};
     const char* p = line.data() + 1;
     const char* end = line.data() + line.size();
     for (uint64_t* field : {&w.ino, &w.size, &w.ctime_ns}) {
-      const auto r = std::from_chars(p + 1, end, *field);
-      if (r.ec != std::errc() || r.ptr == end || *r.ptr != ' ') return m;
-      p = r.ptr;
+      const auto res = std::from_chars(p + 1, end, *field);
+      if (res.ec != std::errc() || res.ptr == end || *res.ptr != ' ') return unproven(std::string(kNot));
+      p = res.ptr;
     }
-    m[std::string(p + 1, end)] = w;
+    r.files[std::string(p + 1, end)] = w;
   }
-  found = true;
-  return m;
+  r.state = ManifestRead::State::kRead;
+  return r;
 }
 
 // Why the entry `rel` is not one the manifest proves; empty when it is.
@@ -152,7 +180,11 @@ void collect_unproven(int dir, const std::string& prefix, const Manifest& m, std
   }
   for (const Entry& e : entries) {
     const std::string rel = prefix + e.name;
-    if (rel == kManifestName) continue;
+    if (rel == kManifestName) {
+      // Read as the proof (read_manifest); a bind mount of a file there proves nothing.
+      if (crosses_mount(e.sx, dir_sx)) out.push_back(fmt::format("{} (a mount point)", rel));
+      continue;
+    }
     if (const std::string why = why_unproven(e, rel, m, dir_sx); !why.empty()) {
       out.push_back(fmt::format("{} ({})", rel, why));
       continue;
@@ -212,10 +244,12 @@ void write_manifest(int dir, const std::string& shown) {
 }
 
 std::vector<std::string> unproven_entries(int dir) {
-  bool found = false;  // no manifest: every entry is unproven
-  const Manifest m = read_manifest(dir, found);
+  // No manifest, or one that proves nothing: every entry is unproven, and
+  // an entry named like the manifest is named first.
+  const ManifestRead m = read_manifest(dir);
   std::vector<std::string> out;
-  collect_unproven(dir, "", m, out);
+  if (m.state == ManifestRead::State::kUnproven) out.push_back(fmt::format("{} ({})", kManifestName, m.why));
+  collect_unproven(dir, "", m.files, out);
   return out;
 }
 
@@ -252,10 +286,10 @@ bool remove_written_set(int parent, const std::string& name) {
   }
   const UniqueFd dir = open_subfolder(parent, name);
   if (!dir.valid()) return false;
-  bool found = false;
-  const Manifest m = read_manifest(dir.get(), found);
-  if (!remove_proven(dir.get(), "", m)) return false;
-  if (found) ::unlinkat(dir.get(), kManifestName, 0);
+  const ManifestRead m = read_manifest(dir.get());
+  if (m.state == ManifestRead::State::kUnproven) return false;  // someone else's: it and the folder stay
+  if (!remove_proven(dir.get(), "", m.files)) return false;
+  if (m.state == ManifestRead::State::kRead) ::unlinkat(dir.get(), kManifestName, 0);
   return ::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0;
 }
 

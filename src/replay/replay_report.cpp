@@ -9,6 +9,7 @@
 #include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/build_identity.h"
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "core/version.h"
@@ -331,6 +332,7 @@ std::string summary_json(const ReplayReport& r) {
   JsonWriter j;
   j.begin_object();
   j.field("ftlsim_version", std::string(kVersion));
+  j.field("ftlsim_sources", std::string(source_digest()));
   j.field("kind", "replay");
   if (!r.config_key.empty()) j.field("config_key", r.config_key);
   j.field("trace", r.trace_path);

@@ -8,6 +8,7 @@
 #include "core/escape.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/build_identity.h"
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "core/version.h"
@@ -52,6 +53,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   JsonWriter j;
   j.begin_object();
   j.field("ftlsim_version", std::string(kVersion));
+  j.field("ftlsim_sources", std::string(source_digest()));
   j.field("trace", run.trace_path);
   if (!run.config_key.empty()) j.field("config_key", run.config_key);
   j.key("config").begin_object();

@@ -9,12 +9,17 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <vector>
 
+#include "core/build_identity.h"
 #include "core/dir_fd.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/output_dir.h"
 #include "core/output_set.h"
+#include "core/result_writer.h"
 #include "sweep/sweep_resume.h"
 
 namespace ftlsim::sim {
@@ -42,6 +47,27 @@ std::vector<std::string> names_in(int dir, const std::string& shown) {
   return names;
 }
 
+// The build that wrote the earlier sweep in the open folder `dir`: named by
+// the summary.json of the first of its `previous` rows that is done.
+std::optional<ResultWriter> sweep_writer(int dir,
+                                         const std::map<std::string, std::map<std::string, std::string>>& previous) {
+  for (const auto& [id, cells] : previous) {
+    const auto status = cells.find("status");
+    if (status == cells.end() || status->second != "done") continue;
+    if (id.empty() || id == "." || id == ".." || id.find('/') != std::string::npos) continue;  // not a folder of it
+    const UniqueFd folder = open_subfolder(dir, id);
+    if (!folder.valid()) continue;
+    const RegularFileAt file = open_regular_at(folder.get(), "summary.json");
+    if (!file.fd.valid()) continue;
+    std::string text(4096, '\0');  // the fields lead the file
+    const ssize_t got = ::pread(file.fd.get(), text.data(), text.size(), 0);
+    if (got <= 0) continue;
+    text.resize(static_cast<size_t>(got));
+    return result_writer(text);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table, bool force) {
@@ -64,7 +90,7 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
     throw InputError(say("`out` {}: its sweep.csv is {}, not a regular file; give a new or empty folder", dir,
                          file_type_name(csv_st.st_mode)));
   }
-  const auto previous = read_sweep_rows(out.entry("sweep.csv"));
+  const auto previous = read_sweep_rows(out.fd());
   for (const std::string& name : entries) {
     if (name != "sweep.csv" && previous.count(name) == 0) {
       throw InputError(
@@ -81,6 +107,13 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
   }
   if (same) return SweepFolder::kResume;
   if (!force) {
+    if (const std::optional<ResultWriter> w = sweep_writer(out.fd(), previous); w && !is_this_build(*w)) {
+      // Another build's model computed it: its keys differ whatever the options.
+      throw InputError(
+          say("`out` {} holds another sweep ({} configuration{} in its sweep.csv, written by {}, whose numbers may "
+              "differ from this build's; this is {}); give a new folder to keep it, or `force` to replace it",
+              dir, previous.size(), previous.size() == 1 ? "" : "s", escape_for_terminal(describe(*w)), this_build()));
+    }
     throw InputError(
         say("`out` {} holds another sweep ({} configuration{} in its sweep.csv, not those of "
             "this command); give a new folder to keep it, or `force` to replace it",

@@ -3,14 +3,16 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <cerrno>
 
+#include "core/build_identity.h"
 #include "core/dir_fd.h"
 #include "core/mapping_guard.h"
+#include "core/version.h"
 #include "sweep/fnv1a.h"
 
 namespace ftlsim::sim {
@@ -79,14 +81,29 @@ uint64_t trace_fingerprint(const TraceView& trace, const std::map<trace::Placeme
 }
 
 std::string config_key(uint64_t trace_fingerprint, std::string_view description) {
-  return fmt::format("{:016x}", fnv1a::bytes(fnv1a::word(fnv1a::kOffset, trace_fingerprint), description));
+  // The build first: results another version or other sources computed
+  // never match (core/build_identity.h).
+  const uint64_t build = fnv1a::bytes(
+      fnv1a::bytes(fnv1a::bytes(fnv1a::bytes(fnv1a::kOffset, kVersion), " "), source_digest()), "\n");
+  return fmt::format("{:016x}", fnv1a::bytes(fnv1a::word(build, trace_fingerprint), description));
 }
 
-std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const std::string& path) {
+std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(int dir) {
   std::map<std::string, std::map<std::string, std::string>> rows;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return rows;
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // Never through a symbolic link, never waiting on a FIFO (core/dir_fd.h).
+  const RegularFileAt file = open_regular_at(dir, "sweep.csv");
+  if (!file.fd.valid()) return rows;
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t got = ::read(file.fd.get(), buf, sizeof buf);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return rows;  // unreadable: nothing carried over
+    }
+    text.append(buf, static_cast<size_t>(got));
+  }
   std::vector<std::vector<std::string>> records;
   if (!parse_csv(text, records) || records.empty()) return rows;
   const std::vector<std::string>& header = records[0];

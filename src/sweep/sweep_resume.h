@@ -35,16 +35,20 @@ class SweepInterrupted : public SystemError {
 [[nodiscard]] uint64_t trace_fingerprint(const TraceView& trace,
                                          const std::map<trace::PlacementId, std::string>& pid_names);
 
-// The config_key of a row: 16 hex digits hashing the trace fingerprint and
-// `description`, the configuration as text (every setting as name=value,
-// the swept ones and the rest), so a changed option or trace never matches.
+// The config_key of a row: 16 hex digits hashing the build (the ftlsim
+// version and the digest of its sources, core/build_identity.h), the trace
+// fingerprint and `description`, the configuration as text (every setting
+// as name=value, the swept ones and the rest), so a changed option, trace
+// or build never matches. Every command's key is made here (cli/run_key.h).
 [[nodiscard]] std::string config_key(uint64_t trace_fingerprint, std::string_view description);
 
-// The rows of an earlier sweep.csv by config_id, each as its cells by
-// column name. Empty when the file is missing, and when it is not a sweep.csv
-// this version can resume from (no config_id, status and config_key
-// columns, or malformed CSV): then nothing is carried over.
-[[nodiscard]] std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(const std::string& path);
+// The rows of the earlier sweep.csv in the open folder `dir` by config_id,
+// each as its cells by column name. Empty when the file is missing or not a
+// regular file (it is read without following a symbolic link or waiting on
+// a FIFO), and when it is not a sweep.csv this version can resume from (no
+// config_id, status and config_key columns, or malformed CSV): then nothing
+// is carried over.
+[[nodiscard]] std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(int dir);
 
 // Carries complete rows of `previous` into `outcomes` (same size as
 // table.ids): a row is carried when its config_key equals table.keys[i] and

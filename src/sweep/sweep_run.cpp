@@ -98,7 +98,7 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
         rows.begin(), rows.end(), [](const SweepOutcome& o) { return o.status != SweepStatus::kMissing; }));
   };
   std::vector<SweepOutcome> outcomes(n);
-  start.carried = carry_over(read_sweep_rows(csv_path), table, out_fd, outcomes, run.force);
+  start.carried = carry_over(read_sweep_rows(out_fd), table, out_fd, outcomes, run.force);
   std::vector<size_t> todo;
   std::vector<SweepJob> todo_jobs;
   for (size_t k = 0; k < n; ++k) {

@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "core/csv_field.h"
+#include "core/build_identity.h"
 #include "core/json_writer.h"
+#include "core/version.h"
 #include "timing/timing_report.h"
 
 namespace ftlsim::timing {
@@ -79,6 +81,8 @@ std::string qd_sweep_json(std::span<const QdRow> rows, const QdSource& source) {
   const std::vector<std::string> placements = placements_of(rows);
   JsonWriter j;
   j.begin_object();
+  j.field("ftlsim_version", std::string(kVersion));
+  j.field("ftlsim_sources", std::string(source_digest()));
   j.field("trace", source.trace);
   if (!source.config_key.empty()) j.field("config_key", source.config_key);
   j.key("config").begin_object();

@@ -359,3 +359,61 @@ TEST_CASE("a link swapped while a command runs: no output replaces an input, no 
     }
   }
 }
+
+// Issue #22, the hostile rerun's M3: a sweep whose --out folder was renamed
+// while it ran said "wrote sw/sweep.csv ..." though sw/ was gone (or was
+// the user's new folder). The sweep writes on into the folder it holds, and
+// says where that is now, as a single run does. The rename happens while
+// the sweep opens its folder (an OpenGate on it), so after that open, every
+// time.
+TEST_CASE("a sweep whose folder is renamed while it runs says where its results are (root)", "[cli]") {
+  if (::geteuid() != 0) SKIP_TEST("fanotify permission events need root");
+  const TempDir tmp("lost-moved-sweep");
+  const std::string trace = make_trace(tmp.file("t.ftr"));
+  const std::string sw = tmp.file("sw");
+  fs::create_directories(sw);
+  {
+    const ftlsim::test::OpenGate probe(sw, [] {}, FAN_ONDIR);
+    if (!probe.ok()) SKIP_TEST("no fanotify permission events in this kernel");
+  }
+  const std::string moved = tmp.file("sw.moved");
+  const std::string sweep = "--trace " + trace + " " + kSmall + " --gc-thres 60,70 -j 1 --out ";
+  for (const bool replaced : {false, true}) {
+    INFO((replaced ? "renamed, and a new folder made in its place" : "renamed"));
+    fs::remove_all(sw);
+    fs::remove_all(moved);
+    fs::create_directories(sw);
+    RunResult r;
+    {
+      const ftlsim::test::OpenGate gate(
+          sw,
+          [&] {
+            fs::rename(sw, moved);
+            if (replaced) fs::create_directories(sw);
+          },
+          FAN_ONDIR);
+      r = run_ftlsim(sweep + sw);
+      REQUIRE(gate.fired());
+    }
+    INFO(r.output);
+    const std::string where = fs::canonical(moved).string();
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Contains("wrote      " + where + "/sweep.csv and 2 configuration folders"));
+    CHECK_THAT(r.output, !Contains("wrote      " + sw + "/"));
+    CHECK_THAT(r.output, Contains("ftlsim: error: --out " + sw + " changed while the run went on (now " +
+                                  (replaced ? "another folder" : "absent") + "); the results are in " + where));
+    // The results are complete where it says; the user's new folder is untouched.
+    CHECK(names_in(moved) == std::set<std::string>{"sweep.csv", "gc-thres=60", "gc-thres=70"});
+    CHECK(fs::exists(moved + "/gc-thres=70/summary.json"));
+    if (replaced) {
+      CHECK(fs::is_empty(sw));
+    } else {
+      CHECK_FALSE(fs::exists(sw));
+    }
+    // ... and resume from there.
+    const RunResult again = run_ftlsim(sweep + moved);
+    INFO(again.output);
+    CHECK(again.exit_code == 0);
+    CHECK_THAT(again.output, Contains("resumed    2 of 2 configurations were complete"));
+  }
+}

@@ -6,6 +6,8 @@
 // after an output is checked) and changes a path in the action: the command
 // then meets the change at exactly that point, every time.
 //
+// `extra` adds to the marked events: FAN_ONDIR gates the open of a folder.
+//
 // Needs root (CAP_SYS_ADMIN) and a kernel with
 // CONFIG_FANOTIFY_ACCESS_PERMISSIONS; ok() is false otherwise and the test
 // skips. The action must not open the gated file (it would wait on itself).
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <thread>
@@ -24,10 +27,10 @@ namespace ftlsim::test {
 
 class OpenGate {
  public:
-  OpenGate(const std::string& path, std::function<void()> action) : action_(std::move(action)) {
+  OpenGate(const std::string& path, std::function<void()> action, uint64_t extra = 0) : action_(std::move(action)) {
     fan_ = ::fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC | O_LARGEFILE);
     if (fan_ < 0) return;
-    if (::fanotify_mark(fan_, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, path.c_str()) != 0 || ::pipe2(stop_, O_CLOEXEC) != 0) {
+    if (::fanotify_mark(fan_, FAN_MARK_ADD, FAN_OPEN_PERM | extra, AT_FDCWD, path.c_str()) != 0 || ::pipe2(stop_, O_CLOEXEC) != 0) {
       ::close(fan_);
       fan_ = -1;
       return;

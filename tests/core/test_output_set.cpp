@@ -153,6 +153,41 @@ TEST_CASE("a run deletes only what an earlier run provably wrote", "[core][unit]
     fs::create_symlink(tmp.file("elsewhere"), out + "/summary.json");
     CHECK_THROWS_WITH(OutputDir("--out", out, kOwn, {}), Contains("summary.json (not the file ftlsim wrote)"));
   }
+  SECTION("an entry named .ftlsim_manifest that ftlsim did not write proves nothing") {
+    // A file of the user's, a folder with a user's file in it, a symbolic
+    // link: each is refused by name, and removing the set leaves it (they
+    // used to pass as "no manifest, nothing else", and the folder was
+    // swapped out into a hidden staging folder). FIFOs: test_cli_output_manifest.cpp.
+    const std::string m = std::string("/") + ftlsim::kManifestName;
+    fs::create_directories(tmp.file("f"));
+    put(tmp.file("f") + m, "my notes");
+    fs::create_directories(tmp.file("d") + m);
+    put(tmp.file("d") + m + "/thesis.tex", "years of work");
+    fs::create_directories(tmp.file("l"));
+    put(tmp.file("notes"), "my notes");
+    fs::create_symlink(tmp.file("notes"), tmp.file("l") + m);
+    // ... and a real manifest with a line cut short.
+    publish_set(tmp.file("c"), {"summary.json"});
+    const std::string text = slurp(tmp.file("c") + m);
+    fs::remove(tmp.file("c") + m);
+    put(tmp.file("c") + m, text.substr(0, text.size() - 3));
+    const int parent = ::open(tmp.file("").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(parent >= 0);
+    for (const auto& [dir, why] : std::vector<std::pair<std::string, std::string>>{
+             {"f", "not a manifest ftlsim wrote"}, {"d", "a folder"}, {"l", "a symbolic link"},
+             {"c", "not a manifest ftlsim wrote"}}) {
+      INFO(dir);
+      CHECK_THROWS_WITH(OutputDir("--out", tmp.file(dir), kOwn, {}),
+                        Contains(std::string(ftlsim::kManifestName) + " (" + why));
+      CHECK_FALSE(ftlsim::remove_written_set(parent, dir));
+      CHECK(fs::exists(fs::symlink_status(tmp.file(dir) + m)));
+    }
+    ::close(parent);
+    CHECK(slurp(tmp.file("f") + m) == "my notes");
+    CHECK(slurp(tmp.file("d") + m + "/thesis.tex") == "years of work");
+    CHECK(fs::is_symlink(tmp.file("l") + m));
+    CHECK(fs::exists(tmp.file("c/summary.json")));
+  }
   SECTION("a proven set is replaced, and an empty folder is taken") {
     publish_set(out, {"a/summary.json", "summary.json"}, "old");
     publish_set(out, {"timeseries.csv"}, "new");

@@ -151,7 +151,7 @@ std::map<std::string, Option> simulate_options() {
       {"timing", keyed("--timing")},
       {"id-series", keyed("--id-series")},
       {"wrap", keyed("--wrap")},
-      {"reset-at", keyed("--reset-at device:1")},
+      {"reset-at", keyed("--reset-at device:200")},
       {"precondition", keyed("--precondition seq")},
       {"repeat", keyed("--repeat 2")},
       // No output file changes.

@@ -23,7 +23,8 @@ class NandTimeline {
   NandTimeline(const TimingConfig& c, const NandMap& m)
       : read_(c.read_ns), program_(c.program_ns), erase_(c.erase_ns), xfer_(c.xfer_ns),
         planes_per_die_(m.planes_per_die()),
-        planes_(uint64_t{m.dies()} * m.planes_per_die(), BusyCalendar(std::min(c.read_ns, c.program_ns))),
+        planes_(uint64_t{m.dies()} * m.planes_per_die(),
+                BusyCalendar(std::min(c.read_ns, c.program_ns), std::max(c.read_ns, c.program_ns))),
         channels_(m.channels(), BusyCalendar(c.xfer_ns)) {}
 
   // No reservation will be made to start before `t` any more: gaps that end

@@ -51,6 +51,9 @@ class NandMap {
     const uint32_t plane = planes_ == 1 ? 0 : q % planes_;
     return NandLoc{die * planes_ + plane, die_channel_[die]};
   }
+  // A global plane index's location and die.
+  [[nodiscard]] NandLoc plane_loc(uint32_t plane) const { return NandLoc{plane, die_channel_[die_of_plane(plane)]}; }
+  [[nodiscard]] uint32_t die_of_plane(uint32_t plane) const { return planes_ == 1 ? plane : plane / planes_; }
   // The k-th die of unit `unit` in its write order (k < unit_dies()).
   [[nodiscard]] uint32_t unit_die(uint32_t unit, uint32_t k) const { return die_order_[first_die_[unit] + k]; }
   [[nodiscard]] uint32_t unit_dies() const { return dies_div_.divisor(); }

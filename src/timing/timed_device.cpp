@@ -16,7 +16,7 @@ void TimedDevice::begin_request(uint64_t now, HostOp op) {
   assert(now >= now_);
   now_ = now;
   // Nothing will start before now, except queued GC work (from its decision).
-  nand_.set_horizon(queue_.pending() == 0 ? now : std::min(now, queue_.at(queue_.fifo_head()).t_enq));
+  nand_.set_horizon(queue_.pending() == 0 ? now : std::min(now, queue_.op(queue_.fifo_head()).t_enq));
   fill(now);
   // What is still queued cannot start before now on its die (fill would have
   // placed it), and neither can anything else from here on: gaps before now
@@ -78,32 +78,32 @@ void TimedDevice::gc_copy(uint32_t src, uint32_t dst) {
   if (last_erase_[to] != kNoSeq) need = need == kNoSeq ? last_erase_[to] : std::max(need, last_erase_[to]);
   GcOp op;
   op.t_enq = now_;
-  op.need = need;
-  op.a = src;
-  op.b = dst;
-  op.kind = GcOpKind::kCopy;
-  const uint32_t die = map_.locate(src).plane / map_.planes_per_die();
+  op.a = map_.locate(src).plane;
+  op.b = map_.locate(dst).plane;
+  op.c = from;
+  op.d = to;
+  const uint32_t die = map_.die_of_plane(op.a);
   if (queue_.die_pending(die) == 0) {
     fill_dirty_ = true;
     head_changed(die);
   }
-  last_copy_in_[to] = queue_.push(op, die);
+  last_copy_in_[to] = queue_.push(op, need, die);
 }
 
 void TimedDevice::unit_erase(uint32_t unit) {
   if (!recording_) return;
   GcOp op;
   op.t_enq = now_;
-  op.need = last_copy_in_[unit];
-  op.a = unit;
-  op.kind = GcOpKind::kErase;
+  op.c = unit;
+  op.d = kErase;
+  const uint64_t need = last_copy_in_[unit];
   for (uint32_t k = 0; k < map_.unit_dies(); ++k) {
-    op.b = map_.unit_die(unit, k);
-    if (queue_.die_pending(op.b) == 0) {
+    op.a = map_.unit_die(unit, k);
+    if (queue_.die_pending(op.a) == 0) {
       fill_dirty_ = true;
-      head_changed(op.b);
+      head_changed(op.a);
     }
-    last_erase_[unit] = queue_.push(op, op.b);
+    last_erase_[unit] = queue_.push(op, need, op.a);
   }
   if (forced_pass_) {
     // Forced GC runs in the write path: all GC work is placed now, so the
@@ -126,7 +126,7 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
   uint64_t end = 0;
   while (queue_.fifo_head() <= last && queue_.fifo_head() < queue_.end_seq()) {
     const uint64_t seq = queue_.fifo_head();
-    end = std::max(end, place(seq, queue_.die_of(seq)));
+    end = std::max(end, place(seq, die_of(queue_.op(seq))));
   }
   return end;
 }
@@ -137,10 +137,10 @@ void TimedDevice::fill(uint64_t now) {
   fill_dirty_ = false;
   uint64_t next = ~uint64_t{0};
   auto ready = [&](const GcOp& op) {
-    return op.kind == GcOpKind::kCopy ? std::max(op.t_enq, program_end_[map_.unit_of(op.a)]) : erase_ready(op);
+    return op.d != kErase ? std::max(op.t_enq, program_end_[op.c]) : erase_ready(op);
   };
-  auto start_at = [&](bool copy, NandLoc loc, uint32_t die, uint64_t r) {
-    return copy ? nand_.read_start(loc, r) : nand_.erase_start(die, map_.rows(), r);
+  auto start_at = [&](bool copy, uint32_t plane, uint32_t die, uint64_t r) {
+    return copy ? nand_.read_start(map_.plane_loc(plane), r) : nand_.erase_start(die, map_.rows(), r);
   };
   for (uint32_t die = 0; die < map_.dies(); ++die) {
     if (head_start_[die] >= now) {  // cannot start before now (or idle)
@@ -153,27 +153,28 @@ void TimedDevice::fill(uint64_t now) {
     }
     HeadCache& h = heads_[die];
     if (h.valid) {  // same first operation as last time: a closer bound first
-      const uint64_t s = start_at(h.copy, h.loc, die, h.ready);
+      const uint64_t s = start_at(h.copy, h.plane, die, h.ready);
       head_start_[die] = s;
       if (now <= s) {
         next = std::min(next, s);
         continue;
       }
     }
-    uint64_t seq = 0;
-    while (queue_.die_head(die, seq)) {
-      const GcOp op = queue_.die_front(die);  // a copy: draining may move the queue
-      const bool copy = op.kind == GcOpKind::kCopy;
-      const NandLoc loc = copy ? map_.locate(op.a) : NandLoc{};
-      uint64_t s = start_at(copy, loc, die, ready(op));
-      if (s < now && op.need != kNoSeq && !queue_.done(op.need)) {
-        drain_through(op.need);
-        s = start_at(copy, loc, die, ready(op));
+    for (uint64_t seq = queue_.die_head(die); seq != kNoSeq; seq = queue_.die_head(die)) {
+      const GcOp op = queue_.op(seq);  // a copy: draining may grow the queue
+      const bool copy = op.d != kErase;
+      uint64_t s = start_at(copy, op.a, die, ready(op));
+      if (s < now) {
+        const uint64_t need = queue_.need(seq);
+        if (need != kNoSeq && !queue_.done(need)) {
+          drain_through(need);
+          s = start_at(copy, op.a, die, ready(op));
+        }
       }
       if (s >= now) {
         next = std::min(next, s);
         head_start_[die] = s;
-        h = HeadCache{ready(op), loc, copy, true};
+        h = HeadCache{ready(op), op.a, copy, true};
         break;
       }
       place(seq, die);
@@ -186,30 +187,30 @@ void TimedDevice::fill(uint64_t now) {
 uint64_t TimedDevice::erase_ready(const GcOp& op) const {
   // After every program into the unit and every read of it placed so far
   // (its GC reads on this die come first in the queue).
-  return std::max({op.t_enq, program_end_[op.a], read_end_[op.a]});
+  return std::max({op.t_enq, program_end_[op.c], read_end_[op.c]});
 }
 
 uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
-  const GcOp op = queue_.die_front(die);
-  assert(op.need == kNoSeq || queue_.done(op.need));
+  const GcOp op = queue_.op(seq);
+  assert(queue_.need(seq) == kNoSeq || queue_.done(queue_.need(seq)));
   queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
   head_changed(die);
-  queue_.prefetch_front(die);
+  if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
   uint64_t end = 0;
-  if (op.kind == GcOpKind::kCopy) {
+  if (op.d != kErase) {
     // Read once everything programmed into the victim is there; program once
     // the destination unit is erased.
-    const uint32_t from = map_.unit_of(op.a);
-    const uint32_t to = map_.unit_of(op.b);
-    const uint64_t data_out = nand_.read(map_.locate(op.a), std::max(op.t_enq, program_end_[from]));
+    const uint32_t from = op.c;
+    const uint32_t to = op.d;
+    const uint64_t data_out = nand_.read(map_.plane_loc(op.a), std::max(op.t_enq, program_end_[from]));
     read_end_[from] = std::max(read_end_[from], data_out);
-    end = nand_.program(map_.locate(op.b), std::max(data_out, erase_end_[to]));
+    end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[to]));
     program_end_[to] = std::max(program_end_[to], end);
     ++out_.gc_copies;
     out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
   } else {
-    end = nand_.erase(op.b, map_.rows(), erase_ready(op));
-    erase_end_[op.a] = std::max(erase_end_[op.a], end);
+    end = nand_.erase(op.a, map_.rows(), erase_ready(op));
+    erase_end_[op.c] = std::max(erase_end_[op.c], end);
     ++out_.erases;
     const uint64_t bytes = uint64_t{map_.slots_per_unit()} / map_.unit_dies() * ftl::kSlotBytes;
     out_.events.add(SeriesKind::kErase, end, end - op.t_enq, bytes);

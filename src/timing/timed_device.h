@@ -75,6 +75,10 @@ class TimedDevice {
   // it ends.
   uint64_t place(uint64_t seq, uint32_t die);
   [[nodiscard]] uint64_t erase_ready(const GcOp& op) const;
+  // A queued operation (GcOp): a copy reads on plane a into plane b, from
+  // unit c into unit d; an erase (d == kErase) erases unit c on die a.
+  static constexpr uint32_t kErase = ~uint32_t{0};
+  [[nodiscard]] uint32_t die_of(const GcOp& op) const { return op.d == kErase ? op.a : map_.die_of_plane(op.a); }
   // Before a host operation: places the queued work it depends on.
   void wait_for(uint64_t seq);
 
@@ -117,7 +121,7 @@ class TimedDevice {
   // where it reads (a copy) and whether it is a copy.
   struct HeadCache {
     uint64_t ready = 0;
-    NandLoc loc;
+    uint32_t plane = 0;
     bool copy = false;
     bool valid = false;
   };

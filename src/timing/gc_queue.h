@@ -39,13 +39,17 @@ class GcQueue {
   // Appends op, starting on `die`, to be placed after operation `need` (an
   // earlier sequence number, or kNoSeq); returns its sequence number.
   uint64_t push(const GcOp& op, uint64_t need, uint32_t die) {
+    // A need already placed is no need (done() never turns false again).
+    return push_queued_need(op, need != kNoSeq && !done(need) ? need : kNoSeq, die);
+  }
+  // push() of an operation whose need is kNoSeq or not placed yet.
+  uint64_t push_queued_need(const GcOp& op, uint64_t need, uint32_t die) {
     if (end_ - head_ == ring_.size()) grow();
     const uint64_t seq = end_++;
-    // A need already placed is no need (done() never turns false again); a
-    // queued one is at most the ring's length back.
+    // A queued need is at most the ring's length back.
     uint32_t back = 0;
-    if (need != kNoSeq && !done(need)) {
-      assert(seq - need < kPlaced);
+    if (need != kNoSeq) {
+      assert(seq - need < kPlaced && !done(need));
       back = static_cast<uint32_t>(seq - need);
     }
     Entry& e = ring_[seq & mask_];

@@ -14,6 +14,7 @@ TimedDevice::TimedDevice(const TimingConfig& cfg, const NandMap& map, TimingResu
 
 void TimedDevice::begin_request(uint64_t now, HostOp op) {
   assert(now >= now_);
+  queue_copies();
   now_ = now;
   // Nothing will start before now, except queued GC work (from its decision).
   nand_.set_horizon(queue_.pending() == 0 ? now : std::min(now, queue_.op(queue_.fifo_head()).t_enq));
@@ -35,6 +36,7 @@ uint64_t TimedDevice::end_request() {
 }
 
 void TimedDevice::finish() {
+  queue_copies();
   if (queue_.pending() != 0) drain_through(queue_.end_seq() - 1);
   out_.busy_ns = nand_.busy_ns();
 }
@@ -53,6 +55,7 @@ void TimedDevice::host_read(uint32_t slot) {
 
 void TimedDevice::host_program(uint32_t slot) {
   if (!recording_) return;
+  queue_copies();
   const uint32_t unit = map_.unit_of(slot);
   wait_for(last_erase_[unit]);
   const uint64_t end = nand_.program(map_.locate(slot), std::max({floor_, rmw_ready_, erase_end_[unit]}));
@@ -68,30 +71,54 @@ void TimedDevice::gc_begin(bool forced) {
   forced_pass_ = forced;
 }
 
-void TimedDevice::gc_copy(uint32_t src, uint32_t dst) {
-  if (!recording_) return;
-  const uint32_t from = map_.unit_of(src);
-  const uint32_t to = map_.unit_of(dst);
-  // The read waits for copies still queued into its unit, the program for
-  // the queued erase of its unit: both earlier in the queue.
-  uint64_t need = last_copy_in_[from];
-  if (last_erase_[to] != kNoSeq) need = need == kNoSeq ? last_erase_[to] : std::max(need, last_erase_[to]);
-  GcOp op;
-  op.t_enq = now_;
-  op.a = map_.locate(src).plane;
-  op.b = map_.locate(dst).plane;
-  op.c = from;
-  op.d = to;
-  const uint32_t die = map_.die_of_plane(op.a);
-  if (queue_.die_pending(die) == 0) {
-    fill_dirty_ = true;
-    head_changed(die);
+void TimedDevice::queue_noted() {
+  // A pass copies from one unit into one or a few: the units, their first
+  // dies and the need are looked up when the source or destination unit
+  // changes, not per copy.
+  const uint32_t spu = map_.slots_per_unit();
+  uint32_t from = ~uint32_t{0}, from_base = 0, from_first = 0;
+  uint32_t to = ~uint32_t{0}, to_base = 0, to_first = 0;
+  uint64_t need = kNoSeq;  // kNoSeq or queued
+  const uint64_t t_enq = now_;
+  for (uint32_t k = 0; k < noted_; ++k) {
+    const uint32_t src = notes_[k].src;
+    const uint32_t dst = notes_[k].dst;
+    if (src - from_base >= spu || dst - to_base >= spu || from == ~uint32_t{0} || to == ~uint32_t{0}) {
+      from = map_.unit_of(src);
+      from_base = map_.unit_base(from);
+      from_first = map_.first_die_index(from);
+      to = map_.unit_of(dst);
+      to_base = map_.unit_base(to);
+      to_first = map_.first_die_index(to);
+      // The read waits for copies still queued into its unit, the program
+      // for the queued erase of its unit: both earlier in the queue.
+      need = last_copy_in_[from];
+      if (last_erase_[to] != kNoSeq) need = need == kNoSeq ? last_erase_[to] : std::max(need, last_erase_[to]);
+      if (need != kNoSeq && queue_.done(need)) need = kNoSeq;
+    }
+    GcOp op;
+    op.t_enq = t_enq;
+    op.a = map_.plane_at(from_first, src - from_base);
+    op.b = map_.plane_at(to_first, dst - to_base);
+    op.c = from;
+    op.d = to;
+    const uint32_t die = map_.die_of_plane(op.a);
+    if (queue_.die_pending(die) == 0) {
+      fill_dirty_ = true;
+      head_changed(die);
+    }
+    const uint64_t seq = queue_.push_queued_need(op, need, die);
+    last_copy_in_[to] = seq;
+    // The copies into `to` are queued: a later copy from `to` needs this one
+    // (from != to in a pass; if not, need looks again).
+    if (to == from) from = ~uint32_t{0};
   }
-  last_copy_in_[to] = queue_.push(op, need, die);
+  noted_ = 0;
 }
 
 void TimedDevice::unit_erase(uint32_t unit) {
   if (!recording_) return;
+  queue_copies();
   GcOp op;
   op.t_enq = now_;
   op.c = unit;

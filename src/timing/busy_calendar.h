@@ -52,6 +52,7 @@ class BusyCalendar {
     if (all_.size() != 0) {
       forget(horizon);
       if (all_.size() != 0 && all_.back().end >= ready + dur) {
+        if (dur <= min_hole_ && all_.front().end >= ready + dur) return std::max(ready, all_.front().start);
         const Found f = find(ready, dur);
         if (f.i != kNone) return f.s;
       }
@@ -65,13 +66,34 @@ class BusyCalendar {
     if (all_.size() != 0) {
       forget(horizon);
       if (all_.size() != 0 && all_.back().end >= ready + dur) {
-        const uint64_t s = take_first_fit(ready, dur);
+        uint64_t s = 0;
+        if (take_from_first(ready, dur, kNone64, s)) return s;
+        s = take_first_fit(ready, dur);
         if (s != kNone64) return s;
       }
     }
     const uint64_t s = std::max(ready, free_at_);
     if (s - free_at_ >= min_hole_) add_hole(s);
     free_at_ = s + dur;
+    return s;
+  }
+  // Reserves `dur` at earliest(ready, dur) if that is before `limit`;
+  // returns earliest(ready, dur) either way.
+  uint64_t reserve_before(uint64_t ready, uint64_t dur, uint64_t horizon, uint64_t limit) {
+    if (all_.size() != 0) {
+      forget(horizon);
+      if (all_.size() != 0 && all_.back().end >= ready + dur) {
+        uint64_t s = 0;
+        if (take_from_first(ready, dur, limit, s)) return s;
+        s = take_first_fit(ready, dur, limit);
+        if (s != kNone64) return s;
+      }
+    }
+    const uint64_t s = std::max(ready, free_at_);
+    if (s < limit) {
+      if (s - free_at_ >= min_hole_) add_hole(s);
+      free_at_ = s + dur;
+    }
     return s;
   }
   [[nodiscard]] uint64_t free_at() const { return free_at_; }
@@ -102,6 +124,7 @@ class BusyCalendar {
     const Hole& operator[](uint32_t i) const { return buf_[b_ + i]; }
     Hole& operator[](uint32_t i) { return buf_[b_ + i]; }
     [[nodiscard]] const Hole& front() const { return buf_[b_]; }
+    Hole& front() { return buf_[b_]; }
     [[nodiscard]] const Hole& back() const { return buf_[e_ - 1]; }
     // The first hole whose end is >= t (size() when none): ends ascend.
     [[nodiscard]] uint32_t first_ending_at_or_after(uint64_t t) const {
@@ -217,12 +240,41 @@ class BusyCalendar {
     }
     return Found{};
   }
-  // Reserves `dur` in the first hole it fits; returns its start, kNone64
-  // when none fits.
-  [[gnu::noinline]] uint64_t take_first_fit(uint64_t ready, uint64_t dur) {
+  // Most reads: a reservation of at most min_hole that fits the first hole
+  // (then its first fit) from the hole's start. Sets s and, if s < limit,
+  // takes it; false when the general path must decide (another hole, or a
+  // part left before s).
+  bool take_from_first(uint64_t ready, uint64_t dur, uint64_t limit, uint64_t& s) {
+    if (dur > min_hole_) return false;
+    Hole& h = all_.front();
+    if (h.end < ready + dur) return false;
+    s = std::max(ready, h.start);
+    if (s >= limit) return true;
+    if (s - h.start >= min_hole_) return false;
+    // The first hole, if long, is the first long hole.
+    const bool was_long = is_long(h.start, h.end);
+    if (h.end - (s + dur) >= min_hole_) {
+      h.start = s + dur;
+      if (was_long) {
+        if (is_long(h.start, h.end)) {
+          longs_.front().start = h.start;
+        } else {
+          longs_.pop_front();
+        }
+      }
+    } else {
+      all_.pop_front();
+      if (was_long) longs_.pop_front();
+    }
+    return true;
+  }
+  // Reserves `dur` in the first hole it fits if that starts before `limit`;
+  // returns its start, kNone64 when none fits.
+  [[gnu::noinline]] uint64_t take_first_fit(uint64_t ready, uint64_t dur, uint64_t limit = kNone64) {
     const Found f = find(ready, dur);
     if (f.i == kNone) return kNone64;
     const uint64_t s = f.s;
+    if (s >= limit) return s;
     Hole& h = all_[f.i];
     const uint64_t start = h.start;
     const uint64_t end = h.end;

@@ -42,6 +42,17 @@ class NandTimeline {
     busy_ns_ += read_;
     return transfer(l.channel, done);
   }
+  // read() if the array read can start before `limit`: then returns its
+  // start and sets data_out; else returns when it could start, reserving
+  // nothing.
+  uint64_t read_if_before(NandLoc l, uint64_t ready, uint64_t limit, uint64_t& data_out) {
+    const uint64_t s = planes_[l.plane].reserve_before(ready, read_, horizon_, limit);
+    if (s < limit) {
+      busy_ns_ += read_;
+      data_out = transfer(l.channel, s + read_);
+    }
+    return s;
+  }
   // Page program: transfer in on the channel, then program on the plane.
   // Returns when the program ends.
   uint64_t program(NandLoc l, uint64_t ready) {

@@ -190,18 +190,38 @@ void TimedDevice::fill(uint64_t now) {
     for (uint64_t seq = queue_.die_head(die); seq != kNoSeq; seq = queue_.die_head(die)) {
       const GcOp op = queue_.op(seq);  // a copy: draining may grow the queue
       const bool copy = op.d != kErase;
-      uint64_t s = start_at(copy, op.a, die, ready(op));
-      if (s < now) {
-        const uint64_t need = queue_.need(seq);
-        if (need != kNoSeq && !queue_.done(need)) {
-          drain_through(need);
-          s = start_at(copy, op.a, die, ready(op));
+      uint64_t r = ready(op);
+      const uint64_t need = queue_.need(seq);
+      if (need != kNoSeq && !queue_.done(need)) {
+        // It cannot be placed before what it needs: place that first if it
+        // would start before now.
+        const uint64_t s = start_at(copy, op.a, die, r);
+        if (s >= now) {
+          next = std::min(next, s);
+          head_start_[die] = s;
+          h = HeadCache{r, op.a, copy, true};
+          break;
         }
+        drain_through(need);
+        r = ready(op);
       }
+      if (copy) {  // the read is reserved if it starts before now
+        uint64_t data_out = 0;
+        const uint64_t s = nand_.read_if_before(map_.plane_loc(op.a), r, now, data_out);
+        if (s >= now) {
+          next = std::min(next, s);
+          head_start_[die] = s;
+          h = HeadCache{r, op.a, true, true};
+          break;
+        }
+        (void)place_copy(seq, die, op, data_out);
+        continue;
+      }
+      const uint64_t s = start_at(false, op.a, die, r);
       if (s >= now) {
         next = std::min(next, s);
         head_start_[die] = s;
-        h = HeadCache{ready(op), op.a, copy, true};
+        h = HeadCache{r, op.a, false, true};
         break;
       }
       place(seq, die);
@@ -220,28 +240,33 @@ uint64_t TimedDevice::erase_ready(const GcOp& op) const {
 uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
   const GcOp op = queue_.op(seq);
   assert(queue_.need(seq) == kNoSeq || queue_.done(queue_.need(seq)));
+  if (op.d != kErase) {
+    // Read once everything programmed into the victim is there.
+    const uint64_t data_out = nand_.read(map_.plane_loc(op.a), std::max(op.t_enq, program_end_[op.c]));
+    return place_copy(seq, die, op, data_out);
+  }
   queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
   head_changed(die);
   if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
-  uint64_t end = 0;
-  if (op.d != kErase) {
-    // Read once everything programmed into the victim is there; program once
-    // the destination unit is erased.
-    const uint32_t from = op.c;
-    const uint32_t to = op.d;
-    const uint64_t data_out = nand_.read(map_.plane_loc(op.a), std::max(op.t_enq, program_end_[from]));
-    read_end_[from] = std::max(read_end_[from], data_out);
-    end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[to]));
-    program_end_[to] = std::max(program_end_[to], end);
-    ++out_.gc_copies;
-    out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
-  } else {
-    end = nand_.erase(op.a, map_.rows(), erase_ready(op));
-    erase_end_[op.c] = std::max(erase_end_[op.c], end);
-    ++out_.erases;
-    const uint64_t bytes = uint64_t{map_.slots_per_unit()} / map_.unit_dies() * ftl::kSlotBytes;
-    out_.events.add(SeriesKind::kErase, end, end - op.t_enq, bytes);
-  }
+  const uint64_t end = nand_.erase(op.a, map_.rows(), erase_ready(op));
+  erase_end_[op.c] = std::max(erase_end_[op.c], end);
+  ++out_.erases;
+  const uint64_t bytes = uint64_t{map_.slots_per_unit()} / map_.unit_dies() * ftl::kSlotBytes;
+  out_.events.add(SeriesKind::kErase, end, end - op.t_enq, bytes);
+  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
+  return end;
+}
+
+uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out) {
+  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
+  head_changed(die);
+  if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
+  // Program once the destination unit is erased.
+  read_end_[op.c] = std::max(read_end_[op.c], data_out);
+  const uint64_t end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[op.d]));
+  program_end_[op.d] = std::max(program_end_[op.d], end);
+  ++out_.gc_copies;
+  out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
   out_.nand_end_ns = std::max(out_.nand_end_ns, end);
   return end;
 }

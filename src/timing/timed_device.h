@@ -99,6 +99,9 @@ class TimedDevice {
   // Places queued operation seq (not done), the first of `die`; returns when
   // it ends.
   uint64_t place(uint64_t seq, uint32_t die);
+  // The rest of placing copy seq (op) once its read is reserved: the data is
+  // out at data_out.
+  uint64_t place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out);
   [[nodiscard]] uint64_t erase_ready(const GcOp& op) const;
   // A queued operation (GcOp): a copy reads on plane a into plane b, from
   // unit c into unit d; an erase (d == kErase) erases unit c on die a.

@@ -22,7 +22,7 @@ EventSeries::EventSeries(uint64_t interval_ns)
     : interval_(interval_ns == 0 ? kAutoStartNs : interval_ns),
       max_bins_(interval_ns == 0 ? kAutoIntervals : kMaxIntervals) {}
 
-void EventSeries::add(SeriesKind k, uint64_t end_ns, uint64_t latency_ns, uint64_t bytes) {
+void EventSeries::add_beyond(SeriesKind k, uint64_t end_ns, uint64_t latency_ns, uint64_t bytes) {
   uint64_t bin = end_ns / interval_;
   while (bin >= max_bins_) {
     widen();

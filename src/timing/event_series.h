@@ -25,7 +25,16 @@ class EventSeries {
   // interval_ns = 0: automatic (see above). Otherwise fixed, unless the run
   // spans more than kMaxIntervals of it, when it doubles the same way.
   explicit EventSeries(uint64_t interval_ns = 0);
-  void add(SeriesKind k, uint64_t end_ns, uint64_t latency_ns, uint64_t bytes);
+  void add(SeriesKind k, uint64_t end_ns, uint64_t latency_ns, uint64_t bytes) {
+    const uint64_t bin = end_ns / interval_;
+    if (bin >= bins_.size()) [[unlikely]] {
+      add_beyond(k, end_ns, latency_ns, bytes);
+      return;
+    }
+    Cell& c = bins_[bin][static_cast<size_t>(k)];
+    c.bytes += bytes;
+    c.latency.record(latency_ns);
+  }
   [[nodiscard]] uint64_t interval_ns() const { return interval_; }
   // CSV with header interval_start_ns,event,count,bytes,lat_mean_ns,
   // lat_p50_ns,lat_p99_ns,lat_max_ns; one row per (interval, kind) with
@@ -42,6 +51,8 @@ class EventSeries {
   };
   using Bin = std::array<Cell, kSeriesKinds>;
   void widen();  // doubles the interval, merging bins pairwise
+  // add() of an event past the last bin: widens or adds bins first.
+  void add_beyond(SeriesKind k, uint64_t end_ns, uint64_t latency_ns, uint64_t bytes);
 
   uint64_t interval_;
   size_t max_bins_;

@@ -51,6 +51,19 @@ class NandMap {
     const uint32_t plane = planes_ == 1 ? 0 : q % planes_;
     return NandLoc{die * planes_ + plane, die_channel_[die]};
   }
+  // For walking many slots: the first slot of a unit, the index of its first
+  // die in the die order, and the global plane of offset `off` of the unit
+  // whose first die index is `first` (= locate(slot).plane).
+  [[nodiscard]] uint32_t unit_base(uint32_t unit) const { return unit * spu_div_.divisor(); }
+  [[nodiscard]] uint32_t first_die_index(uint32_t unit) const { return first_die_[unit]; }
+  [[nodiscard]] uint32_t plane_at(uint32_t first, uint32_t off) const {
+    const uint32_t q = dies_div_.divide(off);
+    const uint32_t die = die_order_[first + (off - q * dies_div_.divisor())];
+    return planes_ == 1 ? die : die * planes_ + q % planes_;
+  }
+  // A global plane index's location and die.
+  [[nodiscard]] NandLoc plane_loc(uint32_t plane) const { return NandLoc{plane, die_channel_[die_of_plane(plane)]}; }
+  [[nodiscard]] uint32_t die_of_plane(uint32_t plane) const { return planes_ == 1 ? plane : plane / planes_; }
   // The k-th die of unit `unit` in its write order (k < unit_dies()).
   [[nodiscard]] uint32_t unit_die(uint32_t unit, uint32_t k) const { return die_order_[first_die_[unit] + k]; }
   [[nodiscard]] uint32_t unit_dies() const { return dies_div_.divisor(); }

@@ -23,7 +23,8 @@ class NandTimeline {
   NandTimeline(const TimingConfig& c, const NandMap& m)
       : read_(c.read_ns), program_(c.program_ns), erase_(c.erase_ns), xfer_(c.xfer_ns),
         planes_per_die_(m.planes_per_die()),
-        planes_(uint64_t{m.dies()} * m.planes_per_die(), BusyCalendar(std::min(c.read_ns, c.program_ns))),
+        planes_(uint64_t{m.dies()} * m.planes_per_die(),
+                BusyCalendar(std::min(c.read_ns, c.program_ns), std::max(c.read_ns, c.program_ns))),
         channels_(m.channels(), BusyCalendar(c.xfer_ns)) {}
 
   // No reservation will be made to start before `t` any more: gaps that end
@@ -40,6 +41,17 @@ class NandTimeline {
     const uint64_t done = planes_[l.plane].reserve(ready, read_, horizon_) + read_;
     busy_ns_ += read_;
     return transfer(l.channel, done);
+  }
+  // read() if the array read can start before `limit`: then returns its
+  // start and sets data_out; else returns when it could start, reserving
+  // nothing.
+  uint64_t read_if_before(NandLoc l, uint64_t ready, uint64_t limit, uint64_t& data_out) {
+    const uint64_t s = planes_[l.plane].reserve_before(ready, read_, horizon_, limit);
+    if (s < limit) {
+      busy_ns_ += read_;
+      data_out = transfer(l.channel, s + read_);
+    }
+    return s;
   }
   // Page program: transfer in on the channel, then program on the plane.
   // Returns when the program ends.

@@ -53,7 +53,10 @@ class TimedDevice {
   // Whether the request just ended read a page (false: all slots unmapped).
   [[nodiscard]] bool request_read_nand() const { return req_reads_ != 0; }
   // Off: FTL operations are not timed (records the --ops filter skips).
-  void set_recording(bool on) { recording_ = on; }
+  void set_recording(bool on) {
+    queue_copies();
+    recording_ = on;
+  }
   // Places every queued GC operation; call once after the last request.
   void finish();
 
@@ -61,12 +64,34 @@ class TimedDevice {
   void host_read(uint32_t slot);
   void host_program(uint32_t slot);
   void gc_begin(bool forced);
-  void gc_copy(uint32_t src, uint32_t dst);
+  // A GC copy is noted here, inline in the FTL's copy loop, and queued with
+  // the copies noted before it before anything reads the queue (at the
+  // pass's erase at the latest): the same operations in the same order.
+  void gc_copy(uint32_t src, uint32_t dst) {
+    if (!recording_) return;
+    if (noted_ == kNoteBatch) [[unlikely]] queue_noted();
+    notes_[noted_++] = Copy{src, dst};
+  }
   void unit_erase(uint32_t unit);
 
-  [[nodiscard]] uint64_t queued_gc_ops() const { return queue_.pending(); }
+  [[nodiscard]] uint64_t queued_gc_ops() {
+    queue_copies();
+    return queue_.pending();
+  }
 
  private:
+  struct Copy {
+    uint32_t src, dst;
+  };
+  static constexpr uint32_t kNoteBatch = 4096;
+  std::vector<Copy> notes_ = std::vector<Copy>(kNoteBatch);
+  uint32_t noted_ = 0;
+  // Queues the copies noted so far.
+  void queue_copies() {
+    if (noted_ != 0) queue_noted();
+  }
+  [[gnu::noinline]] void queue_noted();
+
   void fill(uint64_t now);
   // Places every queued operation with sequence number <= last, in order;
   // returns the latest end among them (0 if none).
@@ -74,7 +99,14 @@ class TimedDevice {
   // Places queued operation seq (not done), the first of `die`; returns when
   // it ends.
   uint64_t place(uint64_t seq, uint32_t die);
+  // The rest of placing copy seq (op) once its read is reserved: the data is
+  // out at data_out.
+  uint64_t place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out);
   [[nodiscard]] uint64_t erase_ready(const GcOp& op) const;
+  // A queued operation (GcOp): a copy reads on plane a into plane b, from
+  // unit c into unit d; an erase (d == kErase) erases unit c on die a.
+  static constexpr uint32_t kErase = ~uint32_t{0};
+  [[nodiscard]] uint32_t die_of(const GcOp& op) const { return op.d == kErase ? op.a : map_.die_of_plane(op.a); }
   // Before a host operation: places the queued work it depends on.
   void wait_for(uint64_t seq);
 
@@ -117,7 +149,7 @@ class TimedDevice {
   // where it reads (a copy) and whether it is a copy.
   struct HeadCache {
     uint64_t ready = 0;
-    NandLoc loc;
+    uint32_t plane = 0;
     bool copy = false;
     bool valid = false;
   };

@@ -1,8 +1,8 @@
-// BusyCalendar (a ring of holes, no scan when the last hole ends too early)
-// against the plain version it replaced: a vector of holes scanned in order,
-// erased from and inserted into. Hand-checked cases first, then random
-// operation sequences with a fixed seed, every answer and every hole
-// compared.
+// BusyCalendar (lists of holes searched by end: all of them, and those at
+// least one program long) against the plain version it replaced: a vector of
+// holes scanned in order, erased from and inserted into. Hand-checked cases
+// first, then random operation sequences with a fixed seed, every answer and
+// every hole compared, and the list of long holes checked against the holes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -118,17 +118,23 @@ TEST_CASE("busy calendar: at kMaxHoles a gap at the end drops the earliest hole,
 TEST_CASE("busy calendar: same answers and holes as scanning every hole, on random sequences", "[timing]") {
   // Durations as a plane sees them (read, program, erase) and channel-sized
   // ones; readies anywhere from the horizon to past the end (so holes are
-  // taken, split and erased at every position, from both sides of the
-  // ring); a horizon that only moves forward and stays at or before every
-  // later ready; the ring grows past its first size (runs without a
-  // horizon keep hundreds of holes). Every hole is compared after every
-  // operation.
-  for (uint64_t seed = 1; seed <= 40; ++seed) {
+  // taken, split and erased at every position, from both sides of each
+  // list); a horizon that only moves forward and stays at or before every
+  // later ready; the lists grow past their first size (runs without a
+  // horizon keep hundreds of holes); reservations made only if they start
+  // before a limit. Every hole is compared after every operation.
+  // Calendars without a long list (a channel's) and with one: at the
+  // program time (200, a plane's with reads of 40), at a duration between
+  // (60), and at one also drawn as a min_hole-sized duration (40 with
+  // min_hole 1).
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
     Rng rng(seed);
     const uint64_t min_hole = seed % 4 == 0 ? 1 : 40;
-    BusyCalendar fast(min_hole);
+    const uint64_t longs[] = {0, 200, 200, 60, 40};
+    const uint64_t long_hole = longs[seed % std::size(longs)];
+    BusyCalendar fast(min_hole, long_hole);
     NaiveCalendar ref(min_hole);
-    const uint64_t durs[] = {40, 200, 2000, 5, 1, 60};
+    const uint64_t durs[] = {40, 200, 200, 2000, 5, 1, 60, 40};
     uint64_t horizon = 0;
     uint64_t max_holes = 0;
     const bool keep_horizon = seed % 5 == 0;
@@ -143,8 +149,14 @@ TEST_CASE("busy calendar: same answers and holes as scanning every hole, on rand
         ready = horizon + rng.below(ref.free_at() - std::min(horizon, ref.free_at()) + 400);
       }
       const uint64_t dur = durs[rng.below(std::size(durs))];
-      if (rng.below(3) == 0) {
+      const uint64_t kind = rng.below(4);
+      if (kind == 0) {
         REQUIRE(fast.earliest(ready, dur, horizon) == ref.earliest(ready, dur, horizon));
+      } else if (kind == 1) {  // reserved only if it starts before a limit near its start
+        const uint64_t s = ref.earliest(ready, dur, horizon);
+        const uint64_t limit = s + rng.below(3) - 1;  // s - 1, s or s + 1
+        REQUIRE(fast.reserve_before(ready, dur, horizon, limit) == s);
+        if (s < limit) (void)ref.reserve(ready, dur, horizon);
       } else {
         REQUIRE(fast.reserve(ready, dur, horizon) == ref.reserve(ready, dur, horizon));
       }
@@ -153,8 +165,19 @@ TEST_CASE("busy calendar: same answers and holes as scanning every hole, on rand
       bool same = true;
       for (size_t k = 0; k < ref.holes(); ++k) same = same && fast.hole(k) == ref.hole(k);
       REQUIRE(same);
+      // The long list: exactly the holes at least long_hole long, in order.
+      size_t n_long = 0;
+      const bool listed = long_hole > min_hole;
+      for (size_t k = 0; k < ref.holes(); ++k) {
+        const auto [b, e] = ref.hole(k);
+        if (!listed || e - b < long_hole) continue;
+        same = same && n_long < fast.long_holes() && fast.long_hole(n_long) == ref.hole(k);
+        ++n_long;
+      }
+      REQUIRE(same);
+      REQUIRE(fast.long_holes() == n_long);
       max_holes = std::max<uint64_t>(max_holes, ref.holes());
     }
-    if (keep_horizon) CHECK(max_holes > 64);  // the ring grew
+    if (keep_horizon) CHECK(max_holes > 64);  // the lists grew
   }
 }

@@ -22,9 +22,27 @@ std::string key_in_json(const std::string& text) {
   return end == std::string::npos ? "none" : text.substr(at + tag.size(), end - at - tag.size());
 }
 
+namespace {
+
+// The result files of every kind of run that writes an output folder: a
+// folder holding one this run does not write holds another kind's results.
+constexpr std::string_view kResultEntries[] = {"summary.json", "a/summary.json", "b/summary.json", "qd_sweep.json",
+                                               "sweep.csv"};
+
+}  // namespace
+
 void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries, bool replace,
                        std::string_view flag) {
   if (replace) return;
+  for (const std::string_view entry : kResultEntries) {
+    bool own = false;
+    for (const KeyedEntry& e : entries) own = own || e.entry == entry;
+    if (own || !out.existing_text(std::string(entry))) continue;
+    const std::string shown = escape_for_terminal(folder_name_of(out.path()));
+    throw InputError(fmt::format("--out {}: holds the results of another kind of run ({}/{}); give another folder, "
+                                 "or {} to replace them",
+                                 shown, shown, entry, flag));
+  }
   for (const KeyedEntry& e : entries) {
     const std::optional<std::string> text = out.existing_text(e.entry);
     if (!text || key_in_json(*text) == e.key) continue;

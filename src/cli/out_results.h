@@ -34,6 +34,9 @@ struct KeyedEntry {
 // (written before keys were, or by another kind of run).
 [[nodiscard]] std::string key_in_json(const std::string& text);
 
+// Throws InputError, unless `replace`, when `out` holds a result file of
+// another kind of run (one of the files listed above that `entries` lacks:
+// "--out DIR: holds the results of another kind of run (DIR/ENTRY); ...").
 // Throws InputError ("--out DIR: holds the results of another configuration
 // or trace (DIR/ENTRY); give another folder, or FLAG to replace them") when
 // one of `entries` exists in `out` with another key, unless `replace`; when

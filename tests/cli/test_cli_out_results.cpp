@@ -112,3 +112,46 @@ TEST_CASE("every command's --out: the same configuration replaces its results, a
     make_trace(t, "1");
   }
 }
+
+// A folder of another kind of run (hostile rerun 2, N1): compare and
+// qd-sweep replaced a single run's, a replay's or each other's results
+// without --force, since each looked only for its own result files.
+TEST_CASE("every command's --out: the results of another kind of run are refused without its flag", "[cli]") {
+  const TempDir tmp("out-kinds");
+  const std::string t = make_trace(tmp.file("t.ftr"));
+  const std::string small = " --logical 8M --no-progress";
+  const std::string img = tmp.file("t.img");
+  const std::vector<Command> commands = {
+      {"simulate", "--trace " + t + small, "", "summary.json", "--force"},
+      {"compare", "compare --trace " + t + small + " --b \"--gc-thres 70\"", "", "b/summary.json", "--force"},
+      {"qd-sweep", "qd-sweep --trace " + t + small + " --qd 1,2", "", "qd_sweep.json", "--force"},
+      {"replay", "replay --no-progress --trace " + t + " --target " + img + " --create 8M --force", "",
+       "summary.json", "--replace-out"},
+  };
+  for (const Command& first : commands) {
+    for (const Command& second : commands) {
+      if (first.what == second.what) continue;
+      INFO(first.what << " then " << second.what);
+      const std::string out = tmp.file("out-" + first.what + "-" + second.what);
+      const RunResult made = run_ftlsim(first.first + " --out " + out);
+      INFO(made.output);
+      if (made.output.find("O_DIRECT") != std::string::npos) {
+        WARN("skipped: no O_DIRECT in " << tmp.file(""));
+        continue;
+      }
+      REQUIRE(made.exit_code == 0);
+      const auto before = contents(out);
+      const RunResult other = run_ftlsim(second.first + " --out " + out);
+      INFO(other.output);
+      CHECK(other.exit_code == 2);
+      CHECK_THAT(other.output, Contains("--out " + out + ": holds the results of "));
+      CHECK_THAT(other.output, Contains("give another folder, or " + second.flag + " to replace them"));
+      CHECK(std::count(other.output.begin(), other.output.end(), '\n') == 1);
+      CHECK(contents(out) == before);
+      const RunResult replaced = run_ftlsim(second.first + " " + second.flag + " --out " + out);
+      INFO(replaced.output);
+      CHECK(replaced.exit_code == 0);
+      CHECK(contents(out) != before);
+    }
+  }
+}

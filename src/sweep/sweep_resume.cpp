@@ -123,12 +123,25 @@ std::map<std::string, std::map<std::string, std::string>> read_sweep_rows(int di
 namespace {
 
 // True when the folder `id` of the open folder `dir` (itself, not a symbolic
-// link) holds summary.json as a regular file.
-bool holds_summary(int dir, const std::string& id) {
+// link) holds summary.json as a regular file whose config_key is `key`: a
+// folder of the same name holding another configuration's or trace's
+// results (moved in from another sweep) is not this configuration's.
+bool holds_summary(int dir, const std::string& id, const std::string& key) {
   const UniqueFd folder = open_subfolder(dir, id);
-  struct stat st {};
-  return folder.valid() && ::fstatat(folder.get(), "summary.json", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-         S_ISREG(st.st_mode);
+  if (!folder.valid()) return false;
+  const RegularFileAt file = open_regular_at(folder.get(), "summary.json");
+  if (!file.fd.valid()) return false;
+  // The key is among the first fields summary.json writes (sim/report.cpp).
+  char head[4096];
+  size_t got = 0;
+  while (got < sizeof head) {
+    const ssize_t n = ::read(file.fd.get(), head + got, sizeof head - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  const std::string tag = "\"config_key\": \"" + key + "\"";
+  return std::string_view(head, got).find(tag) != std::string_view::npos;
 }
 
 }  // namespace
@@ -151,7 +164,7 @@ size_t carry_over(const std::map<std::string, std::map<std::string, std::string>
     if (status == "error" && !rerun_errors && get("error").find(kInputChanged) == std::string::npos) {
       o.status = SweepStatus::kError;
       o.error = get("error");
-    } else if (status == "done" && holds_summary(out_dir, table.ids[i])) {
+    } else if (status == "done" && holds_summary(out_dir, table.ids[i], table.keys[i])) {
       o.status = SweepStatus::kDone;
     } else {
       continue;

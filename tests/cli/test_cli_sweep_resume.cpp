@@ -227,6 +227,23 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
   CHECK(slurp(out + "/sweep.csv") == csv);
   CHECK(std::filesystem::exists(out + "/gc-thres=80_placement=fdp/summary.json"));
 
+  // A folder of that name from the same sweep of another trace, moved in
+  // by hand (hostile rerun 2, N10): not this configuration's results, so
+  // that row runs again and the folder ends up holding its own.
+  const std::string tr2 = dir.file("t2.ftr");
+  write_trace(tr2, 13);
+  const std::string out2 = dir.file("out2");
+  REQUIRE(run_ftlsim("--trace " + tr2 + " " + kDevice + " --gc-thres 60,80 --placement single,fdp -j 2 --out " + out2)
+              .exit_code == 0);
+  const std::string own = slurp(out + "/gc-thres=80_placement=fdp/summary.json");
+  std::filesystem::remove_all(out + "/gc-thres=80_placement=fdp");
+  std::filesystem::rename(out2 + "/gc-thres=80_placement=fdp", out + "/gc-thres=80_placement=fdp");
+  const test::RunResult swapped = run_ftlsim(args);
+  CHECK(swapped.exit_code == 0);
+  CHECK_THAT(swapped.output, Catch::Contains("resumed    3 of 4"));
+  CHECK(slurp(out + "/gc-thres=80_placement=fdp/summary.json") == own);
+  CHECK(slurp(out + "/sweep.csv") == csv);
+
   // Another value of an option that is not swept: another sweep, refused
   // in this folder with sweep.csv untouched; with --force it
   // replaces the earlier one: new keys, nothing carried.

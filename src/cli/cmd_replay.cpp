@@ -273,6 +273,7 @@ void run_replay(const ReplayArgs& a) {
       around.add("--target", a.target, target.identity());
     }
     out.emplace("--out", a.out, replay::kOutputNames, around);
+    target.check_output_folder(Message::setting("out"), a.out, out->device());
   }
   std::string key;
   if (out) {

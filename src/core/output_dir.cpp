@@ -118,6 +118,14 @@ void OutputDir::check_target(const RunInputs& inputs) {
   check_existing(dir.get());
 }
 
+dev_t OutputDir::device() const {
+  struct stat st {};
+  if (::fstat(parent_.valid() ? parent_.get() : base_.get(), &st) != 0) {
+    throw system_error_from_errno(fmt::format("{}: fstat", path_));
+  }
+  return st.st_dev;
+}
+
 std::optional<std::string> OutputDir::existing_text(const std::string& entry) const {
   if (!missing_.empty() || !base_.valid()) return std::nullopt;
   UniqueFd dir = open_subfolder(base_.get(), name_);

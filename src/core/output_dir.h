@@ -18,6 +18,8 @@
 // An existing target may hold only entries a run of this kind writes
 // (`own`), each proven by the folder's manifest (core/output_set.h): the
 // old set is removed entry by entry, and only what the manifest proves.
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +69,9 @@ class OutputDir {
   // target then still holds what it held before).
   void publish();
   [[nodiscard]] const std::string& path() const { return path_; }
+  // The file system the results go to: that of the folder resolved at
+  // construction (the target's folder, or its nearest existing ancestor).
+  [[nodiscard]] dev_t device() const;
   // The text of the regular file `entry` ("summary.json", "a/summary.json")
   // in the existing target, read through the folder resolved at
   // construction, following no symbolic link; nullopt when the target or

@@ -287,6 +287,22 @@ InputError no_direct_io(const std::string& path) {
 
 }  // namespace
 
+void Target::remember_stack(const DeviceStack& stack) {
+  stack_devices_ = stack.below;
+  stack_devices_.insert(stack_devices_.end(), stack.above.begin(), stack.above.end());
+}
+
+void Target::check_output_folder(const Message& option, const std::string& path, dev_t dev) const {
+  for (const StackDevice& d : stack_devices_) {
+    if (::makedev(d.major, d.minor) != dev) continue;
+    throw InputError(Message("refusing to write to ") + Message::setting("target") + Message(" " + info_.path) +
+                     Message(": ") + option +
+                     say(" {} is on a file system of {} ({}), which the replay would overwrite under its report; "
+                         "give a folder elsewhere, `force` or not",
+                         path, device_shown(d), d.how));
+  }
+}
+
 void Target::probe_new_file_alignment(const TargetRequest& r) {
   const fs::path parent = fs::path(r.path).parent_path();
   const std::string folder = parent.empty() ? "." : parent.string();
@@ -356,6 +372,7 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
   } else {
     const FileIdentity id{st.st_dev, st.st_ino};
     const DeviceStack stack = stack_of_file(r.path, id);
+    remember_stack(stack);
     if (r.inputs != nullptr) {
       check_stack_inputs(stack, *r.inputs, Message::setting("target") + Message(" " + r.path));
     }
@@ -460,6 +477,7 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   info_.kind = TargetKind::kBlockDevice;
   const unsigned maj = ::major(st.st_rdev), min = ::minor(st.st_rdev);
   const DeviceStack stack = stack_of_device(maj, min);
+  remember_stack(stack);
   if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, Message::setting("target") + Message(" " + r.path));
   const std::string device = fd_path(node);  // the node checked, whatever the path names by now
   std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(device, r.path));
@@ -530,6 +548,7 @@ void Target::open_nvme(const TargetRequest& r) {
   }
   if (block.valid()) {
     const DeviceStack stack = stack_of_device(::major(st.st_rdev), ::minor(st.st_rdev));
+    remember_stack(stack);
     if (r.inputs != nullptr) check_stack_inputs(stack, *r.inputs, Message::setting("target") + Message(" " + r.path));
     std::vector<std::string> findings = inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path,
                                                              probe_signatures(fd_path(block.get()), block_path));

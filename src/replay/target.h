@@ -42,6 +42,8 @@
 #include <utility>
 
 #include "core/io_identity.h"
+#include "core/message.h"
+#include "core/storage_stack.h"
 #include "replay/nvme_device.h"
 #include "replay/replay_config.h"
 
@@ -109,6 +111,11 @@ class Target {
   // checks (RunInputs::add, add_planned).
   [[nodiscard]] FileIdentity identity() const { return identity_; }
   [[nodiscard]] bool creates_file() const { return creates_file_; }
+  // Throws InputError, `force` or not, when a folder on the file system
+  // `dev` (an --out folder's, `path` naming it) is on the target's storage:
+  // a file system mounted from a device of the target's stack, which the
+  // replay overwrites under the report it writes there.
+  void check_output_folder(const Message& option, const std::string& path, dev_t dev) const;
 
   // Discards [offset, offset + bytes) of a block device (BLKDISCARD), or
   // punches a hole into a file. Returns 0 or -errno.
@@ -128,6 +135,8 @@ class Target {
 
   int fd_ = -1;
   FileIdentity identity_;
+  std::vector<StackDevice> stack_devices_;  // below and above the target (check_output_folder)
+  void remember_stack(const DeviceStack& stack);
   bool creates_file_ = false;
   int claim_fd_ = -1;  // --placement nvme: the namespace's block device, held with O_EXCL
   std::vector<int> lock_fds_;  // the stack's regular files, held with flock(LOCK_EX)

@@ -77,6 +77,22 @@ expect_refusal "mounted on a loop device beside" "is mounted at $mnt" \
 umount "$mnt"
 e2fsck -fn "$l2" >/dev/null 2>&1 || fail "e2fsck found the file system beside damaged"
 
+# The report folder on that file system (hostile rerun 2, N2): refused even
+# with --force, through the target itself or a loop device beside, before
+# anything is written (the replay used to overwrite the file system and then
+# write its report into it, or fail for want of space after the replay).
+mount "$l2" "$mnt" || skip "cannot mount $l2"
+mkdir "$mnt/res"
+for t in "$l1" "$tmp/disk.img"; do
+  expect_refusal "--out on the file system beside ($t)" "--out $mnt/res is on a file system of $l2 .*--force or not" \
+    "$ftlsim" replay --trace "$tmp/t.copy" --target "$t" --no-progress --force --out "$mnt/res"
+  expect_refusal "--out below a folder of the file system beside ($t)" "--out $mnt/res/new/deeper is on a file system" \
+    "$ftlsim" replay --trace "$tmp/t.copy" --target "$t" --no-progress --force --out "$mnt/res/new/deeper"
+done
+[ -z "$(ls -A "$mnt/res")" ] || fail "--out on the file system beside: $mnt/res is not empty"
+umount "$mnt"
+e2fsck -fn "$l2" >/dev/null 2>&1 || fail "e2fsck found the file system beside damaged after the --out refusals"
+
 # ------------------------------------------------------------ 4. nothing beside
 losetup -d "$l2_up" "$l2" "$l_up"
 scratch_loops=("$l_trace" "$l_off" "$l_on_loop" "$l1")

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
@@ -277,6 +278,7 @@ void run_compare(const CompareArgs& c) {
   RunInputs inputs;
   inputs.add("--trace", c.trace);
   if (two_traces) inputs.add("--trace-b", c.trace_b);
+  check_not_standard_stream(inputs);
   std::optional<OutputDir> out_dir;
   if (!c.out.empty()) out_dir.emplace("--out", c.out, std::vector<std::string>{"a", "b", "compare.csv"}, inputs);
   // One reader per trace; side b shares a's when it has none of its own.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/path_option.h"
 #include "cli/uint_option.h"
@@ -242,6 +243,7 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   inputs.add("--pid-map", req.pid_map);
   inputs.add("--hints", req.hints);
   inputs.add("--markers", req.markers);
+  check_not_standard_stream(inputs);
   // Its folder is opened once: the checks and the write look at it.
   OutputFile out = open_output_file("-o", req.out, req.force, inputs);
 

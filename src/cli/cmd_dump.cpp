@@ -151,6 +151,7 @@ void run_dump(const DumpArgs& args) {
   const DumpFilter filter = dump_filter(args);
   if (args.out.empty() || args.out == "-") {
     const trace::FtrReader reader(args.trace);
+    check_not_standard_stream("trace", args.trace, reader.identity());
     write_dump(reader, filter, stdout, "standard output");
     reader.check_intact();
     return;
@@ -160,6 +161,7 @@ void run_dump(const DumpArgs& args) {
   const trace::FtrReader reader(args.trace);
   RunInputs inputs;
   inputs.add("trace", args.trace, reader.identity());
+  check_not_standard_stream(inputs);
   AtomicFile file(open_output_file("-o", args.out, args.force, inputs));
   write_dump(reader, filter, file.stream(), args.out);
   reader.check_intact();

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "core/escape.h"
 #include "core/io_units.h"
@@ -248,6 +249,7 @@ std::string rate_warning(const trace::FtrReader& reader, const trace::TraceStats
 
 void run_info(const InfoArgs& args) {
   const trace::FtrReader reader(args.trace);
+  check_not_standard_stream("trace", args.trace, reader.identity());
   const trace::TraceStats stats = trace::compute_trace_stats(reader);
   const std::string warning = rate_warning(reader, stats);
   // JSON carries the warning (stderr stays clean for `2>&1` consumers); the

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <thread>
 
+#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/out_results.h"
 #include "cli/path_option.h"
@@ -98,6 +99,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
   // --out is checked now and written as one set at the end.
   RunInputs inputs;
   inputs.add("--trace", a.trace);
+  check_not_standard_stream(inputs);
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, std::vector<std::string>{"qd_sweep.csv", "qd_sweep.json"}, inputs);

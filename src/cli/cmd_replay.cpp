@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
@@ -251,6 +252,7 @@ void run_replay(const ReplayArgs& a) {
   const trace::FtrReader reader(a.trace);
   RunInputs inputs;
   inputs.add("--trace", a.trace, reader.identity());
+  check_not_standard_stream(inputs);
   if (cfg.mode == replay::ReplayMode::kTimed) timing::check_issue_span(reader.records(), cfg.speed, a.trace);
 
   replay::TargetRequest req;

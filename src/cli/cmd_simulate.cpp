@@ -11,6 +11,7 @@
 #include <span>
 #include <thread>
 
+#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
@@ -59,6 +60,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   // --out is checked before the work and written as one set at the end.
   RunInputs inputs;
   inputs.add("--trace", a.trace);
+  check_not_standard_stream(inputs);
   const trace::FtrReader reader(a.trace);
   // Memory: refused before anything is allocated or written.
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
@@ -120,6 +122,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   }
   sim::SweepFolderRun run;
   run.inputs.add("--trace", a.trace);
+  check_not_standard_stream(run.inputs);
   InPlaceFolder out("--out", a.out, run.inputs);  // resolved once: every later step goes through it
   const trace::FtrReader reader(a.trace);
   // The model settings, then, when one of them has a list, the timing

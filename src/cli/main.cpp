@@ -131,5 +131,8 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   ftlsim::cli::guard_standard_streams();
+  if (const int refused = ftlsim::cli::refuse_streams_onto_arguments(argc, argv); refused != 0) {
+    return ftlsim::cli::finish_standard_streams(refused);
+  }
   return ftlsim::cli::finish_standard_streams(run(argc, argv));
 }

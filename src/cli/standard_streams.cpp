@@ -1,6 +1,7 @@
 #include "cli/standard_streams.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -10,6 +11,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+
+#include "core/error.h"
+#include "core/escape.h"
 
 namespace ftlsim::cli {
 namespace {
@@ -92,6 +96,47 @@ int finish_standard_streams(int code) {
   // run cannot say so, but does not claim success.
   if (g_std_err.error != 0 && g_std_err.error != EPIPE && code == 0) code = 1;
   return code;
+}
+
+void check_not_standard_stream(const std::string& option, const std::string& path, FileIdentity id) {
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || FileIdentity{st.st_dev, st.st_ino} != id) continue;
+    if (fd == STDERR_FILENO) {
+      // The refusal itself must not land in the input: standard error goes
+      // to /dev/null first (the exit code, 2, tells).
+      const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+      if (null >= 0) {
+        ::dup2(null, STDERR_FILENO);
+        ::close(null);
+      }
+    }
+    throw InputError(fmt::format("standard {} is the input {} {}: writing to it would destroy what is read; "
+                                 "redirect it elsewhere",
+                                 fd == STDOUT_FILENO ? "output" : "error", option, escape_for_terminal(path)));
+  }
+}
+
+void check_not_standard_stream(const RunInputs& inputs) {
+  for (const RunInputs::Input& in : inputs.inputs()) {
+    if (!in.planned) check_not_standard_stream(in.option, in.path, in.id);
+  }
+}
+
+int refuse_streams_onto_arguments(int argc, char** argv) {
+  try {
+    for (int i = 1; i < argc; ++i) {
+      std::string word = argv[i];
+      if (word.rfind("--", 0) == 0 && word.find('=') != std::string::npos) word.erase(0, word.find('=') + 1);
+      struct stat st {};
+      if (word.empty() || ::stat(word.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      check_not_standard_stream("argument", word, FileIdentity{st.st_dev, st.st_ino});
+    }
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "ftlsim: error: %s\n", e.what());
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace ftlsim::cli

@@ -12,6 +12,8 @@
 //    succeeded; an error of its own is already said and keeps its code).
 #include <string>
 
+#include "core/io_identity.h"
+
 namespace ftlsim::cli {
 
 // First thing in main(): SIGPIPE is ignored (a closed pipe is the EPIPE
@@ -27,6 +29,21 @@ void guard_standard_streams();
 
 // Prints `text` (CLI11's --help or --version) on stdout.
 void print_stdout(const std::string& text);
+
+// Throws InputError (exit 2, before anything is printed) when standard
+// output or standard error is the input `path` given with `option` (the
+// regular file with identity `id`): `ftlsim info t.ftr 1<>t.ftr` or
+// `ftlsim --trace t.ftr >> t.ftr` would write into the trace it reads.
+void check_not_standard_stream(const std::string& option, const std::string& path, FileIdentity id);
+// The same for every input of `inputs`.
+void check_not_standard_stream(const RunInputs& inputs);
+
+// Right after guard_standard_streams(): when standard output or error is a
+// regular file that an argument names (`--trace t.ftr >> t.ftr`, also in
+// --name=value form), says so on standard error (unless standard error is
+// that file: then nothing) and returns 2; otherwise 0. Nothing is parsed or
+// printed before it, so even a usage error cannot land in an input.
+[[nodiscard]] int refuse_streams_onto_arguments(int argc, char** argv);
 
 // Last thing in main(): flushes both streams and returns the exit code for a
 // command that ended with `code` (the rules above).

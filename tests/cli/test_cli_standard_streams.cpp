@@ -147,3 +147,47 @@ TEST_CASE("standard output: a reader that closed the pipe ends the command quiet
   CHECK(bad.code == 2);
   CHECK_THAT(bad.err, Catch::Contains("missing.ftr"));
 }
+
+// Standard output or error onto an input (hostile rerun 2, N4): `info t.ftr
+// 1<>t.ftr` overwrote the trace's header, `>> t.ftr` appended to it. Every
+// command that reads a trace refuses first, exit 2, the trace unchanged; a
+// refusal about standard error says nothing (it would land in the input).
+TEST_CASE("standard output or error onto an input is refused before a byte is written, for every command",
+          "[cli]") {
+  const TempDir tmp("stdout-input");
+  const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 2000");
+  REQUIRE_FALSE(t.empty());
+  const std::string original = test::slurp(t);
+  const std::string csv = tmp.file("t.csv");
+  REQUIRE(run_ftlsim("dump " + t + " -o " + csv).exit_code == 0);
+  const std::string csv_text = test::slurp(csv);
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"--trace " + t + " " + kDevice, t},
+      {"--trace " + t + " " + kDevice + " --gc-thres 60,70 -j 1 --out " + tmp.file("sw"), t},
+      {"compare --trace " + t + " " + kDevice + " --b \"--gc-thres 60\"", t},
+      {"qd-sweep --trace " + t + " " + kDevice + " --qd 1,2", t},
+      {"info " + t, t},
+      {"info --json " + t, t},
+      {"dump " + t, t},
+      {"dump " + t + " -o " + tmp.file("d.csv") + " --force", t},
+      {"replay --trace " + t + " --target " + tmp.file("r.img") + " --create 8M", t},
+      {"convert --from csv " + csv + " -o " + tmp.file("c.ftr") + " --force", csv},
+  };
+  for (const auto& [c, input] : commands) {
+    for (const std::string& redirect : {std::string(">>"), std::string("1<>"), std::string("2>>")}) {
+      const test::RunResult r =
+          run_shell("{ " + std::string(FTLSIM_BINARY) + " " + c + " " + redirect + input + "; } 2>/dev/null; "
+                    "echo $?");
+      INFO(c << " " << redirect << input << "\n" << r.output);
+      CHECK(r.output == "2\n");
+      CHECK(test::slurp(input) == (input == t ? original : csv_text));
+    }
+  }
+  const test::RunResult said = run_shell("{ " + std::string(FTLSIM_BINARY) + " info " + t + " >>" + t + "; }");
+  CHECK(said.exit_code == 2);
+  CHECK(said.output == "ftlsim: error: standard output is the input argument " + t +
+                           ": writing to it would destroy what is read; redirect it elsewhere\n");
+  // Also a usage error, before any option is parsed.
+  CHECK(run_shell("{ " + std::string(FTLSIM_BINARY) + " --bogus " + t + " 2>>" + t + "; }").exit_code == 2);
+  CHECK(test::slurp(t) == original);
+}

@@ -6,6 +6,7 @@
 #include <exception>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/commands.h"
@@ -42,6 +43,24 @@ std::vector<std::string> unexpected_arguments(const CLI::App& app) {
     if (!extra.empty()) return extra;
   }
   return {};
+}
+
+// CLI11's text, except where it names its own terms: an option given twice
+// ("--trace: At Most 1 required but received 2") says so in ours.
+std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
+  const std::string what = e.what();
+  const std::string tag = ": At Most 1 required but received ";
+  const size_t at = what.find(tag);
+  if (at != std::string::npos && what.find(' ') > at) {
+    const std::string option = what.substr(0, at);
+    // gen, convert and dump's -o is --out to CLI11: name the spelling given.
+    const bool dash_o = option == "--out" && std::any_of(argv + 1, argv + argc, [](const char* w) {
+      return std::string_view(w) == "-o";
+    });
+    const std::string short_name = dash_o ? " (-o)" : "";
+    return fmt::format("{}{} given {} times; give it once", option, short_name, what.substr(at + tag.size()));
+  }
+  return what;
 }
 
 int run(int argc, char** argv) {
@@ -88,7 +107,7 @@ int run(int argc, char** argv) {
     return 2;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return print_exit(app, e);  // --version
-    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(e.what()));
+    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(parse_error_text(e, argc, argv)));
     return 2;
   }
   // Every error is one line: file names and header text in messages are

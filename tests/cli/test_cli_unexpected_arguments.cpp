@@ -38,3 +38,26 @@ TEST_CASE("arguments nobody takes are named in the order given, by every command
   }
   CHECK_FALSE(std::filesystem::exists(tmp.file("g.ftr")));
 }
+
+// An option given twice is named in ftlsim's words, with the spelling -o
+// where that was used (hostile rerun 2, N11: "--trace: At Most 1 required
+// but received 2", and --out for -o).
+TEST_CASE("an option given twice is one line naming it, exit 2", "[cli]") {
+  const TempDir tmp("twice");
+  const std::string t = tmp.file("t.ftr");
+  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 10 -o " + t).exit_code == 0);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--trace " + t + " --trace " + t, "ftlsim: error: --trace given 2 times; give it once (see --help)\n"},
+      {"--trace " + t + " --gc-thres 60 --gc-thres 70 --gc-thres 80",
+       "ftlsim: error: --gc-thres given 3 times; give it once (see --help)\n"},
+      {"gen --pattern uniform --logical 8M --writes 10 -o a.ftr -o b.ftr",
+       "ftlsim: error: --out (-o) given 2 times; give it once (see --help)\n"},
+      {"--trace " + t + " --out a --out b", "ftlsim: error: --out given 2 times; give it once (see --help)\n"},
+  };
+  for (const auto& [args, want] : cases) {
+    const ftlsim::test::RunResult r = run_ftlsim(args);
+    INFO(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output == want);
+  }
+}

@@ -9,13 +9,16 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
 
+#include "core/bounded_stat.h"
 #include "core/dir_fd.h"
+#include "core/error.h"
 #include "core/sysfs_text.h"
 
 namespace ftlsim {
@@ -36,11 +39,22 @@ bool dev_of_name(const SafetyPaths& paths, const std::string& name, unsigned& ma
   return parse_dev(trim(slurp((fs::path(paths.sysfs) / "class" / "block" / name / "dev").string())), major, minor);
 }
 
-// `path` (unescaped mountinfo text) as a base: a block device, a regular
-// file or a folder (its file system). nullopt when it names none of them.
-std::optional<MountBase> base_of_path(const std::string& path, const std::string& what) {
-  struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0) return std::nullopt;
+// `path` (unescaped mountinfo text) of the mount `m` as a base: a block
+// device, a regular file or a folder (its file system). nullopt when it
+// names none of them. A path that does not answer (under a FUSE file system
+// whose daemon is stopped) is refused: what it stands for cannot be told.
+std::optional<MountBase> base_of_path(const std::string& path, const std::string& what, const MountEntry& m) {
+  if (path.empty()) return std::nullopt;
+  const BoundedStat bs = stat_bounded(path);
+  if (!bs.answered) {
+    throw InputError(fmt::format("the {} file system mounted at {} is built on {}, which does not answer (stat "
+                                 "waited {} s: a FUSE daemon stopped?), so ftlsim cannot tell whether it shares storage "
+                                 "with what this run writes or reads; unmount it (umount -l) or resume its daemon",
+                                 m.fstype, m.mount_point, path,
+                                 std::chrono::duration<double>(kStatBound).count()));
+  }
+  if (bs.error != 0) return std::nullopt;
+  const struct stat& st = bs.st;
   MountBase b;
   if (S_ISBLK(st.st_mode)) {
     b.major = ::major(st.st_rdev);
@@ -121,8 +135,15 @@ void daemon_files(const SafetyPaths& paths, const std::string& pid, std::vector<
     const std::string target = fs::read_symlink(fd_dir / n, ec).string();
     // Only names of files: not pipes, sockets, anonymous inodes, /dev/fuse.
     if (ec || target.empty() || target.front() != '/' || target == "/dev/fuse") continue;
-    struct stat st {};
-    if (::stat((fd_dir / n).c_str(), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) continue;
+    const BoundedStat bs = stat_bounded((fd_dir / n).string());
+    if (!bs.answered) {
+      throw InputError(fmt::format("{}, which the FUSE daemon pid {} ({}) holds open, does not answer (stat waited {} s: "
+                                   "a FUSE daemon stopped?), so ftlsim cannot tell whether it shares storage with what "
+                                   "this run writes or reads; unmount that file system (umount -l) or resume its daemon",
+                                   target, pid, comm, std::chrono::duration<double>(kStatBound).count()));
+    }
+    const struct stat& st = bs.st;
+    if (bs.error != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) continue;
     MountBase b;
     if (S_ISREG(st.st_mode)) {
       b.file = true;
@@ -172,7 +193,7 @@ std::vector<MountBase> bases_of(const MountEntry& m, const SafetyPaths& paths,
   // Its source: absolute, or (FUSE: fuse2fs keeps it as given) relative to
   // the current folder, which may be where it was mounted from.
   if (!m.source.empty() && (m.source.front() == '/' || is_fuse(m.fstype))) {
-    add(base_of_path(m.source, fmt::format("its source {}", m.source)));
+    add(base_of_path(m.source, fmt::format("its source {}", m.source), m));
   }
   for (const std::string_view opt : split(m.options, ',')) {
     const size_t eq = opt.find('=');
@@ -180,8 +201,8 @@ std::vector<MountBase> bases_of(const MountEntry& m, const SafetyPaths& paths,
     const std::string_view key = opt.substr(0, eq);
     if (key == "logdev" || key == "rtdev" || key == "journal_path") {
       const std::string value = unescape_octal(opt.substr(eq + 1));
-      std::optional<MountBase> b = base_of_path(value, fmt::format("its {} device {} ({}=)",
-                                                                    key == "rtdev" ? "realtime" : "log", value, key));
+      std::optional<MountBase> b = base_of_path(
+          value, fmt::format("its {} device {} ({}=)", key == "rtdev" ? "realtime" : "log", value, key), m);
       if (b && !b->file) add(std::move(b));
     }
   }

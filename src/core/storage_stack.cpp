@@ -9,11 +9,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <filesystem>
 #include <optional>
 
+#include "core/bounded_stat.h"
 #include "core/dir_fd.h"
+#include "core/error.h"
 #include "core/mount_table.h"
 
 namespace ftlsim {
@@ -48,8 +51,15 @@ std::vector<Loop> list_loops(const SafetyPaths& paths) {
     if (l.backing.empty() || !parse_dev(trim(slurp((block / name / "dev").string())), l.dev.major, l.dev.minor)) continue;
     constexpr std::string_view kDeleted = " (deleted)";
     if (l.backing.size() > kDeleted.size() && l.backing.ends_with(kDeleted)) l.backing.resize(l.backing.size() - kDeleted.size());
-    struct stat st {};
-    const bool named = ::stat(l.backing.c_str(), &st) == 0;
+    const BoundedStat bs = stat_bounded(l.backing);
+    if (!bs.answered) {
+      throw InputError(fmt::format("{}'s backing file {} does not answer (stat waited {} s: on a FUSE file system whose "
+                                   "daemon stopped?), so ftlsim cannot tell whether it shares storage with what this "
+                                   "run writes or reads; detach it (losetup -d) or resume that daemon",
+                                   "/dev/" + name, l.backing, std::chrono::duration<double>(kStatBound).count()));
+    }
+    struct stat st = bs.st;
+    const bool named = bs.error == 0;
     // LOOP_GET_STATUS64 gives the backing inode itself, also when the name
     // no longer leads to it (lo_device is the kernel's huge_encode_dev()).
     bool by_ioctl = false;

@@ -36,7 +36,7 @@ set -euo pipefail
 
 bin="$1"
 shift
-items="${*:-D1 D2 D3 D4 D5 L2}"
+items="${*:-D1 D2 D3 D4 D5 L2 H4}"
 want() { [[ " $items " == *" $1 "* ]]; }
 scratch_need_loops "$bin" mkfs.ext4 e2fsck mount umount
 
@@ -398,6 +398,32 @@ kill "$bg" 2>/dev/null
 wait "$bg" 2>/dev/null || true
 bg=""
 pass "L2"
+fi
+
+# ------------------------------------------------------------ H4
+# A FUSE mirror whose source is a stopped FUSE mount, nothing to do with the
+# run (hostile rerun 2, N6): the checks used to wait on it for ever; now a
+# refusal naming it, exit 2, within the stat bound (core/bounded_stat.h).
+if want H4; then
+need bindfs
+mkdir -p "$tmp/hsrc" "$tmp/hm" "$tmp/hm2"
+bindfs "$tmp/hsrc" "$tmp/hm" || skip "bindfs cannot mount"
+mounts+=("$tmp/hm")
+bindfs "$tmp/hm" "$tmp/hm2" || skip "bindfs cannot mount"
+mounts+=("$tmp/hm2")
+stopped="$(pgrep -f -x "bindfs $tmp/hsrc $tmp/hm")" || skip "cannot find the bindfs daemon"
+kill -STOP "$stopped"
+sleep 2  # past the attribute cache (1 s) of what the mirror above looked up
+truncate -s 8M "$tmp/ex.img"
+for cmd in "replay --trace $tmp/t.ftr --target $tmp/ex.img" "F gen --pattern uniform --logical 8M --writes 10 -o $tmp/ex.img --force"; do
+  rc=0
+  err="$(timeout 30 bash -c "$(declare -f F replay); ftlsim=$ftlsim; $cmd" 2>&1 >/dev/null)" || rc=$?
+  [ "$rc" -eq 2 ] || { kill -CONT "$stopped"; fail "H4 $cmd: exit $rc (124: hung), want 2: $err"; }
+  grep -q "does not answer" <<<"$err" || { kill -CONT "$stopped"; fail "H4 $cmd: $err"; }
+  pass "H4 $cmd: $err"
+done
+kill -CONT "$stopped"
+pass "H4"
 fi
 
 pass "all of: $items"

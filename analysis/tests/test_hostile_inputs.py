@@ -247,3 +247,31 @@ def test_header_only_sweep_csv(tmp_path, capsys, sub):
     proc = _run("plot_sweep.py", [run] + sub, tmp_path, capsys)
     _assert_refused(proc, "plot_sweep.py", f"{run / 'sweep.csv'}: holds no configurations (only its header line)")
     assert "no row matches" not in proc.stderr
+
+
+@pytest.mark.parametrize("tool,folder,name,sub", COMBINATIONS)
+def test_an_input_larger_than_memory_is_refused_before_it_is_read(tool, folder, name, sub, tmp_path, capsys):
+    """Hostile rerun 2, N7: a 5 GiB sparse summary.json took 10.5 GB and 17 s
+    before its refusal. An input whose reading would not fit in the memory
+    available is refused at once, one line, exit 2 (the file here is sparse:
+    its size is what counts, MemAvailable x 2 of it)."""
+    from ftlsim_analysis.input_file import MEMORY_PER_BYTE, memory_available
+    available = memory_available()
+    if available is None:
+        pytest.skip("no MemAvailable in /proc/meminfo")
+    run = tmp_path / "run"
+    shutil.copytree(fixture(folder), run)
+    with open(run / name, "r+b") as f:
+        f.truncate(available * 2 // MEMORY_PER_BYTE * MEMORY_PER_BYTE)
+    proc = _run(tool, _args(tool, sub, run), tmp_path, capsys)
+    assert proc.returncode == 2, proc.stderr
+    assert "of memory to read, more than the" in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_check_fits_at_the_bound():
+    from ftlsim_analysis.errors import InputError
+    from ftlsim_analysis.input_file import MEMORY_PER_BYTE, check_fits
+    check_fits("x", 1000, available=1000 * MEMORY_PER_BYTE)
+    with pytest.raises(InputError, match="x: 0.0 GiB would take about"):
+        check_fits("x", 1001, available=1000 * MEMORY_PER_BYTE)

@@ -52,6 +52,19 @@ Message refusal(const std::string& path, const std::vector<std::string>& finding
              fmt::join(findings, "; "));
 }
 
+// Throws unless `findings` are empty or forced. Active swap is refused,
+// `force` or not: the kernel fails every write to it (ETXTBSY) and the pages
+// swapped out live there.
+void refuse_findings(const std::string& path, const std::vector<std::string>& findings, bool force) {
+  for (const std::string& f : findings) {
+    if (f.find(" is an active swap ") != std::string::npos) {
+      throw InputError(say("refusing to write to {}: {} (swap is never written, `force` or not: swapoff it first)",
+                           path, f));
+    }
+  }
+  if (!findings.empty() && !force) throw InputError(refusal(path, findings));
+}
+
 // A target (or the folder a --create file goes in) on one of the kernel's
 // pseudo file systems (proc, sysfs, ...: core/io_identity.h) is refused,
 // --force or not: its files are the kernel's settings, not storage (a
@@ -380,7 +393,7 @@ void Target::open_file(const TargetRequest& r, int node, const struct stat& st) 
     // file system, RAID member or partition table is refused like a device.
     std::vector<std::string> findings = inspect_regular_file(r.path, id, fd_path(node));
     for (std::string& f : stack_findings(stack, {}, true)) findings.push_back(std::move(f));
-    if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+    refuse_findings(r.path, findings, r.force);
     info_.findings = std::move(findings);
     if (r.create_bytes != 0 && static_cast<uint64_t>(st.st_size) != r.create_bytes) {
       if (!r.force) {
@@ -482,7 +495,7 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   const std::string device = fd_path(node);  // the node checked, whatever the path names by now
   std::vector<std::string> findings = inspect_block_device(maj, min, r.path, probe_signatures(device, r.path));
   for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
-  if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+  refuse_findings(r.path, findings, r.force);
   info_.findings = std::move(findings);
 
   fd_ = open_exclusive(device, O_RDWR | O_DIRECT | O_CLOEXEC | (r.force ? 0 : O_EXCL));
@@ -553,7 +566,7 @@ void Target::open_nvme(const TargetRequest& r) {
     std::vector<std::string> findings = inspect_block_device(::major(st.st_rdev), ::minor(st.st_rdev), block_path,
                                                              probe_signatures(fd_path(block.get()), block_path));
     for (std::string& f : stack_findings(stack)) findings.push_back(std::move(f));
-    if (!findings.empty() && !r.force) throw InputError(refusal(r.path, findings));
+    refuse_findings(r.path, findings, r.force);
     info_.findings = std::move(findings);
     lock_stack_files(files_of(stack));
     check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), r.force);

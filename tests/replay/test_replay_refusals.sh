@@ -148,4 +148,24 @@ for round in 1 2 3; do
     fail "round $round: the rerun after kill -9 was refused: $(cat "$tmp/err")"
   pass "round $round: rerun right after kill -9 replayed"
 done
+# ------------------------------------------------------------ 7. active swap
+# Swap is never written, --force or not (hostile rerun 2, N11: with --force
+# the replay ran into the kernel's ETXTBSY, exit 1).
+if command -v mkswap >/dev/null && command -v swapon >/dev/null; then
+  dd if=/dev/zero of="$tmp/swap.img" bs=1M count=16 status=none
+  chmod 600 "$tmp/swap.img"
+  mkswap "$tmp/swap.img" >/dev/null
+  if swapon "$tmp/swap.img" 2>/dev/null; then
+    for force in "" --force; do
+      rc=0
+      err="$("$ftlsim" replay --no-progress --trace "$tmp/t.ftr" --target "$tmp/swap.img" $force 2>&1 >/dev/null)" || rc=$?
+      [ "$rc" -eq 2 ] && grep -q "is an active swap file .*swap is never written, --force or not" <<<"$err" ||
+        { swapoff "$tmp/swap.img"; fail "active swap $force: exit $rc: $err"; }
+      pass "active swap $force: $err"
+    done
+    swapoff "$tmp/swap.img"
+  else
+    echo "note: swapon refused here, the active-swap case is not run"
+  fi
+fi
 pass "all replay refusals"

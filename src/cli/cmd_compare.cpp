@@ -11,13 +11,13 @@
 #include <optional>
 #include <string_view>
 
-#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
 #include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
+#include "cli/standard_streams.h"
 #include "cli/timing_options.h"
 #include "core/atomic_file.h"
 #include "core/csv_field.h"
@@ -70,7 +70,7 @@ struct CompareArgs {
   std::string out;
   std::string a, b;
   bool no_progress = false;
-  bool force = false;  // replace another comparison's results in --out
+  bool force = false;     // replace another comparison's results in --out
   std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
@@ -103,9 +103,10 @@ Side side_run(const CompareArgs& c, std::string_view side, const std::string& ex
     check_options_apply(m, items, &c.model);
     for (size_t i = 0; i < items.size(); ++i) {
       if (items[i].size() > 1) {
-        throw InputError(fmt::format("--{} has {} values; compare takes one configuration per side (run a sweep "
-                                     "for lists)",
-                                     setting_info(i).name, items[i].size()));
+        throw InputError(
+            fmt::format("--{} has {} values; compare takes one configuration per side (run a sweep "
+                        "for lists)",
+                        setting_info(i).name, items[i].size()));
       }
     }
     out.point = first_point(items);
@@ -138,8 +139,7 @@ struct Line {
 template <class T, class Text, class Raw>
 Line number_line(std::string label, std::string metric, T va, T vb, Text text, Raw raw) {
   const auto da = static_cast<double>(va), db = static_cast<double>(vb);
-  return {std::move(label), std::move(metric), text(va), text(vb), percent(da, db), raw(va), raw(vb),
-          pct_raw(da, db)};
+  return {std::move(label), std::move(metric), text(va), text(vb), percent(da, db), raw(va), raw(vb), pct_raw(da, db)};
 }
 
 // A value that may be missing on either side ("-" printed, empty in the CSV,
@@ -168,8 +168,8 @@ std::string pid_label(const sim::RunDescription& ra, const sim::RunDescription& 
 }
 
 // `ra` and `rb` name the placement IDs of each side's trace.
-std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDescription& rb,
-                                const sim::SimResult& a, const sim::SimResult& b) {
+std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDescription& rb, const sim::SimResult& a,
+                                const sim::SimResult& b) {
   const auto bytes = [](uint64_t v) { return format_bytes(v); };
   const auto integer = [](uint64_t v) { return fmt::format("{}", v); };
   const auto ratio4 = [](double v) { return fmt::format("{:.4f}", v); };
@@ -177,10 +177,9 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDes
   constexpr uint64_t kSlot = ftl::kSlotBytes;
   std::vector<Line> lines;
   lines.push_back(number_line("WAF", "waf", a.ftl.waf(), b.ftl.waf(), ratio4, ratio6));
-  lines.push_back(number_line("host writes", "host_bytes", a.ftl.host_slots * kSlot, b.ftl.host_slots * kSlot,
-                              bytes, integer));
   lines.push_back(
-      number_line("GC copies", "gc_bytes", a.ftl.gc_slots * kSlot, b.ftl.gc_slots * kSlot, bytes, integer));
+      number_line("host writes", "host_bytes", a.ftl.host_slots * kSlot, b.ftl.host_slots * kSlot, bytes, integer));
+  lines.push_back(number_line("GC copies", "gc_bytes", a.ftl.gc_slots * kSlot, b.ftl.gc_slots * kSlot, bytes, integer));
   lines.push_back(
       number_line("erases (blocks)", "erases", sim::erased_blocks(a), sim::erased_blocks(b), integer, integer));
   const auto onset = [](const sim::SimResult& r) {
@@ -211,8 +210,8 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDes
   };
   for (const uint16_t pid : pids) {
     lines.push_back(number_line(fmt::format("host writes PID {}{}", pid, pid_label(ra, rb, pid)),
-                                fmt::format("host_bytes_pid_{}", pid),
-                                pid_bytes(a, pid), pid_bytes(b, pid), bytes, integer));
+                                fmt::format("host_bytes_pid_{}", pid), pid_bytes(a, pid), pid_bytes(b, pid), bytes,
+                                integer));
   }
 
   // WAF share per handle: ruh0, ruh1, ..., then the shared gc handle.
@@ -312,9 +311,7 @@ void run_compare(const CompareArgs& c) {
   ProgressLine progress("compare", reader[0]->size() + reader[1]->size(), ProgressUnit::kRecords,
                         progress_wanted(c.no_progress));
   for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;
-  callbacks.progress = [&](size_t done, size_t total) {
-    progress.set_configurations_done(done, total);
-  };
+  callbacks.progress = [&](size_t done, size_t total) { progress.set_configurations_done(done, total); };
   const std::array<uint64_t, 2> needs = {
       sim::estimate_run_memory(jobs[0].run, sim::trace_size(views[0], jobs[0].run.options.fit.has_value())).bytes,
       sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1], jobs[1].run.options.fit.has_value())).bytes};
@@ -368,8 +365,7 @@ void run_compare(const CompareArgs& c) {
                      fmt::format("{}", reader[1]->size()), ""});
     std::string csv = "metric,a,b,change_pct\n";
     for (const Line& l : lines) {
-      csv += fmt::format("{},{},{},{}\n", csv_field(l.metric), csv_field(l.csv_a),
-                         csv_field(l.csv_b), l.csv_change);
+      csv += fmt::format("{},{},{},{}\n", csv_field(l.metric), csv_field(l.csv_a), csv_field(l.csv_b), l.csv_change);
     }
     out_dir->write([&](const std::string& dir) { write_file_atomically(dir + "/compare.csv", csv); });
     out_dir->publish();

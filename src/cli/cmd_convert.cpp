@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/path_option.h"
+#include "cli/standard_streams.h"
 #include "cli/uint_option.h"
-#include "core/escape.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/io_identity.h"
 #include "core/io_units.h"
 #include "core/progress_line.h"
@@ -47,8 +47,7 @@ struct Importer {
 
 // One row per format, in TextFormat order.
 constexpr std::array<Importer, trace::kTextFormatCount> kImporters = {{
-    {"DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)",
-     trace::TextFormat::kDiskSim, kDevice},
+    {"DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)", trace::TextFormat::kDiskSim, kDevice},
     {"blkparse text: MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + N [COMM] (or --blk-format)",
      trace::TextFormat::kBlkparse, kDevice | kAction | kBlkFormat},
     {"kernel blk tracer (trace_pipe): TASK-PID [CPU] FLAGS TIME: MAJ,MIN ACTION RWBS SECTOR + N [COMM]",
@@ -57,10 +56,9 @@ constexpr std::array<Importer, trace::kTextFormatCount> kImporters = {{
      trace::TextFormat::kMsr, kDisk | kKeepTime},
     {"Alibaba CSV: device_id,opcode(R|W),offset,length,timestamp(us) (bytes)", trace::TextFormat::kAlibaba,
      kDevice | kKeepTime},
-    {"Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)",
-     trace::TextFormat::kTencent, kDevice | kKeepTime},
-    {"CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv,
-     kDevice | kCsv | kKeepTime},
+    {"Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)", trace::TextFormat::kTencent,
+     kDevice | kKeepTime},
+    {"CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv, kDevice | kCsv | kKeepTime},
 }};
 static_assert(
     [] {
@@ -124,8 +122,8 @@ int64_t parse_duration(const std::string& option, const std::string& text, bool 
     s.remove_prefix(1);
   }
   uint64_t scale = 1;
-  for (const auto& [suffix, mult] : {std::pair<std::string_view, uint64_t>{"ns", 1}, {"us", 1'000},
-                                     {"ms", 1'000'000}, {"s", kNsPerSecond}}) {
+  for (const auto& [suffix, mult] :
+       {std::pair<std::string_view, uint64_t>{"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", kNsPerSecond}}) {
     if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
       scale = mult;
       s.remove_suffix(suffix.size());
@@ -153,7 +151,8 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   refuse("--blk-format", kBlkFormat);
   for (const char* o : {"--columns", "--op-map", "--sep", "--no-header"}) refuse(o, kCsv);
   if (given("--keep-time") && (imp.takes & kKeepTime) == 0) {
-    throw InputError(fmt::format("--keep-time does not apply to --from {}: its times are kept as they are", imp.name()));
+    throw InputError(
+        fmt::format("--keep-time does not apply to --from {}: its times are kept as they are", imp.name()));
   }
   if (given("--merge-devices") && (given("--device") || given("--disk"))) {
     throw InputError("--merge-devices and --device/--disk are alternatives: give one");
@@ -192,8 +191,9 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
     throw InputError(fmt::format("--sep {}: expected one character or 'tab'", req.sep));
   }
   if (imp.format == trace::TextFormat::kCsv && req.columns.empty()) {
-    throw InputError("--from csv needs --columns (see docs/trace_format.md), e.g. "
-                     "--columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type");
+    throw InputError(
+        "--from csv needs --columns (see docs/trace_format.md), e.g. "
+        "--columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type");
   }
 
   trace::PlacementOptions& p = o.placement;
@@ -253,8 +253,7 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
                         progress_wanted(req.no_progress));
   trace::ImportOptions with_progress = options;
   with_progress.progress = &progress;
-  const trace::ImportSummary r =
-      trace::import_text_trace(req.in, std::move(out), with_progress);
+  const trace::ImportSummary r = trace::import_text_trace(req.in, std::move(out), with_progress);
   progress.finish();
   const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
   std::string line = fmt::format(
@@ -285,8 +284,8 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
     line += fmt::format(", pid map: {} matched, {} default", r.map_matched, r.map_unmatched);
   }
   if (!options.placement.hints.empty()) {
-    line += fmt::format(", hints: {} writes matched, {} unmatched ({}; {} hint rows", r.hint_matched,
-                        r.hint_unmatched, format_bytes(r.hint_unmatched_bytes), r.hint_rows);
+    line += fmt::format(", hints: {} writes matched, {} unmatched ({}; {} hint rows", r.hint_matched, r.hint_unmatched,
+                        format_bytes(r.hint_unmatched_bytes), r.hint_rows);
     line += r.hint_bad_lines > 0 ? fmt::format(", {} bad hint lines skipped)", r.hint_bad_lines) : ")";
   }
   if (r.bad_lines > 0) line += fmt::format(" (first bad line {}: {})", r.first_bad_line, r.first_bad_reason);
@@ -366,8 +365,9 @@ Command add_convert_command(CLI::App& root) {
       ->take_all();
   app->add_option("--meta", req->meta,
                   "Add KEY=VALUE to the trace header's metadata (repeatable; e.g. capture details)");
-  app->add_flag("--force", req->force,
-                "Replace the output file if it exists (a regular file only; never an input, a device, FIFO or symlink)");
+  app->add_flag(
+      "--force", req->force,
+      "Replace the output file if it exists (a regular file only; never an input, a device, FIFO or symlink)");
   app->add_flag("--no-progress", req->no_progress, "No progress line on stderr (shown only on a terminal)");
   return Command{app, [req, app] {
                    req->options_text = options_text(*app);

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/standard_streams.h"
 #include "cli/path_option.h"
+#include "cli/standard_streams.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
@@ -63,14 +63,14 @@ DumpFilter dump_filter(const DumpArgs& a) {
       uint64_t v = 0;
       std::string why;
       if (!trace::scan::parse_uint(text, "record", v, why)) {
-        throw InputError(fmt::format("--range {}: expected START:END record indices, e.g. 100:200, 100: or :50",
-                                     a.range));
+        throw InputError(
+            fmt::format("--range {}: expected START:END record indices, e.g. 100:200, 100: or :50", a.range));
       }
       return v;
     };
     if (colon == std::string::npos) {
-      throw InputError(fmt::format("--range {}: expected START:END record indices, e.g. 100:200, 100: or :50",
-                                   a.range));
+      throw InputError(
+          fmt::format("--range {}: expected START:END record indices, e.g. 100:200, 100: or :50", a.range));
     }
     f.first = bound(std::string_view(a.range).substr(0, colon), 0);
     f.end = bound(std::string_view(a.range).substr(colon + 1), UINT64_MAX);
@@ -83,8 +83,8 @@ DumpFilter dump_filter(const DumpArgs& a) {
       uint8_t k = 0;
       while (k < trace::kOpCount && trace::op_name(static_cast<Op>(k)) != name) ++k;
       if (k == trace::kOpCount) {
-        throw InputError(fmt::format("--op {}: {} is not one of write, read, trim, flush, marker", a.ops,
-                                     trace::scan::quote(name)));
+        throw InputError(
+            fmt::format("--op {}: {} is not one of write, read, trim, flush, marker", a.ops, trace::scan::quote(name)));
       }
       f.op[k] = true;
     }
@@ -95,8 +95,7 @@ DumpFilter dump_filter(const DumpArgs& a) {
       uint16_t id = 0;
       std::string why;
       if (!trace::scan::parse_uint(item, "ID", id, why)) {
-        throw InputError(fmt::format("--pid {}: {} is not a placement ID 0..65535", a.pids,
-                                     trace::scan::quote(item)));
+        throw InputError(fmt::format("--pid {}: {} is not a placement ID 0..65535", a.pids, trace::scan::quote(item)));
       }
       f.pid[id] = true;
     }
@@ -172,14 +171,15 @@ void run_dump(const DumpArgs& args) {
 
 Command add_dump_command(CLI::App& root) {
   auto args = std::make_shared<DumpArgs>();
-  CLI::App* app = root.add_subcommand("dump", "Print a .ftr trace's records as CSV (the columns convert --from csv reads)");
+  CLI::App* app =
+      root.add_subcommand("dump", "Print a .ftr trace's records as CSV (the columns convert --from csv reads)");
   app->footer(
       "Columns: time (ns), op (write, read, trim, flush, marker), lba and length (512-byte sectors; a marker's\n"
       "value is its lba), pid. Back to .ftr, record for record:\n"
       "  ftlsim convert --from csv D.csv -o T.ftr --keep-time --columns time=time,lba=lba,length=length,op=op,pid=pid");
   app->add_option("trace", args->trace, "The .ftr trace")->required();
-  add_output_path_option(*app, "-o,--out", args->out, "Write the CSV to this file instead of standard output",
-                         "-o", "file")
+  add_output_path_option(*app, "-o,--out", args->out, "Write the CSV to this file instead of standard output", "-o",
+                         "file")
       ->type_name("FILE");
   app->add_option("--range", args->range, "Records START:END by index, END excluded (e.g. 0:100, 5000:, :10)");
   app->add_option("--op", args->ops, "Only these ops: a list of write, read, trim, flush, marker");

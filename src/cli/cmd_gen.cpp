@@ -132,8 +132,8 @@ workload::SynthSpec build_spec(const GenOptions& o) {
             trace_bytes >= 0x1p64 ? std::string("more than 16 EiB")
                                   : format_bytes(static_cast<uint64_t>(trace_bytes))));
       } else {
-        problems.push_back(fmt::format("{0}: '{1}' is a size, not a count; give a number, e.g. {0} {2}", name,
-                                       text, sci));
+        problems.push_back(
+            fmt::format("{0}: '{1}' is a size, not a count; give a number, e.g. {0} {2}", name, text, sci));
       }
       unparsed.push_back(name);
       return false;
@@ -154,8 +154,7 @@ workload::SynthSpec build_spec(const GenOptions& o) {
     uint64_t bytes = 0;
     if (size_option(o.bytes, "--bytes", bytes) && io_ok && spec.io_bytes != 0) {
       if (bytes % spec.io_bytes != 0) {
-        problems.push_back(fmt::format("--bytes ({}) must be a multiple of --io-size ({})", bytes,
-                                       spec.io_bytes));
+        problems.push_back(fmt::format("--bytes ({}) must be a multiple of --io-size ({})", bytes, spec.io_bytes));
       }
       spec.writes = bytes / spec.io_bytes;
     }
@@ -189,8 +188,7 @@ workload::SynthSpec build_spec(const GenOptions& o) {
   // Options that would silently do nothing are mistakes.
   auto only_for = [&](const CLI::Option* opt, workload::Pattern p) {
     if (opt->count() > 0 && spec.pattern != p) {
-      problems.push_back(fmt::format("{} applies only to --pattern {}", opt->get_name(),
-                                     workload::pattern_name(p)));
+      problems.push_back(fmt::format("{} applies only to --pattern {}", opt->get_name(), workload::pattern_name(p)));
     }
   };
   only_for(o.theta_opt, workload::Pattern::kZipf);
@@ -229,8 +227,8 @@ uint64_t check_output_room(const workload::SynthSpec& spec, const OutputFile& ou
   const double bytes = records * kRecordBytes + kHeaderAllowance;
   const std::optional<uint64_t> free = out.free_bytes();  // of the folder the trace is written into
   if (!free) return UINT64_MAX;
-  const auto fits = static_cast<uint64_t>(std::max<double>(static_cast<double>(*free) - kHeaderAllowance, 0.0) /
-                                          kRecordBytes);
+  const auto fits =
+      static_cast<uint64_t>(std::max<double>(static_cast<double>(*free) - kHeaderAllowance, 0.0) / kRecordBytes);
   if (bytes > static_cast<double>(*free)) {
     const double measured = records - static_cast<double>(workload::fill_request_count(spec));
     throw InputError(fmt::format(
@@ -252,10 +250,9 @@ void run_gen(const GenOptions& o) {
   OutputFile out = open_output_file("-o", o.out, o.force, RunInputs{});
   const uint64_t max_records = check_output_room(spec, out);
   // The total is an estimate when reads or trims are drawn at random.
-  ProgressLine progress("gen", static_cast<uint64_t>(workload::expected_record_count(spec)),
-                        ProgressUnit::kRecords, progress_wanted(o.no_progress));
-  const workload::GenerateStats s =
-      workload::write_ftr(spec, std::move(out), max_records, &progress);
+  ProgressLine progress("gen", static_cast<uint64_t>(workload::expected_record_count(spec)), ProgressUnit::kRecords,
+                        progress_wanted(o.no_progress));
+  const workload::GenerateStats s = workload::write_ftr(spec, std::move(out), max_records, &progress);
   progress.finish();
   fmt::print("wrote {} records to {} ({} fill, {} writes, {} reads, {} trims, {} markers)\n", s.total(),
              escape_for_terminal(o.out), s.fill, s.writes, s.reads, s.trims, s.markers);
@@ -264,8 +261,8 @@ void run_gen(const GenOptions& o) {
 }  // namespace
 
 Command add_gen_command(CLI::App& root) {
-  CLI::App* app = root.add_subcommand(
-      "gen", "Generate a seeded synthetic workload trace (seq, uniform, zipf, hotcold, streams)");
+  CLI::App* app =
+      root.add_subcommand("gen", "Generate a seeded synthetic workload trace (seq, uniform, zipf, hotcold, streams)");
   app->footer(kGenFooter);
   auto o = std::make_shared<GenOptions>();
 
@@ -276,24 +273,17 @@ Command add_gen_command(CLI::App& root) {
   auto* writes = app->add_option("--writes", o->writes,
                                  "Measured write requests (a count, not bytes: 1e6 = 10^6 records of --io-size; "
                                  "--bytes gives a volume)")
-                    ->type_name("N");
-  auto* bytes = app->add_option("--bytes", o->bytes, "Measured writes as a byte volume, e.g. 64G")
-                   ->type_name("SIZE");
+                     ->type_name("N");
+  auto* bytes = app->add_option("--bytes", o->bytes, "Measured writes as a byte volume, e.g. 64G")->type_name("SIZE");
   writes->excludes(bytes);
-  app->add_option("--io-size", o->io_size, "Request size, a multiple of 512")
-      ->type_name("SIZE")
-      ->capture_default_str();
-  app->add_option("--iat", o->iat, "Inter-arrival time between records")
-      ->type_name("DURATION")
-      ->capture_default_str();
+  app->add_option("--io-size", o->io_size, "Request size, a multiple of 512")->type_name("SIZE")->capture_default_str();
+  app->add_option("--iat", o->iat, "Inter-arrival time between records")->type_name("DURATION")->capture_default_str();
   app->add_flag("--fill", o->fill, "Precede with one sequential pass over the whole space");
   o->fill_io_opt = app->add_option("--fill-io", o->fill_io, "Fill request size, a multiple of --io-size")
                        ->type_name("SIZE")
                        ->capture_default_str();
-  app->add_option("--read-ratio", o->read_ratio, "Fraction of measured requests that are reads")
-      ->capture_default_str();
-  app->add_option("--trim-ratio", o->trim_ratio, "Fraction of measured requests that are trims")
-      ->capture_default_str();
+  app->add_option("--read-ratio", o->read_ratio, "Fraction of measured requests that are reads")->capture_default_str();
+  app->add_option("--trim-ratio", o->trim_ratio, "Fraction of measured requests that are trims")->capture_default_str();
   app->add_option("--markers", o->markers, "Marker (value = writes so far) every N writes; 0 = none")
       ->type_name("N")
       ->capture_default_str();
@@ -301,10 +291,10 @@ Command add_gen_command(CLI::App& root) {
   o->theta_opt = app->add_option("--theta", o->theta, "zipf: skew, > 0")->capture_default_str();
   o->hot_space_opt =
       app->add_option("--hot-space", o->hot_space, "hotcold: hot fraction of the space")->capture_default_str();
-  o->hot_writes_opt = app->add_option("--hot-writes", o->hot_writes, "hotcold: fraction of requests to hot")
-                          ->capture_default_str();
-  o->streams_opt = app->add_option("--streams", o->streams, "streams: W:S,W:S,... write share : space share")
-                       ->type_name("LIST");
+  o->hot_writes_opt =
+      app->add_option("--hot-writes", o->hot_writes, "hotcold: fraction of requests to hot")->capture_default_str();
+  o->streams_opt =
+      app->add_option("--streams", o->streams, "streams: W:S,W:S,... write share : space share")->type_name("LIST");
   add_output_path_option(*app, "-o,--out", o->out, "Output .ftr file", "-o", "file")->required()->type_name("FILE");
   app->add_flag("--force", o->force,
                 "Replace an existing output file (a regular file only; never a device, FIFO or symlink)");

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "cli/standard_streams.h"
 #include "cli/commands.h"
+#include "cli/standard_streams.h"
 #include "core/escape.h"
 #include "core/io_units.h"
 #include "core/json_writer.h"
@@ -183,8 +183,8 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
     out += fmt::format("{:<12}{}\n", label, escape_for_terminal(text));
   };
   row("trace", reader.path());
-  row("format", fmt::format(".ftr {}.{}, {}-byte sectors, {}-byte header", reader.version(),
-                            reader.version_minor(), meta.sector_bytes, reader.header_bytes()));
+  row("format", fmt::format(".ftr {}.{}, {}-byte sectors, {}-byte header", reader.version(), reader.version_minor(),
+                            meta.sector_bytes, reader.header_bytes()));
   for (size_t i = 0; i < meta.kv.size(); ++i) {
     row(i == 0 ? "metadata" : "", fmt::format("{} = {}", meta.kv[i].first, meta.kv[i].second));
   }
@@ -204,9 +204,8 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
   if (s.records > 0) {
     row("time", fmt::format("first {} ns, last {} ns, span {:.3f} s{}", s.first_time_ns, s.last_time_ns,
                             static_cast<double>(s.max_time_ns - s.min_time_ns) * 1e-9,
-                            s.backwards_timestamps > 0
-                                ? fmt::format(" ({} backwards steps)", s.backwards_timestamps)
-                                : std::string()));
+                            s.backwards_timestamps > 0 ? fmt::format(" ({} backwards steps)", s.backwards_timestamps)
+                                                       : std::string()));
   }
   if (s.has_lba_range()) {
     const bool fits = s.end_lba <= UINT64_MAX / meta.sector_bytes;  // else the byte offset wraps
@@ -215,8 +214,8 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
   }
   row("footprint", fmt::format("{} written, {} touched ({}-byte pages: {} / {})",
                                format_bytes(s.written_pages * trace::kFootprintPageBytes),
-                               format_bytes(s.touched_pages * trace::kFootprintPageBytes),
-                               trace::kFootprintPageBytes, s.written_pages, s.touched_pages));
+                               format_bytes(s.touched_pages * trace::kFootprintPageBytes), trace::kFootprintPageBytes,
+                               s.written_pages, s.touched_pages));
   row("markers", s.markers == 0 ? std::string("none")
                                 : fmt::format("{}, first {}, last {}", s.markers, s.first_marker, s.last_marker));
 
@@ -243,7 +242,8 @@ std::string rate_warning(const trace::FtrReader& reader, const trace::TraceStats
       "{}: {} requests in {} is {} M requests/s and {}/s, more than a device sustains; are the times in the "
       "unit the conversion assumed?",
       reader.path(), stats.records - stats.ops[static_cast<size_t>(Op::kMarker)].records,
-      span_text(stats.max_time_ns - stats.min_time_ns), mega < 1e4 ? fmt::format("{:.4g}", mega) : fmt::format("{:.0f}", mega),
+      span_text(stats.max_time_ns - stats.min_time_ns),
+      mega < 1e4 ? fmt::format("{:.4g}", mega) : fmt::format("{:.0f}", mega),
       format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
 }
 

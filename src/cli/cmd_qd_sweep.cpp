@@ -14,12 +14,12 @@
 #include <string_view>
 #include <thread>
 
-#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/out_results.h"
 #include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
+#include "cli/standard_streams.h"
 #include "cli/timing_options.h"
 #include "cli/uint_option.h"
 #include "core/atomic_file.h"
@@ -47,7 +47,7 @@ struct QdSweepArgs {
   std::string out;
   unsigned jobs = 1;
   bool no_progress = false;
-  bool force = false;  // replace another qd-sweep's results in --out
+  bool force = false;     // replace another qd-sweep's results in --out
   std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
@@ -164,7 +164,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
   const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), n);
   std::vector<uint64_t> needs;
   const sim::TraceSize size = sim::trace_size(
-      view, std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.fit.has_value(); }));
+      view,
+      std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.fit.has_value(); }));
   for (const sim::RunDescription& run : runs) {
     sim::RunDescription timed = run;
     timed.options.timing = base;
@@ -189,9 +190,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
     }
   }
 
-  if (ops != timing::OpFilter::kAll && std::all_of(rows.begin(), rows.end(), [](const timing::QdRow& r) {
-        return r.count == 0;
-      })) {
+  if (ops != timing::OpFilter::kAll &&
+      std::all_of(rows.begin(), rows.end(), [](const timing::QdRow& r) { return r.count == 0; })) {
     throw InputError(fmt::format("{}: no {} requests to time (the trace has none, or all were of unmapped LBAs)",
                                  a.trace, timing::op_filter_name(ops)));
   }
@@ -214,8 +214,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
              reader.size(), timing::op_filter_name(ops),
              placements.size() > 1 ? fmt::format(", {} placements", placements.size()) : std::string());
   fmt::print("{}", timing::qd_sweep_text(rows));
-  if (!a.out.empty()) fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n",
-                                    escape_for_terminal(folder_name_of(a.out)));
+  if (!a.out.empty())
+    fmt::print("wrote      {0}/qd_sweep.csv, {0}/qd_sweep.json\n", escape_for_terminal(folder_name_of(a.out)));
 }
 
 }  // namespace

@@ -11,13 +11,13 @@
 #include <optional>
 #include <string>
 
-#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
 #include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
+#include "cli/standard_streams.h"
 #include "cli/stop_signal.h"
 #include "cli/uint_option.h"
 #include "core/error.h"
@@ -231,9 +231,9 @@ std::string replay_config_key(const ReplayArgs& a, const replay::ReplayConfig& c
   const std::string description = fmt::format(
       "replay\ntarget={}\ncreate={}\nmode={}\nspeed={}\nqd={}\nops={}\nplacement={}\nrg={}\nwrap={}\n"
       "max_io={}\ninterval={}\nverify={}\npredict={}\nallow_unlisted_pids={}\nruh_update_at_end={}\n",
-      where, a.create, replay::mode_name(c.mode), c.mode == replay::ReplayMode::kTimed ? c.speed : 1.0,
-      c.queue_depth, c.ops.text(), replay::placement_name(c.placement), c.reclaim_group, c.wrap, c.max_io_bytes,
-      c.interval_bytes, a.verify, a.predict, a.allow_unlisted_pids, a.ruh_update_at_end);
+      where, a.create, replay::mode_name(c.mode), c.mode == replay::ReplayMode::kTimed ? c.speed : 1.0, c.queue_depth,
+      c.ops.text(), replay::placement_name(c.placement), c.reclaim_group, c.wrap, c.max_io_bytes, c.interval_bytes,
+      a.verify, a.predict, a.allow_unlisted_pids, a.ruh_update_at_end);
   return trace_config_key(description, reader);
 }
 
@@ -299,9 +299,10 @@ void run_replay(const ReplayArgs& a) {
   geo.wrap = cfg.wrap;
   const replay::StreamScan scan = replay::scan_stream(reader.records(), geo);
   if (scan.ios[static_cast<size_t>(trace::Op::kTrim)] > 0 && !info.discard) {
-    throw InputError(fmt::format("{}: the trace has trims but {} does not support discard (queue/discard_max_bytes "
-                                 "is 0); replay with --ops write,read",
-                                 a.trace, a.target));
+    throw InputError(
+        fmt::format("{}: the trace has trims but {} does not support discard (queue/discard_max_bytes "
+                    "is 0); replay with --ops write,read",
+                    a.trace, a.target));
   }
 
   replay::ReplayReport report;
@@ -312,7 +313,8 @@ void run_replay(const ReplayArgs& a) {
   report.target = info;
   report.config = cfg;
   report.scan = scan;
-  report.interval_bytes = cfg.interval_bytes != 0 ? cfg.interval_bytes : std::max<uint64_t>(scan.moved_bytes() / 100, 1);
+  report.interval_bytes =
+      cfg.interval_bytes != 0 ? cfg.interval_bytes : std::max<uint64_t>(scan.moved_bytes() / 100, 1);
 
   std::optional<replay::NvmeFdp> fdp;
   if (cfg.placement == PlacementMode::kStream) {
@@ -322,9 +324,8 @@ void run_replay(const ReplayArgs& a) {
     report.plan = replay::plan_nvme(info, *fdp, cfg.reclaim_group, scan.write_pids, a.allow_unlisted_pids);
     replay::DeviceFdpReport d;
     for (const uint16_t p : scan.write_pids) {
-      const bool listed = std::any_of(fdp->ruh_status.begin(), fdp->ruh_status.end(), [&](const auto& s) {
-        return s.pid == report.plan.dspec_by_pid[p];
-      });
+      const bool listed = std::any_of(fdp->ruh_status.begin(), fdp->ruh_status.end(),
+                                      [&](const auto& s) { return s.pid == report.plan.dspec_by_pid[p]; });
       if (!listed) d.unlisted_pids.push_back(p);
     }
     d.nsid = info.nvme.nsid;
@@ -368,8 +369,8 @@ void run_replay(const ReplayArgs& a) {
     if (progress) {
       hooks.progress = [&line](const replay::Progress& p) {
         const double s = static_cast<double>(p.elapsed_ns) * 1e-9;
-        line.set_note(fmt::format("{:.0f} IOPS, {} in flight", s > 0 ? static_cast<double>(p.ios) / s : 0.0,
-                                  p.inflight));
+        line.set_note(
+            fmt::format("{:.0f} IOPS, {} in flight", s > 0 ? static_cast<double>(p.ios) / s : 0.0, p.inflight));
         line.set(p.bytes);
       };
     }
@@ -451,8 +452,8 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--trace", a->trace, "The .ftr trace to replay")->required();
   app->add_option("--target", a->target, "File, block device, or /dev/ngXnY (--placement nvme) to write to")
       ->required();
-  add_output_path_option(*app, "--out", a->out, "Also write summary.json and events.csv into this directory",
-                         "--out", "folder")
+  add_output_path_option(*app, "--out", a->out, "Also write summary.json and events.csv into this directory", "--out",
+                         "folder")
       ->type_name("DIR");
   // Parsed as any 32-bit count; the range is checked with the other settings
   // (ReplayConfig::problems), so that every problem is reported at once.
@@ -463,7 +464,8 @@ Command add_replay_command(CLI::App& root) {
   app->add_option("--ops", a->ops, "Ops to send, comma-separated: write, read, trim, flush (default write,read,trim)");
   app->add_option("--placement", a->placement,
                   "none (default), stream (Linux 6.16+ write streams), nvme (passthrough on /dev/ngXnY, DTYPE=2)");
-  add_uint_option(*app, "--rg", a->rg, 0, 65535, "--placement nvme: the reclaim group placement identifiers name (default 0)");
+  add_uint_option(*app, "--rg", a->rg, 0, 65535,
+                  "--placement nvme: the reclaim group placement identifiers name (default 0)");
   app->add_option("--create", a->create, "Create the target file (sparse) with this SIZE if it does not exist");
   app->add_flag("--wrap", a->wrap, "Fold requests beyond the target's end into it (offset modulo its size)");
   app->add_flag("--force", a->force,

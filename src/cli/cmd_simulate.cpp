@@ -11,21 +11,21 @@
 #include <span>
 #include <thread>
 
-#include "cli/standard_streams.h"
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
 #include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
+#include "cli/standard_streams.h"
 #include "cli/stop_signal.h"
 #include "cli/timing_options.h"
 #include "cli/uint_option.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/in_place_folder.h"
 #include "core/io_identity.h"
 #include "core/memory_budget.h"
-#include "core/in_place_folder.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
 #include "core/units.h"
@@ -45,8 +45,8 @@ struct SimulateArgs {
   std::string trace;
   std::string out;
   bool no_progress = false;
-  bool force = false;  // replace another configuration's results in --out (a sweep: another sweep)
-  unsigned jobs = 1;  // set to the core count when registering
+  bool force = false;     // replace another configuration's results in --out (a sweep: another sweep)
+  unsigned jobs = 1;      // set to the core count when registering
   std::string mem_limit;  // --mem-limit
   ModelArgs model;
   TimingArgs timing;
@@ -66,8 +66,9 @@ void run_single(const SimulateArgs& a, const Point& point) {
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
-  sim::check_memory({&need, 1}, 1, limit,
-                    run.options.fit ? say("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : Message("this run"));
+  sim::check_memory(
+      {&need, 1}, 1, limit,
+      run.options.fit ? say("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : Message("this run"));
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
@@ -117,8 +118,8 @@ void run_single(const SimulateArgs& a, const Point& point) {
 // `items`: the model settings' items, then the timing settings' (expand_timing).
 void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std::string>>& items, size_t n) {
   if (a.out.empty()) {
-    throw InputError(fmt::format(
-        "this sweep has {} configurations and needs --out DIR for sweep.csv and their results", n));
+    throw InputError(
+        fmt::format("this sweep has {} configurations and needs --out DIR for sweep.csv and their results", n));
   }
   sim::SweepFolderRun run;
   run.inputs.add("--trace", a.trace);
@@ -144,21 +145,19 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // Options outside the settings that change results.
   const std::string fixed = fixed_description(a.model, a.timing);
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
-  sim::SweepPlan plan = sim::plan_sweep(settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names),
-                                        [&](std::span<const std::string> values) {
-                                          const Point point(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(model_count));
-                                          sim::RunDescription r = build_run(a.model, point, a.trace);
-                                          r.options.timing = build_timing(
-                                              timing_swept ? timing_point(a.timing, values.subspan(model_count))
-                                                           : a.timing);
-                                          const auto& t = r.options.timing;
-                                          if (t && t->mode == timing::HostMode::kOpen) {
-                                            if (!span) span = timing::issue_span(reader.records());
-                                            timing::check_issue_span(*span, t->speed, a.trace);
-                                          }
-                                          r.pid_names = reader.meta().pid_names;
-                                          return r;
-                                        });
+  sim::SweepPlan plan = sim::plan_sweep(
+      settings, fixed, sim::trace_fingerprint(view, reader.meta().pid_names), [&](std::span<const std::string> values) {
+        const Point point(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(model_count));
+        sim::RunDescription r = build_run(a.model, point, a.trace);
+        r.options.timing = build_timing(timing_swept ? timing_point(a.timing, values.subspan(model_count)) : a.timing);
+        const auto& t = r.options.timing;
+        if (t && t->mode == timing::HostMode::kOpen) {
+          if (!span) span = timing::issue_span(reader.records());
+          timing::check_issue_span(*span, t->speed, a.trace);
+        }
+        r.pid_names = reader.meta().pid_names;
+        return r;
+      });
   plan.table.timed = a.timing.timing;
   // A --reset-at marker the trace lacks (not sweepable: the same in every
   // configuration) would fail each one alike: refused once, before any runs.
@@ -186,10 +185,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     }
   }
   const size_t at_once = std::min<size_t>(std::max(a.jobs, 1U), needs.size());
-  sim::check_memory(needs, at_once, limit,
-                    fmt::format("this sweep, {} configuration{} at a time (-j {}),", at_once, at_once == 1 ? "" : "s",
-                                a.jobs),
-                    true);
+  sim::check_memory(
+      needs, at_once, limit,
+      fmt::format("this sweep, {} configuration{} at a time (-j {}),", at_once, at_once == 1 ? "" : "s", a.jobs), true);
   // Records of the configurations to run (set once the carried-over ones
   // are known); the note counts configurations.
   sim::SimOptions run_settings;
@@ -209,14 +207,13 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     fmt::print("sweep      {} configurations of {} ({} records) on {} thread{}\n", n, escape_for_terminal(a.trace),
                reader.size(), s.threads, s.threads == 1 ? "" : "s");
     if (s.carried > 0) {
-      fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n, escape_for_terminal(csv_path));
+      fmt::print("resumed    {} of {} configurations were complete in {}\n", s.carried, n,
+                 escape_for_terminal(csv_path));
     }
     std::fflush(stdout);
     progress.set_total(reader.size() * passes * (s.configurations - s.carried));
   };
-  run.progress = [&](size_t done, size_t total) {
-    progress.set_configurations_done(done, total);
-  };
+  run.progress = [&](size_t done, size_t total) { progress.set_configurations_done(done, total); };
   // Ctrl-C: no new configuration starts; sweep.csv marks them missing.
   const StopSignalScope signals("interrupted: finishing the configurations in progress");
   run.stop = signals.flag();
@@ -237,9 +234,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   if (!reader.intact()) {
     // The rows from the change on are missing in sweep.csv: a rerun of the
     // same command, once the trace is as it was, runs them.
-    const auto missing = static_cast<size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const auto& o) {
-      return o.status == sim::SweepStatus::kMissing;
-    }));
+    const auto missing = static_cast<size_t>(std::count_if(
+        outcomes.begin(), outcomes.end(), [](const auto& o) { return o.status == sim::SweepStatus::kMissing; }));
     try {
       reader.check_intact();
     } catch (const InputError& e) {
@@ -256,7 +252,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   };
   const size_t failed = count(sim::SweepStatus::kError);
   const size_t missing = count(sim::SweepStatus::kMissing);
-  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(where), n - failed - missing);
+  fmt::print("wrote      {}/sweep.csv and {} configuration folders\n", escape_for_terminal(where),
+             n - failed - missing);
   std::fflush(stdout);
   if (missing != 0) {
     throw sim::SweepInterrupted(
@@ -264,8 +261,8 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
                     n - missing, n, csv_now, missing, rerun));
   }
   if (failed != 0) {
-    throw InputError(fmt::format("{}{} of {} configurations failed (see the error column of {})", changed, failed, n,
-                                 csv_now));
+    throw InputError(
+        fmt::format("{}{} of {} configurations failed (see the error column of {})", changed, failed, n, csv_now));
   }
   if (moved) throw SystemError(fmt::format("{}the results are in {}", changed, where));
 }

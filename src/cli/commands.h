@@ -11,17 +11,17 @@
 namespace ftlsim::cli {
 
 struct Command {
-  CLI::App* app = nullptr;         // the subcommand; parsed when *app is true
-  std::function<void()> run;       // runs it
+  CLI::App* app = nullptr;    // the subcommand; parsed when *app is true
+  std::function<void()> run;  // runs it
 };
 
-Command add_info_command(CLI::App& root);     // cmd_info.cpp
-Command add_convert_command(CLI::App& root);  // cmd_convert.cpp
-Command add_dump_command(CLI::App& root);     // cmd_dump.cpp
-Command add_gen_command(CLI::App& root);      // cmd_gen.cpp
-Command add_compare_command(CLI::App& root);  // cmd_compare.cpp
+Command add_info_command(CLI::App& root);      // cmd_info.cpp
+Command add_convert_command(CLI::App& root);   // cmd_convert.cpp
+Command add_dump_command(CLI::App& root);      // cmd_dump.cpp
+Command add_gen_command(CLI::App& root);       // cmd_gen.cpp
+Command add_compare_command(CLI::App& root);   // cmd_compare.cpp
 Command add_qd_sweep_command(CLI::App& root);  // cmd_qd_sweep.cpp
-Command add_replay_command(CLI::App& root);   // cmd_replay.cpp
+Command add_replay_command(CLI::App& root);    // cmd_replay.cpp
 // The default command (no subcommand): simulate --trace through the FTL.
 Command add_simulate_options(CLI::App& root);  // cmd_simulate.cpp
 

@@ -54,9 +54,8 @@ std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
   if (at != std::string::npos && what.find(' ') > at) {
     const std::string option = what.substr(0, at);
     // gen, convert and dump's -o is --out to CLI11: name the spelling given.
-    const bool dash_o = option == "--out" && std::any_of(argv + 1, argv + argc, [](const char* w) {
-      return std::string_view(w) == "-o";
-    });
+    const bool dash_o = option == "--out" &&
+                        std::any_of(argv + 1, argv + argc, [](const char* w) { return std::string_view(w) == "-o"; });
     const std::string short_name = dash_o ? " (-o)" : "";
     return fmt::format("{}{} given {} times; give it once", option, short_name, what.substr(at + tag.size()));
   }
@@ -82,12 +81,9 @@ int run(int argc, char** argv) {
   app.get_formatter()->column_width(34);
 
   const std::vector<ftlsim::cli::Command> subcommands = {
-      ftlsim::cli::add_info_command(app),
-      ftlsim::cli::add_convert_command(app),
-      ftlsim::cli::add_dump_command(app),
-      ftlsim::cli::add_gen_command(app),
-      ftlsim::cli::add_compare_command(app),
-      ftlsim::cli::add_qd_sweep_command(app),
+      ftlsim::cli::add_info_command(app),    ftlsim::cli::add_convert_command(app),
+      ftlsim::cli::add_dump_command(app),    ftlsim::cli::add_gen_command(app),
+      ftlsim::cli::add_compare_command(app), ftlsim::cli::add_qd_sweep_command(app),
       ftlsim::cli::add_replay_command(app),
   };
   const ftlsim::cli::Command simulate = ftlsim::cli::add_simulate_options(app);
@@ -107,7 +103,8 @@ int run(int argc, char** argv) {
     return 2;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return print_exit(app, e);  // --version
-    fmt::print(stderr, "ftlsim: error: {} (see --help)\n", ftlsim::escape_for_terminal(parse_error_text(e, argc, argv)));
+    fmt::print(stderr, "ftlsim: error: {} (see --help)\n",
+               ftlsim::escape_for_terminal(parse_error_text(e, argc, argv)));
     return 2;
   }
   // Every error is one line: file names and header text in messages are

@@ -24,11 +24,11 @@ namespace {
 // not the default, so the sweeps of earlier versions still resume. A setting
 // not listed here is appended after them (in its table's order), as a later one.
 constexpr std::string_view kKeyedOrder[] = {
-    "preset", "rules", "channels", "luns", "planes", "blocks", "pages", "page-size", "logical", "op", "sizing",
-    "gc-thres", "gc-thres-high", "victim", "d-choices", "seed", "gc-check", "rg-gc", "gc-order", "declined",
-    "forced-passes", "gc-trigger", "trim-partial", "trim-range",
-    "rg", "ru-size", "ruh", "ruh-type", "pi-gc", "ii-gc", "ru-open", "rg-split", "rg-of", "pid-format", "single",
-    "ru-time-limit", "placement", "interval"};
+    "preset",   "rules",      "channels", "luns",          "planes",        "blocks",     "pages",        "page-size",
+    "logical",  "op",         "sizing",   "gc-thres",      "gc-thres-high", "victim",     "d-choices",    "seed",
+    "gc-check", "rg-gc",      "gc-order", "declined",      "forced-passes", "gc-trigger", "trim-partial", "trim-range",
+    "rg",       "ru-size",    "ruh",      "ruh-type",      "pi-gc",         "ii-gc",      "ru-open",      "rg-split",
+    "rg-of",    "pid-format", "single",   "ru-time-limit", "placement",     "interval"};
 
 // Settings of kKeyedOrder added after 0.1.0 (#26: gc-trigger, in its product
 // place since it was added): keyed only when not at their default.
@@ -36,9 +36,8 @@ constexpr std::string_view kLaterSettings[] = {"gc-trigger"};
 
 // The refusal of another word, as since --rules came (--help lists kRulesWords).
 constexpr std::string_view kRulesRefusal = "is not femu (every rule MoatLab FEMU's) or confdp";
-constexpr Choice<bool> kRulesWords[] = {
-    {false, "femu", "MoatLab FEMU's BlackBox SSD"},
-    {true, "confdp", "the ConfFDP fork the Ethereum FDP study ran"}};
+constexpr Choice<bool> kRulesWords[] = {{false, "femu", "MoatLab FEMU's BlackBox SSD"},
+                                        {true, "confdp", "the ConfFDP fork the Ethereum FDP study ran"}};
 
 std::string preset_op_text(const ftl::Geometry& g) { return fmt::format("{:.3g}", g.over_provisioning()); }
 
@@ -152,9 +151,10 @@ std::vector<SettingInfo> build_table() {
   }
   for (SettingInfo& r : ordered) {
     if (r.name == "rules") {
-      r.help = fmt::format("Rule set: femu (MoatLab FEMU's BlackBox SSD) or confdp (the ConfFDP fork the Ethereum "
-                           "FDP study ran: {}); an option given explicitly overrides its rule (docs/model.md)",
-                           confdp);
+      r.help = fmt::format(
+          "Rule set: femu (MoatLab FEMU's BlackBox SSD) or confdp (the ConfFDP fork the Ethereum "
+          "FDP study ran: {}); an option given explicitly overrides its rule (docs/model.md)",
+          confdp);
     }
   }
   return ordered;

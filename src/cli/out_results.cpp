@@ -31,17 +31,17 @@ constexpr std::string_view kResultEntries[] = {"summary.json", "a/summary.json",
 
 }  // namespace
 
-void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries, bool replace,
-                       std::string_view flag) {
+void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries, bool replace, std::string_view flag) {
   if (replace) return;
   for (const std::string_view entry : kResultEntries) {
     bool own = false;
     for (const KeyedEntry& e : entries) own = own || e.entry == entry;
     if (own || !out.existing_text(std::string(entry))) continue;
     const std::string shown = escape_for_terminal(folder_name_of(out.path()));
-    throw InputError(fmt::format("--out {}: holds the results of another kind of run ({}/{}); give another folder, "
-                                 "or {} to replace them",
-                                 shown, shown, entry, flag));
+    throw InputError(
+        fmt::format("--out {}: holds the results of another kind of run ({}/{}); give another folder, "
+                    "or {} to replace them",
+                    shown, shown, entry, flag));
   }
   for (const KeyedEntry& e : entries) {
     const std::optional<std::string> text = out.existing_text(e.entry);
@@ -49,13 +49,15 @@ void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries
     const std::string shown = escape_for_terminal(folder_name_of(out.path()));
     if (const std::optional<ResultWriter> w = result_writer(*text); w && !is_this_build(*w)) {
       // Another build's model computed them: their key differs whatever the options.
-      throw InputError(fmt::format("--out {}: holds results written by {} ({}/{}), whose numbers may differ from "
-                                   "this build's (this is {}); give another folder, or {} to replace them",
-                                   shown, escape_for_terminal(describe(*w)), shown, e.entry, this_build(), flag));
+      throw InputError(
+          fmt::format("--out {}: holds results written by {} ({}/{}), whose numbers may differ from "
+                      "this build's (this is {}); give another folder, or {} to replace them",
+                      shown, escape_for_terminal(describe(*w)), shown, e.entry, this_build(), flag));
     }
-    throw InputError(fmt::format("--out {}: holds the results of another configuration or trace ({}/{}); give "
-                                 "another folder, or {} to replace them",
-                                 shown, shown, e.entry, flag));
+    throw InputError(
+        fmt::format("--out {}: holds the results of another configuration or trace ({}/{}); give "
+                    "another folder, or {} to replace them",
+                    shown, shown, e.entry, flag));
   }
 }
 

@@ -48,9 +48,10 @@ std::string sizing_value(const PointView& v) {
   if (v.given("sizing")) {
     const std::string& text = v("sizing");
     if (ftl::parse_sizing(text) && lines_given) {
-      throw InputError(fmt::format("--sizing {} derives the line count from --gc-thres as ConfFDP does: it cannot be "
-                                   "combined with --blocks, --op or --logical fit:",
-                                   text));
+      throw InputError(
+          fmt::format("--sizing {} derives the line count from --gc-thres as ConfFDP does: it cannot be "
+                      "combined with --blocks, --op or --logical fit:",
+                      text));
     }
     return text;
   }
@@ -71,9 +72,10 @@ ftl::FtlConfig build_config(const PointView& v) {
   const bool has_op = v.given("op");
   const double op_value = has_op ? real_of("op", v("op")) : -1.0;
   if (has_op && !(op_value > 0.0 && op_value < 100.0)) {
-    throw InputError(fmt::format("--op {} is out of range: give a fraction above 0 and below 100 (0.25 = 25% spare "
-                                 "area, physical = 1.25 x logical)",
-                                 v("op")));
+    throw InputError(
+        fmt::format("--op {} is out of range: give a fraction above 0 and below 100 (0.25 = 25% spare "
+                    "area, physical = 1.25 x logical)",
+                    v("op")));
   }
   const double op = has_op ? op_value : preset_op;
   const std::optional<uint32_t> thres_scale = ftl::parse_sizing(sizing_value(v));
@@ -115,9 +117,8 @@ fdp::PlacementSetup build_placement(const PointView& v) {
 }
 
 // The FDP device settings that change nothing under `single` placement.
-constexpr std::string_view kFdpDeviceSettings[] = {"rg-gc",    "rg",    "ru-size", "ruh",      "ruh-type",
-                                                    "pi-gc",    "ii-gc", "ru-open", "rg-split", "rg-of",
-                                                    "write-spill", "gc-spill"};
+constexpr std::string_view kFdpDeviceSettings[] = {"rg-gc", "rg",      "ru-size",  "ruh",   "ruh-type",    "pi-gc",
+                                                   "ii-gc", "ru-open", "rg-split", "rg-of", "write-spill", "gc-spill"};
 
 }  // namespace
 
@@ -171,7 +172,8 @@ void add_model_options(CLI::App& app, ModelArgs& a) {
     const std::string help = help_flag_text(s.help);
     CLI::Option* o = nullptr;
     if (sim::is_flag(s)) {
-      o = app.add_flag_callback("--" + std::string(s.name), [&a, i] { a.run[i] = "true"; }, help);
+      o = app.add_flag_callback(
+          "--" + std::string(s.name), [&a, i] { a.run[i] = "true"; }, help);
     } else {
       o = app.add_option_function<std::string>(
           "--" + std::string(s.name), [&a, i](const std::string& value) { a.run[i] = value; }, help);
@@ -186,7 +188,7 @@ void parse_overlay(CLI::App& overlay, const std::string& text) {
   overlay.allow_extras();
   overlay.parse(text, false);
   std::vector<std::string> extra = overlay.remaining();  // in the order given
-  std::reverse(extra.begin(), extra.end());                // ExtrasError joins them from the back
+  std::reverse(extra.begin(), extra.end());              // ExtrasError joins them from the back
   if (!extra.empty()) throw CLI::ExtrasError(overlay.get_name(), extra);
 }
 

@@ -28,7 +28,7 @@ namespace ftlsim::cli {
 // One model setting as the command line sees it, in product order (in a
 // sweep the last one varies fastest).
 struct SettingInfo {
-  std::string name;          // option name without dashes: "gc-thres"
+  std::string name;  // option name without dashes: "gc-thres"
   ValueKind kind;
   std::string type;          // the value in --help: "PCT"
   std::string group;         // the --help section
@@ -111,8 +111,7 @@ void parse_overlay(CLI::App& overlay, const std::string& text);
 
 // Builds the run for one point. Throws InputError for an invalid
 // configuration (the same messages as a single run).
-[[nodiscard]] sim::RunDescription build_run(const ModelArgs& args, const Point& point,
-                                            const std::string& trace_path);
+[[nodiscard]] sim::RunDescription build_run(const ModelArgs& args, const Point& point, const std::string& trace_path);
 
 // "name=value\n" for every setting of `point` that enters a config_key
 // (sweep/sweep_resume.h): the description of a configuration.

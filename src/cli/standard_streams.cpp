@@ -1,8 +1,8 @@
 #include "cli/standard_streams.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -111,9 +111,10 @@ void check_not_standard_stream(const std::string& option, const std::string& pat
         ::close(null);
       }
     }
-    throw InputError(fmt::format("standard {} is the input {} {}: writing to it would destroy what is read; "
-                                 "redirect it elsewhere",
-                                 fd == STDOUT_FILENO ? "output" : "error", option, escape_for_terminal(path)));
+    throw InputError(
+        fmt::format("standard {} is the input {} {}: writing to it would destroy what is read; "
+                    "redirect it elsewhere",
+                    fd == STDOUT_FILENO ? "output" : "error", option, escape_for_terminal(path)));
   }
 }
 

@@ -27,7 +27,7 @@ void write_stderr(const char* s, size_t n) {
 
 extern "C" void on_stop_signal(int sig) {
   const int saved_errno = errno;  // write() may change it under the interrupted code
-  if (g_stop.exchange(true)) {  // the second signal: stop at once
+  if (g_stop.exchange(true)) {    // the second signal: stop at once
     std::signal(sig, SIG_DFL);
     std::raise(sig);
     return;

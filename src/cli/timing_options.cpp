@@ -32,9 +32,10 @@ bool always_keyed(std::string_view name) {
 // other than the default one, and the default one after expand_timing).
 void one_value(const std::string& text, std::string_view name) {
   if (text.find_first_of(",:") != std::string::npos) {
-    throw InputError(fmt::format("--{} {}: one value here (a list of timing values makes a sweep of the default "
-                                 "command)",
-                                 name, text));
+    throw InputError(
+        fmt::format("--{} {}: one value here (a list of timing values makes a sweep of the default "
+                    "command)",
+                    name, text));
   }
 }
 
@@ -134,7 +135,8 @@ timing::TimingConfig build_latencies(const TimingArgs& a) {
 std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
   if (!a.timing) {
     if (a.any_given) {
-      throw InputError("--qd, --speed, --event-interval and the NAND latency options apply to timed mode; add --timing");
+      throw InputError(
+          "--qd, --speed, --event-interval and the NAND latency options apply to timed mode; add --timing");
     }
     return std::nullopt;
   }

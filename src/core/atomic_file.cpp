@@ -92,9 +92,10 @@ void OutputFile::check(std::string_view option, bool force, const RunInputs& inp
   // A kernel file system first: what its names are (or that they cannot
   // even be looked at, as in bpf) says nothing useful.
   if (const auto kind = pseudo_fs_of(dir_.get())) {
-    throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
-                                 "a folder on a disk",
-                                 option_, path_, folder_, *kind));
+    throw InputError(
+        fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
+                    "a folder on a disk",
+                    option_, path_, folder_, *kind));
   }
   check_name(dir_.get(), name_, existing_);
   if (::faccessat(dir_.get(), ".", W_OK | X_OK, 0) != 0) {

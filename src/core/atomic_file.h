@@ -124,7 +124,6 @@ class AtomicFile {
 };
 
 // Writes `contents` to `path` atomically (see AtomicFile).
-void write_file_atomically(const std::string& path, std::string_view contents,
-                           Existing existing = Existing::kRefuse);
+void write_file_atomically(const std::string& path, std::string_view contents, Existing existing = Existing::kRefuse);
 
 }  // namespace ftlsim

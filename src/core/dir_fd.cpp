@@ -85,8 +85,8 @@ ParentFolder open_parent_folder(const Message& option, const std::string& path, 
   while (!parts.empty()) {
     r.missing.insert(r.missing.begin(), parts.back());
     parts.pop_back();
-    const std::string up = parts.empty() ? (absolute ? "/" : ".")
-                                         : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
+    const std::string up =
+        parts.empty() ? (absolute ? "/" : ".") : fmt::format("{}{}", absolute ? "/" : "", fmt::join(parts, "/"));
     r.base = UniqueFd(::open(up.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (r.base.valid()) break;
     if (errno == ENOTDIR) throw InputError(option + Message(fmt::format(" {}: {} is not a folder", path, up)));

@@ -43,9 +43,18 @@ std::string escape_for_terminal(std::string_view s) {
       continue;
     }
     switch (c) {
-      case '\n': out += "\\n"; ++i; continue;
-      case '\r': out += "\\r"; ++i; continue;
-      case '\t': out += "\\t"; ++i; continue;
+      case '\n':
+        out += "\\n";
+        ++i;
+        continue;
+      case '\r':
+        out += "\\r";
+        ++i;
+        continue;
+      case '\t':
+        out += "\\t";
+        ++i;
+        continue;
       default: break;
     }
     const size_t n = c < 0x80 ? 0 : utf8_sequence_length(s, i);

@@ -17,9 +17,10 @@ namespace {
 // Refuses a folder on a pseudo file system or one this process cannot write into.
 void check_writable(int dir, const std::string& option, const std::string& path, const std::string& shown) {
   if (const auto kind = pseudo_fs_of(dir)) {
-    throw InputError(fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
-                                 "a folder on a disk",
-                                 option, path, shown, *kind));
+    throw InputError(
+        fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
+                    "a folder on a disk",
+                    option, path, shown, *kind));
   }
   if (::faccessat(dir, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option, path, shown, std::strerror(errno)));
@@ -34,9 +35,11 @@ InPlaceFolder::InPlaceFolder(std::string option, std::string path, const RunInpu
   const std::string text = folder_name_of(path_);
   const size_t slash = text.rfind('/');
   name_ = slash == std::string::npos ? text : text.substr(slash + 1);
-  const std::string parent_text =
-      slash == std::string::npos ? std::string() : slash == 0 ? std::string("/") : text.substr(0, slash);
-  if (name_.empty() || text == "/") throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
+  const std::string parent_text = slash == std::string::npos ? std::string()
+                                  : slash == 0               ? std::string("/")
+                                                             : text.substr(0, slash);
+  if (name_.empty() || text == "/")
+    throw InputError(fmt::format("{} {}: give a folder below the root", option_, path_));
   parent_ = open_parent_folder(option_, path_, parent_text);
   const std::string parent_shown = parent_text.empty() ? "." : parent_text;
   if (!parent_.missing.empty()) {
@@ -73,8 +76,8 @@ int InPlaceFolder::create() {
   make_missing_folders(parent_, path_);
   if (::mkdirat(parent_.base.get(), name_.c_str(), 0777) != 0) {
     if (errno == EEXIST) {
-      throw SystemError(fmt::format("{} {} appeared while the run started (not made by it); run again", option_,
-                                    path_));
+      throw SystemError(
+          fmt::format("{} {} appeared while the run started (not made by it); run again", option_, path_));
     }
     throw system_error_from_errno(fmt::format("cannot create the folder {}", path_));
   }

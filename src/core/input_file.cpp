@@ -79,9 +79,10 @@ InputFile::InputFile(const std::string& path) : path_(path) {
   }
   if (special) {
     ::close(fd_);
-    throw InputError(fmt::format("{}: a special file whose size ({} bytes) is not its contents (as in /proc or "
-                                 "/sys); copy it to a regular file first",
-                                 path, st_.st_size));
+    throw InputError(
+        fmt::format("{}: a special file whose size ({} bytes) is not its contents (as in /proc or "
+                    "/sys); copy it to a regular file first",
+                    path, st_.st_size));
   }
 }
 

@@ -4,13 +4,13 @@
 #include <fmt/format.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -143,10 +143,10 @@ std::vector<std::string> lower_layers(std::string_view value) {
 }
 
 struct OverlayMount {
-  std::string root;         // field 4: the folder of the overlay mounted here
-  std::string mount_point;  // field 5
-  std::vector<std::string> layers;  // upper first, then the lower layers in order
-  std::vector<std::string> folders; // every layer folder and the work folder
+  std::string root;                  // field 4: the folder of the overlay mounted here
+  std::string mount_point;           // field 5
+  std::vector<std::string> layers;   // upper first, then the lower layers in order
+  std::vector<std::string> folders;  // every layer folder and the work folder
 };
 
 // The overlay mount with mount id `mnt_id` (0: unknown) or device `dev`.
@@ -222,7 +222,8 @@ void collect_layers(int fd, const std::string& shown, const std::string& mountin
   struct statfs sfs {};
   if (::fstatfs(fd, &sfs) != 0 || static_cast<unsigned long>(sfs.f_type) != kOverlayMagic) return;
   const auto fail = [&](const std::string& why) {
-    if (out.unresolved.empty()) out.unresolved = fmt::format("{} is on an overlay whose layers cannot be found ({})", shown, why);
+    if (out.unresolved.empty())
+      out.unresolved = fmt::format("{} is on an overlay whose layers cannot be found ({})", shown, why);
   };
   if (depth >= kMaxOverlayDepth) return fail("overlays nested too deep");
   struct stat st {};
@@ -392,8 +393,7 @@ void RunInputs::add(std::string option, const std::string& path, FileIdentity id
   if (node.valid() && ::fstat(node.get(), &st) == 0 && FileIdentity{st.st_dev, st.st_ino} == id) {
     mark_input(inputs_.back(), node.get());
     add_layers(inputs_, option, path, node.get());
-  } else if (const std::string fs = aliasing_fs_of(id.dev, parse_mounts(slurp("/proc/self/mountinfo")));
-             !fs.empty()) {
+  } else if (const std::string fs = aliasing_fs_of(id.dev, parse_mounts(slurp("/proc/self/mountinfo"))); !fs.empty()) {
     // On a FUSE or network file system and no longer at its path: its mark
     // cannot be read, so nothing could be told apart from it.
     Input in{option, path, {}, false};
@@ -403,8 +403,8 @@ void RunInputs::add(std::string option, const std::string& path, FileIdentity id
     // An anonymous device (overlayfs among them) no longer at its path: its
     // layers cannot be found.
     Input in{option, path, {}, false};
-    in.unresolved = fmt::format("{} is on a file system without a device (an overlay?) and no longer at its path",
-                                path);
+    in.unresolved =
+        fmt::format("{} is on a file system without a device (an overlay?) and no longer at its path", path);
     inputs_.push_back(std::move(in));
   }
 }

@@ -24,8 +24,8 @@ static_assert(std::atomic<uintptr_t>::is_always_lock_free && std::atomic<bool>::
 
 Slot g_slots[MappingGuard::kMaxGuards];
 std::atomic<uintptr_t> g_page_mask{0};
-std::mutex g_mutex;        // registration and g_first_fault
-std::string g_first_fault;  // kept after the guard is gone
+std::mutex g_mutex;                             // registration and g_first_fault
+std::string g_first_fault;                      // kept after the guard is gone
 std::string g_paths[MappingGuard::kMaxGuards];  // of the registered mappings
 
 extern "C" void on_sigbus(int sig, siginfo_t* info, void* /*context*/) {
@@ -38,8 +38,8 @@ extern "C" void on_sigbus(int sig, siginfo_t* info, void* /*context*/) {
     const uintptr_t page = addr & ~mask;
     // Zero pages from the faulting one to the mapping's end: the access is
     // retried and reads zeros. mmap is a plain system call here.
-    void* p = ::mmap(reinterpret_cast<void*>(page), e - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
-                     0);
+    void* p =
+        ::mmap(reinterpret_cast<void*>(page), e - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (p != MAP_FAILED) {
       s.faulted.store(true, std::memory_order_release);
       return;
@@ -65,8 +65,8 @@ void install_handler() {
 }  // namespace
 
 std::string input_changed_message(const std::string& path, const std::string& what) {
-  return fmt::format("{}: {} ({}; truncated or rewritten by another program?): nothing computed from it is valid",
-                     path, kInputChanged, what);
+  return fmt::format("{}: {} ({}; truncated or rewritten by another program?): nothing computed from it is valid", path,
+                     kInputChanged, what);
 }
 
 MappingGuard::MappingGuard(const void* addr, size_t bytes, const std::string& path) : path_(path) {
@@ -98,9 +98,7 @@ MappingGuard::~MappingGuard() {
   s.begin.store(0, std::memory_order_release);
 }
 
-bool MappingGuard::faulted() const {
-  return slot_ >= 0 && g_slots[slot_].faulted.load(std::memory_order_acquire);
-}
+bool MappingGuard::faulted() const { return slot_ >= 0 && g_slots[slot_].faulted.load(std::memory_order_acquire); }
 
 std::string mapped_input_fault() {
   const std::lock_guard lock(g_mutex);

@@ -55,7 +55,7 @@ constexpr CgroupFiles kV1{"memory.limit_in_bytes", "memory.usage_in_bytes", "tot
 std::optional<uint64_t> cgroup_room(const std::string& dir, const CgroupFiles& f) {
   const auto limit_text = slurp(dir + "/" + f.limit);
   if (!limit_text) return std::nullopt;
-  const auto limit = whole(*limit_text);  // "max" (v2) is no limit
+  const auto limit = whole(*limit_text);                             // "max" (v2) is no limit
   if (!limit || *limit >= (uint64_t{1} << 62)) return std::nullopt;  // v1 says 2^63 - 4096 for none
   uint64_t used = whole(slurp(dir + "/" + f.usage).value_or("")).value_or(0);
   if (const auto stat = slurp(dir + "/memory.stat")) used -= std::min(used, keyed(*stat, f.inactive_key).value_or(0));
@@ -80,8 +80,8 @@ std::optional<MemoryBudget> available_memory(const std::string& proc, const std:
     const std::string path = line.substr(c + 1);
     const bool v2 = controllers.empty();
     if (!v2 && controllers != "memory") continue;
-    const std::vector<std::string> mounts =
-        v2 ? std::vector<std::string>{cgroup_root, cgroup_root + "/unified"} : std::vector<std::string>{cgroup_root + "/memory"};
+    const std::vector<std::string> mounts = v2 ? std::vector<std::string>{cgroup_root, cgroup_root + "/unified"}
+                                               : std::vector<std::string>{cgroup_root + "/memory"};
     for (const std::string& mount : mounts) {
       // The process's group and every group above it: each limit applies.
       for (std::string p = path;;) {

@@ -47,11 +47,11 @@ std::optional<MountBase> base_of_path(const std::string& path, const std::string
   if (path.empty()) return std::nullopt;
   const BoundedStat bs = stat_bounded(path);
   if (!bs.answered) {
-    throw InputError(fmt::format("the {} file system mounted at {} is built on {}, which does not answer (stat "
-                                 "waited {} s: a FUSE daemon stopped?), so ftlsim cannot tell whether it shares storage "
-                                 "with what this run writes or reads; unmount it (umount -l) or resume its daemon",
-                                 m.fstype, m.mount_point, path,
-                                 std::chrono::duration<double>(kStatBound).count()));
+    throw InputError(
+        fmt::format("the {} file system mounted at {} is built on {}, which does not answer (stat "
+                    "waited {} s: a FUSE daemon stopped?), so ftlsim cannot tell whether it shares storage "
+                    "with what this run writes or reads; unmount it (umount -l) or resume its daemon",
+                    m.fstype, m.mount_point, path, std::chrono::duration<double>(kStatBound).count()));
   }
   if (bs.error != 0) return std::nullopt;
   const struct stat& st = bs.st;
@@ -99,7 +99,8 @@ std::optional<MountBase> ext_journal(const SafetyPaths& paths, unsigned major, u
   b.major = (d & 0xfff00) >> 8;
   b.minor = (d & 0xff) | ((d >> 12) & 0xfff00);
   const std::string jname = block_name(paths, b.major, b.minor);
-  b.what = fmt::format("its external journal {}", jname.empty() ? fmt::format("{}:{}", b.major, b.minor) : "/dev/" + jname);
+  b.what =
+      fmt::format("its external journal {}", jname.empty() ? fmt::format("{}:{}", b.major, b.minor) : "/dev/" + jname);
   return b;
 }
 
@@ -137,10 +138,11 @@ void daemon_files(const SafetyPaths& paths, const std::string& pid, std::vector<
     if (ec || target.empty() || target.front() != '/' || target == "/dev/fuse") continue;
     const BoundedStat bs = stat_bounded((fd_dir / n).string());
     if (!bs.answered) {
-      throw InputError(fmt::format("{}, which the FUSE daemon pid {} ({}) holds open, does not answer (stat waited {} s: "
-                                   "a FUSE daemon stopped?), so ftlsim cannot tell whether it shares storage with what "
-                                   "this run writes or reads; unmount that file system (umount -l) or resume its daemon",
-                                   target, pid, comm, std::chrono::duration<double>(kStatBound).count()));
+      throw InputError(
+          fmt::format("{}, which the FUSE daemon pid {} ({}) holds open, does not answer (stat waited {} s: "
+                      "a FUSE daemon stopped?), so ftlsim cannot tell whether it shares storage with what "
+                      "this run writes or reads; unmount that file system (umount -l) or resume its daemon",
+                      target, pid, comm, std::chrono::duration<double>(kStatBound).count()));
     }
     const struct stat& st = bs.st;
     if (bs.error != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) continue;
@@ -152,9 +154,10 @@ void daemon_files(const SafetyPaths& paths, const std::string& pid, std::vector<
       b.major = ::major(st.st_rdev);
       b.minor = ::minor(st.st_rdev);
     }
-    b.what = hidden ? fmt::format("{} is held open by the FUSE daemon pid {} ({}), whose file system is not mounted "
-                                  "here",
-                                  target, pid, comm)
+    b.what = hidden ? fmt::format(
+                          "{} is held open by the FUSE daemon pid {} ({}), whose file system is not mounted "
+                          "here",
+                          target, pid, comm)
                     : fmt::format("{}, which its FUSE daemon (pid {}, {}) holds open", target, pid, comm);
     out.push_back(std::move(b));
   }
@@ -256,9 +259,9 @@ MountTable read_mount_table(const SafetyPaths& paths) {
 
 bool aliasing_fs_type(std::string_view t) {
   if (t == "fuse" || t.rfind("fuse.", 0) == 0) return true;
-  static constexpr std::string_view kTypes[] = {"nfs",      "nfs4",  "cifs",   "smb3",   "smbfs", "9p",
-                                                "virtiofs", "ceph",  "afs",    "coda",   "glusterfs",
-                                                "lustre",   "vboxsf", "prl_fs", "drvfs", "davfs", "orangefs"};
+  static constexpr std::string_view kTypes[] = {"nfs",      "nfs4",   "cifs",  "smb3",  "smbfs",     "9p",
+                                                "virtiofs", "ceph",   "afs",   "coda",  "glusterfs", "lustre",
+                                                "vboxsf",   "prl_fs", "drvfs", "davfs", "orangefs"};
   for (const std::string_view k : kTypes) {
     if (t == k) return true;
   }
@@ -267,7 +270,8 @@ bool aliasing_fs_type(std::string_view t) {
 
 std::string aliasing_fs_of(dev_t dev, const std::vector<MountEntry>& mounts) {
   for (const MountEntry& m : mounts) {
-    if (m.major == ::major(dev) && m.minor == ::minor(dev)) return aliasing_fs_type(m.fstype) ? m.fstype : std::string();
+    if (m.major == ::major(dev) && m.minor == ::minor(dev))
+      return aliasing_fs_type(m.fstype) ? m.fstype : std::string();
   }
   return {};
 }

@@ -43,10 +43,10 @@ struct MountEntry {
 
 // What a mounted file system is built on besides its device number.
 struct MountBase {
-  bool file = false;       // a regular file `id`; else the device major:minor
+  bool file = false;  // a regular file `id`; else the device major:minor
   FileIdentity id;
   unsigned major = 0, minor = 0;
-  std::string what;        // for messages: "its source disk.img", "its log device /dev/loop3 (logdev=)", ...
+  std::string what;  // for messages: "its source disk.img", "its log device /dev/loop3 (logdev=)", ...
 };
 // The mounts of paths.mountinfo with their bases, read once; and the files
 // and devices held open by FUSE daemons whose file system is not mounted

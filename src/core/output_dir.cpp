@@ -160,7 +160,8 @@ void OutputDir::open_parent() {
 }
 
 void OutputDir::check_existing(int dir) const {
-  struct stat st {}, parent {};
+  struct stat st {
+  }, parent{};
   struct statx sx {};
   if (::fstat(dir, &st) != 0 || ::fstat(base_.get(), &parent) != 0 ||
       ::statx(dir, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) != 0) {
@@ -237,8 +238,8 @@ const std::string& OutputDir::staging() {
   // NAME is shortened in the staging name (the folder keeps its own).
   std::string name = fmt::format("{}/.{}.ftlsim-XXXXXX", fd_path(base_.get()), staging_stem(name_));
   if (::mkdtemp(name.data()) == nullptr) {
-    throw system_error_from_errno(fmt::format("cannot create a staging folder in {} for {}",
-                                              parent_text_.empty() ? "." : parent_text_, path_));
+    throw system_error_from_errno(
+        fmt::format("cannot create a staging folder in {} for {}", parent_text_.empty() ? "." : parent_text_, path_));
   }
   staging_name_ = name.substr(name.rfind('/') + 1);
   staging_fd_ = open_subfolder(base_.get(), staging_name_);
@@ -272,7 +273,8 @@ void OutputDir::publish() {
   // The target exists: it must still be a folder of this run's kind.
   struct stat st {};
   UniqueFd old;
-  if (::fstatat(dir, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) old = open_subfolder(dir, name_);
+  if (::fstatat(dir, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+    old = open_subfolder(dir, name_);
   if (!old.valid()) {
     published_ = true;
     throw SystemError(option_ + Message(fmt::format(" {} changed while the run went on (now {}); the results are in {}",
@@ -300,7 +302,8 @@ void OutputDir::publish() {
     throw system_error_from_errno(fmt::format("cannot move {} aside (the results are in {})", path_, from));
   }
   if (::renameat(dir, staging_name_.c_str(), dir, name_.c_str()) != 0) {
-    const SystemError e = system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, path_, from));
+    const SystemError e =
+        system_error_from_errno(fmt::format("cannot rename {} to {} (the results are in {})", from, path_, from));
     ::renameat(dir, aside.c_str(), dir, name_.c_str());
     throw e;
   }

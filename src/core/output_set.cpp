@@ -15,8 +15,8 @@
 
 #include "core/dir_fd.h"
 #include "core/error.h"
-#include "core/io_units.h"
 #include "core/io_identity.h"
+#include "core/io_units.h"
 
 namespace ftlsim {
 namespace {
@@ -61,7 +61,8 @@ std::vector<Entry> list(int dir, bool* ok = nullptr) {
     const std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     Entry en{name, {}};
-    if (::statx(dir, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO | STATX_SIZE | STATX_CTIME, &en.sx) == 0) {
+    if (::statx(dir, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO | STATX_SIZE | STATX_CTIME, &en.sx) ==
+        0) {
       out.push_back(std::move(en));
     }
   }
@@ -79,9 +80,7 @@ bool crosses_mount(const struct statx& sx, const struct statx& dir_sx) {
   return sx.stx_dev_major != dir_sx.stx_dev_major || sx.stx_dev_minor != dir_sx.stx_dev_minor;
 }
 
-bool stat_self(int dir, struct statx& sx) {
-  return ::statx(dir, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO, &sx) == 0;
-}
+bool stat_self(int dir, struct statx& sx) { return ::statx(dir, "", AT_EMPTY_PATH, STATX_TYPE | STATX_INO, &sx) == 0; }
 
 // Everything in the open folder `dir` at any depth, as a manifest.
 void collect(int dir, const std::string& prefix, Manifest& m) {
@@ -233,8 +232,8 @@ void write_manifest(int dir, const std::string& shown) {
   collect(dir, "", m);
   std::string text(kManifestHeader);
   for (const auto& [rel, w] : m) {
-    text += w.folder ? fmt::format("d 0 0 0 {}\n", rel)
-                     : fmt::format("f {} {} {} {}\n", w.ino, w.size, w.ctime_ns, rel);
+    text +=
+        w.folder ? fmt::format("d 0 0 0 {}\n", rel) : fmt::format("f {} {} {} {}\n", w.ino, w.size, w.ctime_ns, rel);
   }
   const UniqueFd fd(::openat(dir, kManifestName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!fd.valid()) throw system_error_from_errno(fmt::format("cannot create {}/{}", shown, kManifestName));
@@ -254,7 +253,8 @@ std::vector<std::string> unproven_entries(int dir) {
 }
 
 std::vector<std::string> unproven_folder(int parent, const std::string& name) {
-  struct statx sx {}, parent_sx {};
+  struct statx sx {
+  }, parent_sx{};
   if (!stat_self(parent, parent_sx) ||
       ::statx(parent, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO, &sx) != 0) {
     return {name + " (cannot be inspected)"};
@@ -279,7 +279,8 @@ bool remove_staging_folder(int parent, const std::string& name) {
 }
 
 bool remove_written_set(int parent, const std::string& name) {
-  struct statx sx {}, parent_sx {};
+  struct statx sx {
+  }, parent_sx{};
   if (!stat_self(parent, parent_sx) || ::statx(parent, name.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE, &sx) != 0 ||
       crosses_mount(sx, parent_sx)) {
     return false;

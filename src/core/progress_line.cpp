@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 #include <cmath>
+#include <iterator>
 
 #include "core/units.h"
 
@@ -76,8 +76,14 @@ bool progress_wanted(bool no_progress) { return !no_progress && ::isatty(STDERR_
 
 ProgressLine::ProgressLine(std::string what, uint64_t total, ProgressUnit unit, bool enabled, std::FILE* out,
                            ProgressClock clock)
-    : what_(std::move(what)), total_(total), unit_(unit), enabled_(enabled && out != nullptr), out_(out),
-      clock_(std::move(clock)), start_ns_(enabled_ ? clock_() : 0), next_draw_ns_(start_ns_ + kProgressRedrawNs) {}
+    : what_(std::move(what)),
+      total_(total),
+      unit_(unit),
+      enabled_(enabled && out != nullptr),
+      out_(out),
+      clock_(std::move(clock)),
+      start_ns_(enabled_ ? clock_() : 0),
+      next_draw_ns_(start_ns_ + kProgressRedrawNs) {}
 
 ProgressLine::~ProgressLine() { finish(); }
 
@@ -120,8 +126,8 @@ void ProgressLine::maybe_draw(uint64_t done) {
   if (!next_draw_ns_.compare_exchange_strong(due, now + kProgressRedrawNs, std::memory_order_relaxed)) return;
   const std::unique_lock lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock() || finished_) return;
-  const ProgressSnapshot s{what_, done, total_.load(std::memory_order_relaxed), unit_,
-                           static_cast<double>(now - start_ns_) * 1e-9, note_};
+  const ProgressSnapshot s{
+      what_, done, total_.load(std::memory_order_relaxed), unit_, static_cast<double>(now - start_ns_) * 1e-9, note_};
   const std::string text = format_progress(s);
   std::fprintf(out_, "\r%s\033[K", text.c_str());
   std::fflush(out_);

@@ -33,12 +33,12 @@ inline constexpr uint64_t kProgressRedrawNs = 250'000'000;
 enum class ProgressUnit : uint8_t { kRecords, kBytes };
 
 struct ProgressSnapshot {
-  std::string_view what;     // "simulate", "convert", ...
+  std::string_view what;  // "simulate", "convert", ...
   uint64_t done = 0;
-  uint64_t total = 0;        // 0: unknown (no percent, no time left)
+  uint64_t total = 0;  // 0: unknown (no percent, no time left)
   ProgressUnit unit = ProgressUnit::kRecords;
   double elapsed_s = 0;
-  std::string_view note;     // appended after two blanks when not empty
+  std::string_view note;  // appended after two blanks when not empty
 };
 
 // The text of one progress line (no '\r', no newline).
@@ -112,7 +112,8 @@ class ProgressCounter {
   explicit ProgressCounter(ProgressLine* line) : line_(line) {}
   // Always inlined: the simulation's loops call it per record.
   [[gnu::always_inline]] void tick(uint64_t done) {
-    if (line_ != nullptr && (done & (kProgressBatch - 1)) == 0) [[unlikely]] report(done);
+    if (line_ != nullptr && (done & (kProgressBatch - 1)) == 0) [[unlikely]]
+      report(done);
   }
   void finish(uint64_t done) {
     if (line_ != nullptr) report(done);

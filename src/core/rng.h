@@ -77,15 +77,11 @@ class Rng {
   static constexpr uint64_t kUnit53 = uint64_t{1} << 53;
 
   // Uniform double in [0, 1) with 53 random bits.
-  [[nodiscard]] constexpr double uniform01() {
-    return static_cast<double>(next53()) * 0x1.0p-53;
-  }
+  [[nodiscard]] constexpr double uniform01() { return static_cast<double>(next53()) * 0x1.0p-53; }
 
  private:
   __extension__ using U128 = unsigned __int128;
-  [[nodiscard]] static constexpr uint64_t rotl(uint64_t x, int k) {
-    return (x << k) | (x >> (64 - k));
-  }
+  [[nodiscard]] static constexpr uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t s_[4] = {};
 };
 

@@ -55,7 +55,8 @@ uint32_t parse_u32(std::string_view setting, std::string_view text) {
 
 uint32_t parse_u32_count(std::string_view setting, std::string_view text, uint32_t least) {
   if (const auto v = parse_count(text); v && *v < least) return static_cast<uint32_t>(*v);
-  return static_cast<uint32_t>(parse_uint_option(text, Message::setting(setting), least, std::numeric_limits<uint32_t>::max()));
+  return static_cast<uint32_t>(
+      parse_uint_option(text, Message::setting(setting), least, std::numeric_limits<uint32_t>::max()));
 }
 
 uint64_t parse_bytes(std::string_view setting, std::string_view text) {
@@ -71,8 +72,7 @@ uint64_t parse_duration(std::string_view setting, std::string_view text) {
 std::string print_real(double v) { return fmt::format("{}", v); }
 
 std::string print_duration(uint64_t ns) {
-  static constexpr std::pair<uint64_t, const char*> kUnits[] = {
-      {kNsPerSecond, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
+  static constexpr std::pair<uint64_t, const char*> kUnits[] = {{kNsPerSecond, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
   if (ns == 0) return "0";
   for (const auto& [unit, name] : kUnits) {
     if (ns % unit == 0) return fmt::format("{}{}", ns / unit, name);

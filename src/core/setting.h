@@ -67,7 +67,7 @@ class SettingError : public InputError {
 // A descriptor of one setting of struct C.
 template <class C>
 struct Setting {
-  std::string_view name;   // "gc-thres": the option, the sweep axis and the config_id use it
+  std::string_view name;  // "gc-thres": the option, the sweep axis and the config_id use it
   ValueKind kind;
   std::string_view type;   // what --help shows for the value: "PCT", "request|page"
   std::string_view group;  // the --help section: "Device", "GC", "FDP", "Timing"
@@ -142,7 +142,8 @@ template <class E>
   for (const Choice<E>& w : words) {
     if (w.word == text) return w.value;
   }
-  throw SettingError({std::string(setting), std::string(text), "is not " + choice_list(words), Problem::Shape::kBadText});
+  throw SettingError(
+      {std::string(setting), std::string(text), "is not " + choice_list(words), Problem::Shape::kBadText});
 }
 
 // As above, refusing another word with `refusal` as the reason ("is not
@@ -177,7 +178,7 @@ template <class E>
 [[nodiscard]] uint32_t parse_u32_count(std::string_view setting, std::string_view text, uint32_t least);
 [[nodiscard]] uint64_t parse_bytes(std::string_view setting, std::string_view text);
 [[nodiscard]] uint64_t parse_duration(std::string_view setting, std::string_view text);
-[[nodiscard]] std::string print_real(double v);        // 75, 0.5, 99.5
+[[nodiscard]] std::string print_real(double v);         // 75, 0.5, 99.5
 [[nodiscard]] std::string print_duration(uint64_t ns);  // 40us, 2ms, 0: the largest unit dividing exactly
 
 }  // namespace ftlsim

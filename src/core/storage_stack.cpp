@@ -33,10 +33,10 @@ struct DevNo {
 struct Loop {
   std::string name;
   DevNo dev;
-  std::string backing;       // sysfs text, " (deleted)" dropped
-  bool file = false;         // backed by a regular file `id`
+  std::string backing;  // sysfs text, " (deleted)" dropped
+  bool file = false;    // backed by a regular file `id`
   FileIdentity id;
-  bool device = false;       // backed by the block device `backing_dev` (loop on loop)
+  bool device = false;  // backed by the block device `backing_dev` (loop on loop)
   DevNo backing_dev;
 };
 
@@ -48,15 +48,18 @@ std::vector<Loop> list_loops(const SafetyPaths& paths) {
     Loop l;
     l.name = name;
     l.backing = trim(slurp((block / name / "loop" / "backing_file").string()));
-    if (l.backing.empty() || !parse_dev(trim(slurp((block / name / "dev").string())), l.dev.major, l.dev.minor)) continue;
+    if (l.backing.empty() || !parse_dev(trim(slurp((block / name / "dev").string())), l.dev.major, l.dev.minor))
+      continue;
     constexpr std::string_view kDeleted = " (deleted)";
-    if (l.backing.size() > kDeleted.size() && l.backing.ends_with(kDeleted)) l.backing.resize(l.backing.size() - kDeleted.size());
+    if (l.backing.size() > kDeleted.size() && l.backing.ends_with(kDeleted))
+      l.backing.resize(l.backing.size() - kDeleted.size());
     const BoundedStat bs = stat_bounded(l.backing);
     if (!bs.answered) {
-      throw InputError(fmt::format("{}'s backing file {} does not answer (stat waited {} s: on a FUSE file system whose "
-                                   "daemon stopped?), so ftlsim cannot tell whether it shares storage with what this "
-                                   "run writes or reads; detach it (losetup -d) or resume that daemon",
-                                   "/dev/" + name, l.backing, std::chrono::duration<double>(kStatBound).count()));
+      throw InputError(
+          fmt::format("{}'s backing file {} does not answer (stat waited {} s: on a FUSE file system whose "
+                      "daemon stopped?), so ftlsim cannot tell whether it shares storage with what this "
+                      "run writes or reads; detach it (losetup -d) or resume that daemon",
+                      "/dev/" + name, l.backing, std::chrono::duration<double>(kStatBound).count()));
     }
     struct stat st = bs.st;
     const bool named = bs.error == 0;
@@ -124,7 +127,8 @@ void for_each_named(const SafetyPaths& paths, DevNo d, const char* sub, F f) {
 }
 
 bool has(const std::vector<StackDevice>& v, DevNo d) {
-  return std::any_of(v.begin(), v.end(), [d](const StackDevice& s) { return s.major == d.major && s.minor == d.minor; });
+  return std::any_of(v.begin(), v.end(),
+                     [d](const StackDevice& s) { return s.major == d.major && s.minor == d.minor; });
 }
 
 bool has(const std::vector<BackingFile>& v, const FileIdentity& id) {
@@ -179,7 +183,8 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
     const std::string name = name_of(paths, d);
     stack.below.push_back({name, d.major, d.minor, how, ""});
     DevNo whole = d;
-    if (is_partition(paths, d) && parent_disk(paths, d, whole)) disks.push_back({name_of(paths, whole), whole.major, whole.minor, "", ""});
+    if (is_partition(paths, d) && parent_disk(paths, d, whole))
+      disks.push_back({name_of(paths, whole), whole.major, whole.minor, "", ""});
     for (const Loop& l : loops) {
       if (!(l.dev == whole)) continue;
       if (l.device) down.emplace_back(l.backing_dev, fmt::format("the device /dev/{} reads and writes", l.name));
@@ -219,7 +224,8 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
   }
   for (size_t i = 0; i < mounts.size(); ++i) {
     for (const MountBase& b : bases[i]) {
-      if (b.file && has(stack.files, b.id)) up.push_back({DevNo{mounts[i].major, mounts[i].minor}, mount_how(mounts[i], b), ""});
+      if (b.file && has(stack.files, b.id))
+        up.push_back({DevNo{mounts[i].major, mounts[i].minor}, mount_how(mounts[i], b), ""});
     }
   }
   const auto built_on = [&](DevNo d, const std::string& name) {
@@ -269,8 +275,9 @@ DeviceStack walk(std::deque<std::pair<DevNo, std::string>> down, DeviceStack sta
   // Files and devices of the stack a FUSE daemon holds open whose file
   // system is not mounted here: in use by something not seen.
   for (const MountBase& b : table.hidden) {
-    const bool in_stack = b.file ? has(stack.files, b.id)
-                                 : has(stack.below, DevNo{b.major, b.minor}) || has(stack.above, DevNo{b.major, b.minor});
+    const bool in_stack = b.file
+                              ? has(stack.files, b.id)
+                              : has(stack.below, DevNo{b.major, b.minor}) || has(stack.above, DevNo{b.major, b.minor});
     if (in_stack) stack.hidden.push_back(b.what);
   }
   return stack;

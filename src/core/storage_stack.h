@@ -42,8 +42,8 @@ struct StackDevice {
   // without a device (FUSE, btrfs), which has no node.
   std::string name;
   unsigned major = 0, minor = 0;
-  std::string how;   // how it joined the stack, for messages
-  std::string base;  // the name of the stack device it is built on ("" when none: the target, or built on a file)
+  std::string how;         // how it joined the stack, for messages
+  std::string base;        // the name of the stack device it is built on ("" when none: the target, or built on a file)
   bool over_file = false;  // a loop device over a file of the stack (by device and inode)
 };
 // "/dev/loop0", or "MAJ:MIN" for a device without a node.

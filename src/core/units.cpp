@@ -30,11 +30,16 @@ std::optional<uint64_t> parse_size(std::string_view text) {
     shift = 0;
   } else if (suffix.size() == 1) {
     switch (suffix[0]) {
-      case 'k': case 'K': shift = 10; break;
-      case 'm': case 'M': shift = 20; break;
-      case 'g': case 'G': shift = 30; break;
-      case 't': case 'T': shift = 40; break;
-      case 'p': case 'P': shift = 50; break;
+      case 'k':
+      case 'K': shift = 10; break;
+      case 'm':
+      case 'M': shift = 20; break;
+      case 'g':
+      case 'G': shift = 30; break;
+      case 't':
+      case 'T': shift = 40; break;
+      case 'p':
+      case 'P': shift = 50; break;
       default: return std::nullopt;
     }
   } else {
@@ -92,8 +97,8 @@ uint64_t parse_uint_option(std::string_view text, const Message& what, uint64_t 
   uint64_t v = 0;
   const Whole w = parse_whole(text, v);
   if (w == Whole::kMalformed) {
-    const bool negative = text.size() > 1 && text[0] == '-' &&
-                          text.find_first_not_of("0123456789.", 1) == std::string_view::npos;
+    const bool negative =
+        text.size() > 1 && text[0] == '-' && text.find_first_not_of("0123456789.", 1) == std::string_view::npos;
     throw InputError(what + Message(fmt::format(": '{}' is {}; give {}", text,
                                                 negative ? "negative" : "not a whole number", range())));
   }

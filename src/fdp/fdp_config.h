@@ -85,9 +85,10 @@ inline constexpr uint32_t kMaxHandles = 256;
 
 // The two-word FDP rules: FEMU's word first.
 inline constexpr Choice<bool> kRuOpenWords[] = {
-    {true, "startup", "every handle in every RG when the device starts, FEMU"}, {false, "lazy", "on its first write there"}};
-inline constexpr Choice<bool> kDeclinedWords[] = {
-    {true, "requeue", "popped and inserted again, FEMU"}, {false, "keep", "left in place, ConfFDP and FEMU's line path"}};
+    {true, "startup", "every handle in every RG when the device starts, FEMU"},
+    {false, "lazy", "on its first write there"}};
+inline constexpr Choice<bool> kDeclinedWords[] = {{true, "requeue", "popped and inserted again, FEMU"},
+                                                  {false, "keep", "left in place, ConfFDP and FEMU's line path"}};
 // --pid-format: how a placement identifier is parsed (FdpConfig::pid_confdp
 // and pid_min_rgif).
 enum class PidFormat : uint8_t {
@@ -107,8 +108,7 @@ inline constexpr Choice<bool> kWriteSpillWords[] = {
     {true, "nearest", "moved to the nearest RG not at its high threshold, ConfFDP"}};
 inline constexpr Choice<bool> kGcSpillWords[] = {
     {false, "stay", "the victim's RG, FEMU"},
-    {true, "nearest",
-     "each copy to the nearest RG not at its high threshold, looked up again per copy, ConfFDP"}};
+    {true, "nearest", "each copy to the nearest RG not at its high threshold, looked up again per copy, ConfFDP"}};
 inline constexpr Choice<bool> kSingleWords[] = {
     {false, "line-path", "FEMU's non-FDP line path, one write pointer"},
     {true, "handle0", "ConfFDP, which has no non-FDP mode: every write through handle 0 of the same FDP device"}};

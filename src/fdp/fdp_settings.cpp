@@ -43,33 +43,36 @@ constexpr std::array<Setting<C>, 15> kSettings = {{
      [](const C& c) { return fmt::format("{}", c.handles); }},
     {"ruh-type", ValueKind::kWord, "pi|last-ii|ii", "FDP", "Handle types: ",
      [](C& c, std::string_view t) {
-       c.ruh_types = parse_choice<RuhTypes>(kRuhTypeWords, "ruh-type", t,
+       c.ruh_types = parse_choice<RuhTypes>(
+           kRuhTypeWords, "ruh-type", t,
            "is not one of pi (every handle persistently isolated, FEMU), last-ii (the last handle initially "
            "isolated, FEMU fdp.isolation_mode=1) or ii (every handle initially isolated)");
      },
      [](const C& c) { return word<RuhTypes>(kRuhTypeWords, c.ruh_types); }, &words_of<kRuhTypeWords>},
     {"pi-gc", ValueKind::kWord, "gc-ru|host-ru", "FDP", "Where GC puts the survivors of a pi handle: ",
      [](C& c, std::string_view t) {
-       c.pi_gc_ru = parse_choice<bool>(kPiGcWords, "pi-gc", t,
+       c.pi_gc_ru = parse_choice<bool>(
+           kPiGcWords, "pi-gc", t,
            "is not gc-ru (survivors to a GC RU of their handle) or host-ru (survivors to the handle's host RU)");
      },
      [](const C& c) { return word<bool>(kPiGcWords, c.pi_gc_ru); }, &words_of<kPiGcWords>, "host-ru"},
     {"ii-gc", ValueKind::kWord, "last-ruh|gc-ru", "FDP", "Where GC puts the survivors of an ii handle: ",
      [](C& c, std::string_view t) {
-       c.ii_gc = parse_choice<IiGc>(kIiGcWords, "ii-gc", t,
+       c.ii_gc = parse_choice<IiGc>(
+           kIiGcWords, "ii-gc", t,
            "is not one of last-ruh (into the last handle's host RU, FEMU) or gc-ru (one GC RU per RG shared by "
            "the initially isolated handles)");
      },
      [](const C& c) { return word<IiGc>(kIiGcWords, c.ii_gc); }, &words_of<kIiGcWords>},
     {"ru-open", ValueKind::kWord, "startup|lazy", "FDP", "When a handle takes its RU in an RG: ",
      [](C& c, std::string_view t) {
-       c.open_at_start = parse_choice<bool>(kRuOpenWords, "ru-open", t,
-           "is not startup (FEMU) or lazy");
+       c.open_at_start = parse_choice<bool>(kRuOpenWords, "ru-open", t, "is not startup (FEMU) or lazy");
      },
      [](const C& c) { return word<bool>(kRuOpenWords, c.open_at_start); }, &words_of<kRuOpenWords>},
     {"rg-split", ValueKind::kWord, "lines|dies|channels", "FDP", "What a reclaim group is: ",
      [](C& c, std::string_view t) {
-       c.rg_split = parse_choice<RgSplit>(kRgSplitWords, "rg-split", t,
+       c.rg_split = parse_choice<RgSplit>(
+           kRgSplitWords, "rg-split", t,
            "is not one of lines (RGs split the lines, FEMU), dies (RGs split the dies) or channels (RGs of whole "
            "channels, ConfFDP)");
      },
@@ -83,7 +86,7 @@ constexpr std::array<Setting<C>, 15> kSettings = {{
      "Under FDP, a background victim declined for having < 1/8 invalid pages: ",
      [](C& c, std::string_view t) {
        c.declined_requeue = parse_choice<bool>(kDeclinedWords, "declined", t,
-           "is not requeue (popped and inserted again, FEMU's FDP path) or keep");
+                                               "is not requeue (popped and inserted again, FEMU's FDP path) or keep");
      },
      [](const C& c) { return word<bool>(kDeclinedWords, c.declined_requeue); }, &words_of<kDeclinedWords>, "keep"},
     {"pid-format", ValueKind::kWord, "rgif|rgif-min|confdp", "FDP",
@@ -95,24 +98,21 @@ constexpr std::array<Setting<C>, 15> kSettings = {{
        c.pid_min_rgif = f == PidFormat::kRgifMin;
      },
      [](const C& c) {
-       const PidFormat f = c.pid_confdp     ? PidFormat::kConfdp
-                           : c.pid_min_rgif ? PidFormat::kRgifMin
-                                            : PidFormat::kRgif;
+       const PidFormat f = c.pid_confdp ? PidFormat::kConfdp : c.pid_min_rgif ? PidFormat::kRgifMin : PidFormat::kRgif;
        return word<PidFormat>(kPidFormatWords, f);
      },
      &words_of<kPidFormatWords>, "confdp"},
     {"single", ValueKind::kWord, "line-path|handle0", "FDP", "What `placement` single runs on: ",
      [](C& c, std::string_view t) {
-       c.single_handle0 = parse_choice<bool>(kSingleWords, "single", t,
-           "is not line-path (FEMU's line path) or handle0");
+       c.single_handle0 =
+           parse_choice<bool>(kSingleWords, "single", t, "is not line-path (FEMU's line path) or handle0");
      },
      [](const C& c) { return word<bool>(kSingleWords, c.single_handle0); }, &words_of<kSingleWords>, "handle0"},
     {"write-spill", ValueKind::kWord, "stay|nearest", "FDP",
      "With several RGs, a write request whose RG is still at its high threshold after its forced passes (needs "
      "`rg-of` pid): ",
      [](C& c, std::string_view t) { c.spill_writes = parse_choice<bool>(kWriteSpillWords, "write-spill", t); },
-     [](const C& c) { return word<bool>(kWriteSpillWords, c.spill_writes); }, &words_of<kWriteSpillWords>,
-     "nearest"},
+     [](const C& c) { return word<bool>(kWriteSpillWords, c.spill_writes); }, &words_of<kWriteSpillWords>, "nearest"},
     {"gc-spill", ValueKind::kWord, "stay|nearest", "FDP",
      "With several RGs, the GC copies of a forced victim with fewer than 1/10 of its pages invalid: ",
      [](C& c, std::string_view t) { c.spill_gc = parse_choice<bool>(kGcSpillWords, "gc-spill", t); },

@@ -51,7 +51,8 @@ std::vector<HandleStats> handle_stats(const FdpConfig& c, const EngineCounts& e)
     HandleStats& hs = h[i];
     // FEMU counts HBMW and MBMW in the bytes the host sent (nvme_do_write_fdp:
     // nlb x secsz per write), not in the slots programmed.
-    hs.hbmw_bytes = e.host_sent_bytes.empty() ? hs.host_bytes : (i < e.host_sent_bytes.size() ? e.host_sent_bytes[i] : 0);
+    hs.hbmw_bytes =
+        e.host_sent_bytes.empty() ? hs.host_bytes : (i < e.host_sent_bytes.size() ? e.host_sent_bytes[i] : 0);
     hs.mbmw_bytes = hs.hbmw_bytes + hs.gc_out_bytes;
     hs.waf_share = host == 0 ? 0.0 : static_cast<double>(hs.host_bytes + hs.gc_out_bytes) / host;
   }

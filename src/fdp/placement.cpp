@@ -85,13 +85,14 @@ std::string canonical_text(const PlacementSpec& p) {
 
 PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs, uint32_t rgif, bool confdp,
                            uint32_t handle_mask)
-    : handle_bits_(confdp ? 8 : 16 - rgif), handle_mask_(confdp ? 0xFFu : handle_mask), rgs_(rgs),
-      confdp_(confdp), last_handle_(static_cast<uint16_t>(handles - 1)) {
+    : handle_bits_(confdp ? 8 : 16 - rgif),
+      handle_mask_(confdp ? 0xFFu : handle_mask),
+      rgs_(rgs),
+      confdp_(confdp),
+      last_handle_(static_cast<uint16_t>(handles - 1)) {
   if (rgif > 15) throw std::logic_error("PidPlacement: RG identifier format wider than 15 bits");
   switch (spec.kind) {
-    case PlacementKind::kSingle:
-      std::fill(table_.begin(), table_.end(), 0);
-      break;
+    case PlacementKind::kSingle: std::fill(table_.begin(), table_.end(), 0); break;
     case PlacementKind::kFdp:
       for (uint32_t pid = 0; pid < handles && pid < table_.size(); ++pid) table_[pid] = static_cast<uint16_t>(pid);
       break;
@@ -110,8 +111,7 @@ PidPlacement::PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t
         table_[pid] = h;
       }
       break;
-    default:
-      throw std::logic_error("PidPlacement built for a per-slot policy");
+    default: throw std::logic_error("PidPlacement built for a per-slot policy");
   }
 }
 
@@ -130,9 +130,7 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
   }
   const bool fit = !fit_map.empty();
   const uint64_t logical_sectors = (fit ? fit_map.size() : logical_slots) * kSlotBytes / sector_bytes;
-  const auto lpn_of = [&](uint64_t slot) {
-    return fit ? fit_map[slot] : trace::slot_lpn(slot, logical_slots);
-  };
+  const auto lpn_of = [&](uint64_t slot) { return fit ? fit_map[slot] : trace::slot_lpn(slot, logical_slots); };
   auto usable = [&](const trace::Record& r, trace::SlotSpan& s) {
     if (r.op != static_cast<uint8_t>(Op::kWrite) && r.op != static_cast<uint8_t>(Op::kTrim)) return false;
     if (r.sectors == 0) return false;
@@ -168,8 +166,7 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
       }
       --idx;
       const uint64_t next = next_event[lpn];
-      const uint8_t b = next == kNever ? kNeverBucket
-                                       : static_cast<uint8_t>(63 - __builtin_clzll(next - idx));
+      const uint8_t b = next == kNever ? kNeverBucket : static_cast<uint8_t>(63 - __builtin_clzll(next - idx));
       bucket[idx] = b;
       ++volume[b];
       next_event[lpn] = idx;
@@ -196,8 +193,7 @@ AnyPlacement make_placement(const PlacementSpec& spec, const FdpConfig& c, const
     case PlacementKind::kOracle:
       return OraclePlacement(oracle_handles(in.records, in.sector_bytes, in.logical_slots, in.wrap, c.handles,
                                             in.trim_keeps_partial, in.fit_map, in.trim_plus_one));
-    case PlacementKind::kInterval:
-      return IntervalPlacement(in.logical_slots, c.handles);
+    case PlacementKind::kInterval: return IntervalPlacement(in.logical_slots, c.handles);
     case PlacementKind::kSingle:
       // Every write through handle 0 in RG 0 (FEMU's line path, or handle 0
       // of the FDP device with --single handle0): the identifier is not read.

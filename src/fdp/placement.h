@@ -30,7 +30,7 @@ enum class PlacementKind : uint8_t { kSingle, kFdp, kMap, kOracle, kInterval };
 
 struct PlacementSpec {
   PlacementKind kind = PlacementKind::kSingle;
-  std::string text = "single";           // as given, for reports
+  std::string text = "single";                     // as given, for reports
   std::vector<std::pair<uint16_t, uint16_t>> map;  // kMap: pid -> handle
 };
 
@@ -68,12 +68,13 @@ class PidPlacement {
   // Throws InputError for a map to a missing handle.
   // `handle_mask`: the placement handle bits below the RG bits
   // (FdpConfig::handle_mask(); ignored with `confdp`).
-  PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs = 1, uint32_t rgif = 0,
-               bool confdp = false, uint32_t handle_mask = 0xFFFF);
+  PidPlacement(const PlacementSpec& spec, uint32_t handles, uint32_t rgs = 1, uint32_t rgif = 0, bool confdp = false,
+               uint32_t handle_mask = 0xFFFF);
   Placed begin_request(const trace::Record& r) {
     const uint32_t rg = r.pid >> handle_bits_;
     const uint16_t h = table_[r.pid & handle_mask_];
-    if (h != kInvalidHandle && rg < rgs_) [[likely]] return Placed{h, static_cast<uint16_t>(rg)};
+    if (h != kInvalidHandle && rg < rgs_) [[likely]]
+      return Placed{h, static_cast<uint16_t>(rg)};
     ++invalid_pid_requests_;
     return invalid(h, rg);
   }
@@ -136,8 +137,7 @@ class OraclePlacement {
 [[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                                   uint64_t logical_slots, bool wrap, uint32_t handles,
                                                   bool trim_keeps_partial = false,
-                                                  std::span<const uint32_t> fit_map = {},
-                                                  bool trim_plus_one = false);
+                                                  std::span<const uint32_t> fit_map = {}, bool trim_plus_one = false);
 
 // interval: the device remembers when it last wrote each LBA (in host slots
 // written since the start) and sends a rewrite with interval v to handle
@@ -199,11 +199,11 @@ using AnyPlacement = std::variant<PidPlacement, OraclePlacement, IntervalPlaceme
 struct PlacementInputs {
   std::span<const trace::Record> records;  // the whole trace (oracle reads it first)
   uint32_t sector_bytes = kSectorBytes;
-  uint64_t logical_slots = 0;              // of the device
-  bool wrap = false;                       // --wrap
-  bool trim_keeps_partial = false;         // --trim-partial keep
-  bool trim_plus_one = false;              // --trim-range plus-one
-  std::span<const uint32_t> fit_map;       // --logical fit: trace slot -> device slot; empty without
+  uint64_t logical_slots = 0;         // of the device
+  bool wrap = false;                  // --wrap
+  bool trim_keeps_partial = false;    // --trim-partial keep
+  bool trim_plus_one = false;         // --trim-range plus-one
+  std::span<const uint32_t> fit_map;  // --logical fit: trace slot -> device slot; empty without
 };
 
 // The placement of `spec` on a device with FDP configuration `c` (the

@@ -9,8 +9,6 @@ uint32_t stream_handle(const FdpConfig& c, ftl::StreamId s) {
   return c.handles;
 }
 
-bool is_host_stream(const FdpConfig& c, ftl::StreamId s) {
-  return !c.isolated_gc || s < c.handles * c.reclaim_groups;
-}
+bool is_host_stream(const FdpConfig& c, ftl::StreamId s) { return !c.isolated_gc || s < c.handles * c.reclaim_groups; }
 
 }  // namespace ftlsim::fdp

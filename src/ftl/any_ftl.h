@@ -14,9 +14,8 @@ namespace ftlsim::ftl {
 
 // Sink: NullSink for fast mode, the timing layer's sink for timed mode.
 template <class Sink>
-using AnyFtlOf = std::variant<PageFtl<HeapVictims, Sink>, PageFtl<CostBenefitVictims, Sink>,
-                              PageFtl<FifoVictims, Sink>, PageFtl<RandomVictims, Sink>,
-                              PageFtl<DChoiceVictims, Sink>>;
+using AnyFtlOf = std::variant<PageFtl<HeapVictims, Sink>, PageFtl<CostBenefitVictims, Sink>, PageFtl<FifoVictims, Sink>,
+                              PageFtl<RandomVictims, Sink>, PageFtl<DChoiceVictims, Sink>>;
 using AnyFtl = AnyFtlOf<NullSink>;
 
 // Validates cfg against layout (throws InputError) and builds the engine for

@@ -26,9 +26,7 @@ static uint32_t femu_threshold(double pcent, uint32_t units) {
 }
 
 uint32_t GcConfig::thres_units(uint32_t units) const { return femu_threshold(thres_pcent, units); }
-uint32_t GcConfig::thres_units_high(uint32_t units) const {
-  return femu_threshold(thres_pcent_high, units);
-}
+uint32_t GcConfig::thres_units_high(uint32_t units) const { return femu_threshold(thres_pcent_high, units); }
 
 std::vector<Problem> FtlConfig::problems() const {
   std::vector<Problem> p = geometry.problems();

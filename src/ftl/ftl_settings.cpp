@@ -37,8 +37,8 @@ constexpr std::array<Setting<C>, 12> kSettings = {{
      "Forced GC threshold in percent (FEMU gc_thres_pcent_high), in the write path",
      [](C& c, std::string_view t) { c.gc.thres_pcent_high = parse_real("gc-thres-high", t); },
      [](const C& c) { return print_real(c.gc.thres_pcent_high); }},
-    {"victim", ValueKind::kWord, "NAME", "GC", "Victim policy: ",
-     [](C& c, std::string_view t) { c.gc.victim = parse_victim_policy(t); },
+    {"victim", ValueKind::kWord, "NAME", "GC",
+     "Victim policy: ", [](C& c, std::string_view t) { c.gc.victim = parse_victim_policy(t); },
      [](const C& c) { return std::string(victim_policy_name(c.gc.victim)); }, &words_of<kVictimPolicies>},
     {"d-choices", ValueKind::kInteger, "N", "GC", "Candidates sampled by `victim` d-choice",
      [](C& c, std::string_view t) { c.gc.d_choices = parse_u32_count("d-choices", t, 1); },
@@ -48,22 +48,24 @@ constexpr std::array<Setting<C>, 12> kSettings = {{
      [](const C& c) { return fmt::format("{}", c.gc.seed); }},
     {"gc-check", ValueKind::kWord, "request|page", "GC", "When the forced threshold is checked: ",
      [](C& c, std::string_view t) {
-       c.gc.forced_check_per_slot = parse_choice<bool>(kGcCheckWords, "gc-check", t,
-           "is not request (once per write request, FEMU) or page");
+       c.gc.forced_check_per_slot =
+           parse_choice<bool>(kGcCheckWords, "gc-check", t, "is not request (once per write request, FEMU) or page");
      },
-     [](const C& c) { return std::string(choice_word<bool>(kGcCheckWords, c.gc.forced_check_per_slot)); }, &words_of<kGcCheckWords>},
+     [](const C& c) { return std::string(choice_word<bool>(kGcCheckWords, c.gc.forced_check_per_slot)); },
+     &words_of<kGcCheckWords>},
     {"rg-gc", ValueKind::kWord, "first|every", "GC", "GC across reclaim groups: ",
      [](C& c, std::string_view t) {
-       c.gc.every_pool = parse_choice<bool>(kRgGcWords, "rg-gc", t,
-           "is not first (FEMU) or every");
+       c.gc.every_pool = parse_choice<bool>(kRgGcWords, "rg-gc", t, "is not first (FEMU) or every");
      },
-     [](const C& c) { return std::string(choice_word<bool>(kRgGcWords, c.gc.every_pool)); }, &words_of<kRgGcWords>, "every"},
+     [](const C& c) { return std::string(choice_word<bool>(kRgGcWords, c.gc.every_pool)); }, &words_of<kRgGcWords>,
+     "every"},
     {"gc-order", ValueKind::kWord, "block|page", "GC", "Order GC copies a victim's live pages in: ",
      [](C& c, std::string_view t) {
-       c.gc.page_order = parse_choice<bool>(kGcOrderWords, "gc-order", t,
-           "is not block (block by block, FEMU) or page");
+       c.gc.page_order =
+           parse_choice<bool>(kGcOrderWords, "gc-order", t, "is not block (block by block, FEMU) or page");
      },
-     [](const C& c) { return std::string(choice_word<bool>(kGcOrderWords, c.gc.page_order)); }, &words_of<kGcOrderWords>, "page"},
+     [](const C& c) { return std::string(choice_word<bool>(kGcOrderWords, c.gc.page_order)); },
+     &words_of<kGcOrderWords>, "page"},
     {"forced-passes", ValueKind::kWord, "femu|N", "GC",
      "Forced GC passes one write request may run: femu (FEMU's bound: none on the line path, RUs + RGs under FDP) "
      "or N (ConfFDP: 5)",
@@ -79,16 +81,17 @@ constexpr std::array<Setting<C>, 12> kSettings = {{
      [](const C& c) { return std::string(choice_word<bool>(kGcTriggerWords, c.gc.watermark)); }},
     {"trim-partial", ValueKind::kWord, "unmap|keep", "Device", "A trim covering part of a 4 KiB page: ",
      [](C& c, std::string_view t) {
-       c.trim_keeps_partial = parse_choice<bool>(kTrimPartialWords, "trim-partial", t,
-           "is not unmap (FEMU) or keep");
+       c.trim_keeps_partial = parse_choice<bool>(kTrimPartialWords, "trim-partial", t, "is not unmap (FEMU) or keep");
      },
-     [](const C& c) { return std::string(choice_word<bool>(kTrimPartialWords, c.trim_keeps_partial)); }, &words_of<kTrimPartialWords>},
+     [](const C& c) { return std::string(choice_word<bool>(kTrimPartialWords, c.trim_keeps_partial)); },
+     &words_of<kTrimPartialWords>},
     {"trim-range", ValueKind::kWord, "exact|plus-one", "Device", "LBAs a trim unmaps: ",
      [](C& c, std::string_view t) {
-       c.trim_plus_one = parse_choice<bool>(kTrimRangeWords, "trim-range", t,
-           "is not exact (the range given, FEMU) or plus-one");
+       c.trim_plus_one =
+           parse_choice<bool>(kTrimRangeWords, "trim-range", t, "is not exact (the range given, FEMU) or plus-one");
      },
-     [](const C& c) { return std::string(choice_word<bool>(kTrimRangeWords, c.trim_plus_one)); }, &words_of<kTrimRangeWords>, "plus-one"},
+     [](const C& c) { return std::string(choice_word<bool>(kTrimRangeWords, c.trim_plus_one)); },
+     &words_of<kTrimRangeWords>, "plus-one"},
 }};
 
 }  // namespace

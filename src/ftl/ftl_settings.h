@@ -14,8 +14,8 @@
 namespace ftlsim::ftl {
 
 // The words of the two-word GC and trim rules: FEMU's first.
-inline constexpr Choice<bool> kGcCheckWords[] = {
-    {false, "request", "once at the start of each write request, FEMU"}, {true, "page", "before every page written"}};
+inline constexpr Choice<bool> kGcCheckWords[] = {{false, "request", "once at the start of each write request, FEMU"},
+                                                 {true, "page", "before every page written"}};
 inline constexpr Choice<bool> kRgGcWords[] = {
     {false, "first",
      "FEMU: a background pass in the first RG over its threshold, forced GC while any RG is over its high threshold"},
@@ -24,13 +24,14 @@ inline constexpr Choice<bool> kGcOrderWords[] = {{false, "block", "block by bloc
                                                  {true, "page", "page by page across the dies, ConfFDP"}};
 // --gc-trigger: a bad word's error explains femu only; watermark's rule is long and lives in the
 // descriptor's help (ftl_settings.cpp), which --help prints.
-inline constexpr Choice<bool> kGcTriggerWords[] = {
-    {false, "femu", "background victims need 1/8 invalid pages, FEMU"}, {true, "watermark", ""}};
+inline constexpr Choice<bool> kGcTriggerWords[] = {{false, "femu", "background victims need 1/8 invalid pages, FEMU"},
+                                                   {true, "watermark", ""}};
 inline constexpr Choice<bool> kTrimPartialWords[] = {{false, "unmap", "the page is unmapped, FEMU"},
                                                      {true, "keep", "it stays mapped"}};
 inline constexpr Choice<bool> kTrimRangeWords[] = {
     {false, "exact", "its range, FEMU"},
-    {true, "plus-one", "also the 4 KiB page after each range: ConfFDP's (nlb + 1) bug, reproduced because the study ran it"}};
+    {true, "plus-one",
+     "also the 4 KiB page after each range: ConfFDP's (nlb + 1) bug, reproduced because the study ran it"}};
 
 // In the order of a sweep's axes (cli/model_settings.cpp places them).
 [[nodiscard]] std::span<const Setting<FtlConfig>> ftl_settings();

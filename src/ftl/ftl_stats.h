@@ -8,15 +8,15 @@ namespace ftlsim::ftl {
 inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 struct FtlStats {
-  uint64_t host_slots = 0;       // slots programmed for host writes
-  uint64_t gc_slots = 0;         // slots relocated by GC
-  uint64_t programmed_slots = 0; // every slot program, counted where it happens
-  uint64_t trimmed_slots = 0;    // mapped slots a trim unmapped
-  uint64_t unit_erases = 0;      // units erased (each erases the layout's blocks_per_unit blocks)
-  uint64_t gc_passes = 0;        // passes that took a victim
+  uint64_t host_slots = 0;        // slots programmed for host writes
+  uint64_t gc_slots = 0;          // slots relocated by GC
+  uint64_t programmed_slots = 0;  // every slot program, counted where it happens
+  uint64_t trimmed_slots = 0;     // mapped slots a trim unmapped
+  uint64_t unit_erases = 0;       // units erased (each erases the layout's blocks_per_unit blocks)
+  uint64_t gc_passes = 0;         // passes that took a victim
   uint64_t gc_forced_passes = 0;
   uint64_t gc_background_passes = 0;
-  uint64_t gc_background_declined = 0;  // background passes whose best victim had < 1/8 invalid
+  uint64_t gc_background_declined = 0;    // background passes whose best victim had < 1/8 invalid
   uint64_t gc_onset_host_slots = kNever;  // host slots written when the first pass ran
   // FDP events of units closed before they were full (PageFtl::close_early):
   // each such close is one "reclaim unit not fully written"; those closed by

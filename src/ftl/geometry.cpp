@@ -37,7 +37,8 @@ std::vector<Problem> Geometry::problems() const {
   positive(blocks_per_plane, "blocks");
   positive(pages_per_block, "pages");
   if (page_bytes == 0 || page_bytes % kSlotBytes != 0) {
-    p.push_back({"page-size", fmt::format("{}", page_bytes), fmt::format("must be a non-zero multiple of {}", kSlotBytes)});
+    p.push_back(
+        {"page-size", fmt::format("{}", page_bytes), fmt::format("must be a non-zero multiple of {}", kSlotBytes)});
   }
   if (!p.empty()) return p;
   if (blocks_per_plane < 4) {
@@ -72,8 +73,8 @@ uint32_t blocks_for_capacity(const Geometry& g, uint64_t logical_bytes, double o
   const double needed = static_cast<double>(logical_bytes) * (1.0 + op);
   // Exact in double (not the 32-bit die count, which may have wrapped: the
   // geometry is checked after this).
-  const double per_block_row = static_cast<double>(g.slots_per_block()) * g.channels * g.luns_per_channel *
-                               g.planes_per_lun * kSlotBytes;
+  const double per_block_row =
+      static_cast<double>(g.slots_per_block()) * g.channels * g.luns_per_channel * g.planes_per_lun * kSlotBytes;
   const double blocks = std::ceil(needed / per_block_row);
   if (!(blocks >= 1.0) || blocks > static_cast<double>(std::numeric_limits<uint32_t>::max())) {
     throw InputError(say("`logical` {} with `op` {} gives an impossible number of blocks", logical_bytes, op));

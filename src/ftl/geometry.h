@@ -38,15 +38,13 @@ struct Geometry {
   uint32_t blocks_per_plane = 256;  // = number of lines
   uint32_t pages_per_block = 256;
   uint32_t page_bytes = kSlotBytes;  // a multiple of kSlotBytes
-  uint64_t logical_bytes = 0;       // host-visible capacity, multiple of 4 KiB
+  uint64_t logical_bytes = 0;        // host-visible capacity, multiple of 4 KiB
 
   [[nodiscard]] uint32_t dies() const { return channels * luns_per_channel; }
   [[nodiscard]] uint32_t blocks_per_line() const { return dies() * planes_per_lun; }
   [[nodiscard]] uint32_t lines() const { return blocks_per_plane; }
   [[nodiscard]] uint32_t slots_per_page() const { return page_bytes / kSlotBytes; }
-  [[nodiscard]] uint64_t slots_per_block() const {
-    return uint64_t{pages_per_block} * slots_per_page();
-  }
+  [[nodiscard]] uint64_t slots_per_block() const { return uint64_t{pages_per_block} * slots_per_page(); }
   [[nodiscard]] uint64_t block_bytes() const { return uint64_t{pages_per_block} * page_bytes; }
   [[nodiscard]] uint64_t slots_per_line() const { return slots_per_block() * blocks_per_line(); }
   [[nodiscard]] uint64_t physical_slots() const { return slots_per_line() * lines(); }

@@ -54,19 +54,19 @@ inline constexpr uint32_t kUnmapped = 0xFFFFFFFFu;
 // Fast mode uses NullSink, whose empty inline methods compile away, so the
 // fast path is the same code as without hooks. Slots are physical slots.
 struct NullSink {
-  void on_host_read(uint32_t /*slot*/) {}                  // a host read of a mapped slot
-  void on_host_program(uint32_t /*slot*/) {}               // a host write placed at slot
-  void on_gc_begin(bool /*forced*/) {}                     // a GC pass took a victim
-  void on_gc_copy(uint32_t /*src*/, uint32_t /*dst*/) {}   // GC moved a live slot
-  void on_unit_erase(uint32_t /*unit*/) {}                 // GC erased a unit (the pass ends)
+  void on_host_read(uint32_t /*slot*/) {}                 // a host read of a mapped slot
+  void on_host_program(uint32_t /*slot*/) {}              // a host write placed at slot
+  void on_gc_begin(bool /*forced*/) {}                    // a GC pass took a victim
+  void on_gc_copy(uint32_t /*src*/, uint32_t /*dst*/) {}  // GC moved a live slot
+  void on_unit_erase(uint32_t /*unit*/) {}                // GC erased a unit (the pass ends)
 };
 
 // Per stream, for per-handle accounting (FEMU's per-RUH counters).
 struct StreamStats {
-  uint64_t host_slots = 0;     // host writes through this stream
-  uint64_t gc_in_slots = 0;    // survivors GC wrote into this stream
-  uint64_t gc_out_slots = 0;   // survivors GC copied out of units this stream filled
-  uint64_t erased_units = 0;   // units this stream filled that GC erased
+  uint64_t host_slots = 0;    // host writes through this stream
+  uint64_t gc_in_slots = 0;   // survivors GC wrote into this stream
+  uint64_t gc_out_slots = 0;  // survivors GC copied out of units this stream filled
+  uint64_t erased_units = 0;  // units this stream filled that GC erased
 };
 
 template <VictimSelector Victims, class Sink = NullSink>
@@ -106,7 +106,7 @@ class PageFtl {
     while (up < n && !open(up)) ++up;
     uint32_t down = pool;  // one above the candidate below
     while (down > 0 && !open(down - 1)) --down;
-    const bool has_up = up < n, has_down = down > 0;
+    const bool has_up = up<n, has_down = down> 0;
     if (has_up && has_down) return pool - (down - 1) > up - pool ? up : down - 1;
     if (has_up) return up;
     return has_down ? down - 1 : pool;
@@ -304,9 +304,7 @@ class PageFtl {
   };
 
   // The victim policy of unit u's pool (no division with one pool).
-  [[gnu::always_inline]] Victims& victims_of(UnitId u) {
-    return pools_[one_pool_ ? 0 : pool_div_.divide(u)].victims;
-  }
+  [[gnu::always_inline]] Victims& victims_of(UnitId u) { return pools_[one_pool_ ? 0 : pool_div_.divide(u)].victims; }
   [[gnu::always_inline]] const Victims& victims_of(UnitId u) const {
     return pools_[one_pool_ ? 0 : pool_div_.divide(u)].victims;
   }
@@ -327,7 +325,8 @@ class PageFtl {
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
     ++table_.valid[writer.open];
     ++stats_.programmed_slots;
-    if (writer.first_host_ns == kNever) [[unlikely]] first_host_write(writer);
+    if (writer.first_host_ns == kNever) [[unlikely]]
+      first_host_write(writer);
     if (++writer.off == slots_per_unit_) [[unlikely]] {
       advance(stream);
     }
@@ -353,7 +352,8 @@ class PageFtl {
     for (uint32_t w = 0; w < words; w += 8) __builtin_prefetch(&valid_bits_[base / 64 + w], 0, 3);
     if (columns_ == 1 || slots_per_unit_ <= 1024) {
       // One column, or small: the walk reads p2l nearly in order.
-      for (uint32_t s = 0; s < std::min<uint32_t>(slots_per_unit_, 1024); s += 16) __builtin_prefetch(&p2l_[base + s], 0, 3);
+      for (uint32_t s = 0; s < std::min<uint32_t>(slots_per_unit_, 1024); s += 16)
+        __builtin_prefetch(&p2l_[base + s], 0, 3);
     }
   }
   // After a pass: the unit the policy would pick next (when it can tell)
@@ -419,9 +419,9 @@ class PageFtl {
   }
   void maybe_check_invariants() const;
 
-  FastDiv unit_div_;       // slot -> unit
-  FastDiv pool_div_;  // unit -> pool
-  bool one_pool_ = true;  // pool_div_ always answers 0
+  FastDiv unit_div_;             // slot -> unit
+  FastDiv pool_div_;             // unit -> pool
+  bool one_pool_ = true;         // pool_div_ always answers 0
   uint32_t slots_per_unit_ = 0;  // slots per unit
   uint32_t row_slots_ = 0;
   uint32_t bg_min_invalid_ = 0;
@@ -429,18 +429,18 @@ class PageFtl {
   bool requeue_declined_ = false;
   bool per_slot_check_ = false;
   bool every_pool_ = false;
-  uint32_t pools_over_high_ = 0;    // pools with free_count <= high
-  uint32_t unwritten_units_ = 0;    // units holding unwritten slots (closed early, not yet erased)
+  uint32_t pools_over_high_ = 0;  // pools with free_count <= high
+  uint32_t unwritten_units_ = 0;  // units holding unwritten slots (closed early, not yet erased)
   // Per-unit arrays of 4 bytes a unit outgrow L1 (beside the maps' lines the
   // host path brings in) from this many units on: prefetch_mapped() and
   // prefetch_queued() then bring in a unit's entries ahead of the write.
   static constexpr uint32_t kUnitPrefetchUnits = 4096;
   bool unit_prefetch_ = false;
-  uint32_t forced_cap_ = 0;         // passes one forced_gc() may run (layout.forced_cap or --forced-passes)
-  bool page_order_ = false;         // --gc-order page (ConfFDP)
-  bool spill_writes_ = false;       // layout.spill_writes (ConfFDP --write-spill nearest)
-  bool spill_gc_ = false;           // layout.spill_gc (ConfFDP --gc-spill nearest)
-  uint32_t spill_below_ = 0;        // a forced victim with fewer invalid slots spills its copies: U / 10
+  uint32_t forced_cap_ = 0;           // passes one forced_gc() may run (layout.forced_cap or --forced-passes)
+  bool page_order_ = false;           // --gc-order page (ConfFDP)
+  bool spill_writes_ = false;         // layout.spill_writes (ConfFDP --write-spill nearest)
+  bool spill_gc_ = false;             // layout.spill_gc (ConfFDP --gc-spill nearest)
+  uint32_t spill_below_ = 0;          // a forced victim with fewer invalid slots spills its copies: U / 10
   const uint32_t* tag_of_ = nullptr;  // count_gc_by_tag()
   uint64_t* gc_per_tag_ = nullptr;
   // What the engine was built from, for reset().
@@ -453,22 +453,22 @@ class PageFtl {
   std::vector<std::vector<uint32_t>> gc_columns_;
   std::vector<std::vector<uint32_t>> orders_;  // layout.write_orders, for exported_slot()
   std::vector<uint16_t> unit_order_;
-  uint32_t columns_ = 0;       // S: dies x planes of a unit
-  uint32_t block_slots_ = 0;   // G: slots in one block
-  std::vector<uint64_t> transposed_;         // gc_pass() scratch: a row's columns as words (64 columns)
-  HugeArray<uint32_t> l2p_;         // logical slot -> physical slot or kUnmapped
-  HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
-  HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
+  uint32_t columns_ = 0;              // S: dies x planes of a unit
+  uint32_t block_slots_ = 0;          // G: slots in one block
+  std::vector<uint64_t> transposed_;  // gc_pass() scratch: a row's columns as words (64 columns)
+  HugeArray<uint32_t> l2p_;           // logical slot -> physical slot or kUnmapped
+  HugeArray<uint32_t> p2l_;           // physical slot -> logical slot last written there
+  HugeArray<uint64_t> valid_bits_;    // physical slot holds live data
   UnitTable table_;
-  std::vector<StreamId> owner_;     // per unit: the stream that filled it
+  std::vector<StreamId> owner_;  // per unit: the stream that filled it
   std::vector<Pool> pools_;
   std::vector<Stream> streams_;
   std::vector<StreamId> gc_dest_;
   std::vector<StreamStats> stream_stats_;
   uint64_t mapped_ = 0;
   FtlStats stats_;
-  uint64_t now_ = 0;                 // set_now()
-  uint64_t unit_time_limit_ = 0;     // ns; 0 = none
+  uint64_t now_ = 0;              // set_now()
+  uint64_t unit_time_limit_ = 0;  // ns; 0 = none
   uint64_t next_expiry_ = kNever;
   [[no_unique_address]] Sink sink_;
 };

@@ -301,8 +301,8 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   // looked up again then (spill_stream()).
   const StreamId owner = owner_[victim];
   const StreamId home = gc_dest_[owner];
-  GcSpill spill{spill_gc_ && slots_per_unit_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home, pool,
-                0};
+  GcSpill spill{spill_gc_ && slots_per_unit_ - table_.valid[victim] - table_.unwritten[victim] < spill_below_, home,
+                pool, 0};
   StreamId dest_stream = spill.on ? spill_stream(home, pool) : home;
   Stream* writer = &streams_[dest_stream];
   if (writer->open == kNoUnit) open_unit(dest_stream);
@@ -321,9 +321,9 @@ bool PageFtl<Victims, Sink>::gc_pass(uint32_t pool, bool force) {
   uint32_t dest = writer->base + writer->off;
   uint32_t dest_end = writer->base + slots_per_unit_;
   uint32_t dest_first = dest;  // the pass's first copy into this destination
-  uint32_t settled = dest;  // the copies [settled, dest) have no l2p entry yet
+  uint32_t settled = dest;     // the copies [settled, dest) have no l2p entry yet
   uint32_t settle_at = std::min(dest + 2 * kSettleLag, dest_end);
-  uint32_t n = 0;           // copies into destinations already filled
+  uint32_t n = 0;  // copies into destinations already filled
   const uint32_t vend = victim * slots_per_unit_ + slots_per_unit_;
   // `ahead`: a slot the walk reaches soon, whose p2l entry is prefetched
   // when it is the victim's.
@@ -480,8 +480,8 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
       continue;
     }
     if (p2l_[s] != lpn) {
-      out.push_back(fmt::format("lpn {} maps to slot {} whose reverse entry is {} (slot mapped twice?)",
-                                lpn, s, p2l_[s]));
+      out.push_back(
+          fmt::format("lpn {} maps to slot {} whose reverse entry is {} (slot mapped twice?)", lpn, s, p2l_[s]));
     }
     const UnitId u = unit_div_.divide(s);
     if (table_.state[u] == UnitState::kFree) {
@@ -511,32 +511,35 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   }
   if (valid_sum != mapped) out.push_back(fmt::format("valid slots {} != mapped lpns {}", valid_sum, mapped));
   if (stats_.programmed_slots != stats_.host_slots + stats_.gc_slots) {
-    out.push_back(fmt::format("programmed {} != host {} + gc {}", stats_.programmed_slots,
-                              stats_.host_slots, stats_.gc_slots));
+    out.push_back(
+        fmt::format("programmed {} != host {} + gc {}", stats_.programmed_slots, stats_.host_slots, stats_.gc_slots));
   }
   uint32_t streams_open = 0;
   for (const Stream& writer : streams_) streams_open += writer.open != kNoUnit;
   if (free != free_units() || open != streams_open) {
-    out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams in use", free,
-                              free_units(), open, streams_open));
+    out.push_back(fmt::format("unit states: {} free (lists have {}), {} open for {} streams in use", free, free_units(),
+                              open, streams_open));
   }
   uint32_t over = 0;
   for (const Pool& p : pools_) over += p.free_count <= p.high;
-  if (over != pools_over_high_) out.push_back(fmt::format("{} pools over their high threshold, counted {}", over, pools_over_high_));
+  if (over != pools_over_high_)
+    out.push_back(fmt::format("{} pools over their high threshold, counted {}", over, pools_over_high_));
   // The greedy heap: parent keys never above their children's, positions
   // consistent, and exactly the closed units that are not full queued.
   for (const Pool& p : pools_) {
     if constexpr (requires { p.victims.order(); }) {
       const auto h = p.victims.order();
       for (uint32_t i = 1; i < h.size(); ++i) {
-        if (p.victims.position(h[i]) != i) out.push_back(fmt::format("heap index {} holds unit {} whose position is {}", i, h[i], p.victims.position(h[i])));
+        if (p.victims.position(h[i]) != i)
+          out.push_back(
+              fmt::format("heap index {} holds unit {} whose position is {}", i, h[i], p.victims.position(h[i])));
         if (i > 1 && table_.valid[h[i / 2]] > table_.valid[h[i]]) {
           out.push_back(fmt::format("heap order broken at index {}", i));
         }
         if constexpr (requires { p.victims.key_at(i); }) {
           if (p.victims.key_at(i) != table_.valid[h[i]]) {
-            out.push_back(fmt::format("heap index {} holds key {} but unit {} has {} valid", i,
-                                      p.victims.key_at(i), h[i], table_.valid[h[i]]));
+            out.push_back(fmt::format("heap index {} holds key {} but unit {} has {} valid", i, p.victims.key_at(i),
+                                      h[i], table_.valid[h[i]]));
           }
         }
         if (table_.state[h[i]] != UnitState::kClosed || table_.full(h[i])) {

@@ -82,7 +82,8 @@ std::string preset_values(std::string (*value)(const Geometry&)) {
   for (const Preset& p : kPresets) same = same && value(p.geometry) == value(kPresets[0].geometry);
   if (same) return fmt::format("{} for all presets", value(kPresets[0].geometry));
   std::string out;
-  for (const Preset& p : kPresets) out += fmt::format("{}{} for {}", out.empty() ? "" : ", ", value(p.geometry), p.name);
+  for (const Preset& p : kPresets)
+    out += fmt::format("{}{} for {}", out.empty() ? "" : ", ", value(p.geometry), p.name);
   return out;
 }
 

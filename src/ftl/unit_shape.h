@@ -13,8 +13,8 @@
 namespace ftlsim::ftl {
 
 struct UnitShape {
-  uint32_t dies = 0;             // dies one unit spans
-  uint32_t block_rows = 0;       // blocks per plane of each die it takes (lines of it)
+  uint32_t dies = 0;        // dies one unit spans
+  uint32_t block_rows = 0;  // blocks per plane of each die it takes (lines of it)
   uint64_t bytes = 0;
   uint32_t units_per_group = 0;  // units in one pool (reclaim group)
   // Dies are split into die_groups equal groups of group_dies (RGs with

@@ -14,8 +14,8 @@ enum class UnitState : uint8_t { kFree, kOpen, kClosed };
 
 struct UnitTable {
   uint32_t slots_per_unit = 0;
-  std::vector<uint32_t> valid;        // valid slots
-  std::vector<uint32_t> unwritten;    // slots a unit closed early never had programmed (else 0)
+  std::vector<uint32_t> valid;      // valid slots
+  std::vector<uint32_t> unwritten;  // slots a unit closed early never had programmed (else 0)
   std::vector<UnitState> state;
   std::vector<uint64_t> close_stamp;  // host slots written when the unit closed (age for FIFO/CB)
   std::vector<uint32_t> erase_count;  // every block of a unit is erased with it

@@ -38,10 +38,10 @@ struct GcAsk {
 
 template <class V>
 concept VictimSelector = std::copyable<V> && requires(V v, const UnitTable& t, UnitId unit, const GcAsk& ask) {
-  v.init(t, uint64_t{1});    // before first use; the seed is for the random policies
-  v.on_close(t, unit);       // unit was closed (full or not)
-  v.on_invalidate(t, unit);  // closed unit lost a valid slot (t.valid[unit] already lowered)
-  { v.select(t, ask) } -> std::same_as<UnitId>;  // the victim, removed from the policy; kNoUnit: none
+  v.init(t, uint64_t{1});                            // before first use; the seed is for the random policies
+  v.on_close(t, unit);                               // unit was closed (full or not)
+  v.on_invalidate(t, unit);                          // closed unit lost a valid slot (t.valid[unit] already lowered)
+  { v.select(t, ask) } -> std::same_as<UnitId>;      // the victim, removed from the policy; kNoUnit: none
   { v.queued(t) } -> std::convertible_to<uint64_t>;  // candidates waiting (0: a pass finds none)
 };
 

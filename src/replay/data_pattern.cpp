@@ -44,7 +44,8 @@ std::string check_unit(std::span<const uint8_t> unit, uint64_t offset, uint32_t 
     if (unit[i] != 0) return fmt::format("header byte {} is {:#04x}, expected 0", i, unit[i]);
   }
   for (uint32_t i = kPatternHeader; i < kPatternUnit; ++i) {
-    if (unit[i] != filler_byte(i)) return fmt::format("filler byte {} is {:#04x}, expected {:#04x}", i, unit[i], filler_byte(i));
+    if (unit[i] != filler_byte(i))
+      return fmt::format("filler byte {} is {:#04x}, expected {:#04x}", i, unit[i], filler_byte(i));
   }
   return {};
 }

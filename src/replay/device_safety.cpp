@@ -10,14 +10,14 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <unistd.h>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <cerrno>
 #include <sstream>
-#include <unistd.h>
 
 namespace ftlsim::replay {
 namespace {
@@ -40,8 +40,8 @@ std::vector<std::string> probe_signatures(const std::string& path, const std::st
     return {fmt::format("{} could not be probed for signatures ({})", shown, std::strerror(errno))};
   }
   blkid_probe_enable_superblocks(pr, 1);
-  blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_MAGIC |
-                                            BLKID_SUBLKS_BADCSUM);
+  blkid_probe_set_superblocks_flags(pr,
+                                    BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE | BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_BADCSUM);
   blkid_probe_enable_partitions(pr, 1);
   blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
   const auto value = [pr](const char* name) -> std::string {
@@ -112,8 +112,7 @@ void add_use_findings(unsigned major, unsigned minor, const std::string& who, st
 }
 
 std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, std::string_view path,
-                                              const std::vector<std::string>& signatures,
-                                              const SafetyPaths& paths) {
+                                              const std::vector<std::string>& signatures, const SafetyPaths& paths) {
   std::vector<std::string> findings;
   const fs::path dir = fs::path(paths.sysfs) / "dev" / "block" / fmt::format("{}:{}", major, minor);
 
@@ -144,8 +143,8 @@ std::vector<std::string> inspect_block_device(unsigned major, unsigned minor, st
     add_use_findings(n.major, n.minor, who, mountinfo, swaps, findings);
     const std::vector<std::string> holders = list_dir(n.dir / "holders");
     if (!holders.empty()) {
-      findings.push_back(fmt::format("{} is held by {} (part of an active device-mapper/md stack)", who,
-                                     fmt::join(holders, ", ")));
+      findings.push_back(
+          fmt::format("{} is held by {} (part of an active device-mapper/md stack)", who, fmt::join(holders, ", ")));
     }
   }
   findings.insert(findings.end(), signatures.begin(), signatures.end());

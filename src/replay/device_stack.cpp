@@ -132,7 +132,8 @@ void check_stack_inputs(const DeviceStack& stack, const RunInputs& inputs, const
   }
 }
 
-std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths, bool skip_loops_over_files) {
+std::vector<std::string> stack_findings(const DeviceStack& stack, const SafetyPaths& paths,
+                                        bool skip_loops_over_files) {
   std::vector<std::string> findings;
   const std::string mountinfo = slurp(paths.mountinfo);
   const std::vector<std::string> swaps = swap_paths(slurp(paths.swaps));
@@ -167,7 +168,8 @@ void check_stack_busy(const DeviceStack& stack, const Message& target, bool prob
     std::vector<std::string> uses;
     add_use_findings(d.major, d.minor, d.name, mountinfo, swaps, uses);
     if (!uses.empty()) return true;
-    if (!list_dir(fs::path(paths.sysfs) / "dev" / "block" / fmt::format("{}:{}", d.major, d.minor) / "holders").empty()) {
+    if (!list_dir(fs::path(paths.sysfs) / "dev" / "block" / fmt::format("{}:{}", d.major, d.minor) / "holders")
+             .empty()) {
       return true;
     }
     for (const StackDevice& a : stack.above) {

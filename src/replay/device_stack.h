@@ -30,9 +30,9 @@ namespace ftlsim::replay {
 
 using ftlsim::BackingFile;
 using ftlsim::DeviceStack;
-using ftlsim::StackDevice;
 using ftlsim::stack_of_device;
 using ftlsim::stack_of_file;
+using ftlsim::StackDevice;
 
 // Throws InputError when an input of the run is a backing file of the
 // stack, or lies on a file system built on a device or file of it, or may

@@ -65,8 +65,8 @@ std::string u128_to_decimal(U128 v) {
 
 Statistics parse_statistics(std::span<const uint8_t> page, std::string_view source) {
   if (page.size() < sizeof(nvme_fdp_stats_log)) {
-    throw InputError(fmt::format("{}: FDP statistics log: {} bytes, want {}", source, page.size(),
-                                 sizeof(nvme_fdp_stats_log)));
+    throw InputError(
+        fmt::format("{}: FDP statistics log: {} bytes, want {}", source, page.size(), sizeof(nvme_fdp_stats_log)));
   }
   auto counter = [&](size_t offset) { return u128_from_le(page.subspan(offset).first<16>()); };
   return {counter(offsetof(nvme_fdp_stats_log, hbmw)), counter(offsetof(nvme_fdp_stats_log, mbmw)),
@@ -96,8 +96,8 @@ std::vector<Configuration> parse_configurations(std::span<const uint8_t> page, s
   size_t pos = sizeof(nvme_fdp_config_log);
   for (size_t i = 0; i < count; ++i) {
     if (pos + sizeof(nvme_fdp_config_desc) > log.size()) {
-      throw fail(fmt::format("descriptor {} of {} starts at byte {} but the log ends at {}", i, count, pos,
-                             log.size()));
+      throw fail(
+          fmt::format("descriptor {} of {} starts at byte {} but the log ends at {}", i, count, pos, log.size()));
     }
     const std::span<const uint8_t> d = log.subspan(pos);
     const uint16_t dsize = load<uint16_t>(d, offsetof(nvme_fdp_config_desc, size));
@@ -162,8 +162,8 @@ uint64_t ruamw_consumed(uint64_t before, uint64_t after, uint64_t ru_lbas) {
 std::vector<Event> parse_events(std::span<const uint8_t> page, std::string_view source) {
   constexpr size_t kHeader = offsetof(nvme_fdp_events_log, events);
   if (page.size() < kHeader) {
-    throw InputError(fmt::format("{}: FDP events log: {} bytes, shorter than its {}-byte header", source, page.size(),
-                                 kHeader));
+    throw InputError(
+        fmt::format("{}: FDP events log: {} bytes, shorter than its {}-byte header", source, page.size(), kHeader));
   }
   const uint32_t n = load<uint32_t>(page, offsetof(nvme_fdp_events_log, n));
   if (n > (page.size() - kHeader) / sizeof(nvme_fdp_event)) {
@@ -233,8 +233,7 @@ Message fdp_refusal(uint32_t ctratt, const FdpFeature& feature, std::span<const 
 }
 
 std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<const RuhStatus> status, uint32_t rg,
-                                        std::span<const uint16_t> used, std::string_view source,
-                                        bool allow_unlisted) {
+                                        std::span<const uint16_t> used, std::string_view source, bool allow_unlisted) {
   if (rg >= config.reclaim_groups) {
     throw InputError(say("`rg` {}: {} has {} reclaim group(s)", rg, source, config.reclaim_groups));
   }

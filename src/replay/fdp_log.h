@@ -64,14 +64,13 @@ struct Configuration {
 // Checks that the page is at least the header, that the log size field and
 // every descriptor size stay within the bytes given, and that each
 // descriptor holds its handles and vendor bytes.
-[[nodiscard]] std::vector<Configuration> parse_configurations(std::span<const uint8_t> page,
-                                                              std::string_view source);
+[[nodiscard]] std::vector<Configuration> parse_configurations(std::span<const uint8_t> page, std::string_view source);
 
 struct RuhStatus {
-  uint16_t pid = 0;          // placement identifier (reclaim group and handle)
-  uint16_t ruhid = 0;        // reclaim unit handle it points at
-  uint32_t earutr_s = 0;     // estimated active RU time remaining
-  uint64_t ruamw_lbas = 0;   // RU available media writes
+  uint16_t pid = 0;         // placement identifier (reclaim group and handle)
+  uint16_t ruhid = 0;       // reclaim unit handle it points at
+  uint32_t earutr_s = 0;    // estimated active RU time remaining
+  uint64_t ruamw_lbas = 0;  // RU available media writes
 };
 // The reclaim unit handle status data (NRUHSD is a count). Throws when the
 // buffer is shorter than the descriptors it announces.
@@ -91,9 +90,9 @@ struct RuhStatus {
 // modified RUH.
 struct Event {
   uint8_t type = 0;
-  uint8_t flags = 0;        // bit 0 PIV (pid valid), 1 NSIDV, 2 LV (rgid/ruhid valid)
+  uint8_t flags = 0;  // bit 0 PIV (pid valid), 1 NSIDV, 2 LV (rgid/ruhid valid)
   uint16_t pid = 0;
-  uint64_t timestamp = 0;   // bytes 4..11 as stored (the Timestamp feature's format)
+  uint64_t timestamp = 0;  // bytes 4..11 as stored (the Timestamp feature's format)
   uint32_t nsid = 0;
   uint16_t rgid = 0;
   uint8_t ruhid = 0;
@@ -111,8 +110,8 @@ inline constexpr uint8_t kEventInvalidPid = 0x03;
 [[nodiscard]] std::vector<Event> new_events(std::span<const Event> before, std::span<const Event> after);
 
 struct FdpFeature {
-  bool enabled = false;     // FDPE
-  uint8_t config_index = 0; // FDPCIDX
+  bool enabled = false;      // FDPE
+  uint8_t config_index = 0;  // FDPCIDX
 };
 [[nodiscard]] FdpFeature parse_fdp_feature(uint32_t dword0);
 
@@ -134,9 +133,8 @@ inline constexpr uint32_t kCtrattFdpSupported = 1u << 19;
 // placed by placement handle 0 and, where enabled, an Invalid Placement
 // Identifier event logged). Also throws when rg >= NRG or an ID does not fit
 // in the PID's handle bits.
-[[nodiscard]] std::vector<uint16_t> map_placement_ids(const Configuration& config,
-                                                      std::span<const RuhStatus> status, uint32_t rg,
-                                                      std::span<const uint16_t> used, std::string_view source,
-                                                      bool allow_unlisted = false);
+[[nodiscard]] std::vector<uint16_t> map_placement_ids(const Configuration& config, std::span<const RuhStatus> status,
+                                                      uint32_t rg, std::span<const uint16_t> used,
+                                                      std::string_view source, bool allow_unlisted = false);
 
 }  // namespace ftlsim::replay::nvme_fdp

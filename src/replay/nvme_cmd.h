@@ -30,8 +30,8 @@ inline constexpr uint8_t kOpIoMgmtReceive = 0x12;
 inline constexpr uint8_t kOpIoMgmtSend = 0x1D;
 
 inline constexpr uint32_t kDtypeDataPlacement = 2;
-inline constexpr unsigned kDtypeShift = 20;      // CDW12
-inline constexpr unsigned kDspecShift = 16;      // CDW13
+inline constexpr unsigned kDtypeShift = 20;              // CDW12
+inline constexpr unsigned kDspecShift = 16;              // CDW13
 inline constexpr uint32_t kDsmAttrDeallocate = 1u << 2;  // CDW11 AD
 inline constexpr uint32_t kIoMgmtSendRuhUpdate = 1;      // CDW10 MO
 inline constexpr unsigned kIoMgmtNpidShift = 16;         // CDW10 NPID
@@ -59,8 +59,8 @@ static_assert(sizeof(DsmRange) == 16);
 // Write of `blocks` LBAs (1..kMaxBlocksPerCommand) from `buf` (`bytes` long)
 // at `slba`; with a placement identifier it carries DTYPE=2, DSPEC=pid.
 // Everything not named is zero.
-[[nodiscard]] nvme_uring_cmd write_cmd(uint32_t nsid, uint64_t slba, uint32_t blocks, const void* buf,
-                                       uint32_t bytes, std::optional<uint16_t> placement_id);
+[[nodiscard]] nvme_uring_cmd write_cmd(uint32_t nsid, uint64_t slba, uint32_t blocks, const void* buf, uint32_t bytes,
+                                       std::optional<uint16_t> placement_id);
 [[nodiscard]] nvme_uring_cmd read_cmd(uint32_t nsid, uint64_t slba, uint32_t blocks, void* buf, uint32_t bytes);
 // Deallocate the one range in *range (which must stay alive until completion).
 [[nodiscard]] nvme_uring_cmd deallocate_cmd(uint32_t nsid, const DsmRange* range);

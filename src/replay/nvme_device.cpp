@@ -83,9 +83,10 @@ NvmeNamespace probe_nvme_namespace(int fd, const std::string& path) {
   if (idns.nlbaf > 16) format |= static_cast<unsigned>((idns.flbas & NVME_NS_FLBAS_HIGHER_MASK) >> 5) << 4;
   const unsigned ds = idns.lbaf[format].ds;
   if (ds < 9 || ds > 16) {
-    throw InputError(fmt::format("{}: LBA format {} has a data size of 2^{} bytes; only 512 B to 64 KiB are "
-                                 "supported",
-                                 path, format, ds));
+    throw InputError(
+        fmt::format("{}: LBA format {} has a data size of 2^{} bytes; only 512 B to 64 KiB are "
+                    "supported",
+                    path, format, ds));
   }
   ns.lba_bytes = 1u << ds;
   ns.lbas = idns.nsze;
@@ -188,8 +189,8 @@ std::vector<nvme_fdp::RuhStatus> read_ruh_status(int fd, const std::string& path
 std::vector<nvme_fdp::Event> read_fdp_events(int fd, const std::string& path, uint16_t endurance_group,
                                              bool host_events) {
   std::vector<uint8_t> page(sizeof(nvme_fdp_events_log));
-  if (const int rc = nvme_get_log_fdp_events(fd, endurance_group, host_events, 0, static_cast<uint32_t>(page.size()),
-                                             page.data());
+  if (const int rc =
+          nvme_get_log_fdp_events(fd, endurance_group, host_events, 0, static_cast<uint32_t>(page.size()), page.data());
       rc != 0) {
     throw SystemError(fmt::format("{}: {}", path, nvme_failure(rc, "FDP events log (0x23)")));
   }

@@ -19,11 +19,11 @@ namespace ftlsim::replay {
 
 struct NvmeNamespace {
   uint32_t nsid = 0;
-  uint32_t lba_bytes = 0;         // data size of the LBA format in use
-  uint64_t lbas = 0;              // NSZE
-  uint16_t endurance_group = 0;   // ENDGID (Identify Namespace)
-  uint32_t ctratt = 0;            // Identify Controller CTRATT
-  bool dsm_supported = false;     // Identify Controller ONCS bit 2: Dataset Management
+  uint32_t lba_bytes = 0;           // data size of the LBA format in use
+  uint64_t lbas = 0;                // NSZE
+  uint16_t endurance_group = 0;     // ENDGID (Identify Namespace)
+  uint32_t ctratt = 0;              // Identify Controller CTRATT
+  bool dsm_supported = false;       // Identify Controller ONCS bit 2: Dataset Management
   uint32_t max_transfer_bytes = 0;  // largest single command the kernel passes
 };
 

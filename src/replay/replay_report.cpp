@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <map>
 
-#include "core/escape.h"
 #include "core/atomic_file.h"
-#include "core/error.h"
 #include "core/build_identity.h"
+#include "core/error.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "core/version.h"
@@ -36,8 +36,8 @@ std::string pid_name(const ReplayReport& r, trace::PlacementId pid) {
 std::string status_line(const ReplayReport& r) {
   const EngineResult& e = r.result;
   if (!e.partial) return fmt::format("complete in {:.3f} s", seconds(e.elapsed_ns));
-  return fmt::format("PARTIAL after {:.3f} s: {}; records [0, {}) of {} replayed", seconds(e.elapsed_ns),
-                     e.stop_reason, e.records_done, r.trace_records);
+  return fmt::format("PARTIAL after {:.3f} s: {}; records [0, {}) of {} replayed", seconds(e.elapsed_ns), e.stop_reason,
+                     e.records_done, r.trace_records);
 }
 
 std::string placement_text(const ReplayReport& r) {
@@ -80,7 +80,6 @@ void stats_json(JsonWriter& j, const nvme_fdp::Statistics& s) {
   j.end_object();
 }
 
-
 // The placement table: per device handle, bytes sent, RUAMW moved, and the
 // model's handle of the same number beside it when --predict ran.
 std::string placement_table(const ReplayReport& r, const std::vector<HandleCheck>& checks) {
@@ -94,16 +93,16 @@ std::string placement_table(const ReplayReport& r, const std::vector<HandleCheck
     }
     return nullptr;
   };
-  std::string out = fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", "handle", "PID", "sent", "RUAMW moved",
-                                "RUAMW now", "check");
+  std::string out =
+      fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", "handle", "PID", "sent", "RUAMW moved", "RUAMW now", "check");
   if (m != nullptr) out += fmt::format("{:>14}{:>10}", "model host", "model WAF");
   out += "\n";
   uint64_t sent_total = 0;
   for (const HandleCheck& c : checks) {
     sent_total += c.sent_bytes;
     out += fmt::format("{:<8}{:<8}{:>12}{:>14}{:>14}  {:<8}", c.handle, fmt::format("{:#06x}", c.pid),
-                       format_bytes(c.sent_bytes), format_bytes(c.moved_bytes),
-                       fmt::format("{} blk", c.ruamw_after), c.match ? "ok" : "MISMATCH");
+                       format_bytes(c.sent_bytes), format_bytes(c.moved_bytes), fmt::format("{} blk", c.ruamw_after),
+                       c.match ? "ok" : "MISMATCH");
     if (m != nullptr) {
       const ModelHandle* h = model_of(uint32_t{c.handle});
       out += h == nullptr ? fmt::format("{:>14}{:>10}", "-", "-")
@@ -172,12 +171,11 @@ std::vector<HandleCheck> handle_checks(const ReplayReport& r) {
     for (size_t p = 0; p < r.result.bytes_by_pid.size(); ++p) {
       const uint64_t w = r.result.bytes_by_pid[p].write;
       if (w == 0) continue;
-      const bool here = unlisted(p) ? c.pid == 0
-                                    : p < r.plan.dspec_by_pid.size() && r.plan.dspec_by_pid[p] == c.pid;
+      const bool here = unlisted(p) ? c.pid == 0 : p < r.plan.dspec_by_pid.size() && r.plan.dspec_by_pid[p] == c.pid;
       if (here) c.sent_bytes += w;
     }
-    const uint64_t moved = nvme_fdp::ruamw_consumed(std::min(c.ruamw_before, ru_lbas), std::min(c.ruamw_after, ru_lbas),
-                                               ru_lbas);
+    const uint64_t moved =
+        nvme_fdp::ruamw_consumed(std::min(c.ruamw_before, ru_lbas), std::min(c.ruamw_after, ru_lbas), ru_lbas);
     c.moved_bytes = moved * d.lba_bytes;
     c.match = (c.sent_bytes / d.lba_bytes) % ru_lbas == moved && c.sent_bytes % d.lba_bytes == 0;
     out.push_back(c);
@@ -185,8 +183,7 @@ std::vector<HandleCheck> handle_checks(const ReplayReport& r) {
   return out;
 }
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 std::string summary_text(const ReplayReport& r, SettingShow show) {
   const EngineResult& e = r.result;
@@ -199,8 +196,8 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
                             t.created ? " (created by " + show_setting("create", show) + ")" : ""));
   std::string mode = std::string(mode_name(r.config.mode));
   if (r.config.mode == ReplayMode::kTimed) mode += fmt::format(" x{}", r.config.speed);
-  row("replay", fmt::format("{}, queue depth {}, ops {}, placement {}", mode, r.config.queue_depth,
-                            r.config.ops.text(), placement_text(r)));
+  row("replay", fmt::format("{}, queue depth {}, ops {}, placement {}", mode, r.config.queue_depth, r.config.ops.text(),
+                            placement_text(r)));
   row("status", status_line(r));
 
   out += fmt::format("{:<8}{:>10}{:>12}{:>10}{:>10}  {:>10}{:>11}{:>11}{:>11}\n", "op", "I/Os", "bytes", "IOPS",
@@ -211,8 +208,8 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
     if (r.scan.ios[static_cast<size_t>(op)] == 0) continue;  // not in the trace, or not selected
     all_ios += o.ios;
     all_bytes += o.bytes;
-    out += fmt::format("{:<8}{:>10}{:>12}{:>10.0f}{:>10.1f}  {:>10.1f}{:>11.1f}{:>11.1f}{:>11.1f}{}\n", trace::op_name(op),
-                       o.ios, format_bytes(o.bytes), per_second(o.ios, e.elapsed_ns),
+    out += fmt::format("{:<8}{:>10}{:>12}{:>10.0f}{:>10.1f}  {:>10.1f}{:>11.1f}{:>11.1f}{:>11.1f}{}\n",
+                       trace::op_name(op), o.ios, format_bytes(o.bytes), per_second(o.ios, e.elapsed_ns),
                        per_second(o.bytes, e.elapsed_ns) / kMiB, us(o.latency_ns.percentile(0.5)),
                        us(o.latency_ns.percentile(0.99)), us(o.latency_ns.percentile(0.999)), us(o.latency_ns.max()),
                        o.errors > 0 ? fmt::format("  ({} failed)", o.errors) : std::string());
@@ -220,10 +217,10 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
   out += fmt::format("{:<8}{:>10}{:>12}{:>10.0f}{:>10.1f}\n", "total", all_ios, format_bytes(all_bytes),
                      per_second(all_ios, e.elapsed_ns), per_second(all_bytes, e.elapsed_ns) / kMiB);
   if (r.config.mode == ReplayMode::kTimed) {
-    row("timing", fmt::format("{} I/Os submitted more than 1 ms after their trace time; lag p50 {:.1f} us, p99 "
-                              "{:.1f} us, max {:.1f} us",
-                              e.late_ios, us(e.lag_ns.percentile(0.5)), us(e.lag_ns.percentile(0.99)),
-                              us(e.lag_ns.max())));
+    row("timing",
+        fmt::format("{} I/Os submitted more than 1 ms after their trace time; lag p50 {:.1f} us, p99 "
+                    "{:.1f} us, max {:.1f} us",
+                    e.late_ios, us(e.lag_ns.percentile(0.5)), us(e.lag_ns.percentile(0.99)), us(e.lag_ns.max())));
   }
   const StreamScan& s = r.scan;
   if (s.widened + s.wrapped + s.split > 0) {
@@ -264,9 +261,9 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
   }
   if (r.device_fdp) {
     const DeviceFdpReport& d = *r.device_fdp;
-    row("device", fmt::format("FDP configuration {} of endurance group {}: {} handle(s), {} reclaim group(s), RU {}",
-                              d.config_index, d.endurance_group, d.handles, d.reclaim_groups,
-                              format_bytes(d.ru_bytes)));
+    row("device",
+        fmt::format("FDP configuration {} of endurance group {}: {} handle(s), {} reclaim group(s), RU {}",
+                    d.config_index, d.endurance_group, d.handles, d.reclaim_groups, format_bytes(d.ru_bytes)));
     if (d.after) {
       const auto delta = [](nvme_fdp::U128 a, nvme_fdp::U128 b) {
         return nvme_fdp::u128_to_double(nvme_fdp::u128_sub(a, b));
@@ -304,8 +301,8 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
     }
   }
   if (r.prediction && !r.device_fdp) {
-    row("model WAF", fmt::format("{:.4f} (ftlsim --trace {} {})", r.prediction->waf, r.trace_path,
-                                 r.prediction->options));
+    row("model WAF",
+        fmt::format("{:.4f} (ftlsim --trace {} {})", r.prediction->waf, r.trace_path, r.prediction->options));
   } else if (r.prediction) {
     row("model", fmt::format("ftlsim --trace {} {}", r.trace_path, r.prediction->options));
   }
@@ -313,9 +310,9 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
     const VerifyResult& v = *r.verify;
     row("verify", fmt::format("{} units of {} B written and {} trimmed checked{}: {} mismatches{}", v.written_units,
                               kPatternUnit, v.trimmed_units,
-                              v.unchecked_units > 0 ? fmt::format(" ({} trimmed units on a device not checked)",
-                                                                  v.unchecked_units)
-                                                    : std::string(),
+                              v.unchecked_units > 0
+                                  ? fmt::format(" ({} trimmed units on a device not checked)", v.unchecked_units)
+                                  : std::string(),
                               v.mismatches, v.first_mismatch.empty() ? "" : "; first at " + v.first_mismatch) +
                       fmt::format(" ({} read back in {:.2f} s)", format_bytes(v.read_bytes), v.seconds));
   }
@@ -533,9 +530,8 @@ std::string events_csv(const ReplayReport& r) {
   for (const EventRow& e : r.result.events) {
     out += fmt::format("{:.6f},{},{},{},{},{:.1f},{:.3f},{:.1f},{:.1f},{:.1f},{},{}\n", seconds(e.elapsed_ns),
                        e.records, e.trace_time_ns, e.ios, e.bytes, per_second(e.interval_ios, e.interval_ns),
-                       per_second(e.interval_bytes, e.interval_ns) / kMiB, us(e.interval_p50_ns),
-                       us(e.interval_p99_ns), us(e.interval_max_ns), e.inflight,
-                       e.marker ? fmt::format("{}", *e.marker) : std::string());
+                       per_second(e.interval_bytes, e.interval_ns) / kMiB, us(e.interval_p50_ns), us(e.interval_p99_ns),
+                       us(e.interval_max_ns), e.inflight, e.marker ? fmt::format("{}", *e.marker) : std::string());
   }
   return out;
 }

@@ -41,10 +41,10 @@ struct DeviceFdpReport {
   uint64_t ru_bytes = 0;
   uint32_t reclaim_group_used = 0;
   nvme_fdp::Statistics before;
-  std::optional<nvme_fdp::Statistics> after;  // missing when the replay stopped on an error before it was read
+  std::optional<nvme_fdp::Statistics> after;    // missing when the replay stopped on an error before it was read
   std::vector<nvme_fdp::RuhStatus> ruh_before;  // reclaim unit handle status before the replay
   std::vector<nvme_fdp::RuhStatus> ruh_after;   // ... and after it (empty when not read)
-  std::vector<uint16_t> unlisted_pids;     // trace IDs sent without a handle (--allow-unlisted-pids)
+  std::vector<uint16_t> unlisted_pids;          // trace IDs sent without a handle (--allow-unlisted-pids)
   std::vector<nvme_fdp::Event> events;          // host events the device logged during the replay (and the update)
   bool events_read = false;
   std::string events_error;  // why the events log could not be read, if so
@@ -66,8 +66,6 @@ struct Prediction {
   uint64_t host_bytes = 0;
   std::vector<ModelHandle> handles;
 };
-
-
 
 struct ReplayReport {
   // Identifies the trace and every option of the replay (summary.json's

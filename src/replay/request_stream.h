@@ -30,11 +30,11 @@ struct IoRequest {
 };
 
 struct StreamGeometry {
-  std::string_view trace_path;  // for error messages
+  std::string_view trace_path;           // for error messages
   uint32_t sector_bytes = kSectorBytes;  // the trace's sector size
-  uint64_t target_bytes = 0;    // usable bytes; a positive multiple of block_bytes
-  uint32_t block_bytes = 512;   // offset and length alignment, a power of two
-  uint32_t max_io_bytes = 1u << 20;  // a multiple of block_bytes
+  uint64_t target_bytes = 0;             // usable bytes; a positive multiple of block_bytes
+  uint32_t block_bytes = 512;            // offset and length alignment, a power of two
+  uint32_t max_io_bytes = 1u << 20;      // a multiple of block_bytes
   OpSet ops;
   bool wrap = false;
 };
@@ -79,12 +79,12 @@ struct StreamScan {
   std::array<uint64_t, trace::kOpCount> skipped{};     // records of ops not selected
   std::array<uint64_t, trace::kOpCount> ios{};         // I/Os per op
   std::array<uint64_t, trace::kOpCount> bytes{};       // I/O bytes per op (after widening)
-  uint64_t widened = 0;  // records whose range was widened to the block size
-  uint64_t wrapped = 0;  // records folded into the target (--wrap)
-  uint64_t split = 0;    // records sent as more than one I/O
-  uint32_t largest_data_io = 0;  // bytes of the largest read or write I/O
-  std::vector<trace::PlacementId> write_pids;  // distinct pids of the writes sent, ascending
-  uint64_t moved_bytes() const;                // reads + writes + trims
+  uint64_t widened = 0;                                // records whose range was widened to the block size
+  uint64_t wrapped = 0;                                // records folded into the target (--wrap)
+  uint64_t split = 0;                                  // records sent as more than one I/O
+  uint32_t largest_data_io = 0;                        // bytes of the largest read or write I/O
+  std::vector<trace::PlacementId> write_pids;          // distinct pids of the writes sent, ascending
+  uint64_t moved_bytes() const;                        // reads + writes + trims
 };
 
 [[nodiscard]] StreamScan scan_stream(std::span<const trace::Record> records, const StreamGeometry& geo);

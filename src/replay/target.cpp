@@ -58,8 +58,8 @@ Message refusal(const std::string& path, const std::vector<std::string>& finding
 void refuse_findings(const std::string& path, const std::vector<std::string>& findings, bool force) {
   for (const std::string& f : findings) {
     if (f.find(" is an active swap ") != std::string::npos) {
-      throw InputError(say("refusing to write to {}: {} (swap is never written, `force` or not: swapoff it first)",
-                           path, f));
+      throw InputError(
+          say("refusing to write to {}: {} (swap is never written, `force` or not: swapoff it first)", path, f));
     }
   }
   if (!findings.empty() && !force) throw InputError(refusal(path, findings));
@@ -73,13 +73,15 @@ void refuse_pseudo_fs(int fd, const std::string& path, const std::string& folder
   const auto kind = pseudo_fs_of(fd);
   if (!kind) return;
   if (!folder.empty()) {
-    throw InputError(say("`target` {}: its folder {} is on a {} file system, which holds no files ftlsim could "
-                         "write; give a folder on a disk",
-                         path, folder, *kind));
+    throw InputError(
+        say("`target` {}: its folder {} is on a {} file system, which holds no files ftlsim could "
+            "write; give a folder on a disk",
+            path, folder, *kind));
   }
-  throw InputError(say("`target` {} is a file of the kernel's {} file system, not storage; give a file on a disk "
-                       "or a block device",
-                       path, *kind));
+  throw InputError(
+      say("`target` {} is a file of the kernel's {} file system, not storage; give a file on a disk "
+          "or a block device",
+          path, *kind));
 }
 
 // A regular-file target on a file system mounted read-only is refused
@@ -87,9 +89,10 @@ void refuse_pseudo_fs(int fd, const std::string& path, const std::string& folder
 void refuse_read_only_fs(int fd, const std::string& path) {
   struct statvfs vfs {};
   if (::fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0) {
-    throw InputError(say("`target` {} is on a read-only file system; give a file on a file system mounted "
-                         "read-write",
-                         path));
+    throw InputError(
+        say("`target` {} is on a read-only file system; give a file on a file system mounted "
+            "read-write",
+            path));
   }
 }
 
@@ -100,8 +103,8 @@ void refuse_read_only_fs(int fd, const std::string& path) {
 [[noreturn]] void throw_open_error(const std::string& path) {
   const int err = errno;
   if (err == EROFS || err == EPERM || err == EACCES || err == ETXTBSY) {
-    throw InputError(say("`target` {}: cannot open it for writing ({}); nothing was written", path,
-                         std::strerror(err)));
+    throw InputError(
+        say("`target` {}: cannot open it for writing ({}); nothing was written", path, std::strerror(err)));
   }
   errno = err;
   throw system_error_from_errno(fmt::format("{}: cannot open for direct I/O", path));
@@ -207,9 +210,7 @@ int retry_while_busy(int busy, F attempt) {
 }
 
 // "2 s": kBusyWait for messages.
-std::string busy_wait_text() {
-  return fmt::format("{:g} s", std::chrono::duration<double>(kBusyWait).count());
-}
+std::string busy_wait_text() { return fmt::format("{:g} s", std::chrono::duration<double>(kBusyWait).count()); }
 
 // An OFD write lock on the whole file for as long as `fd` is open: a second
 // replay (another Target) onto the same file fails here, whatever its name.
@@ -223,10 +224,11 @@ void lock_file(int fd, const std::string& path) {
   });
   if (err == 0) return;
   if (err == EAGAIN) {
-    throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
-                                 "writing to it?; still after {}); two replays onto one file would overwrite each "
-                                 "other",
-                                 path, busy_wait_text()));
+    throw InputError(
+        fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
+                    "writing to it?; still after {}); two replays onto one file would overwrite each "
+                    "other",
+                    path, busy_wait_text()));
   }
   errno = err;
   throw system_error_from_errno(fmt::format("{}: cannot lock", path));
@@ -243,15 +245,17 @@ void flock_file(int fd, const std::string& target, const std::string& file) {
   if (err == 0) return;
   if (err == EWOULDBLOCK) {
     if (file == target) {
-      throw InputError(fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
-                                   "writing to it?; still after {}); two replays onto one file would overwrite each "
-                                   "other",
-                                   target, busy_wait_text()));
+      throw InputError(
+          fmt::format("refusing to write to {}: another program holds a lock on it (a replay already "
+                      "writing to it?; still after {}); two replays onto one file would overwrite each "
+                      "other",
+                      target, busy_wait_text()));
     }
-    throw InputError(fmt::format("refusing to write to {}: another program holds a lock on {}, the file its data is "
-                                 "stored in (a replay already writing to it through another name?; still after {}); "
-                                 "two replays onto one file would overwrite each other",
-                                 target, file, busy_wait_text()));
+    throw InputError(
+        fmt::format("refusing to write to {}: another program holds a lock on {}, the file its data is "
+                    "stored in (a replay already writing to it through another name?; still after {}); "
+                    "two replays onto one file would overwrite each other",
+                    target, file, busy_wait_text()));
   }
   errno = err;
   throw system_error_from_errno(fmt::format("{}: cannot lock", file));
@@ -286,9 +290,10 @@ std::optional<InputError> dangling_link(int dir, const std::string& name, const 
   std::string to(4096, '\0');
   const ssize_t n = ::readlinkat(dir, name.c_str(), to.data(), to.size());
   to.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  return InputError(say("`target` {}: is a symbolic link (to {}) that leads to no file; a target is never created "
-                        "or written through a link: give the file itself",
-                        path, to));
+  return InputError(
+      say("`target` {}: is a symbolic link (to {}) that leads to no file; a target is never created "
+          "or written through a link: give the file itself",
+          path, to));
 }
 
 InputError no_direct_io(const std::string& path) {
@@ -336,9 +341,10 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   if (::fstat(parent_fd_, &made_in) != 0) throw system_error_from_errno(fmt::format("{}: cannot stat", folder));
   identity_ = FileIdentity{made_in.st_dev, made_in.st_ino};
   if (const std::string fs = aliasing_fs_of_open(parent_fd_); !fs.empty()) {
-    throw InputError(say("`target` {}: its folder {} is on a {} file system, whose storage ftlsim can neither see nor "
-                         "lock; create it on a local file system",
-                         r.path, folder, fs));
+    throw InputError(
+        say("`target` {}: its folder {} is on a {} file system, whose storage ftlsim can neither see nor "
+            "lock; create it on a local file system",
+            r.path, folder, fs));
   }
   creates_file_ = true;
   // An unnamed file in the same folder: the alignment the new file will
@@ -433,9 +439,10 @@ void Target::materialize() {
     pending_create_ = false;
     const int fd = ::openat(parent_fd_, name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0 && errno == EEXIST) {  // made by another program since the checks: left alone
-      throw InputError(say("`target` {}: appeared after it was checked (made by another program?); nothing was "
-                           "written to it",
-                           info_.path));
+      throw InputError(
+          say("`target` {}: appeared after it was checked (made by another program?); nothing was "
+              "written to it",
+              info_.path));
     }
     if (fd < 0) throw system_error_from_errno(fmt::format("{}: cannot create", info_.path));
     struct stat made {};
@@ -450,11 +457,12 @@ void Target::materialize() {
     info_.created = true;
     if (::ftruncate(fd, static_cast<off_t>(pending_bytes_)) != 0) {
       const int err = errno;
-      ::close(fd);  // the destructor removes the file
+      ::close(fd);                          // the destructor removes the file
       if (err == EFBIG || err == EINVAL) {  // past the file system's largest file: bad input, not a fault
-        throw InputError(say("`target` {}: its file system cannot hold a file of {} bytes (`create`); nothing was "
-                             "written",
-                             info_.path, pending_bytes_));
+        throw InputError(
+            say("`target` {}: its file system cannot hold a file of {} bytes (`create`); nothing was "
+                "written",
+                info_.path, pending_bytes_));
       }
       errno = err;
       throw system_error_from_errno(fmt::format("{}: cannot size to {} bytes", info_.path, pending_bytes_));
@@ -512,9 +520,10 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   // disk) opens for writing, and every write fails: refused here instead.
   int read_only = 0;
   if (::ioctl(fd_, BLKROGET, &read_only) == 0 && read_only != 0) {
-    throw InputError(say("refusing to write to {}: the device is read-only (BLKROGET; e.g. attached with "
-                         "losetup -r, or set with blockdev --setro); nothing was written",
-                         r.path));
+    throw InputError(
+        say("refusing to write to {}: the device is read-only (BLKROGET; e.g. attached with "
+            "losetup -r, or set with blockdev --setro); nothing was written",
+            r.path));
   }
   lock_stack_files(files_of(stack));
   check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), r.force);

@@ -38,8 +38,8 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "core/io_identity.h"
 #include "core/message.h"
@@ -63,17 +63,17 @@ enum class TargetKind : uint8_t { kFile, kBlockDevice, kNvmeGeneric };
 struct TargetInfo {
   std::string path;
   TargetKind kind = TargetKind::kFile;
-  uint64_t bytes = 0;         // usable size, a multiple of block_bytes
-  uint32_t block_bytes = 512; // offset and length alignment of direct I/O
-  uint32_t mem_align = 4096;  // buffer alignment of direct I/O
-  bool created = false;       // --create made (or resized) the file in this run
-  bool discard = false;       // trims can be sent: files punch holes; devices: discard_max_bytes > 0
+  uint64_t bytes = 0;          // usable size, a multiple of block_bytes
+  uint32_t block_bytes = 512;  // offset and length alignment of direct I/O
+  uint32_t mem_align = 4096;   // buffer alignment of direct I/O
+  bool created = false;        // --create made (or resized) the file in this run
+  bool discard = false;        // trims can be sent: files punch holes; devices: discard_max_bytes > 0
   // Block devices: queue/max_write_streams (Linux 6.16+); absent = older kernel.
   bool write_streams_known = false;
   uint32_t max_write_streams = 0;
-  uint32_t max_io_bytes = 0;  // largest I/O the target takes (0 = no limit known)
+  uint32_t max_io_bytes = 0;          // largest I/O the target takes (0 = no limit known)
   std::vector<std::string> findings;  // safety findings overridden by --force
-  NvmeNamespace nvme;         // kNvmeGeneric only
+  NvmeNamespace nvme;                 // kNvmeGeneric only
 };
 
 struct TargetRequest {
@@ -138,7 +138,7 @@ class Target {
   std::vector<StackDevice> stack_devices_;  // below and above the target (check_output_folder)
   void remember_stack(const DeviceStack& stack);
   bool creates_file_ = false;
-  int claim_fd_ = -1;  // --placement nvme: the namespace's block device, held with O_EXCL
+  int claim_fd_ = -1;          // --placement nvme: the namespace's block device, held with O_EXCL
   std::vector<int> lock_fds_;  // the stack's regular files, held with flock(LOCK_EX)
   // Takes flock(LOCK_EX | LOCK_NB) on each file at the bottom of the stack.
   void lock_stack_files(const std::vector<std::pair<std::string, FileIdentity>>& files);
@@ -152,8 +152,8 @@ class Target {
   std::string name_;
   uint64_t made_dev_ = 0;
   uint64_t made_ino_ = 0;
-  uint64_t pending_bytes_ = 0;  // materialize(): create or resize the file to this size
-  bool pending_create_ = false; // ... by creating it
+  uint64_t pending_bytes_ = 0;   // materialize(): create or resize the file to this size
+  bool pending_create_ = false;  // ... by creating it
 };
 
 }  // namespace ftlsim::replay

@@ -35,7 +35,7 @@ constexpr size_t kSqeWriteStreamOffset = 44;
 static_assert(offsetof(io_uring_sqe, file_index) == kSqeWriteStreamOffset,
               "the write_stream byte shares the union at byte 44 with file_index");
 
-constexpr uint64_t kLateNs = 1'000'000;           // a timed submission this late counts as late
+constexpr uint64_t kLateNs = 1'000'000;  // a timed submission this late counts as late
 constexpr uint64_t kProgressEveryNs = kNsPerSecond;
 constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 30;
 
@@ -64,8 +64,8 @@ struct Slot {
   uint32_t inflight_pos = 0;  // index in Engine::inflight_
   trace::PlacementId pid = 0;
   Op op = Op::kWrite;
-  bool filler_ok = true;      // the buffer holds the pattern filler (a read overwrites it)
-  nvme::DsmRange dsm;         // NVMe trims: the range the command points at
+  bool filler_ok = true;  // the buffer holds the pattern filler (a read overwrites it)
+  nvme::DsmRange dsm;     // NVMe trims: the range the command points at
 };
 
 class Engine {
@@ -178,9 +178,10 @@ void Engine::setup() {
     rc = io_uring_queue_init_params(qd, &ring_, &p);
   }
   if (rc < 0) {
-    throw SystemError(fmt::format("io_uring setup with {} entries: {} (is io_uring disabled by "
-                                  "/proc/sys/kernel/io_uring_disabled?)",
-                                  qd, std::strerror(-rc)));
+    throw SystemError(
+        fmt::format("io_uring setup with {} entries: {} (is io_uring disabled by "
+                    "/proc/sys/kernel/io_uring_disabled?)",
+                    qd, std::strerror(-rc)));
   }
   ring_ready_ = true;
 
@@ -278,11 +279,8 @@ void Engine::prepare(uint32_t s, const IoRequest& r) {
         io_uring_prep_fallocate(sqe, file_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(r.offset),
                                 static_cast<off_t>(r.bytes));
         break;
-      case Op::kFlush:
-        io_uring_prep_fsync(sqe, file_, IORING_FSYNC_DATASYNC);
-        break;
-      case Op::kMarker:
-        break;  // never emitted by the stream
+      case Op::kFlush: io_uring_prep_fsync(sqe, file_, IORING_FSYNC_DATASYNC); break;
+      case Op::kMarker: break;  // never emitted by the stream
     }
     if (fixed_file_) sqe->flags |= IOSQE_FIXED_FILE;
   }
@@ -517,7 +515,8 @@ EngineResult Engine::run() {
   if (!same) row(now);
   result_.elapsed_ns = now - start_ns_;
   result_.records_done = records_done();
-  result_.partial = result_.io_error || result_.input_error || (result_.interrupted && result_.records_done < records_.size());
+  result_.partial =
+      result_.io_error || result_.input_error || (result_.interrupted && result_.records_done < records_.size());
   if (!result_.partial && !result_.io_error && !result_.input_error) {
     result_.stop_reason.clear();
     result_.interrupted = false;

@@ -38,8 +38,8 @@ namespace ftlsim::replay {
 // How writes are placed. Chosen once per run.
 struct PlacementPlan {
   PlacementMode mode = PlacementMode::kNone;
-  std::vector<uint8_t> stream_by_pid;   // kStream: the write stream of each trace pid
-  std::vector<uint16_t> dspec_by_pid;   // kNvme: the placement identifier of each trace pid
+  std::vector<uint8_t> stream_by_pid;  // kStream: the write stream of each trace pid
+  std::vector<uint16_t> dspec_by_pid;  // kNvme: the placement identifier of each trace pid
 };
 
 struct OpTotals {
@@ -77,10 +77,10 @@ struct EngineResult {
   uint64_t elapsed_ns = 0;
   uint64_t records_done = 0;  // as EventRow::records, at the end
   bool partial = false;
-  std::string stop_reason;    // "" when complete
-  bool interrupted = false;   // the stop flag ended it
-  bool io_error = false;      // an I/O failed
-  bool input_error = false;   // the trace turned bad mid-run (it shrank or changed while mapped)
+  std::string stop_reason;   // "" when complete
+  bool interrupted = false;  // the stop flag ended it
+  bool io_error = false;     // an I/O failed
+  bool input_error = false;  // the trace turned bad mid-run (it shrank or changed while mapped)
   // Timed mode: how late submissions were against their trace time.
   LatencyHistogram lag_ns;
   uint64_t late_ios = 0;  // submitted more than 1 ms late
@@ -92,14 +92,14 @@ struct EngineResult {
 
 struct Progress {
   uint64_t elapsed_ns = 0;
-  uint64_t bytes = 0;       // completed
-  uint64_t total_bytes = 0; // the whole replay's
+  uint64_t bytes = 0;        // completed
+  uint64_t total_bytes = 0;  // the whole replay's
   uint64_t ios = 0;
   uint32_t inflight = 0;
 };
 
 struct EngineHooks {
-  const std::atomic<bool>* stop = nullptr;      // set (e.g. by a SIGINT handler) to stop early
+  const std::atomic<bool>* stop = nullptr;        // set (e.g. by a SIGINT handler) to stop early
   std::function<void(const Progress&)> progress;  // called about once per second
 };
 

@@ -21,9 +21,9 @@ struct VerifyResult {
   uint64_t trimmed_units = 0;    // units checked for zeros (files)
   uint64_t unchecked_units = 0;  // trimmed units on a device
   uint64_t mismatches = 0;
-  std::string first_mismatch;    // "" when none
-  uint64_t read_bytes = 0;       // read back from the target (1 MiB chunks holding a touched unit)
-  double seconds = 0;            // wall time of the whole check
+  std::string first_mismatch;  // "" when none
+  uint64_t read_bytes = 0;     // read back from the target (1 MiB chunks holding a touched unit)
+  double seconds = 0;          // wall time of the whole check
 };
 
 // Largest target --verify accepts: it keeps 4 bytes per 512-byte unit.

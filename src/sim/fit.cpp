@@ -55,9 +55,10 @@ std::string figure(double v) {
 }
 
 Message space_error(const std::string& path, uint64_t space) {
-  return say("{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} (1 TiB) fit remaps; "
-             "give `logical` as a size",
-             path, space, kMaxSpaceSlots);
+  return say(
+      "{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} (1 TiB) fit remaps; "
+      "give `logical` as a size",
+      path, space, kMaxSpaceSlots);
 }
 
 }  // namespace
@@ -120,11 +121,11 @@ ftl::FtlConfig fitted_config(const ftl::FtlConfig& given, const FitFootprint& fp
   const double wanted = logical_slots_wanted(fp.footprint, fraction);
   // At most kMaxPhysicalSlots - 1 logical slots fit a geometry (logical < physical).
   if (!(wanted < static_cast<double>(ftl::kMaxPhysicalSlots))) {
-    throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity of "
-                                 "{} slots ({:.4g} bytes), more than the {} (2^32-2, 16 TiB) a geometry holds: too "
-                                 "small a share; give a higher fill level",
-                                 percent, fp.footprint, figure(wanted), wanted * static_cast<double>(ftl::kSlotBytes),
-                                 ftl::kMaxPhysicalSlots));
+    throw InputError(say(
+        "`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity of "
+        "{} slots ({:.4g} bytes), more than the {} (2^32-2, 16 TiB) a geometry holds: too "
+        "small a share; give a higher fill level",
+        percent, fp.footprint, figure(wanted), wanted * static_cast<double>(ftl::kSlotBytes), ftl::kMaxPhysicalSlots));
   }
   const auto logical = static_cast<uint64_t>(wanted);
   ftl::FtlConfig cfg = given;
@@ -135,10 +136,11 @@ ftl::FtlConfig fitted_config(const ftl::FtlConfig& given, const FitFootprint& fp
     const double per_page = static_cast<double>(uint64_t{g.lines()} * g.blocks_per_line() * g.slots_per_page());
     const double pages = std::ceil(physical / per_page - 1e-9);
     if (!(pages <= static_cast<double>(std::numeric_limits<uint32_t>::max()))) {
-      throw InputError(say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
-                                   "of {} slots, which with `op` {:g} needs {} pages per block, more than the "
-                                   "4294967295 a block holds",
-                                   percent, fp.footprint, logical, *fit_op, figure(pages)));
+      throw InputError(
+          say("`logical` fit:{:g}%: the trace's footprint of {} slots needs a logical capacity "
+              "of {} slots, which with `op` {:g} needs {} pages per block, more than the "
+              "4294967295 a block holds",
+              percent, fp.footprint, logical, *fit_op, figure(pages)));
     }
     g.pages_per_block = std::max<uint32_t>(1, static_cast<uint32_t>(pages));
   }

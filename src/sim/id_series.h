@@ -25,9 +25,13 @@ class IdSeries {
 
   // `streams`: the engine's stream count; `fdp` the effective configuration.
   IdSeries(uint32_t logical_slots, const fdp::FdpConfig& fdp, size_t streams)
-      : tags_(logical_slots, 0), host_(kTags, 0), gc_(kTags, 0), seen_(kTags, 0),
+      : tags_(logical_slots, 0),
+        host_(kTags, 0),
+        gc_(kTags, 0),
+        seen_(kTags, 0),
         handles_(fdp.isolated_gc ? fdp.handles + (fdp.has_shared_gc_ru() ? 1 : 0) : 1) {
-    for (ftl::StreamId s = 0; s < streams; ++s) handle_of_stream_.push_back(fdp.isolated_gc ? fdp::stream_handle(fdp, s) : 0);
+    for (ftl::StreamId s = 0; s < streams; ++s)
+      handle_of_stream_.push_back(fdp.isolated_gc ? fdp::stream_handle(fdp, s) : 0);
   }
 
   // For PageFtl::count_gc_by_tag.
@@ -80,10 +84,10 @@ class IdSeries {
   }
 
  private:
-  std::vector<uint32_t> tags_;          // per logical slot
-  std::vector<uint64_t> host_, gc_;     // per tag: host slots, GC copies
-  std::vector<uint8_t> seen_;           // per tag
-  std::vector<uint32_t> order_;         // the tags seen, ascending
+  std::vector<uint32_t> tags_;       // per logical slot
+  std::vector<uint64_t> host_, gc_;  // per tag: host slots, GC copies
+  std::vector<uint8_t> seen_;        // per tag
+  std::vector<uint32_t> order_;      // the tags seen, ascending
   std::vector<uint32_t> handle_of_stream_;
   uint32_t handles_;
 };

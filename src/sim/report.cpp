@@ -4,11 +4,11 @@
 
 #include <filesystem>
 
-#include "core/csv_field.h"
-#include "core/escape.h"
 #include "core/atomic_file.h"
-#include "core/error.h"
 #include "core/build_identity.h"
+#include "core/csv_field.h"
+#include "core/error.h"
+#include "core/escape.h"
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "core/version.h"
@@ -95,7 +95,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
   j.field("rg_gc", ftl::ftl_setting_text("rg-gc", run.config));
   j.field("gc_order", ftl::ftl_setting_text("gc-order", run.config));
   j.field("trigger", ftl::ftl_setting_text("gc-trigger", run.config));
-  j.key("forced_passes");                                                 // --forced-passes: null = FEMU's bound
+  j.key("forced_passes");  // --forced-passes: null = FEMU's bound
   if (gc.forced_passes != 0) {
     j.value(uint64_t{gc.forced_passes});
   } else {
@@ -280,12 +280,11 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
 }
 
 std::string timeseries_csv(const SimResult& r) {
-  std::string out =
-      "host_bytes,trace_time_ns,waf,interval_waf,free_units,valid_ratio,gc_bytes,unit_erases,marker\n";
+  std::string out = "host_bytes,trace_time_ns,waf,interval_waf,free_units,valid_ratio,gc_bytes,unit_erases,marker\n";
   for (const TimeseriesRow& row : r.timeseries) {
-    out += fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns,
-                       row.waf, row.interval_waf, row.free_units, row.valid_ratio, row.gc_bytes,
-                       row.erases, row.marker ? fmt::format("{}", *row.marker) : std::string());
+    out += fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns, row.waf,
+                       row.interval_waf, row.free_units, row.valid_ratio, row.gc_bytes, row.erases,
+                       row.marker ? fmt::format("{}", *row.marker) : std::string());
   }
   return out;
 }
@@ -307,8 +306,8 @@ std::string id_timeseries_csv(const RunDescription& run, const SimResult& r) {
       name = fdp::handle_name(fdp, row.id);
     }
     const double share = row.host_bytes == 0 ? 0.0
-                                              : static_cast<double>(row.id_host_bytes + row.id_gc_bytes) /
-                                                    static_cast<double>(row.host_bytes);
+                                             : static_cast<double>(row.id_host_bytes + row.id_gc_bytes) /
+                                                   static_cast<double>(row.host_bytes);
     out += fmt::format("{},{},{},{},{},{},{:.6f}\n", row.host_bytes, kind, id, csv_field(name), row.id_host_bytes,
                        row.id_gc_bytes, share);
   }
@@ -331,9 +330,10 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
                      gc.thres_units_high(r.units_per_group), gc.thres_pcent_high,
                      gc.watermark ? "; watermark trigger (not FEMU's): passes until above it, no 1/8 rule" : "");
   if (run.options.fit) {
-    out += fmt::format("fit        the trace's footprint, {} in {} pages, remapped densely to fill {:g}% of the "
-                       "logical space\n",
-                       format_bytes(r.fit_footprint_slots * kSlot), r.fit_footprint_slots, *run.options.fit * 100.0);
+    out += fmt::format(
+        "fit        the trace's footprint, {} in {} pages, remapped densely to fill {:g}% of the "
+        "logical space\n",
+        format_bytes(r.fit_footprint_slots * kSlot), r.fit_footprint_slots, *run.options.fit * 100.0);
   }
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   if (fdp.isolated_gc) {
@@ -347,21 +347,26 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
                                                         : fmt::format("RG from the {}", fdp::rg_of_name(fdp.rg_of)));
   }
   const bool confdp_rule = gc.page_order || gc.forced_passes != 0 || run.config.trim_plus_one ||
-                           !fdp.declined_requeue || fdp.pid_confdp || fdp.pid_min_rgif || fdp.single_handle0 || run.sizing != "lines";
+                           !fdp.declined_requeue || fdp.pid_confdp || fdp.pid_min_rgif || fdp.single_handle0 ||
+                           run.sizing != "lines";
   if (run.rules != "femu" || confdp_rule) {
-    out += fmt::format("rules      {}: sizing {}, gc order {}, forced passes {}, declined victims {}, trim range {}, "
-                       "pid format {}, single on {}\n",
-                       run.rules, run.sizing, gc.page_order ? "page" : "block",
-                       gc.forced_passes != 0 ? std::to_string(gc.forced_passes) : std::string("femu"),
-                       fdp.declined_requeue ? "requeued" : "kept", run.config.trim_plus_one ? "plus-one" : "exact",
-                       fdp.pid_confdp ? "confdp" : fdp.pid_min_rgif ? "rgif-min" : "rgif", fdp.single_handle0 ? "handle 0" : "the line path");
+    out += fmt::format(
+        "rules      {}: sizing {}, gc order {}, forced passes {}, declined victims {}, trim range {}, "
+        "pid format {}, single on {}\n",
+        run.rules, run.sizing, gc.page_order ? "page" : "block",
+        gc.forced_passes != 0 ? std::to_string(gc.forced_passes) : std::string("femu"),
+        fdp.declined_requeue ? "requeued" : "kept", run.config.trim_plus_one ? "plus-one" : "exact",
+        fdp.pid_confdp     ? "confdp"
+        : fdp.pid_min_rgif ? "rgif-min"
+                           : "rgif",
+        fdp.single_handle0 ? "handle 0" : "the line path");
   }
   if (fdp.isolated_gc && fdp.reclaim_groups > 1 && (fdp.spill_writes || fdp.spill_gc)) {
-    out += fmt::format("rg spill   to the nearest RG not at its high threshold: {}{}\n",
-                       fdp.spill_writes ? "a write request still at it after its forced passes" : "",
-                       fdp.spill_gc ? std::string(fdp.spill_writes ? "; " : "") +
-                                          "each GC copy of a forced victim with < 1/10 invalid"
-                                    : std::string());
+    out += fmt::format(
+        "rg spill   to the nearest RG not at its high threshold: {}{}\n",
+        fdp.spill_writes ? "a write request still at it after its forced passes" : "",
+        fdp.spill_gc ? std::string(fdp.spill_writes ? "; " : "") + "each GC copy of a forced victim with < 1/10 invalid"
+                     : std::string());
   }
   if (gc.forced_check_per_slot || gc.every_pool || run.config.trim_keeps_partial) {
     out += fmt::format("non-FEMU   {}{}{}\n", gc.forced_check_per_slot ? show_setting("gc-check", show) + " page " : "",
@@ -374,33 +379,33 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
   }
   if (r.precondition) {
     const PreconditionCounts& pc = *r.precondition;
-    out += fmt::format("precond    {}: {} written ({} pages) before the trace, {} GC copies; {} mapped; counters "
-                       "zeroed\n",
-                       precondition_name(run.options.precondition), format_bytes(pc.host_slots * kSlot),
-                       pc.host_slots, format_bytes(pc.gc_slots * kSlot), format_bytes(pc.mapped_slots * kSlot));
+    out += fmt::format(
+        "precond    {}: {} written ({} pages) before the trace, {} GC copies; {} mapped; counters "
+        "zeroed\n",
+        precondition_name(run.options.precondition), format_bytes(pc.host_slots * kSlot), pc.host_slots,
+        format_bytes(pc.gc_slots * kSlot), format_bytes(pc.mapped_slots * kSlot));
   }
   if (!r.passes.empty()) {
     out += fmt::format("repeat     {} passes of the trace; WAF per pass", r.passes.size());
     for (const PassCounts& p : r.passes) out += fmt::format(" {:.4f}", p.waf());
     out += "\n";
   }
-  out += fmt::format("host       {} written ({} pages), {} reads, {} trims\n",
-                     format_bytes(s.host_slots * kSlot), s.host_slots, r.requests.reads, r.requests.trims);
-  out += fmt::format("gc copies  {} ({} pages) in {} passes\n", format_bytes(s.gc_slots * kSlot),
-                     s.gc_slots, s.gc_passes);
+  out += fmt::format("host       {} written ({} pages), {} reads, {} trims\n", format_bytes(s.host_slots * kSlot),
+                     s.host_slots, r.requests.reads, r.requests.trims);
+  out +=
+      fmt::format("gc copies  {} ({} pages) in {} passes\n", format_bytes(s.gc_slots * kSlot), s.gc_slots, s.gc_passes);
   out += fmt::format("WAF        {:.4f}\n", s.waf());
   out += fmt::format("erases     {} blocks ({} {}); per block min/mean/max {}/{:.2f}/{}\n",
                      s.unit_erases * r.blocks_per_unit, s.unit_erases,
                      r.units_per_group == g.lines() && r.blocks_per_unit == g.blocks_per_line() ? "lines" : "RUs",
-                     r.erase_min, r.erase_mean,
-                     r.erase_max);
+                     r.erase_min, r.erase_mean, r.erase_max);
   if (r.gc_onset) {
-    out += fmt::format("gc onset   after {} host writes ({:.1f}% of the trace's), t = {:.3f} s",
-                       format_bytes(r.gc_onset->host_bytes),
-                       s.host_slots == 0 ? 0.0
-                                         : 100.0 * static_cast<double>(r.gc_onset->host_bytes) /
-                                               static_cast<double>(s.host_slots * kSlot),
-                       static_cast<double>(r.gc_onset->trace_time_ns) / 1e9);
+    out += fmt::format(
+        "gc onset   after {} host writes ({:.1f}% of the trace's), t = {:.3f} s", format_bytes(r.gc_onset->host_bytes),
+        s.host_slots == 0
+            ? 0.0
+            : 100.0 * static_cast<double>(r.gc_onset->host_bytes) / static_cast<double>(s.host_slots * kSlot),
+        static_cast<double>(r.gc_onset->trace_time_ns) / 1e9);
     if (r.gc_onset->marker) out += fmt::format(", marker {}", *r.gc_onset->marker);
     out += "\n";
   } else {
@@ -418,14 +423,16 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
     }
   }
   if (r.invalid_pid_requests != 0) {
-    out += fmt::format("warning    {} writes carried a placement ID with no handle (FDP event: invalid placement "
-                       "ID); written through ruh0\n",
-                       r.invalid_pid_requests);
+    out += fmt::format(
+        "warning    {} writes carried a placement ID with no handle (FDP event: invalid placement "
+        "ID); written through ruh0\n",
+        r.invalid_pid_requests);
   }
   if (s.units_not_fully_written != 0) {
-    out += fmt::format("fdp events {} RUs closed before they were full (RU not fully written; {} by the RU time "
-                       "limit), leaving {} unwritten\n",
-                       s.units_not_fully_written, s.unit_time_limit_exceeded, format_bytes(s.unwritten_slots * kSlot));
+    out += fmt::format(
+        "fdp events {} RUs closed before they were full (RU not fully written; {} by the RU time "
+        "limit), leaving {} unwritten\n",
+        s.units_not_fully_written, s.unit_time_limit_exceeded, format_bytes(s.unwritten_slots * kSlot));
   }
   if (r.requests.rmw_slots != 0) {
     out += fmt::format("rmw        {} partial-page writes ({} needed a read)\n", r.requests.rmw_slots,
@@ -439,7 +446,8 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
   const double mps = r.wall_seconds > 0 ? static_cast<double>(s.host_slots) / r.wall_seconds / 1e6 : 0.0;
   out += fmt::format("simulated  in {:.3f} s ({:.1f} M host pages/s", r.wall_seconds, mps);
   if (r.timing && r.wall_seconds > 0) {
-    out += fmt::format(", {:.2f} M NAND operations/s timed", static_cast<double>(r.timing->nand_ops()) / r.wall_seconds / 1e6);
+    out += fmt::format(", {:.2f} M NAND operations/s timed",
+                       static_cast<double>(r.timing->nand_ops()) / r.wall_seconds / 1e6);
   }
   out += ")\n";
   return out;

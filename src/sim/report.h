@@ -15,7 +15,7 @@ namespace ftlsim::sim {
 
 struct RunDescription {
   std::string trace_path;
-  std::string preset;  // "" when the geometry was given option by option
+  std::string preset;            // "" when the geometry was given option by option
   std::string rules = "femu";    // --rules
   std::string sizing = "lines";  // --sizing as resolved
   ftl::FtlConfig config;

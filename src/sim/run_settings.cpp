@@ -56,15 +56,21 @@ std::string print_reset_at(const ResetAt& r) {
 
 // Flags take no value: their type is empty.
 constexpr std::array<Setting<C>, 5> kSettings = {{
-    {"wrap", ValueKind::kWord, "", "Input",
-     "Fold LBAs beyond the logical capacity into it (modulo) instead of failing",
+    {"wrap", ValueKind::kWord, "", "Input", "Fold LBAs beyond the logical capacity into it (modulo) instead of failing",
      [](C& c, std::string_view t) { c.wrap = parse_flag("wrap", t); }, [](const C& c) { return print_flag(c.wrap); }},
-    {"reset-at", ValueKind::kWord, "KIND:MARKER", "Input",
+    {"reset-at",
+     ValueKind::kWord,
+     "KIND:MARKER",
+     "Input",
      "device:MARKER resets the whole device (mapping, units, erase counts, counters; ConfFDP's management reset) "
      "and counters:MARKER only its counters, at the trace's first marker of that value, so WAF, GC onset and the "
      "time series count from there (fast mode; not sweepable)",
      [](C& c, std::string_view t) { c.reset = parse_reset_at(t); },
-     [](const C& c) { return print_reset_at(c.reset); }, nullptr, {}, false, "reset_at"},
+     [](const C& c) { return print_reset_at(c.reset); },
+     nullptr,
+     {},
+     false,
+     "reset_at"},
     {"precondition", ValueKind::kWord, "none|seq|random|trace", "Input",
      "Fill the device before the trace, then zero the counters: none, seq (every logical page once, in order), "
      "random (every logical page once, in a random order seeded by `seed`) or trace (the pages the trace reads, "
@@ -82,11 +88,18 @@ constexpr std::array<Setting<C>, 5> kSettings = {{
      "pass's (fast mode; not sweepable)",
      [](C& c, std::string_view t) { c.repeat = parse_uint_option(t, Message::setting("repeat"), 1, kMaxRepeat); },
      [](const C& c) { return fmt::format("{}", c.repeat); }},
-    {"id-series", ValueKind::kWord, "", "Output",
+    {"id-series",
+     ValueKind::kWord,
+     "",
+     "Output",
      "Also write id_timeseries.csv: host bytes, GC bytes and WAF share over time per placement ID and per handle "
      "(4 B of memory per logical page)",
      [](C& c, std::string_view t) { c.id_series = parse_flag("id-series", t); },
-     [](const C& c) { return print_flag(c.id_series); }, nullptr, {}, false, "id_series"},
+     [](const C& c) { return print_flag(c.id_series); },
+     nullptr,
+     {},
+     false,
+     "id_series"},
 }};
 
 }  // namespace

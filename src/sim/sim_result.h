@@ -16,12 +16,12 @@ namespace ftlsim::sim {
 struct TimeseriesRow {
   uint64_t host_bytes = 0;
   uint64_t trace_time_ns = 0;
-  double waf = 0;            // cumulative
-  double interval_waf = 0;   // since the previous row (0 when no host bytes in between)
+  double waf = 0;           // cumulative
+  double interval_waf = 0;  // since the previous row (0 when no host bytes in between)
   uint32_t free_units = 0;
-  double valid_ratio = 0;    // valid slots / physical slots
-  uint64_t gc_bytes = 0;     // cumulative
-  uint64_t erases = 0;       // cumulative unit erases
+  double valid_ratio = 0;          // valid slots / physical slots
+  uint64_t gc_bytes = 0;           // cumulative
+  uint64_t erases = 0;             // cumulative unit erases
   std::optional<uint64_t> marker;  // last marker value seen
 };
 
@@ -31,15 +31,15 @@ struct IdSeriesRow {
   enum class Kind : uint8_t { kPid, kPrecondition, kHandle };
   uint64_t host_bytes = 0;  // the row's: all host bytes so far
   Kind kind = Kind::kPid;
-  uint32_t id = 0;          // the placement ID, or the handle number (FdpConfig::handles: the shared "gc" handle)
+  uint32_t id = 0;             // the placement ID, or the handle number (FdpConfig::handles: the shared "gc" handle)
   uint64_t id_host_bytes = 0;  // host slots written with this ID / through this handle, x 4 KiB
   uint64_t id_gc_bytes = 0;    // GC copies of data written with this ID / out of units this handle filled, x 4 KiB
 };
 
 struct GcOnset {
-  uint64_t host_bytes = 0;        // host bytes written when the first GC pass ran
-  uint64_t trace_time_ns = 0;     // time of the request that triggered it
-  std::optional<uint64_t> marker; // last marker before it
+  uint64_t host_bytes = 0;         // host bytes written when the first GC pass ran
+  uint64_t trace_time_ns = 0;      // time of the request that triggered it
+  std::optional<uint64_t> marker;  // last marker before it
 };
 
 struct RequestCounts {
@@ -55,8 +55,8 @@ struct RequestCounts {
 
 // What --precondition wrote before the trace (the counters then restart at 0).
 struct PreconditionCounts {
-  uint64_t host_slots = 0;    // slots written, one request each
-  uint64_t gc_slots = 0;      // GC copies while filling
+  uint64_t host_slots = 0;  // slots written, one request each
+  uint64_t gc_slots = 0;    // GC copies while filling
   uint64_t gc_passes = 0;
   uint64_t unit_erases = 0;
   uint64_t mapped_slots = 0;  // mapped when the trace starts
@@ -80,25 +80,26 @@ struct SimResult {
   ftl::FtlStats ftl;
   RequestCounts requests;
   std::optional<PreconditionCounts> precondition;  // --precondition: what it did (none: not asked for)
-  std::vector<PassCounts> passes;                   // --repeat N > 1: one entry per pass
+  std::vector<PassCounts> passes;                  // --repeat N > 1: one entry per pass
   std::optional<GcOnset> gc_onset;
   std::vector<TimeseriesRow> timeseries;
   std::vector<IdSeriesRow> id_timeseries;  // --id-series: per row, each ID that wrote, then each handle
   std::vector<std::pair<uint16_t, uint64_t>> host_bytes_by_pid;  // pids that wrote, ascending
   uint64_t host_sent_bytes = 0;  // bytes the host sent in write requests: the FDP log's HBMW (FEMU's count)
-  uint32_t erase_min = 0, erase_max = 0;  // per block (= per unit: every block of a unit is erased with it) erase counts
+  uint32_t erase_min = 0,
+           erase_max = 0;  // per block (= per unit: every block of a unit is erased with it) erase counts
   double erase_mean = 0;
   uint32_t free_units_end = 0;
   uint64_t mapped_slots_end = 0;
   uint64_t records = 0;
-  uint64_t interval_bytes = 0;  // timeseries interval used
-  std::vector<fdp::HandleStats> handles;  // fdp/handle_stats.h
-  uint64_t invalid_pid_requests = 0;  // FDP event: placement ID with no handle
-  uint64_t ru_bytes = 0;              // size of an erase unit (a line without FDP)
-  uint32_t units = 0;                 // erase units in the device
-  uint32_t units_per_group = 0;       // per reclaim group (thresholds apply to these)
-  uint32_t blocks_per_unit = 0;       // NAND blocks erased with a unit
-  uint64_t fit_footprint_slots = 0;   // --logical fit: the trace's footprint in 4 KiB slots (0: no fit)
+  uint64_t interval_bytes = 0;                   // timeseries interval used
+  std::vector<fdp::HandleStats> handles;         // fdp/handle_stats.h
+  uint64_t invalid_pid_requests = 0;             // FDP event: placement ID with no handle
+  uint64_t ru_bytes = 0;                         // size of an erase unit (a line without FDP)
+  uint32_t units = 0;                            // erase units in the device
+  uint32_t units_per_group = 0;                  // per reclaim group (thresholds apply to these)
+  uint32_t blocks_per_unit = 0;                  // NAND blocks erased with a unit
+  uint64_t fit_footprint_slots = 0;              // --logical fit: the trace's footprint in 4 KiB slots (0: no fit)
   std::optional<ftl::Geometry> fitted_geometry;  // --logical fit: the device simulated
   double wall_seconds = 0;
   std::optional<timing::TimingResult> timing;  // timed mode only

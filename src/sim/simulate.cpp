@@ -52,15 +52,23 @@ class Driver {
  public:
   Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, const ftl::FtlConfig& cfg, const TraceView& t,
          const SimOptions& o, uint64_t interval, const std::vector<uint32_t>* fit_map)
-      : ftl_(ftl), placement_(placement), streams_(fdp), trim_keeps_partial_(cfg.trim_keeps_partial),
-        trim_plus_one_(cfg.trim_plus_one), t_(t), opts_(o),
+      : ftl_(ftl),
+        placement_(placement),
+        streams_(fdp),
+        trim_keeps_partial_(cfg.trim_keeps_partial),
+        trim_plus_one_(cfg.trim_plus_one),
+        t_(t),
+        opts_(o),
         interval_(interval),
-        ru_time_limit_(fdp.ru_time_limit_ns != 0), isolated_(fdp.isolated_gc),
+        ru_time_limit_(fdp.ru_time_limit_ns != 0),
+        isolated_(fdp.isolated_gc),
 
         next_row_(interval),
-        logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot), sector_(t.sector_bytes),
+        logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot),
+        sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map != nullptr ? fit_map->data() : nullptr), fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
+        fit_(fit_map != nullptr ? fit_map->data() : nullptr),
+        fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
     // The lean loop (run_plain()): FEMU's line path (placement single: one
     // handle, one stream, one pool, the identifier not read), no remapping,
@@ -296,7 +304,8 @@ class Driver {
   // The device slot of trace slot `slot`: as is (folded with --wrap), or
   // remapped densely by --logical fit:.
   uint32_t lpn(uint64_t slot) const {
-    if (fit_ != nullptr) [[unlikely]] return fit_[slot];
+    if (fit_ != nullptr) [[unlikely]]
+      return fit_[slot];
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
@@ -306,7 +315,8 @@ class Driver {
   [[gnu::always_inline]] uint32_t ahead_slot(const Record& rec) const {
     if (rec.op != static_cast<uint8_t>(Op::kWrite)) return ftl::kUnmapped;
     const uint64_t slot = rec.lba * sector_ / kSlot;
-    if (fit_ != nullptr) [[unlikely]] return slot < fit_slots_ ? fit_[slot] : ftl::kUnmapped;
+    if (fit_ != nullptr) [[unlikely]]
+      return slot < fit_slots_ ? fit_[slot] : ftl::kUnmapped;
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
 
@@ -426,7 +436,8 @@ class Driver {
     last_host_ = st.host_slots;
     last_nand_ = st.nand_slots();
     r.timeseries.push_back(row);
-    if (ids_) [[unlikely]] ids_->add_rows(r.id_timeseries, row.host_bytes, ftl_.stream_stats());
+    if (ids_) [[unlikely]]
+      ids_->add_rows(r.id_timeseries, row.host_bytes, ftl_.stream_stats());
   }
 
  public:
@@ -469,11 +480,11 @@ class Driver {
   // k % kPrefetchDistance, its old slot at k % kPrefetchNear.
   std::array<uint32_t, kPrefetchDistance> slot_ring_{};
   std::array<uint32_t, kPrefetchNear> old_ring_{};
-  bool lean_ = false;          // run_plain() applies plain writes
-  uint32_t slot_shift_ = 0;    // lean_: log2(sectors per slot)
-  uint64_t align_mask_ = 0;    // lean_: sectors per slot - 1
+  bool lean_ = false;        // run_plain() applies plain writes
+  uint32_t slot_shift_ = 0;  // lean_: log2(sectors per slot)
+  uint64_t align_mask_ = 0;  // lean_: sectors per slot - 1
   uint64_t time_ns_ = 0;
-  uint64_t time_offset_ = 0;  // --repeat: added to the records' times in later passes
+  uint64_t time_offset_ = 0;     // --repeat: added to the records' times in later passes
   std::optional<IdSeries> ids_;  // --id-series
   uint32_t fill_rgs_ = 1;        // --precondition: RGs the fill is spread over
   std::optional<uint64_t> marker_;
@@ -524,7 +535,8 @@ void collect(const Ftl& ftl, const Place& place, const Drv& driver, const fdp::F
   for (uint32_t e : erase) sum += e;
   r.erase_mean = static_cast<double>(sum) / static_cast<double>(erase.size());
   for (uint32_t pid = 0; pid < driver.pid_bytes_.size(); ++pid) {
-    if (driver.pid_bytes_[pid] != 0) r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
+    if (driver.pid_bytes_[pid] != 0)
+      r.host_bytes_by_pid.emplace_back(static_cast<uint16_t>(pid), driver.pid_bytes_[pid]);
   }
   r.host_sent_bytes = 0;
   for (const uint64_t b : driver.pid_bytes_) r.host_sent_bytes += b;
@@ -556,11 +568,11 @@ void check_reset_marker(const TraceView& trace, const ResetAt& reset) {
     has = low == high ? fmt::format("its {} markers all have value {}", markers, low)
                       : fmt::format("its {} markers have values {} to {}", markers, low, high);
   }
-  throw InputError(say("{}: `reset-at` {}:{}: the trace has no marker of value {} ({}), so nothing would be reset "
-                       "and every counter would count the whole trace; give a marker value the trace holds "
-                       "(ftlsim dump --op marker lists them)",
-                       trace.path, reset.kind == ResetAt::Kind::kDevice ? "device" : "counters", reset.marker,
-                       reset.marker, has));
+  throw InputError(
+      say("{}: `reset-at` {}:{}: the trace has no marker of value {} ({}), so nothing would be reset "
+          "and every counter would count the whole trace; give a marker value the trace holds "
+          "(ftlsim dump --op marker lists them)",
+          trace.path, reset.kind == ResetAt::Kind::kDevice ? "device" : "counters", reset.marker, reset.marker, has));
 }
 
 SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const SimOptions& opts,
@@ -662,21 +674,24 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
     const timing::NandMap map(cfg.geometry, run_unit_shape(cfg.geometry, fdp), layout.units);
     timing::TimedDevice device(*opts.timing, map, tr);
     auto any = ftl::make_ftl(cfg, layout, timing::TimingSink{&device});
-    run_on(any, [&](bool on) { device.set_recording(!on); }, [&](auto& driver) {
-      // The host loop applies every record once, in trace order.
-      ProgressCounter progress(opts.progress);
-      driver.prime_prefetch(0);
-      timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
-        driver.prefetch_ahead(i);
-        driver.step(i, r);
-        progress.tick(i + 1);
-      });
-      progress.finish(trace.records.size());
-      driver.finish(r);
-    });
+    run_on(
+        any, [&](bool on) { device.set_recording(!on); },
+        [&](auto& driver) {
+          // The host loop applies every record once, in trace order.
+          ProgressCounter progress(opts.progress);
+          driver.prime_prefetch(0);
+          timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
+            driver.prefetch_ahead(i);
+            driver.step(i, r);
+            progress.tick(i + 1);
+          });
+          progress.finish(trace.records.size());
+          driver.finish(r);
+        });
   } else {
     ftl::AnyFtl any = ftl::make_ftl(cfg, layout);
-    run_on(any, [](bool) {}, [&](auto& driver) { driver.run(r); });
+    run_on(
+        any, [](bool) {}, [&](auto& driver) { driver.run(r); });
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -74,7 +74,7 @@ struct SimOptions {
 };
 
 struct TraceView {
-  std::string path;               // for error messages
+  std::string path;  // for error messages
   std::span<const trace::Record> records;
   uint32_t sector_bytes = kSectorBytes;
 };

@@ -19,10 +19,14 @@ namespace ftlsim::sim {
 namespace {
 
 // The metric columns between the axes and the waf_share_* columns.
-constexpr std::array<std::string_view, 8> kMetricColumns = {
-    "waf",         "host_bytes",          "gc_bytes",
-    "erases",      "gc_onset_host_bytes", "gc_onset_marker",
-    "invalid_pid_requests", "ru_not_fully_written"};
+constexpr std::array<std::string_view, 8> kMetricColumns = {"waf",
+                                                            "host_bytes",
+                                                            "gc_bytes",
+                                                            "erases",
+                                                            "gc_onset_host_bytes",
+                                                            "gc_onset_marker",
+                                                            "invalid_pid_requests",
+                                                            "ru_not_fully_written"};
 // Timed mode: requests per second and latencies in ns of all host requests.
 constexpr std::array<std::string_view, 5> kTimedColumns = {"iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
                                                            "lat_p99_9_ns"};
@@ -45,7 +49,8 @@ std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o) {
     }
     cells["invalid_pid_requests"] = fmt::format("{}", r.invalid_pid_requests);
     cells["ru_not_fully_written"] = fmt::format("{}", r.ftl.units_not_fully_written);
-    for (const fdp::HandleStats& h : r.handles) cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
+    for (const fdp::HandleStats& h : r.handles)
+      cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
     if (r.timing) {
       const timing::QdRow t = timing::timed_row(*r.timing);
       cells["iops"] = fmt::format("{:.1f}", t.qps);

@@ -40,8 +40,8 @@ std::vector<SweepOutcome> run_sweep(const TraceView& trace, std::span<const Swee
           out.status = SweepStatus::kError;
         } else {
           try {
-            out.result = simulate(job.run.config, job.trace != nullptr ? *job.trace : trace, job.run.options,
-                                  job.run.placement);
+            out.result =
+                simulate(job.run.config, job.trace != nullptr ? *job.trace : trace, job.run.options, job.run.placement);
             out.status = SweepStatus::kDone;
           } catch (const InputError& e) {
             out.error = callbacks.error_text ? callbacks.error_text(e.message()) : e.message().str();

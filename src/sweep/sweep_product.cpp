@@ -37,8 +37,8 @@ std::string config_id(std::span<const std::pair<std::string, std::string>> swept
     id += name;
     id += '=';
     for (const char c : value) {
-      const bool safe = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                        c == '.' || c == '=' || c == '+' || c == '-';
+      const bool safe = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                        c == '=' || c == '+' || c == '-';
       id += safe ? c : '-';
     }
   }

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cerrno>
+#include <cstring>
 
 #include "core/build_identity.h"
 #include "core/dir_fd.h"
@@ -83,8 +83,8 @@ uint64_t trace_fingerprint(const TraceView& trace, const std::map<trace::Placeme
 std::string config_key(uint64_t trace_fingerprint, std::string_view description) {
   // The build first: results another version or other sources computed
   // never match (core/build_identity.h).
-  const uint64_t build = fnv1a::bytes(
-      fnv1a::bytes(fnv1a::bytes(fnv1a::bytes(fnv1a::kOffset, kVersion), " "), source_digest()), "\n");
+  const uint64_t build =
+      fnv1a::bytes(fnv1a::bytes(fnv1a::bytes(fnv1a::bytes(fnv1a::kOffset, kVersion), " "), source_digest()), "\n");
   return fmt::format("{:016x}", fnv1a::bytes(fnv1a::word(build, trace_fingerprint), description));
 }
 
@@ -146,9 +146,8 @@ bool holds_summary(int dir, const std::string& id, const std::string& key) {
 
 }  // namespace
 
-size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
-                  const SweepTable& table, int out_dir, std::vector<SweepOutcome>& outcomes,
-                  bool rerun_errors) {
+size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous, const SweepTable& table,
+                  int out_dir, std::vector<SweepOutcome>& outcomes, bool rerun_errors) {
   size_t carried = 0;
   for (size_t i = 0; i < table.ids.size() && i < outcomes.size() && i < table.keys.size(); ++i) {
     const auto it = previous.find(table.ids[i]);

@@ -57,8 +57,7 @@ class SweepInterrupted : public SystemError {
 // unless `rerun_errors` (--force) or the error says its input changed while
 // it was read (core/mapping_guard.h: such a row is not a result).
 // Returns how many rows were carried.
-size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous,
-                  const SweepTable& table, int out_dir, std::vector<SweepOutcome>& outcomes,
-                  bool rerun_errors = false);
+size_t carry_over(const std::map<std::string, std::map<std::string, std::string>>& previous, const SweepTable& table,
+                  int out_dir, std::vector<SweepOutcome>& outcomes, bool rerun_errors = false);
 
 }  // namespace ftlsim::sim

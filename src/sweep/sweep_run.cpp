@@ -148,9 +148,10 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
       write_csv(snapshot);
     } catch (...) {
     }
-    return Message(fmt::format("; {} of {} configurations are in {}/sweep.csv ({} marked missing): rerun the same "
-                               "command to resume once the cause is fixed",
-                               rows_in_csv, n, out.path(), n - rows_in_csv));
+    return Message(
+        fmt::format("; {} of {} configurations are in {}/sweep.csv ({} marked missing): rerun the same "
+                    "command to resume once the cause is fixed",
+                    rows_in_csv, n, out.path(), n - rows_in_csv));
   };
   try {
     ran = run_sweep(trace, todo_jobs, start.threads, callbacks);

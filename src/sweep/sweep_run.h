@@ -64,15 +64,15 @@ void write_job_outputs(const std::string& dir, const SweepJob& job, const SimRes
 // What run_sweep_in_folder found before running anything.
 struct SweepStart {
   size_t configurations = 0;
-  size_t carried = 0;    // rows carried over from the folder's sweep.csv
-  bool replaced = false; // `force` removed another sweep from the folder
-  unsigned threads = 0;  // worker threads that will run
+  size_t carried = 0;     // rows carried over from the folder's sweep.csv
+  bool replaced = false;  // `force` removed another sweep from the folder
+  unsigned threads = 0;   // worker threads that will run
 };
 
 struct SweepFolderRun {
   InPlaceFolder* out = nullptr;  // the --out folder, resolved once (core/in_place_folder.h)
-  bool force = false;  // replace another sweep in the folder (sweep_folder.h); rerun this sweep's error rows
-  RunInputs inputs;    // no configuration folder may hold one of these
+  bool force = false;            // replace another sweep in the folder (sweep_folder.h); rerun this sweep's error rows
+  RunInputs inputs;              // no configuration folder may hold one of these
   unsigned threads = 1;
   // Called once the folder is claimed and sweep.csv first written, before
   // the first configuration runs.

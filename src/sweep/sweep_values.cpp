@@ -5,8 +5,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <optional>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "core/error.h"
@@ -78,7 +78,8 @@ void expand_range(std::string_view option, ValueKind kind, std::string_view item
     // START and STOP are values of the setting: its parser names its range.
     if (p < 2 && check && !part.empty()) check(part);
     // Digits only, and yet no 64-bit number: too large, not malformed.
-    if (kind == ValueKind::kInteger && !part.empty() && part.find_first_not_of("0123456789") == std::string_view::npos) {
+    if (kind == ValueKind::kInteger && !part.empty() &&
+        part.find_first_not_of("0123456789") == std::string_view::npos) {
       bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' is too large (past 2^64-1)", part));
     }
     bad_item(option, item, fmt::format("is not a range START:STOP:STEP: '{}' {}", part, kind_noun(kind)));
@@ -186,9 +187,9 @@ std::vector<std::string> expand_values(std::string_view option, ValueKind kind, 
     const auto [at, first] = seen.emplace(value, item);
     if (first) continue;
     if (at->second == item) bad_item(option, item, "is listed twice");
-    bad_item(option, item,
-             fmt::format("is the same value as '{}', listed before it: a sweep runs each configuration once",
-                         at->second));
+    bad_item(
+        option, item,
+        fmt::format("is the same value as '{}', listed before it: a sweep runs each configuration once", at->second));
   }
   return items;
 }

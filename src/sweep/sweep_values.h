@@ -44,8 +44,7 @@ inline constexpr size_t kMaxItems = 10000;
 // none given: by their text). Each configuration of a sweep runs once.
 using ItemCheck = std::function<void(std::string_view)>;
 using CanonicalFn = std::function<std::string(std::string_view)>;
-[[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind,
-                                                     std::string_view text, const ItemCheck& check = {},
-                                                     const CanonicalFn& canonical = {});
+[[nodiscard]] std::vector<std::string> expand_values(std::string_view option, ValueKind kind, std::string_view text,
+                                                     const ItemCheck& check = {}, const CanonicalFn& canonical = {});
 
 }  // namespace ftlsim::sim

@@ -325,8 +325,8 @@ class BusyCalendar {
   uint64_t free_at_ = 0;
   uint64_t min_hole_ = 1;
   uint64_t long_ = kNoLong;  // holes at least this long are also in longs_ (kNoLong: none)
-  List all_;                  // every hole: disjoint, by start, all before free_at_
-  List longs_;                // the holes at least long_ long, by start
+  List all_;                 // every hole: disjoint, by start, all before free_at_
+  List longs_;               // the holes at least long_ long, by start
 };
 
 }  // namespace ftlsim::timing

@@ -28,11 +28,11 @@ enum class EventKind : uint8_t {
 
 struct Event {
   uint64_t time = 0;
-  uint64_t seq = 0;     // set by push(); the tie-break
-  uint64_t start = 0;   // kCompletion: issue time
-  uint64_t index = 0;   // the record
+  uint64_t seq = 0;    // set by push(); the tie-break
+  uint64_t start = 0;  // kCompletion: issue time
+  uint64_t index = 0;  // the record
   EventKind kind = EventKind::kArrival;
-  uint8_t op = 0;       // kCompletion: HostOp
+  uint8_t op = 0;  // kCompletion: HostOp
 };
 
 class EventQueue {
@@ -72,9 +72,7 @@ class EventQueue {
   // Heap order: std::*_heap keep the "largest" on top, so "larger" = later.
   // A function object, not a function pointer: the heap algorithms inline it.
   struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-    }
+    bool operator()(const Event& a, const Event& b) const { return a.time != b.time ? a.time > b.time : a.seq > b.seq; }
   };
   std::vector<Event> heap_;
   uint64_t next_seq_ = 0;

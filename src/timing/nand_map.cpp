@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-
 namespace ftlsim::timing {
 
 NandMap::NandMap(const ftl::Geometry& g, const ftl::UnitShape& ru, uint32_t units) {

@@ -29,7 +29,7 @@
 namespace ftlsim::timing {
 
 struct NandLoc {
-  uint32_t plane = 0;    // global plane index: die x planes_per_die + plane
+  uint32_t plane = 0;  // global plane index: die x planes_per_die + plane
   uint32_t channel = 0;
 };
 
@@ -76,7 +76,7 @@ class NandMap {
 
  private:
   ftl::FastDiv spu_div_;
-  ftl::FastDiv dies_div_;   // by unit_dies
+  ftl::FastDiv dies_div_;  // by unit_dies
   uint32_t planes_ = 1;
   uint32_t channels_ = 1;
   uint32_t rows_ = 1;

@@ -21,7 +21,10 @@ class NandTimeline {
  public:
   NandTimeline() = default;
   NandTimeline(const TimingConfig& c, const NandMap& m)
-      : read_(c.read_ns), program_(c.program_ns), erase_(c.erase_ns), xfer_(c.xfer_ns),
+      : read_(c.read_ns),
+        program_(c.program_ns),
+        erase_(c.erase_ns),
+        xfer_(c.xfer_ns),
         planes_per_die_(m.planes_per_die()),
         planes_(uint64_t{m.dies()} * m.planes_per_die(),
                 BusyCalendar(std::min(c.read_ns, c.program_ns), std::max(c.read_ns, c.program_ns))),

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "core/csv_field.h"
 #include "core/build_identity.h"
+#include "core/csv_field.h"
 #include "core/json_writer.h"
 #include "core/version.h"
 #include "timing/timing_report.h"
@@ -141,9 +141,9 @@ std::string qd_sweep_text(std::span<const QdRow> rows) {
   size_t wp = std::string_view("placement").size();
   for (const std::string& p : placements) wp = std::max(wp, p.size());
   const auto lead = [&](std::string_view p) { return several ? fmt::format("{:<{}} ", p, wp) : std::string(); };
-  std::string out = lead("placement") + fmt::format("{:>5} {:<5} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
-                                                    "qd", "ops", "count", "QPS", "MiB/s", "mean", "p50", "p95", "p99",
-                                                    "p99.9");
+  std::string out =
+      lead("placement") + fmt::format("{:>5} {:<5} {:>9} {:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8}\n", "qd", "ops",
+                                      "count", "QPS", "MiB/s", "mean", "p50", "p95", "p99", "p99.9");
   for (const QdRow& r : rows) {
     out += lead(r.placement) +
            fmt::format("{:>5} {:<5} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8}\n", r.qd, r.ops, r.count,
@@ -162,14 +162,16 @@ std::string qd_sweep_text(std::span<const QdRow> rows) {
     const uint32_t knee = knee_qd(sub);
     const std::string who = several ? p + ": " : std::string();
     if (knee == 0) {
-      out += fmt::format("knee       {}none: QPS still rising at QD {} (no QD at {:.0f}% of the best {:.0f} QPS with "
-                         "twice that QD swept)\n",
-                         who, deepest, kKneeShare * 100, best);
+      out += fmt::format(
+          "knee       {}none: QPS still rising at QD {} (no QD at {:.0f}% of the best {:.0f} QPS with "
+          "twice that QD swept)\n",
+          who, deepest, kKneeShare * 100, best);
       continue;
     }
-    out += fmt::format("knee       {}qd {}: the smallest queue depth reaching {:.0f}% of the best {:.0f} QPS, with "
-                       "QD {} swept\n",
-                       who, knee, kKneeShare * 100, best, deepest);
+    out += fmt::format(
+        "knee       {}qd {}: the smallest queue depth reaching {:.0f}% of the best {:.0f} QPS, with "
+        "QD {} swept\n",
+        who, knee, kKneeShare * 100, best, deepest);
   }
   return out;
 }

@@ -62,9 +62,8 @@ struct QdSource {
   std::string config_key;  // the trace and every option of the qd-sweep ("" = not written)
 };
 
-// qd_sweep.json: {"trace", "config_key" (when set), "config" (QdSource), "rows": [...same fields...], "knee_qd": N (null with more
-// than one placement or no knee), "knee_qd_by_placement": {"single": N or
-// null, ...}}
+// qd_sweep.json: {"trace", "config_key" (when set), "config" (QdSource), "rows": [...same fields...], "knee_qd": N
+// (null with more than one placement or no knee), "knee_qd_by_placement": {"single": N or null, ...}}
 [[nodiscard]] std::string qd_sweep_json(std::span<const QdRow> rows, const QdSource& source = {});
 // The table printed on stdout (a placement column when there are several),
 // with a last line per placement naming its knee.

@@ -6,9 +6,17 @@
 namespace ftlsim::timing {
 
 TimedDevice::TimedDevice(const TimingConfig& cfg, const NandMap& map, TimingResult& result)
-    : map_(map), nand_(cfg, map), queue_(map.dies()), out_(result),
-      last_erase_(map.units(), kNoSeq), last_copy_in_(map.units(), kNoSeq), erase_end_(map.units(), 0),
-      program_end_(map.units(), 0), read_end_(map.units(), 0), head_start_(map.dies(), kIdle), heads_(map.dies()) {
+    : map_(map),
+      nand_(cfg, map),
+      queue_(map.dies()),
+      out_(result),
+      last_erase_(map.units(), kNoSeq),
+      last_copy_in_(map.units(), kNoSeq),
+      erase_end_(map.units(), 0),
+      program_end_(map.units(), 0),
+      read_end_(map.units(), 0),
+      head_start_(map.dies(), kIdle),
+      heads_(map.dies()) {
   out_.planes = nand_.planes();
 }
 

@@ -69,7 +69,8 @@ class TimedDevice {
   // pass's erase at the latest): the same operations in the same order.
   void gc_copy(uint32_t src, uint32_t dst) {
     if (!recording_) return;
-    if (noted_ == kNoteBatch) [[unlikely]] queue_noted();
+    if (noted_ == kNoteBatch) [[unlikely]]
+      queue_noted();
     notes_[noted_++] = Copy{src, dst};
   }
   void unit_erase(uint32_t unit);

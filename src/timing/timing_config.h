@@ -22,7 +22,7 @@ enum class HostMode : uint8_t { kOpen, kClosed };
 // FTL (in trace order, at the time they are reached) but take no device time:
 // `kRead` measures reads against the mapping the trace's writes built.
 enum class OpFilter : uint8_t { kAll, kRead, kWrite };
-[[nodiscard]] std::string_view op_filter_name(OpFilter f);  // "all" / "read" / "write"
+[[nodiscard]] std::string_view op_filter_name(OpFilter f);   // "all" / "read" / "write"
 [[nodiscard]] OpFilter parse_op_filter(std::string_view s);  // throws InputError naming --ops
 
 struct TimingConfig {

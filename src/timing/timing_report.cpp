@@ -115,14 +115,13 @@ std::string timing_text(const TimingResult& t) {
   for (size_t k = 0; k < kHostOps; ++k) {
     const LatencyHistogram& h = t.ops[k].latency;
     if (h.count() == 0) continue;
-    out += fmt::format("{:<6} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
-                       host_op_name(static_cast<HostOp>(k)), h.count(), per_second(t, static_cast<double>(h.count())),
-                       per_second(t, static_cast<double>(t.ops[k].bytes)) / (1u << 20), format_ns(h.mean()),
-                       format_ns(static_cast<double>(h.percentile(0.50))),
-                       format_ns(static_cast<double>(h.percentile(0.95))),
-                       format_ns(static_cast<double>(h.percentile(0.99))),
-                       format_ns(static_cast<double>(h.percentile(0.999))),
-                       format_ns(static_cast<double>(h.percentile(0.9999))), format_ns(static_cast<double>(h.max())));
+    out += fmt::format(
+        "{:<6} {:>9} {:>10.0f} {:>9.1f} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}\n",
+        host_op_name(static_cast<HostOp>(k)), h.count(), per_second(t, static_cast<double>(h.count())),
+        per_second(t, static_cast<double>(t.ops[k].bytes)) / (1u << 20), format_ns(h.mean()),
+        format_ns(static_cast<double>(h.percentile(0.50))), format_ns(static_cast<double>(h.percentile(0.95))),
+        format_ns(static_cast<double>(h.percentile(0.99))), format_ns(static_cast<double>(h.percentile(0.999))),
+        format_ns(static_cast<double>(h.percentile(0.9999))), format_ns(static_cast<double>(h.max())));
   }
   if (t.unmapped_reads != 0) {
     out += fmt::format("unmapped   {} read requests of never-written LBAs completed at once (not in the read row)\n",

@@ -3,8 +3,8 @@
 #include <array>
 #include <cstdint>
 
-#include "timing/event_series.h"
 #include "core/log_histogram.h"
+#include "timing/event_series.h"
 #include "timing/timing_config.h"
 
 namespace ftlsim::timing {
@@ -17,8 +17,8 @@ inline constexpr size_t kHostOps = static_cast<size_t>(HostOp::kCount);
 }
 
 struct OpTiming {
-  uint64_t bytes = 0;          // request bytes as in the trace
-  LatencyHistogram latency;    // issue to completion, ns; count() = requests
+  uint64_t bytes = 0;        // request bytes as in the trace
+  LatencyHistogram latency;  // issue to completion, ns; count() = requests
 };
 
 struct TimingResult {
@@ -33,10 +33,10 @@ struct TimingResult {
   // at the previous time instead).
   uint64_t backwards_timestamps = 0;
   // NAND operations placed in time.
-  uint64_t host_page_reads = 0;     // includes read-modify-write reads
+  uint64_t host_page_reads = 0;  // includes read-modify-write reads
   uint64_t host_page_programs = 0;
-  uint64_t gc_copies = 0;           // each a page read plus a page program
-  uint64_t erases = 0;              // per die and block row: a multi-plane erase
+  uint64_t gc_copies = 0;  // each a page read plus a page program
+  uint64_t erases = 0;     // per die and block row: a multi-plane erase
   // GC work that a host request had to wait for (forced GC, or a program into
   // a unit whose erase was still queued, or a read of data still being moved).
   uint64_t gc_waits = 0;
@@ -44,7 +44,7 @@ struct TimingResult {
   // busy / (planes x time the last NAND operation ends).
   uint64_t busy_ns = 0;
   uint64_t planes = 0;
-  uint64_t nand_end_ns = 0;         // the last NAND operation ends (GC included)
+  uint64_t nand_end_ns = 0;  // the last NAND operation ends (GC included)
   EventSeries events;
 
   [[nodiscard]] uint64_t nand_ops() const { return host_page_reads + host_page_programs + 2 * gc_copies + erases; }

@@ -21,17 +21,17 @@ inline constexpr uint32_t kFixedHeaderBytes = 48;
 inline constexpr uint32_t kHeaderAlign = 8;
 
 // Byte offsets of the fixed header fields (all little-endian).
-inline constexpr size_t kOffMagic = 0;           // u8[8]
-inline constexpr size_t kOffVersionMajor = 8;    // u16
-inline constexpr size_t kOffVersionMinor = 10;   // u16
-inline constexpr size_t kOffFlags = 12;          // u32, no bit defined in 1.0
-inline constexpr size_t kOffHeaderBytes = 16;    // u32
-inline constexpr size_t kOffRecordBytes = 20;    // u32
-inline constexpr size_t kOffSectorBytes = 24;    // u32
-inline constexpr size_t kOffHeaderCrc = 28;      // u32
-inline constexpr size_t kOffRecordCount = 32;    // u64
-inline constexpr size_t kOffMetaCount = 40;      // u32
-inline constexpr size_t kOffPidNameCount = 44;   // u32
+inline constexpr size_t kOffMagic = 0;          // u8[8]
+inline constexpr size_t kOffVersionMajor = 8;   // u16
+inline constexpr size_t kOffVersionMinor = 10;  // u16
+inline constexpr size_t kOffFlags = 12;         // u32, no bit defined in 1.0
+inline constexpr size_t kOffHeaderBytes = 16;   // u32
+inline constexpr size_t kOffRecordBytes = 20;   // u32
+inline constexpr size_t kOffSectorBytes = 24;   // u32
+inline constexpr size_t kOffHeaderCrc = 28;     // u32
+inline constexpr size_t kOffRecordCount = 32;   // u64
+inline constexpr size_t kOffMetaCount = 40;     // u32
+inline constexpr size_t kOffPidNameCount = 44;  // u32
 
 // Entry layouts: meta = u16 key_len, u16 reserved, u32 value_len, key, value;
 // pid name = u16 pid, u16 name_len, name.
@@ -57,9 +57,8 @@ inline constexpr uint64_t kValueLimit = uint64_t{1} << 24;
   return out;
 }
 
-static_assert(offsetof(Record, time_ns) == 0 && offsetof(Record, lba) == 8 &&
-              offsetof(Record, sectors) == 16 && offsetof(Record, pid) == 20 &&
-              offsetof(Record, op) == 22 && offsetof(Record, flags) == 23,
+static_assert(offsetof(Record, time_ns) == 0 && offsetof(Record, lba) == 8 && offsetof(Record, sectors) == 16 &&
+                  offsetof(Record, pid) == 20 && offsetof(Record, op) == 22 && offsetof(Record, flags) == 23,
               "Record must match the on-disk layout in docs/trace_format.md");
 
 // Unaligned little-endian access (the host is little-endian, see record.h).

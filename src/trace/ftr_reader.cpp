@@ -21,11 +21,9 @@
 namespace ftlsim::trace {
 namespace {
 
-
 // Parses the variable part of the header, [kFixedHeaderBytes, header_bytes),
 // into `meta`. Never reads at or past `header_bytes`.
-void parse_entries(const std::string& path, const unsigned char* h, uint32_t header_bytes,
-                   TraceMeta& meta) {
+void parse_entries(const std::string& path, const unsigned char* h, uint32_t header_bytes, TraceMeta& meta) {
   auto corrupt = [&path](const std::string& what) {
     return InputError(fmt::format("{}: corrupt header: {}", path, what));
   };
@@ -36,8 +34,7 @@ void parse_entries(const std::string& path, const unsigned char* h, uint32_t hea
   // Each entry takes at least its fixed part, which bounds the counts before
   // anything is reserved.
   if (meta_count > (end - pos) / ftr::kMetaEntryFixedBytes) {
-    throw corrupt(fmt::format("{} metadata entries cannot fit in a {}-byte header", meta_count,
-                              header_bytes));
+    throw corrupt(fmt::format("{} metadata entries cannot fit in a {}-byte header", meta_count, header_bytes));
   }
   meta.kv.reserve(meta_count);
   for (uint32_t i = 0; i < meta_count; ++i) {
@@ -48,8 +45,8 @@ void parse_entries(const std::string& path, const unsigned char* h, uint32_t hea
     const uint32_t value_len = ftr::load<uint32_t>(h + pos + 4);
     pos += ftr::kMetaEntryFixedBytes;
     if (value_len >= ftr::kValueLimit) {
-      throw corrupt(fmt::format("metadata entry {} has a {}-byte value (limit {})", i, value_len,
-                                ftr::kValueLimit - 1));
+      throw corrupt(
+          fmt::format("metadata entry {} has a {}-byte value (limit {})", i, value_len, ftr::kValueLimit - 1));
     }
     if (end - pos < size_t{key_len} + value_len) {
       throw corrupt(fmt::format("metadata entry {} runs past the header ({} bytes)", i, header_bytes));
@@ -60,19 +57,16 @@ void parse_entries(const std::string& path, const unsigned char* h, uint32_t hea
   }
   for (uint32_t i = 0; i < name_count; ++i) {
     if (end - pos < ftr::kPidNameEntryFixedBytes) {
-      throw corrupt(fmt::format("placement name entry {} runs past the header ({} bytes)", i,
-                                header_bytes));
+      throw corrupt(fmt::format("placement name entry {} runs past the header ({} bytes)", i, header_bytes));
     }
     const uint16_t pid = ftr::load<uint16_t>(h + pos);
     const uint16_t name_len = ftr::load<uint16_t>(h + pos + 2);
     pos += ftr::kPidNameEntryFixedBytes;
     if (end - pos < name_len) {
-      throw corrupt(fmt::format("placement name entry {} runs past the header ({} bytes)", i,
-                                header_bytes));
+      throw corrupt(fmt::format("placement name entry {} runs past the header ({} bytes)", i, header_bytes));
     }
     const bool inserted =
-        meta.pid_names.emplace(pid, std::string(reinterpret_cast<const char*>(h + pos), name_len))
-            .second;
+        meta.pid_names.emplace(pid, std::string(reinterpret_cast<const char*>(h + pos), name_len)).second;
     if (!inserted) throw corrupt(fmt::format("placement ID {} is named twice", pid));
     pos += name_len;
   }
@@ -94,33 +88,33 @@ FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint6
     throw InputError(fmt::format("{}: not an ftlsim trace (bad magic)", path));
   }
   if (size < ftr::kFixedHeaderBytes) {
-    throw InputError(fmt::format("{}: truncated: the file is {} bytes, shorter than the {}-byte fixed header",
-                                 path, size, ftr::kFixedHeaderBytes));
+    throw InputError(fmt::format("{}: truncated: the file is {} bytes, shorter than the {}-byte fixed header", path,
+                                 size, ftr::kFixedHeaderBytes));
   }
   major = ftr::load<uint16_t>(h + ftr::kOffVersionMajor);
   minor = ftr::load<uint16_t>(h + ftr::kOffVersionMinor);
   if (major != ftr::kVersionMajor) {
-    throw InputError(fmt::format("{}: unsupported .ftr version {}.{} (this ftlsim reads version {}.x)",
-                                 path, major, minor, ftr::kVersionMajor));
+    throw InputError(fmt::format("{}: unsupported .ftr version {}.{} (this ftlsim reads version {}.x)", path, major,
+                                 minor, ftr::kVersionMajor));
   }
   const uint32_t flags = ftr::load<uint32_t>(h + ftr::kOffFlags);
   if (flags != 0) {
-    throw InputError(fmt::format("{}: unsupported header flags {:#x} (none are defined in version {}.{})",
-                                 path, flags, ftr::kVersionMajor, ftr::kVersionMinor));
+    throw InputError(fmt::format("{}: unsupported header flags {:#x} (none are defined in version {}.{})", path, flags,
+                                 ftr::kVersionMajor, ftr::kVersionMinor));
   }
   const uint32_t record_bytes = ftr::load<uint32_t>(h + ftr::kOffRecordBytes);
   if (record_bytes != ftr::kRecordBytes) {
-    throw InputError(fmt::format("{}: corrupt header: record size {} (version 1 records are {} bytes)",
-                                 path, record_bytes, ftr::kRecordBytes));
+    throw InputError(fmt::format("{}: corrupt header: record size {} (version 1 records are {} bytes)", path,
+                                 record_bytes, ftr::kRecordBytes));
   }
   header_bytes = ftr::load<uint32_t>(h + ftr::kOffHeaderBytes);
   if (header_bytes < ftr::kFixedHeaderBytes || header_bytes % ftr::kHeaderAlign != 0) {
-    throw InputError(fmt::format("{}: corrupt header: header size {} is not a multiple of {} of at least {}",
-                                 path, header_bytes, ftr::kHeaderAlign, ftr::kFixedHeaderBytes));
+    throw InputError(fmt::format("{}: corrupt header: header size {} is not a multiple of {} of at least {}", path,
+                                 header_bytes, ftr::kHeaderAlign, ftr::kFixedHeaderBytes));
   }
   if (header_bytes > size) {
-    throw InputError(fmt::format("{}: truncated: the header is {} bytes but the file ends at byte {}",
-                                 path, header_bytes, size));
+    throw InputError(
+        fmt::format("{}: truncated: the header is {} bytes but the file ends at byte {}", path, header_bytes, size));
   }
   const uint32_t stored_crc = ftr::load<uint32_t>(h + ftr::kOffHeaderCrc);
   const unsigned char zeros[4] = {};
@@ -128,13 +122,13 @@ FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint6
   crc = crc32(zeros, sizeof zeros, crc);
   crc = crc32(h + ftr::kOffHeaderCrc + 4, header_bytes - ftr::kOffHeaderCrc - 4, crc);
   if (crc != stored_crc) {
-    throw InputError(fmt::format("{}: corrupt header: CRC mismatch (stored {:#010x}, computed {:#010x})",
-                                 path, stored_crc, crc));
+    throw InputError(
+        fmt::format("{}: corrupt header: CRC mismatch (stored {:#010x}, computed {:#010x})", path, stored_crc, crc));
   }
   meta.sector_bytes = ftr::load<uint32_t>(h + ftr::kOffSectorBytes);
   if (!ftr::valid_sector_bytes(meta.sector_bytes)) {
-    throw InputError(fmt::format("{}: unsupported sector size {} ({})", path, meta.sector_bytes,
-                                 ftr::valid_sector_bytes_text()));
+    throw InputError(
+        fmt::format("{}: unsupported sector size {} ({})", path, meta.sector_bytes, ftr::valid_sector_bytes_text()));
   }
   parse_entries(path, h, header_bytes, meta);
 
@@ -142,8 +136,8 @@ FtrLayout parse_ftr_image(const std::string& path, const unsigned char* h, uint6
   const uint64_t body = size - header_bytes;
   const uint64_t whole = body / ftr::kRecordBytes;
   if (count > whole) {
-    throw InputError(fmt::format("{}: truncated: header says {} records but the file ends in record {}",
-                                 path, count, whole));
+    throw InputError(
+        fmt::format("{}: truncated: header says {} records but the file ends in record {}", path, count, whole));
   }
   if (body > count * ftr::kRecordBytes) {
     throw InputError(fmt::format("{}: {} trailing bytes after the last of {} records", path,

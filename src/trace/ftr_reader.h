@@ -56,7 +56,7 @@ class FtrReader {
   void* map_ = nullptr;
   size_t map_bytes_ = 0;
   std::span<const Record> records_;
-  std::unique_ptr<InputFile> file_;     // kept open to see later changes
+  std::unique_ptr<InputFile> file_;      // kept open to see later changes
   std::unique_ptr<MappingGuard> guard_;  // SIGBUS on a vanished page -> zeros
 };
 

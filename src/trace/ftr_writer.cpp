@@ -16,9 +16,7 @@ namespace {
 // About 1 MiB of records per write(2).
 constexpr size_t kBufferRecords = (size_t{1} << 20) / sizeof(Record);
 
-std::string clip(std::string_view s) {
-  return s.size() <= 40 ? std::string(s) : fmt::format("{}...", s.substr(0, 40));
-}
+std::string clip(std::string_view s) { return s.size() <= 40 ? std::string(s) : fmt::format("{}...", s.substr(0, 40)); }
 
 // Throws InputError naming `path` when `meta` cannot be encoded in a v1 header.
 TraceMeta checked(const std::string& path, TraceMeta meta) {
@@ -29,19 +27,19 @@ TraceMeta checked(const std::string& path, TraceMeta meta) {
   uint64_t bytes = ftr::kFixedHeaderBytes;
   for (const auto& [k, v] : meta.kv) {
     if (k.size() >= ftr::kKeyLimit) {
-      throw InputError(fmt::format("{}: metadata key '{}' is {} bytes; keys must be shorter than {}",
-                                   path, clip(k), k.size(), ftr::kKeyLimit));
+      throw InputError(fmt::format("{}: metadata key '{}' is {} bytes; keys must be shorter than {}", path, clip(k),
+                                   k.size(), ftr::kKeyLimit));
     }
     if (v.size() >= ftr::kValueLimit) {
-      throw InputError(fmt::format("{}: metadata value of '{}' is {} bytes; values must be shorter than {}",
-                                   path, clip(k), v.size(), ftr::kValueLimit));
+      throw InputError(fmt::format("{}: metadata value of '{}' is {} bytes; values must be shorter than {}", path,
+                                   clip(k), v.size(), ftr::kValueLimit));
     }
     bytes += ftr::kMetaEntryFixedBytes + k.size() + v.size();
   }
   for (const auto& [pid, name] : meta.pid_names) {
     if (name.size() >= ftr::kNameLimit) {
-      throw InputError(fmt::format("{}: name of placement ID {} is {} bytes; names must be shorter than {}",
-                                   path, pid, name.size(), ftr::kNameLimit));
+      throw InputError(fmt::format("{}: name of placement ID {} is {} bytes; names must be shorter than {}", path, pid,
+                                   name.size(), ftr::kNameLimit));
     }
     bytes += ftr::kPidNameEntryFixedBytes + name.size();
   }
@@ -117,8 +115,7 @@ void FtrWriter::append(const Record& r) {
 }
 
 void FtrWriter::flush_buffer() {
-  file_.write(std::string_view(reinterpret_cast<const char*>(buffer_.data()),
-                               buffer_.size() * sizeof(Record)));
+  file_.write(std::string_view(reinterpret_cast<const char*>(buffer_.data()), buffer_.size() * sizeof(Record)));
   buffer_.clear();
 }
 

@@ -18,8 +18,7 @@ struct SlotSpan {
 };
 
 // REQUIRES r.sectors > 0, sector_bytes > 0, logical_sectors > 0.
-[[nodiscard]] inline SlotSpan slot_span(const Record& r, uint64_t sector_bytes, uint64_t logical_sectors,
-                                        bool wrap) {
+[[nodiscard]] inline SlotSpan slot_span(const Record& r, uint64_t sector_bytes, uint64_t logical_sectors, bool wrap) {
   SlotSpan s;
   uint64_t lba = r.lba;
   if (lba >= logical_sectors || logical_sectors - lba < r.sectors) {

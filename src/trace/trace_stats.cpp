@@ -133,8 +133,8 @@ void count_footprint_sparse(std::span<const Record> records, unsigned shift, Tra
 
 }  // namespace
 
-TraceStats compute_trace_stats(std::span<const Record> records, uint32_t sector_bytes,
-                               const std::string& source_name, const StatsOptions& options) {
+TraceStats compute_trace_stats(std::span<const Record> records, uint32_t sector_bytes, const std::string& source_name,
+                               const StatsOptions& options) {
   assert(sector_bytes >= kMinSectorBytes && sector_bytes <= kFootprintPageBytes && std::has_single_bit(sector_bytes));
   TraceStats s;
   s.records = records.size();

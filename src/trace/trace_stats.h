@@ -78,8 +78,7 @@ struct StatsOptions {
 // that check_record() rejects (I 0-based).
 // REQUIRES: sector_bytes is 512, 1024, 2048 or 4096.
 [[nodiscard]] TraceStats compute_trace_stats(std::span<const Record> records, uint32_t sector_bytes,
-                                             const std::string& source_name,
-                                             const StatsOptions& options = {});
+                                             const std::string& source_name, const StatsOptions& options = {});
 
 // The same for an open trace; errors name reader.path().
 [[nodiscard]] TraceStats compute_trace_stats(const FtrReader& reader, const StatsOptions& options = {});

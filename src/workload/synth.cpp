@@ -154,8 +154,7 @@ std::vector<Problem> SynthSpec::problems() const {
   bool shares_ok = true;
   switch (pattern) {
     case Pattern::kSeq:
-    case Pattern::kUniform:
-      break;
+    case Pattern::kUniform: break;
     case Pattern::kZipf:
       if (!std::isfinite(theta) || theta <= 0.0) {
         out.push_back(in_parens("theta", theta, "must be > 0"));
@@ -260,8 +259,7 @@ std::vector<Region> regions(const SynthSpec& spec) {
         r.name = fmt::format("s{}", i);
         r.write_share = spec.streams[i].write_share;
         break;
-      default:
-        break;
+      default: break;
     }
     out.push_back(std::move(r));
   }
@@ -286,10 +284,10 @@ double expected_record_count(const SynthSpec& spec) {
 }
 
 std::string command_line(const SynthSpec& spec) {
-  std::string out = fmt::format("ftlsim gen --pattern {} --logical {} --io-size {} --writes {} --iat {} --seed {}",
-                                pattern_name(spec.pattern), format_size_exact(spec.logical_bytes),
-                                format_size_exact(spec.io_bytes), spec.writes,
-                                format_duration_exact(spec.iat_ns), spec.seed);
+  std::string out =
+      fmt::format("ftlsim gen --pattern {} --logical {} --io-size {} --writes {} --iat {} --seed {}",
+                  pattern_name(spec.pattern), format_size_exact(spec.logical_bytes), format_size_exact(spec.io_bytes),
+                  spec.writes, format_duration_exact(spec.iat_ns), spec.seed);
   switch (spec.pattern) {
     case Pattern::kZipf: out += fmt::format(" --theta {}", spec.theta); break;
     case Pattern::kHotCold:
@@ -356,10 +354,14 @@ std::optional<CountSuffix> count_suffix(std::string_view text) {
   uint64_t value = 0;
   if (std::from_chars(text.data(), text.data() + digits, value).ec != std::errc()) return std::nullopt;
   switch (text[digits]) {
-    case 'k': case 'K': return CountSuffix{value, 3};
-    case 'm': case 'M': return CountSuffix{value, 6};
-    case 'g': case 'G': return CountSuffix{value, 9};
-    case 't': case 'T': return CountSuffix{value, 12};
+    case 'k':
+    case 'K': return CountSuffix{value, 3};
+    case 'm':
+    case 'M': return CountSuffix{value, 6};
+    case 'g':
+    case 'G': return CountSuffix{value, 9};
+    case 't':
+    case 'T': return CountSuffix{value, 12};
     default: return std::nullopt;
   }
 }

@@ -40,8 +40,8 @@ enum class Pattern : uint8_t {
   kHotCold,  // hot_writes of the writes into the first hot_space of the space
   kStreams,  // several streams, each uniform within its own region
 };
-inline constexpr Pattern kAllPatterns[] = {Pattern::kSeq, Pattern::kUniform, Pattern::kZipf,
-                                           Pattern::kHotCold, Pattern::kStreams};
+inline constexpr Pattern kAllPatterns[] = {Pattern::kSeq, Pattern::kUniform, Pattern::kZipf, Pattern::kHotCold,
+                                           Pattern::kStreams};
 
 // "seq", "uniform", "zipf", "hotcold", "streams".
 [[nodiscard]] std::string_view pattern_name(Pattern p);
@@ -83,7 +83,7 @@ struct Region {
   uint64_t first_page = 0;
   uint64_t pages = 0;
   trace::PlacementId pid = 0;
-  std::string name;         // "hot"/"cold", "s0", "s1", ...; "" for one-region patterns
+  std::string name;  // "hot"/"cold", "s0", "s1", ...; "" for one-region patterns
   double write_share = 1.0;
 };
 
@@ -126,8 +126,8 @@ struct CountSuffix {
 
 // What generate() emitted.
 struct GenerateStats {
-  uint64_t fill = 0;     // fill writes
-  uint64_t writes = 0;   // measured writes
+  uint64_t fill = 0;    // fill writes
+  uint64_t writes = 0;  // measured writes
   uint64_t reads = 0;
   uint64_t trims = 0;
   uint64_t markers = 0;
@@ -135,7 +135,9 @@ struct GenerateStats {
 };
 
 template <typename S>
-concept RecordSink = requires(S& s, const trace::Record& r) { s.append(r); };
+concept RecordSink = requires(S& s, const trace::Record& r) {
+  s.append(r);
+};
 
 // Collects records in memory (tests, small traces).
 struct VectorSink {
@@ -275,8 +277,7 @@ void emit_fill(const Plan& plan, Sink& sink, uint64_t& now, GenerateStats& stats
 }
 
 template <bool kMixed, typename Sink, typename Addresses>
-void emit_measured(const Plan& plan, Addresses& addresses, Rng& rng, Sink& sink, uint64_t& now,
-                   GenerateStats& stats) {
+void emit_measured(const Plan& plan, Addresses& addresses, Rng& rng, Sink& sink, uint64_t& now, GenerateStats& stats) {
   trace::Record rec{};
   rec.sectors = plan.page_sectors;
   trace::Record marker{};
@@ -320,8 +321,7 @@ void emit_measured(const Plan& plan, Addresses& addresses, Rng& rng, Sink& sink,
 }
 
 template <typename Sink, typename Addresses>
-void emit_measured(const Plan& plan, Addresses& addresses, Rng& rng, Sink& sink, uint64_t& now,
-                   GenerateStats& stats) {
+void emit_measured(const Plan& plan, Addresses& addresses, Rng& rng, Sink& sink, uint64_t& now, GenerateStats& stats) {
   if (plan.mixed) {
     emit_measured<true>(plan, addresses, rng, sink, now, stats);
   } else {

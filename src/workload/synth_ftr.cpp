@@ -19,9 +19,10 @@ struct BoundedWriter {
   ProgressCounter progress;
   void append(const trace::Record& r) {
     if (left == 0) {
-      throw InputError(fmt::format("{}: gen stopped after {} records, the most the output's free space allows "
-                                   "(random reads and trims ran past the estimate); nothing was written",
-                                   path, limit));
+      throw InputError(
+          fmt::format("{}: gen stopped after {} records, the most the output's free space allows "
+                      "(random reads and trims ran past the estimate); nothing was written",
+                      path, limit));
     }
     --left;
     writer.append(r);

@@ -20,8 +20,7 @@ namespace ftlsim::workload {
 class ZipfSampler {
  public:
   // REQUIRES: n >= 1, theta > 0 and finite.
-  ZipfSampler(uint64_t n, double theta)
-      : n_(n), theta_(theta), nd_(static_cast<double>(n)) {
+  ZipfSampler(uint64_t n, double theta) : n_(n), theta_(theta), nd_(static_cast<double>(n)) {
     assert(n >= 1 && theta > 0);
     h_integral_x1_ = h_integral(1.5) - 1.0;
     h_integral_n_ = h_integral(nd_ + 0.5);

@@ -3,8 +3,8 @@
 // every module that run it use them too): running it and capturing what it
 // prints, refusals, temporary folders, files, and the seeded generator the
 // tests' hand-written traces draw from.
-#include <catch2/catch.hpp>
 #include <sys/wait.h>
+#include <catch2/catch.hpp>
 
 #include <unistd.h>
 
@@ -79,9 +79,7 @@ inline void expect_one_line_refusals(const std::string& prefix,
 // hand-written traces draw from (Knuth's MMIX constants; its high bits are
 // the random ones: use x >> 33). Kept as it is: the traces, and the numbers
 // the tests expect of them, depend on it.
-[[nodiscard]] constexpr uint64_t lcg_next(uint64_t x) {
-  return x * 6364136223846793005ULL + 1442695040888963407ULL;
-}
+[[nodiscard]] constexpr uint64_t lcg_next(uint64_t x) { return x * 6364136223846793005ULL + 1442695040888963407ULL; }
 
 // The small device most CLI tests use: 8 dies x 32 pages x 64 lines = 64 MiB
 // raw, 16384 slots, 25% over-provisioning -> 13107 logical slots.
@@ -107,8 +105,7 @@ class TempDir {
 #else
     const std::filesystem::path root = std::filesystem::temp_directory_path();
 #endif
-    path_ = root /
-            ("ftlsim-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    path_ = root / ("ftlsim-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

@@ -1,7 +1,7 @@
 // The ftlsim binary end to end: the simulate command's outputs, determinism,
 // and a clear one-line error with exit code 2 for bad input.
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -10,13 +10,12 @@
 #include "trace/ftr_writer.h"
 
 using namespace ftlsim;
-using test::run_ftlsim;
 using test::kDevice;
 using test::kLogicalSlots;
+using test::run_ftlsim;
 using test::slurp;
 
 namespace {
-
 
 // Fill then random overwrites of the small device, with markers and two pids.
 void write_trace(const std::string& path, uint64_t logical_slots) {
@@ -37,7 +36,6 @@ void write_trace(const std::string& path, uint64_t logical_slots) {
   }
   w.finish();
 }
-
 
 }  // namespace
 
@@ -66,10 +64,11 @@ TEST_CASE("simulate writes summary.json and timeseries.csv, byte-identical acros
 TEST_CASE("help lists every simulate option with defaults", "[cli]") {
   const auto r = run_ftlsim("--help");
   CHECK(r.exit_code == 0);
-  for (const char* opt : {"--trace", "--out", "--preset", "--channels", "--luns", "--planes", "--blocks",
-                          "--pages", "--page-size", "--logical", "--op", "--gc-thres", "--gc-thres-high",
-                          "--victim", "--d-choices", "--seed", "--interval", "--wrap", "info", "convert",
-                          "gen", "femu-default", "75", "95"}) {
+  for (const char* opt :
+       {"--trace",      "--out",       "--preset",   "--channels", "--luns",     "--planes",        "--blocks",
+        "--pages",      "--page-size", "--logical",  "--op",       "--gc-thres", "--gc-thres-high", "--victim",
+        "--d-choices",  "--seed",      "--interval", "--wrap",     "info",       "convert",         "gen",
+        "femu-default", "75",          "95"}) {
     CHECK_THAT(r.output, Catch::Contains(opt));
   }
 }

@@ -20,8 +20,8 @@
 
 using namespace ftlsim;
 using test::kDevice;
-using test::run_ftlsim;
 using test::put;
+using test::run_ftlsim;
 using test::slurp;
 
 namespace {
@@ -101,7 +101,9 @@ TEST_CASE("convert, every importer: empty file, bad line, --skip-bad, CRLF, garb
 
       // Binary garbage: refused at line 1 (a CSV header has no such column),
       // the message printable.
-      static constexpr char kElf[] = "\x7f" "ELF\x02\x01\x01\x00\x00\x00\xff\xfe,\x01\n";
+      static constexpr char kElf[] =
+          "\x7f"
+          "ELF\x02\x01\x01\x00\x00\x00\xff\xfe,\x01\n";
       put(in, std::string(kElf, sizeof kElf - 1) + imp.good + "\n");
       std::filesystem::remove(out);
       r = run_ftlsim(convert);
@@ -143,7 +145,8 @@ TEST_CASE("simulate and info on damaged .ftr files: exit 2 naming the file and r
   put(dir.file("empty.ftr"), "");
   check_one_error_line(run_ftlsim("--trace " + dir.file("empty.ftr") + sim), dir.file("empty.ftr") + ": empty file");
   put(dir.file("text.ftr"), "10 0 0 8 0\n");
-  check_one_error_line(run_ftlsim("--trace " + dir.file("text.ftr") + sim), dir.file("text.ftr") + ": not an ftlsim trace");
+  check_one_error_line(run_ftlsim("--trace " + dir.file("text.ftr") + sim),
+                       dir.file("text.ftr") + ": not an ftlsim trace");
   const std::string bytes = slurp(good);
   put(dir.file("cut.ftr"), bytes.substr(0, bytes.size() - 5));  // the last record cut short
   check_one_error_line(run_ftlsim("--trace " + dir.file("cut.ftr") + sim),
@@ -152,7 +155,8 @@ TEST_CASE("simulate and info on damaged .ftr files: exit 2 naming the file and r
   put(dir.file("long.ftr"), bytes + "xyz");
   check_one_error_line(run_ftlsim("--trace " + dir.file("long.ftr") + sim),
                        dir.file("long.ftr") + ": 3 trailing bytes after the last of 3 records");
-  check_one_error_line(run_ftlsim("--trace " + dir.file("missing.ftr") + sim), dir.file("missing.ftr") + ": no such file");
+  check_one_error_line(run_ftlsim("--trace " + dir.file("missing.ftr") + sim),
+                       dir.file("missing.ftr") + ": no such file");
 
   // Well-formed files with bad records: refused at the record.
   const std::string op = make("op.ftr", {{0, 0, 8, 0, W, 0}, {1, 8, 8, 0, 9, 0}});

@@ -10,9 +10,9 @@
 //
 // The folders in data/other_build were written by an earlier build (its
 // README says which and how).
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <string>

@@ -48,7 +48,8 @@ size_t rows_with(const std::string& csv, const std::string& status) {
 test::RunResult sweep_while(const std::string& trace, const std::string& out, const std::string& change) {
   const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " --trace " + trace + " " + kSweepDevice +
                           " --gc-thres 50:89:1 -j 1 --out " + out + " & pid=$!; while [ ! -f " + out +
-                          "/sweep.csv ] && kill -0 $pid; do sleep 0.05; done; sleep 0.3; " + change + "; wait $pid; echo exit=$?'";
+                          "/sweep.csv ] && kill -0 $pid; do sleep 0.05; done; sleep 0.3; " + change +
+                          "; wait $pid; echo exit=$?'";
   return run_shell("timeout -k 5 300 " + cmd);
 }
 
@@ -68,8 +69,7 @@ TEST_CASE("a trace that changes during a sweep leaves missing rows, and the reru
   const auto [trace, kept] = trace_and_copy(tmp);
   // The reference: the same sweep, undisturbed.
   const std::string ref = tmp.file("ref");
-  REQUIRE(run_ftlsim("--trace " + kept + " " + kSweepDevice + " --gc-thres 50:89:1 -j 1 --out " + ref).exit_code ==
-          0);
+  REQUIRE(run_ftlsim("--trace " + kept + " " + kSweepDevice + " --gc-thres 50:89:1 -j 1 --out " + ref).exit_code == 0);
   const std::vector<std::pair<std::string, std::string>> changes = {
       {"shrinks", "truncate -s 65536 " + trace},
       {"grows", "head -c 4096 /dev/zero >> " + trace},
@@ -89,8 +89,8 @@ TEST_CASE("a trace that changes during a sweep leaves missing rows, and the reru
     CHECK(csv.find("record") == std::string::npos);  // no record error made up
     // Restored, the same command resumes and gives the undisturbed sweep.
     std::filesystem::copy_file(kept, trace, std::filesystem::copy_options::overwrite_existing);
-    const test::RunResult again = run_ftlsim("--trace " + trace + " " + kSweepDevice +
-                                             " --gc-thres 50:89:1 -j 1 --out " + out);
+    const test::RunResult again =
+        run_ftlsim("--trace " + trace + " " + kSweepDevice + " --gc-thres 50:89:1 -j 1 --out " + out);
     INFO(again.output);
     CHECK(again.exit_code == 0);
     CHECK(rows_with(slurp(out + "/sweep.csv"), "done") == 40);
@@ -141,18 +141,20 @@ TEST_CASE("error rows from a changed input are rerun, and --force reruns every e
 TEST_CASE("compare (either trace) and qd-sweep refuse results of a trace that grew while they ran", "[cli][hostile]") {
   const TempDir tmp("changed-compare");
   const auto [trace, kept] = trace_and_copy(tmp);
-  for (const std::string& command :
-       {"compare --trace " + trace + " " + kSweepDevice + " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
-        // side b's own trace (--trace-b) is watched as side a's is
-        "compare --trace " + kept + " --trace-b " + trace + " " + kSweepDevice +
-            " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
-        "qd-sweep --trace " + trace + " " + kSweepDevice + " --qd 1:8:1 -j 1"}) {
+  for (const std::string& command : {"compare --trace " + trace + " " + kSweepDevice +
+                                         " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
+                                     // side b's own trace (--trace-b) is watched as side a's is
+                                     "compare --trace " + kept + " --trace-b " + trace + " " + kSweepDevice +
+                                         " --a \"--gc-thres 60 --timing\" --b \"--gc-thres 70 --timing\"",
+                                     "qd-sweep --trace " + trace + " " + kSweepDevice + " --qd 1:8:1 -j 1"}) {
     INFO(command);
     std::filesystem::copy_file(kept, trace, std::filesystem::copy_options::overwrite_existing);
     // Changed once ftlsim has mapped the trace (so after it read its size).
-    const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " " + command +
-                            " & pid=$!; until grep -qF /t.ftr /proc/$pid/maps || ! kill -0 $pid; do sleep 0.02; done; sleep 0.1; "
-                            "head -c 4096 /dev/zero >> " + trace + "; wait $pid; echo exit=$?'";
+    const std::string cmd =
+        std::string("sh -c '") + FTLSIM_BINARY + " " + command +
+        " & pid=$!; until grep -qF /t.ftr /proc/$pid/maps || ! kill -0 $pid; do sleep 0.02; done; sleep 0.1; "
+        "head -c 4096 /dev/zero >> " +
+        trace + "; wait $pid; echo exit=$?'";
     const test::RunResult r = run_shell("timeout -k 5 300 " + cmd);
     INFO(r.output);
     CHECK_THAT(r.output, Contains("exit=2"));

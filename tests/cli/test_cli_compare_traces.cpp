@@ -64,8 +64,7 @@ TEST_CASE("compare --trace-b: side b replays its own trace, as a plain run of th
   // Each side equals the default command on its own trace: the same summary.json, byte for byte (its
   // config_key included, which hashes the trace's records and every setting).
   const auto single_a = run_ftlsim("--trace " + ta + " " + common + " --placement single --out " + dir.file("sa"));
-  const auto single_b =
-      run_ftlsim("--trace " + tb + " " + common + " --placement fdp --ruh 2 --out " + dir.file("sb"));
+  const auto single_b = run_ftlsim("--trace " + tb + " " + common + " --placement fdp --ruh 2 --out " + dir.file("sb"));
   REQUIRE(single_a.exit_code == 0);
   REQUIRE(single_b.exit_code == 0);
   const std::string sum_a = slurp(dir.file("c/a/summary.json")), sum_b = slurp(dir.file("c/b/summary.json"));
@@ -78,8 +77,8 @@ TEST_CASE("compare --trace-b: side b replays its own trace, as a plain run of th
   CHECK(json_value(sum_a, "host_pages") == std::to_string(writes_a));
   CHECK(json_value(sum_b, "host_pages") == std::to_string(writes_b));
   const std::string csv = slurp(dir.file("c/compare.csv"));
-  CHECK_THAT(csv, Contains("\nhost_bytes," + std::to_string(writes_a * 4096) + "," + std::to_string(writes_b * 4096) +
-                           ","));
+  CHECK_THAT(csv,
+             Contains("\nhost_bytes," + std::to_string(writes_a * 4096) + "," + std::to_string(writes_b * 4096) + ","));
   // Both traces named: the table's head, the PID names of each, compare.csv's last rows.
   CHECK_THAT(r.output, Contains("trace a    " + ta + " (" + std::to_string(writes_a) + " records)\ntrace b    " + tb +
                                 " (" + std::to_string(writes_b) + " records)\nmetric"));
@@ -208,7 +207,8 @@ TEST_CASE("the study's two shipped host-mode captures name their mode and sub-lo
     std::string base, mode;
     int log_n;
   };
-  for (const Capture& c : {Capture{"geth-import-f2fs-nonfdp", "nonfdp", 1}, Capture{"geth-import-f2fs-fdp", "fdp", 8}}) {
+  for (const Capture& c :
+       {Capture{"geth-import-f2fs-nonfdp", "nonfdp", 1}, Capture{"geth-import-f2fs-fdp", "fdp", 8}}) {
     const std::string path = std::string(FTLSIM_SOURCE_DIR) + "/traces/" + c.base;
     INFO(c.base);
     const std::string run = slurp(path + ".run.json");

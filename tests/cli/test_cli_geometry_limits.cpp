@@ -93,7 +93,8 @@ TEST_CASE("summary.json echoes the geometry that ran", "[cli][geometry]") {
   const std::string out = tmp.file("o");
   const test::RunResult r = run_ftlsim("--trace " + trace +
                                        " --channels 3 --luns 5 --planes 17 --blocks 20 --pages 2 --no-progress "
-                                       "--out " + out);
+                                       "--out " +
+                                       out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const std::string s = test::slurp(out + "/summary.json");
@@ -111,7 +112,8 @@ TEST_CASE("a fit share too small for any geometry is refused with the true figur
     refused("geo-fit-tiny", "--preset femu-eth-512m --logical fit:" + p + "%", "too small a share");
   }
   const TempDir tmp("geo-fit-9");
-  const test::RunResult r = run_ftlsim("--trace " + trace_of(tmp) + " --preset femu-eth-512m --logical fit:1e-09% --no-progress");
+  const test::RunResult r =
+      run_ftlsim("--trace " + trace_of(tmp) + " --preset femu-eth-512m --logical fit:1e-09% --no-progress");
   INFO(r.output);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("more than the 4294967294 (2^32-2, 16 TiB) a geometry holds: too small a share"));

@@ -49,8 +49,8 @@ TEST_CASE("hint: a device too small for its data says lower --logical, fewer han
   // 11.94 GiB < 12 GiB.
   const std::string hint = "lower --logical, use fewer handles (--ruh), or raise --gc-thres-high";
   refused(sim(t, "--gc-thres 75 --gc-thres-high 75"), hint);
-  ok(sim(t, "--gc-thres 75 --gc-thres-high 80"));               // raised: 51 held back, 204 lines usable
-  refused(sim(t, "--gc-thres 70 --gc-thres-high 70"), hint);    // lowered: worse (76 held back)
+  ok(sim(t, "--gc-thres 75 --gc-thres-high 80"));                // raised: 51 held back, 204 lines usable
+  refused(sim(t, "--gc-thres 70 --gc-thres-high 70"), hint);     // lowered: worse (76 held back)
   ok(sim(t, "--gc-thres 75 --gc-thres-high 75 --logical 11G"));  // lower --logical
   refused(sim(t, "--gc-thres 75 --gc-thres-high 75 --logical 13G"), hint);
   // FDP with 8 handles: 8 RUs open from start-up; 78% holds back 56:
@@ -80,8 +80,7 @@ TEST_CASE("hint: a forced threshold that holds back nothing names a lower value 
   ok(sim(t, "--gc-thres 99.41 --gc-thres-high 99.41"));
 }
 
-TEST_CASE("hint: --gc-thres 100 is refused, and the suggested way to the least background GC runs",
-          "[cli][hints]") {
+TEST_CASE("hint: --gc-thres 100 is refused, and the suggested way to the least background GC runs", "[cli][hints]") {
   const TempDir tmp("hints-100");
   const std::string t = hint_trace(tmp);
   refused(sim(t, "--gc-thres 100"), "--gc-thres 100 cannot switch background GC off");
@@ -95,7 +94,7 @@ TEST_CASE("hint: LBAs beyond the device say --wrap or a larger --logical", "[cli
   const std::string t = hint_trace(tmp);  // LBAs up to 1 GiB
   refused(sim(t, "--logical 512M"), "use --wrap to fold LBAs into the device, or a larger --logical");
   ok(sim(t, "--logical 512M --wrap"));
-  ok(sim(t, "--logical 1G"));  // larger
+  ok(sim(t, "--logical 1G"));                                  // larger
   refused(sim(t, "--logical 256M"), "or a larger --logical");  // smaller: still refused
 }
 

@@ -13,12 +13,12 @@
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -41,7 +41,6 @@ namespace {
 namespace fs = std::filesystem;
 
 size_t lines_in(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
-
 
 // ftlsim with a 20 s bound: exit 124 when it would have hung.
 RunResult run_bounded(const std::string& args) {
@@ -98,9 +97,10 @@ bool have_python() { return run_shell("python3 -c 'import json'").exit_code == 0
 
 // Parses `path` as strict UTF-8 JSON with Python's json module.
 RunResult python_json_check(const std::string& path) {
-  return run_shell("python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\", "
-                   "errors=\"strict\")); print(\"valid\")' " +
-                   path);
+  return run_shell(
+      "python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\", "
+      "errors=\"strict\")); print(\"valid\")' " +
+      path);
 }
 
 }  // namespace
@@ -255,7 +255,11 @@ TEST_CASE("file names and header text are escaped in messages and text output", 
   const std::string trace = tmp.file("meta.ftr");
   {
     trace::TraceMeta meta;
-    meta.kv = {{"note", "line1\nline2\x1b]0;title\x07"}, {"latin1", "caf\xe9"}, {"c1", "a\xc2\x9b" "31mb"}};
+    meta.kv = {{"note", "line1\nline2\x1b]0;title\x07"},
+               {"latin1", "caf\xe9"},
+               {"c1",
+                "a\xc2\x9b"
+                "31mb"}};
     meta.pid_names = {{0, "ok"}, {1, "bad\xff\xfe name"}, {2, "\xe2\x82"}};
     trace::FtrWriter w(trace, meta);
     trace::Record rec{};
@@ -313,20 +317,22 @@ TEST_CASE("gen refuses a trace larger than the free space before writing", "[cli
   const TempDir tmp("hostile-gen");
   const std::string out = tmp.file("g.ftr");
   // 10 writes at a read ratio of 1 - 1e-12: about 10^13 records, 240 TB.
-  const RunResult r = run_bounded("gen --pattern uniform --logical 1G --read-ratio 0.999999999999 --writes 10 -o " + out);
+  const RunResult r =
+      run_bounded("gen --pattern uniform --logical 1G --read-ratio 0.999999999999 --writes 10 -o " + out);
   expect_error(r, "free; nothing was written");
   CHECK_THAT(r.output, Contains("about 1e+13 records"));
   CHECK_FALSE(fs::exists(out));
   // A fill of 4 PiB in 4 KiB requests: 2^40 records, 24 TiB.
-  expect_error(run_bounded("gen --pattern seq --logical 4P --fill --fill-io 4K --writes 0 -o " + out),
-               "fill requests");
+  expect_error(run_bounded("gen --pattern seq --logical 4P --fill --fill-io 4K --writes 0 -o " + out), "fill requests");
   CHECK_FALSE(fs::exists(out));
   for (const auto& e : fs::directory_iterator(tmp.file(""))) FAIL("left behind: " << e.path());
   // --help says what --writes counts.
-  CHECK_THAT(run_ftlsim("gen --help").output, Contains("a count, not bytes") && Contains("--writes 2e9 is 2*10^9 records, 48 GB"));
+  CHECK_THAT(run_ftlsim("gen --help").output,
+             Contains("a count, not bytes") && Contains("--writes 2e9 is 2*10^9 records, 48 GB"));
 }
 
-TEST_CASE("gen refuses a count with a size suffix instead of writing 2*10^9 requests for --writes 2G", "[cli][hostile]") {
+TEST_CASE("gen refuses a count with a size suffix instead of writing 2*10^9 requests for --writes 2G",
+          "[cli][hostile]") {
   // `gen --writes 2G` may mean 2 GiB of writes or 2*10^9 requests (a 48 GB
   // trace): it is refused, naming both readings.
   const TempDir tmp("hostile-gen-count");
@@ -472,17 +478,17 @@ TEST_CASE("real ranges and a 255-byte --out name and an overlay's extra argument
   INFO(out.output);
   CHECK(out.exit_code == 0);
   CHECK(fs::exists(long_name + "/summary.json"));
-  const RunResult sweep = run_ftlsim("--trace " + trace + " " + kDevice + " --gc-thres 60,70 --out " +
-                                     tmp.file(std::string(255, 's')));
+  const RunResult sweep =
+      run_ftlsim("--trace " + trace + " " + kDevice + " --gc-thres 60,70 --out " + tmp.file(std::string(255, 's')));
   INFO(sweep.output);
   CHECK(sweep.exit_code == 0);
-  const RunResult cmp = run_ftlsim("compare --trace " + trace + " " + kDevice +
-                                   " --a \"--out victim x\" --b \"--gc-thres 70\"");
+  const RunResult cmp =
+      run_ftlsim("compare --trace " + trace + " " + kDevice + " --a \"--out victim x\" --b \"--gc-thres 70\"");
   expect_error(cmp, "The following arguments were not expected: --out victim x");
   CHECK(std::count(cmp.output.begin(), cmp.output.end(), '\n') == 1);
-  expect_error(run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") +
-                          " --create 8M --predict \"--bogus 3\""),
-               "not expected: --bogus 3");
+  expect_error(
+      run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") + " --create 8M --predict \"--bogus 3\""),
+      "not expected: --bogus 3");
   CHECK_FALSE(fs::exists(tmp.file("t.img")));
 }
 
@@ -496,7 +502,8 @@ TEST_CASE("values past 64 bits in lists and ranges name the setting's real range
   const std::string sim = "--trace " + trace + " --no-progress --out " + tmp.file("o") + " ";
   const std::string huge = "99999999999999999999";
   const std::string blocks = "--blocks: " + huge + " is too large; give a whole number from 4 to 4294967295";
-  for (const std::string& value : {huge, huge + ",8", "4:" + huge + ":4", huge + ":" + huge + ":1", "8,4:" + huge + ":4"}) {
+  for (const std::string& value :
+       {huge, huge + ",8", "4:" + huge + ":4", huge + ":" + huge + ":1", "8,4:" + huge + ":4"}) {
     INFO(value);
     expect_error(run_ftlsim(sim + "--blocks " + value), blocks);
   }
@@ -505,15 +512,17 @@ TEST_CASE("values past 64 bits in lists and ranges name the setting's real range
   // The range named is the setting's own (d-choices starts at 1, not 0).
   expect_error(run_ftlsim(sim + "--victim d-choice --d-choices 4294967296"),
                "--d-choices: 4294967296 is too large; give a whole number from 1 to 4294967295");
-  expect_error(run_ftlsim(sim + "--timing --qd 1:" + huge + ":1"), "--qd: " + huge + " is too large; give a whole number from ");
+  expect_error(run_ftlsim(sim + "--timing --qd 1:" + huge + ":1"),
+               "--qd: " + huge + " is too large; give a whole number from ");
   for (const std::string& value : {"1:" + huge + ":1", huge + ":" + huge + ":1", "1," + huge}) {
     INFO(value);
     expect_error(run_ftlsim("qd-sweep --trace " + trace + " --qd " + value + " --out " + tmp.file("q")),
                  "--qd: " + huge + " is not between 1 and 1048576");
   }
   // A step past 64 bits is no value of the setting: said so, not "not a whole number".
-  expect_error(run_ftlsim(sim + "--blocks 4:8:" + huge),
-               "--blocks: '4:8:" + huge + "' is not a range START:STOP:STEP: '" + huge + "' is too large (past 2^64-1)");
+  expect_error(
+      run_ftlsim(sim + "--blocks 4:8:" + huge),
+      "--blocks: '4:8:" + huge + "' is not a range START:STOP:STEP: '" + huge + "' is too large (past 2^64-1)");
   CHECK_FALSE(fs::exists(tmp.file("o")));
   CHECK_FALSE(fs::exists(tmp.file("q")));
 }

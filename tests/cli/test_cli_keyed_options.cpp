@@ -185,9 +185,10 @@ std::string base_with(const std::string& name, const std::string& args, const st
 
 }  // namespace
 
-TEST_CASE("every option of the default command that changes what a run writes changes its config_key, in a single run "
-          "and a sweep alike",
-          "[cli]") {
+TEST_CASE(
+    "every option of the default command that changes what a run writes changes its config_key, in a single run "
+    "and a sweep alike",
+    "[cli]") {
   const TempDir tmp("keyed-options");
   const std::string t = tmp.file("t.ftr");
   REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 --markers 200 -o " + t).exit_code == 0);

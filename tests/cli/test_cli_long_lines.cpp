@@ -25,8 +25,8 @@ void check_refused_at_once(const std::string& args, const std::string& file) {
   const ftlsim::test::RunResult r = run_shell("timeout 60 " + std::string(FTLSIM_BINARY) + " " + args);
   INFO(args << "\n" << r.output);
   CHECK(r.exit_code == 2);
-  CHECK(r.output == "ftlsim: error: " + file +
-                        ": line 1: line is more than 4096 bytes long (limit 4096); is this a text trace?\n");
+  CHECK(r.output ==
+        "ftlsim: error: " + file + ": line 1: line is more than 4096 bytes long (limit 4096); is this a text trace?\n");
 }
 
 }  // namespace
@@ -37,10 +37,12 @@ TEST_CASE("a line without end is refused at once, whatever the file's size: ever
   ftlsim::test::put(sparse, "");
   std::filesystem::resize_file(sparse, std::uintmax_t{64} << 30);  // a hole: no disk space used
   const std::string out = tmp.file("o.ftr");
-  const std::vector<std::string> formats = {"disksim", "blkparse", "ftrace-blk", "msr", "alibaba", "tencent",
-                                            "csv --columns lba=#1,length=#2 --no-header"};
+  const std::vector<std::string> formats = {
+      "disksim", "blkparse", "ftrace-blk", "msr", "alibaba", "tencent", "csv --columns lba=#1,length=#2 --no-header"};
   for (const std::string& f : formats) {
-    DYNAMIC_SECTION("--from " << f) { check_refused_at_once("convert --from " + f + " " + sparse + " -o " + out, sparse); }
+    DYNAMIC_SECTION("--from " << f) {
+      check_refused_at_once("convert --from " + f + " " + sparse + " -o " + out, sparse);
+    }
   }
   // Each sidecar beside a good input.
   const std::string blk = tmp.file("in.blk");
@@ -50,7 +52,9 @@ TEST_CASE("a line without end is refused at once, whatever the file's size: ever
   const std::string convert_csv = "convert --from csv " + csv + " -o " + out +
                                   " --keep-time --columns time=time,lba=lba,length=length,op=op,pid=pid";
   SECTION("--markers") { check_refused_at_once(convert_csv + " --markers " + sparse, sparse); }
-  SECTION("--hints") { check_refused_at_once("convert --from blkparse " + blk + " -o " + out + " --hints " + sparse, sparse); }
+  SECTION("--hints") {
+    check_refused_at_once("convert --from blkparse " + blk + " -o " + out + " --hints " + sparse, sparse);
+  }
   SECTION("--pid-map") {
     check_refused_at_once("convert --from blkparse " + blk + " -o " + out + " --pid-map " + sparse, sparse);
   }

@@ -148,7 +148,8 @@ TEST_CASE("a 4-billion-slot geometry is refused before allocating, with the figu
     INFO(r.output);
     CHECK(r.exit_code == 2);
     CHECK_FALSE(std::filesystem::exists(tmp.file("o")));  // refused before --out is made
-    CHECK_THAT(r.output, Contains("this run needs about") && Contains("more than the 16.00 GiB available (--mem-limit)"));
+    CHECK_THAT(r.output,
+               Contains("this run needs about") && Contains("more than the 16.00 GiB available (--mem-limit)"));
     const uint64_t need = stated_need(r.output);
     CHECK(need >= maps);
     CHECK(need <= maps + maps / 50);  // the maps are nearly all of it
@@ -167,7 +168,8 @@ TEST_CASE("a 4-billion-slot geometry is refused before allocating, with the figu
 TEST_CASE("a sweep counts the configurations that run at once", "[cli][memory]") {
   const TempDir tmp("mem-sweep");
   const std::string trace = small_trace(tmp);
-  const std::string sweep = "--trace " + trace + " --blocks 512 --pages 256 --logical 8M --gc-thres 60,70 --no-progress";
+  const std::string sweep =
+      "--trace " + trace + " --blocks 512 --pages 256 --logical 8M --gc-thres 60,70 --no-progress";
   const uint64_t one = estimate_of("--trace " + trace + " --blocks 512 --pages 256 --logical 8M --no-progress");
   const std::string limit = " --mem-limit " + std::to_string(one + one / 2);  // one fits, two do not
   const test::RunResult two = run_ftlsim(sweep + " -j 2 --out " + tmp.file("s2") + limit);
@@ -180,9 +182,10 @@ TEST_CASE("a sweep counts the configurations that run at once", "[cli][memory]")
   INFO(one_at_a_time.output);
   CHECK(one_at_a_time.exit_code == 0);
   // compare runs a and b at once.
-  const test::RunResult cmp = run_ftlsim("compare --trace " + trace + " --blocks 512 --pages 256 --logical 8M "
-                                         "--a \"--gc-thres 60\" --b \"--gc-thres 70\" --no-progress" + limit +
-                                         " --out " + tmp.file("new/cmp"));
+  const test::RunResult cmp = run_ftlsim("compare --trace " + trace +
+                                         " --blocks 512 --pages 256 --logical 8M "
+                                         "--a \"--gc-thres 60\" --b \"--gc-thres 70\" --no-progress" +
+                                         limit + " --out " + tmp.file("new/cmp"));
   INFO(cmp.output);
   CHECK(cmp.exit_code == 2);
   CHECK_FALSE(std::filesystem::exists(tmp.file("new")));  // refused before --out's parent is made
@@ -287,8 +290,8 @@ TEST_CASE("fit runs are counted fitted with the runs beside them", "[cli][memory
   CHECK(one > (uint64_t{40} << 20));  // the fitted geometry, not the preset's 13 MiB
   const std::string limit = " --mem-limit " + std::to_string(one + one / 2);  // one fits, two do not
   {
-    const test::RunResult r = run_ftlsim("--trace " + trace + fit + " --gc-thres 60,70 -j 2 --out " +
-                                         tmp.file("s2") + limit);
+    const test::RunResult r =
+        run_ftlsim("--trace " + trace + fit + " --gc-thres 60,70 -j 2 --out " + tmp.file("s2") + limit);
     INFO(r.output);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("this sweep, 2 configurations at a time (-j 2), needs about"));
@@ -306,14 +309,14 @@ TEST_CASE("fit runs are counted fitted with the runs beside them", "[cli][memory
     CHECK_FALSE(std::filesystem::exists(tmp.file("cmp")));
   }
   // One at a time fits.
-  const test::RunResult j1 = run_ftlsim("--trace " + trace + fit + " --gc-thres 60,70 -j 1 --out " +
-                                        tmp.file("s1") + limit);
+  const test::RunResult j1 =
+      run_ftlsim("--trace " + trace + fit + " --gc-thres 60,70 -j 1 --out " + tmp.file("s1") + limit);
   INFO(j1.output);
   CHECK(j1.exit_code == 0);
   // A configuration the fit refuses still fails alone (its row), as before.
-  const test::RunResult mixed = run_ftlsim("--trace " + trace +
-                                           " --preset femu-eth-512m --logical fit:1e-15%,fit:50% --no-progress --out " +
-                                           tmp.file("mixed"));
+  const test::RunResult mixed =
+      run_ftlsim("--trace " + trace + " --preset femu-eth-512m --logical fit:1e-15%,fit:50% --no-progress --out " +
+                 tmp.file("mixed"));
   INFO(mixed.output);
   CHECK(mixed.output.find("this sweep") == std::string::npos);
 }
@@ -331,8 +334,9 @@ TEST_CASE("replay --predict takes its own --mem-limit", "[cli][memory]") {
                            Contains("more than the 20.00 MiB available (--mem-limit)"));
   CHECK_FALSE(std::filesystem::exists(img));
   // replay's own limit applies to a fit prediction, counted fitted.
-  const test::RunResult own = run_ftlsim(replay + " --predict \"--preset femu-eth-512m --logical fit:0.01%\" "
-                                                  "--mem-limit 20M");
+  const test::RunResult own = run_ftlsim(replay +
+                                         " --predict \"--preset femu-eth-512m --logical fit:0.01%\" "
+                                         "--mem-limit 20M");
   INFO(own.output);
   CHECK(own.exit_code == 2);
   CHECK_THAT(own.output, Contains("the --predict model run needs about"));

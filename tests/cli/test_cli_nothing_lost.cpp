@@ -7,11 +7,11 @@
 // swapped while a command runs (between the output's check and its write,
 // held there by an OpenGate) neither lets the output replace an input nor
 // redirects the write.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <csignal>
 
@@ -25,13 +25,13 @@
 #include "common/open_gate.h"
 
 using Catch::Contains;
+using ftlsim::test::expect_refusal;
 using ftlsim::test::kDevice;
+using ftlsim::test::names_in;
 using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
-using ftlsim::test::names_in;
-using ftlsim::test::expect_refusal;
 
 namespace {
 
@@ -152,8 +152,10 @@ TEST_CASE("a run deletes only what an earlier ftlsim run provably wrote", "[cli]
   expect_refusal("--trace " + t + " " + kSmall + " --gc-thres 60,70 --force --out " + sw, "gc-thres=80 (not a folder)");
   fs::remove(sw + "/gc-thres=80");
   fs::create_directory(sw + "/gc-thres=80");
-  if (::geteuid() == 0 && ftlsim::test::run_shell("mount --bind " + tmp.file("c80") + " " + sw + "/gc-thres=80").exit_code == 0) {
-    expect_refusal("--trace " + t + " " + kSmall + " --gc-thres 60,70 --force --out " + sw, "gc-thres=80 (a mount point)");
+  if (::geteuid() == 0 &&
+      ftlsim::test::run_shell("mount --bind " + tmp.file("c80") + " " + sw + "/gc-thres=80").exit_code == 0) {
+    expect_refusal("--trace " + t + " " + kSmall + " --gc-thres 60,70 --force --out " + sw,
+                   "gc-thres=80 (a mount point)");
     (void)ftlsim::test::run_shell("umount " + sw + "/gc-thres=80");
   }
   CHECK(fs::exists(tmp.file("c80/summary.json")));
@@ -183,16 +185,18 @@ TEST_CASE("output folders given as symdir/ and symdir/. are the symbolic link sy
   CHECK(fs::is_symlink(tmp.file("symdir")));
 }
 
-TEST_CASE("replay: a --out that would hold the --create target is refused before the first write",
-          "[cli]") {
+TEST_CASE("replay: a --out that would hold the --create target is refused before the first write", "[cli]") {
   const TempDir tmp("lost-create-out");
   const std::string t = make_trace(tmp.file("t.ftr"));
   const std::string o = tmp.file("o");
   fs::create_directories(o + "/deep");
-  for (const auto& [target, out] : std::vector<std::pair<std::string, std::string>>{
-           {o + "/t.img", o}, {o + "/t.img", o + "/"}, {o + "/t.img", o + "/."}, {o + "/deep/t.img", o},
-           {o + "/deep/../t.img", o}}) {
-    const RunResult r = run_ftlsim("replay --no-progress --trace " + t + " --target " + target + " --create 8M --out " + out);
+  for (const auto& [target, out] : std::vector<std::pair<std::string, std::string>>{{o + "/t.img", o},
+                                                                                    {o + "/t.img", o + "/"},
+                                                                                    {o + "/t.img", o + "/."},
+                                                                                    {o + "/deep/t.img", o},
+                                                                                    {o + "/deep/../t.img", o}}) {
+    const RunResult r =
+        run_ftlsim("replay --no-progress --trace " + t + " --target " + target + " --create 8M --out " + out);
     INFO(target << " --out " << out << "\n" << r.output);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("which this run creates"));
@@ -200,7 +204,8 @@ TEST_CASE("replay: a --out that would hold the --create target is refused before
   }
   // --out below the file --create is about to make.
   for (const std::string& out : {o + "/t.img/r", o + "/t.img/r/deeper", o + "/deep/../t.img/r"}) {
-    const RunResult r = run_ftlsim("replay --no-progress --trace " + t + " --target " + o + "/t.img --create 8M --out " + out);
+    const RunResult r =
+        run_ftlsim("replay --no-progress --trace " + t + " --target " + o + "/t.img --create 8M --out " + out);
     INFO(out << "\n" << r.output);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("a file this run creates"));
@@ -346,7 +351,7 @@ TEST_CASE("a link swapped while a command runs: no output replaces an input, no 
       WARN("not run: the test directory has no O_DIRECT (" << c.what << ")");
       continue;
     }
-    CHECK(slurp(c.input) == before);  // the input is intact
+    CHECK(slurp(c.input) == before);                                                      // the input is intact
     CHECK(names_in(tmp.file("b")) == std::set<std::string>{"t.ftr", "in.txt", "t.img"});  // nothing left in b/
     if (r.exit_code == 0) {
       // Written where link pointed when the run resolved it: a/.
@@ -373,7 +378,8 @@ TEST_CASE("a sweep whose folder is renamed while it runs says where its results 
   const std::string sw = tmp.file("sw");
   fs::create_directories(sw);
   {
-    const ftlsim::test::OpenGate probe(sw, [] {}, FAN_ONDIR);
+    const ftlsim::test::OpenGate probe(
+        sw, [] {}, FAN_ONDIR);
     if (!probe.ok()) SKIP_TEST("no fanotify permission events in this kernel");
   }
   const std::string moved = tmp.file("sw.moved");

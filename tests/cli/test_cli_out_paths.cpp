@@ -93,7 +93,8 @@ TEST_CASE("the wrote line names an output folder given with repeated or trailing
   }
   // A run of slashes inside: "a//b" is "a/b".
   fs::create_directories(tmp.file("a"));
-  const RunResult r = run_shell("cd " + tmp.file("") + " && " + FTLSIM_BINARY + " --trace " + t + small + " --out a//b//");
+  const RunResult r =
+      run_shell("cd " + tmp.file("") + " && " + FTLSIM_BINARY + " --trace " + t + small + " --out a//b//");
   INFO(r.output);
   CHECK_THAT(r.output, Contains("wrote      a/b/summary.json, a/b/timeseries.csv\n"));
 }

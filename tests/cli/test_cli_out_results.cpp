@@ -58,8 +58,8 @@ TEST_CASE("every command's --out: the same configuration replaces its results, a
   const std::string img = tmp.file("t.img");
   const std::string replay = "replay --no-progress --trace " + t + " --target " + img + " --create 8M";
   const std::vector<Command> commands = {
-      {"simulate", "--trace " + t + small + " --gc-thres 60", "--trace " + t + small + " --gc-thres 70",
-       "summary.json", "--force"},
+      {"simulate", "--trace " + t + small + " --gc-thres 60", "--trace " + t + small + " --gc-thres 70", "summary.json",
+       "--force"},
       {"compare", "compare --trace " + t + small + " --a \"--gc-thres 60\" --b \"--gc-thres 70\"",
        "compare --trace " + t + small + " --a \"--gc-thres 60\" --b \"--gc-thres 80\"", "b/summary.json", "--force"},
       {"qd-sweep", "qd-sweep --trace " + t + small + " --qd 1,2", "qd-sweep --trace " + t + small + " --qd 1,4",
@@ -85,9 +85,8 @@ TEST_CASE("every command's --out: the same configuration replaces its results, a
     const RunResult other = run_ftlsim(c.other + " --out " + out);
     INFO(other.output);
     CHECK(other.exit_code == 2);
-    CHECK_THAT(other.output, Contains("--out " + out + ": holds the results of another configuration or trace (" +
-                                      out + "/" + c.entry + "); give another folder, or " + c.flag +
-                                      " to replace them"));
+    CHECK_THAT(other.output, Contains("--out " + out + ": holds the results of another configuration or trace (" + out +
+                                      "/" + c.entry + "); give another folder, or " + c.flag + " to replace them"));
     CHECK(std::count(other.output.begin(), other.output.end(), '\n') == 1);
     CHECK(contents(out) == before);
     if (c.what == "replay") {
@@ -125,8 +124,8 @@ TEST_CASE("every command's --out: the results of another kind of run are refused
       {"simulate", "--trace " + t + small, "", "summary.json", "--force"},
       {"compare", "compare --trace " + t + small + " --b \"--gc-thres 70\"", "", "b/summary.json", "--force"},
       {"qd-sweep", "qd-sweep --trace " + t + small + " --qd 1,2", "", "qd_sweep.json", "--force"},
-      {"replay", "replay --no-progress --trace " + t + " --target " + img + " --create 8M --force", "",
-       "summary.json", "--replace-out"},
+      {"replay", "replay --no-progress --trace " + t + " --target " + img + " --create 8M --force", "", "summary.json",
+       "--replace-out"},
   };
   for (const Command& first : commands) {
     for (const Command& second : commands) {

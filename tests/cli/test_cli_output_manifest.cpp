@@ -6,9 +6,9 @@
 // nothing moved into a hidden staging folder, nothing waited on (a FIFO used
 // to block every command forever in open(); a file, folder or link was
 // swapped out of sight with exit 0). Issue #22, the hostile rerun's O1 and H3.
-#include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -82,8 +82,9 @@ RunResult run_bounded(const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("an entry named .ftlsim_manifest that ftlsim did not write is refused by every command, never moved or waited on",
-          "[cli]") {
+TEST_CASE(
+    "an entry named .ftlsim_manifest that ftlsim did not write is refused by every command, never moved or waited on",
+    "[cli]") {
   const TempDir tmp("manifest-entry");
   const std::string t = tmp.file("t.ftr");
   REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + t).exit_code == 0);

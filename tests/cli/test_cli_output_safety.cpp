@@ -4,10 +4,10 @@
 // work, publishes output folders as complete sets, keeps a sweep's folder
 // for that sweep, and checks a replay completely before it creates,
 // resizes or writes its target.
-#include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -21,14 +21,14 @@
 
 #include "cli/cli_run.h"
 
+using Catch::Contains;
+using ftlsim::test::expect_refusal;
 using ftlsim::test::kDevice;
+using ftlsim::test::names_in;
 using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
-using Catch::Contains;
-using ftlsim::test::names_in;
-using ftlsim::test::expect_refusal;
 
 namespace {
 
@@ -89,7 +89,8 @@ TEST_CASE("no output replaces an input", "[cli]") {
   fs::create_directories(tmp.file("d"));
   const std::string t = make_trace(tmp, "d/timeseries.csv");
   const std::string before = slurp(t);
-  expect_refusal("--trace " + t + " " + kDevice + " --out " + tmp.file("d"), "--out " + tmp.file("d") + " holds the input --trace");
+  expect_refusal("--trace " + t + " " + kDevice + " --out " + tmp.file("d"),
+                 "--out " + tmp.file("d") + " holds the input --trace");
   expect_refusal("--trace " + t + " " + kDevice + " --out " + tmp.file("."), "holds the input --trace");
   CHECK(slurp(t) == before);
   CHECK(names_in(tmp.file("d")) == std::set<std::string>{"timeseries.csv"});
@@ -224,7 +225,8 @@ TEST_CASE("an output folder holds one run's complete set", "[cli]") {
 
   // A sweep on a full disk: no configuration folder with only summary.json.
   const std::string sw = tmp.file("sw");
-  const RunResult sweep = run_limited("--trace " + t + " " + kDevice + " --interval 16K -j 1 --gc-thres 60,80 --out " + sw, 16);
+  const RunResult sweep =
+      run_limited("--trace " + t + " " + kDevice + " --interval 16K -j 1 --gc-thres 60,80 --out " + sw, 16);
   INFO(sweep.output);
   CHECK(sweep.exit_code == 1);
   for (const auto& e : fs::directory_iterator(sw)) {
@@ -247,9 +249,9 @@ TEST_CASE("an output folder holds one run's complete set", "[cli]") {
   REQUIRE(at != std::string::npos);
   const std::string error = stopped.output.substr(at, stopped.output.find('\n', at) - at);  // one line
   CHECK_THAT(error, Contains("cannot write") &&
-                                 Contains("; 1 of 2 configurations are in " + sw2 +
-                                          "/sweep.csv (1 marked missing): rerun the same command to resume once the "
-                                          "cause is fixed"));
+                        Contains("; 1 of 2 configurations are in " + sw2 +
+                                 "/sweep.csv (1 marked missing): rerun the same command to resume once the "
+                                 "cause is fixed"));
   const RunResult resumed = run_ftlsim(cmd2);
   INFO(resumed.output);
   CHECK(resumed.exit_code == 0);
@@ -268,8 +270,9 @@ TEST_CASE("output folder problems are found before the work", "[cli]") {
   expect_refusal("qd-sweep --trace " + t + " " + kDevice + " --qd 1,2 --out " + file, "not a folder");
   expect_refusal("--trace " + t + " " + kDevice + " --out " + file + "/sub", "is not a folder");
   // replay: refused before the target is created.
-  expect_refusal("replay --no-progress --trace " + t + " --target " + tmp.file("new.img") + " --create 64M --out " + file,
-                 "not a folder");
+  expect_refusal(
+      "replay --no-progress --trace " + t + " --target " + tmp.file("new.img") + " --create 64M --out " + file,
+      "not a folder");
   CHECK_FALSE(fs::exists(tmp.file("new.img")));
 }
 

@@ -31,7 +31,8 @@ void write_trace(const std::string& path, uint64_t logical_slots) {
     if (i % 7 == 0) {
       w.append({t++, slot * 8, 24, 0, static_cast<uint8_t>(trace::Op::kTrim), 0});
     } else {
-      w.append({t++, slot * 8, 8, static_cast<uint16_t>(i % 3 == 0 ? 0x0105 : 2), static_cast<uint8_t>(trace::Op::kWrite), 0});
+      w.append({t++, slot * 8, 8, static_cast<uint16_t>(i % 3 == 0 ? 0x0105 : 2),
+                static_cast<uint8_t>(trace::Op::kWrite), 0});
     }
   }
   w.finish();
@@ -48,18 +49,19 @@ TEST_CASE("rules confdp is the named options it sets, each overridable, all in s
   const auto rules = run_ftlsim(base + " --rules confdp --out " + dir.file("rules"));
   REQUIRE(rules.exit_code == 0);
   const std::string j = slurp(dir.file("rules/summary.json"));
-  for (const char* field : {"\"rules\": \"confdp\"", "\"gc_order\": \"page\"", "\"forced_passes\": 5",
-                            "\"rg_gc\": \"every\"", "\"trim_range\": \"plus-one\"", "\"pi_gc\": \"host-ru\"",
-                            "\"rg_split\": \"channels\"", "\"declined\": \"keep\"", "\"pid_format\": \"confdp\"",
-                            "\"single\": \"handle0\"", "\"sizing\": \"lines\"", "\"write_spill\": \"nearest\"",
-                            "\"gc_spill\": \"nearest\""}) {
+  for (const char* field :
+       {"\"rules\": \"confdp\"", "\"gc_order\": \"page\"", "\"forced_passes\": 5", "\"rg_gc\": \"every\"",
+        "\"trim_range\": \"plus-one\"", "\"pi_gc\": \"host-ru\"", "\"rg_split\": \"channels\"",
+        "\"declined\": \"keep\"", "\"pid_format\": \"confdp\"", "\"single\": \"handle0\"", "\"sizing\": \"lines\"",
+        "\"write_spill\": \"nearest\"", "\"gc_spill\": \"nearest\""}) {
     CHECK_THAT(j, Catch::Contains(field));
   }
   // The same rules given one by one under --rules femu: the same run.
-  const auto named = run_ftlsim(base + " --gc-order page --declined keep --forced-passes 5 --rg-gc every "
-                                       "--trim-range plus-one --pi-gc host-ru --rg-split channels --pid-format confdp "
-                                       "--single handle0 --rg-of pid --write-spill nearest --gc-spill nearest --out " +
-                                       dir.file("named"));
+  const auto named = run_ftlsim(base +
+                                " --gc-order page --declined keep --forced-passes 5 --rg-gc every "
+                                "--trim-range plus-one --pi-gc host-ru --rg-split channels --pid-format confdp "
+                                "--single handle0 --rg-of pid --write-spill nearest --gc-spill nearest --out " +
+                                dir.file("named"));
   REQUIRE(named.exit_code == 0);
   CHECK(slurp(dir.file("named/timeseries.csv")) == slurp(dir.file("rules/timeseries.csv")));
   // FEMU's rules give another run; an option given overrides its rule.
@@ -96,10 +98,11 @@ TEST_CASE("rules confdp with several reclaim groups: RGs of whole channels, writ
   }
   CHECK_THAT(rules.output, Catch::Contains("2 reclaim group(s) of channels"));
   CHECK_THAT(rules.output, Catch::Contains("rg spill"));
-  const auto named = run_ftlsim(base + " --gc-order page --declined keep --forced-passes 5 --rg-gc every "
-                                       "--trim-range plus-one --pi-gc host-ru --rg-split channels --pid-format confdp "
-                                       "--single handle0 --rg-of pid --write-spill nearest --gc-spill nearest --out " +
-                                       dir.file("named"));
+  const auto named = run_ftlsim(base +
+                                " --gc-order page --declined keep --forced-passes 5 --rg-gc every "
+                                "--trim-range plus-one --pi-gc host-ru --rg-split channels --pid-format confdp "
+                                "--single handle0 --rg-of pid --write-spill nearest --gc-spill nearest --out " +
+                                dir.file("named"));
   REQUIRE(named.exit_code == 0);
   CHECK(slurp(dir.file("named/timeseries.csv")) == slurp(dir.file("rules/timeseries.csv")));
   const auto dies = run_ftlsim(base + " --rules confdp --rg-split dies --out " + dir.file("dies"));
@@ -134,8 +137,10 @@ TEST_CASE("confdp presets derive their lines from the thresholds", "[cli]") {
   CHECK_THAT(jb, Catch::Contains("\"thres_units\": 34"));
   // The FEMU preset keeps its 98 lines under FEMU's rules, and is sized from
   // the threshold under ConfFDP's.
-  const auto c = run_ftlsim("--trace " + tr + " --preset femu-eth-512m --gc-thres 60 --gc-thres-high 80 "
-                            "--rules confdp --no-progress --out " + dir.file("c"));
+  const auto c = run_ftlsim("--trace " + tr +
+                            " --preset femu-eth-512m --gc-thres 60 --gc-thres-high 80 "
+                            "--rules confdp --no-progress --out " +
+                            dir.file("c"));
   REQUIRE(c.exit_code == 0);
   CHECK_THAT(slurp(dir.file("c/summary.json")), Catch::Contains("\"lines\": 106"));
 }
@@ -175,7 +180,8 @@ TEST_CASE("rule options refuse bad values and configurations ConfFDP cannot run,
       {" " + kDevice + " --rules confdp --placement fdp --rg 3", "--rg 3: 8 channels x 1 LUNs cannot be split"},
       {" " + kDevice + " --rules confdp --placement fdp --rg 16", "(--rg-split channels, ConfFDP's rg2physical)"},
       {" " + kDevice + " --placement fdp --rg 2 --write-spill nearest", "it needs --rg-of pid (not current)"},
-      {" " + kDevice + " --rules confdp --placement fdp --rg 2 --gc-check page", "cannot be combined with --gc-check page"},
+      {" " + kDevice + " --rules confdp --placement fdp --rg 2 --gc-check page",
+       "cannot be combined with --gc-check page"},
       {" " + kDevice + " --write-spill far", "--write-spill: 'far'"},
       {" " + kDevice + " --rg-split lanes", "--rg-split: 'lanes' is not one of lines"},
       {" " + kDevice + " --sizing thres", "cannot be combined with --blocks"},

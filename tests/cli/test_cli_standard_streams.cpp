@@ -2,12 +2,12 @@
 // write that fails is one line and exit code 1, a reader that closes the
 // pipe early ends the command quietly with its own exit code, never a death
 // by SIGPIPE.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <string>
@@ -27,7 +27,7 @@ namespace {
 
 struct Ended {
   bool signaled = false;
-  int code = -1;     // the exit code, or the signal
+  int code = -1;    // the exit code, or the signal
   std::string err;  // what it printed on stderr
 };
 
@@ -114,8 +114,8 @@ TEST_CASE("standard output: a failed write is one line and exit code 1, for ever
   }
   // A closed stdout is never taken by a file the run opens: the results
   // folder holds the results, not the summary text.
-  const test::RunResult r = run_shell("{ " + std::string(FTLSIM_BINARY) + " --trace " + t + " " + kDevice +
-                                      " --out " + tmp.file("o") + " >&-; }");
+  const test::RunResult r = run_shell("{ " + std::string(FTLSIM_BINARY) + " --trace " + t + " " + kDevice + " --out " +
+                                      tmp.file("o") + " >&-; }");
   CHECK(r.exit_code == 1);
   CHECK(test::slurp(tmp.file("o/summary.json")).rfind("{", 0) == 0);
   // Written in full: exit 0, nothing on stderr.
@@ -128,9 +128,9 @@ TEST_CASE("standard output: a reader that closed the pipe ends the command quiet
   const TempDir tmp("stdout-pipe");
   const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 48M --writes 300000");
   REQUIRE_FALSE(t.empty());
-  for (const std::string& c : {"dump " + t, std::string("--help"), "info " + t, "info --json " + t,
-                               "--trace " + t + " " + kDevice, "compare --trace " + t + " " + kDevice +
-                                                                   " --b --gc-thres=60"}) {
+  for (const std::string& c :
+       {"dump " + t, std::string("--help"), "info " + t, "info --json " + t, "--trace " + t + " " + kDevice,
+        "compare --trace " + t + " " + kDevice + " --b --gc-thres=60"}) {
     const Ended e = run_into_closed_pipe(c);
     INFO(c << "\n" << e.err);
     CHECK_FALSE(e.signaled);
@@ -138,8 +138,8 @@ TEST_CASE("standard output: a reader that closed the pipe ends the command quiet
     CHECK(e.err.empty());
   }
   // `| head -1`, as a user writes it: the first line arrives, ftlsim exits 0.
-  const test::RunResult head = run_shell("{ { " + std::string(FTLSIM_BINARY) + " dump " + t +
-                                         "; echo \"rc=$?\" >&2; } | head -1; }");
+  const test::RunResult head =
+      run_shell("{ { " + std::string(FTLSIM_BINARY) + " dump " + t + "; echo \"rc=$?\" >&2; } | head -1; }");
   INFO(head.output);  // head's line and the status, in whichever order they came
   CHECK((head.output == "time,op,lba,length,pid\nrc=0\n" || head.output == "rc=0\ntime,op,lba,length,pid\n"));
   // The command's own failure keeps its code when its reader has gone.
@@ -152,8 +152,7 @@ TEST_CASE("standard output: a reader that closed the pipe ends the command quiet
 // 1<>t.ftr` overwrote the trace's header, `>> t.ftr` appended to it. Every
 // command that reads a trace refuses first, exit 2, the trace unchanged; a
 // refusal about standard error says nothing (it would land in the input).
-TEST_CASE("standard output or error onto an input is refused before a byte is written, for every command",
-          "[cli]") {
+TEST_CASE("standard output or error onto an input is refused before a byte is written, for every command", "[cli]") {
   const TempDir tmp("stdout-input");
   const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 2000");
   REQUIRE_FALSE(t.empty());
@@ -175,9 +174,9 @@ TEST_CASE("standard output or error onto an input is refused before a byte is wr
   };
   for (const auto& [c, input] : commands) {
     for (const std::string& redirect : {std::string(">>"), std::string("1<>"), std::string("2>>")}) {
-      const test::RunResult r =
-          run_shell("{ " + std::string(FTLSIM_BINARY) + " " + c + " " + redirect + input + "; } 2>/dev/null; "
-                    "echo $?");
+      const test::RunResult r = run_shell("{ " + std::string(FTLSIM_BINARY) + " " + c + " " + redirect + input +
+                                          "; } 2>/dev/null; "
+                                          "echo $?");
       INFO(c << " " << redirect << input << "\n" << r.output);
       CHECK(r.output == "2\n");
       CHECK(test::slurp(input) == (input == t ? original : csv_text));

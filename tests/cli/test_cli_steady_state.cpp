@@ -23,7 +23,8 @@ void write_trace(const std::string& path) {
   uint64_t t = 0, x = 5;
   for (int i = 0; i < 2000; ++i) {
     x = test::lcg_next(x);
-    w.append({t++, ((x >> 33) % 4000) * 8, 8, static_cast<uint16_t>(1 + i % 2), static_cast<uint8_t>(trace::Op::kWrite), 0});
+    w.append(
+        {t++, ((x >> 33) % 4000) * 8, 8, static_cast<uint16_t>(1 + i % 2), static_cast<uint8_t>(trace::Op::kWrite), 0});
   }
   for (uint64_t s = 8000; s < 8100; ++s) w.append({t++, s * 8, 8, 0, static_cast<uint8_t>(trace::Op::kRead), 0});
   w.finish();

@@ -1,8 +1,8 @@
 // Sweeps and `compare` end to end: lists and ranges on the command line,
 // sweep.csv and per-configuration folders, -j independence, error rows,
 // and the side-by-side comparison.
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cmath>
 #include <filesystem>
@@ -13,9 +13,9 @@
 #include "trace/ftr_writer.h"
 
 using namespace ftlsim;
-using test::run_ftlsim;
 using test::kDevice;
 using test::kLogicalSlots;
+using test::run_ftlsim;
 using test::slurp;
 
 namespace {
@@ -26,7 +26,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
 }
-
 
 // Fill (pid 1, "cold"), then random overwrites: 80% to the first fifth of
 // the space (pid 0, "hot"), with a marker every 1000 writes.
@@ -90,9 +89,11 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
   CHECK(csv == slurp(dir.file("j2/sweep.csv")));
   const auto rows = lines_of(csv);
   REQUIRE(rows.size() == 5);
-  CHECK_THAT(rows[0], Catch::StartsWith("config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"
-                                        "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,ru_not_fully_written,waf_share_ruh0,"
-                                        "waf_share_ruh1,error"));
+  CHECK_THAT(
+      rows[0],
+      Catch::StartsWith("config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"
+                        "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,ru_not_fully_written,waf_share_ruh0,"
+                        "waf_share_ruh1,error"));
   const std::vector<std::pair<std::string, std::string>> order = {
       {"60", "single"}, {"60", "fdp"}, {"90", "single"}, {"90", "fdp"}};
   for (size_t i = 0; i < order.size(); ++i) {
@@ -105,8 +106,8 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
     // The configuration's folder holds exactly what a single run writes (a
     // folder per configuration: a single run refuses another's results).
     const std::string single_dir = dir.file("single-" + id);
-    const auto single = run_ftlsim("--trace " + tr + " " + kDevice + " --ruh 2 --gc-thres " + thres +
-                                   " --placement " + placement + " --out " + single_dir);
+    const auto single = run_ftlsim("--trace " + tr + " " + kDevice + " --ruh 2 --gc-thres " + thres + " --placement " +
+                                   placement + " --out " + single_dir);
     REQUIRE(single.exit_code == 0);
     const std::string summary = slurp(single_dir + "/summary.json");
     CHECK(slurp(dir.file("j1/" + id + "/summary.json")) == summary);
@@ -138,8 +139,8 @@ TEST_CASE("an invalid configuration in the product gives an error row and exit c
   const std::string tr = dir.file("t.ftr");
   write_trace(tr);
   // The map names a handle that --ruh 2 does not have: only that configuration fails.
-  const auto r = run_ftlsim("--trace " + tr + " " + kDevice +
-                            " --placement \"single,fdp;map:0=0,1=5\" --ruh 2 --out " + dir.file("out"));
+  const auto r = run_ftlsim("--trace " + tr + " " + kDevice + " --placement \"single,fdp;map:0=0,1=5\" --ruh 2 --out " +
+                            dir.file("out"));
   INFO(r.output);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Catch::Contains("ftlsim: error: 1 of 3 configurations failed"));
@@ -266,8 +267,8 @@ TEST_CASE("compare refuses lists, unknown options and invalid sides with one lin
 TEST_CASE("help documents lists, ranges, the sweep order and compare", "[cli]") {
   const auto r = run_ftlsim("--help");
   CHECK(r.exit_code == 0);
-  for (const char* s : {"-j,--jobs", "50:90:10", "map: spec", "last option varying fastest", "sweep.csv",
-                        "compare", "--ru-size", "--ruh-type"}) {
+  for (const char* s : {"-j,--jobs", "50:90:10", "map: spec", "last option varying fastest", "sweep.csv", "compare",
+                        "--ru-size", "--ruh-type"}) {
     CHECK_THAT(r.output, Catch::Contains(s));
   }
   const auto c = run_ftlsim("compare --help");

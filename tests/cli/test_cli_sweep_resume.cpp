@@ -5,12 +5,12 @@
 // run. A second signal stops at once and still leaves a consistent
 // sweep.csv; a changed option or trace is another sweep: refused in the
 // folder, or with --force run afresh, carrying nothing over.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -208,7 +208,8 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, 11);
   const std::string out = dir.file("out");
-  const std::string args = "--trace " + tr + " " + kDevice + " --gc-thres 60,80 --placement single,fdp -j 2 --out " + out;
+  const std::string args =
+      "--trace " + tr + " " + kDevice + " --gc-thres 60,80 --placement single,fdp -j 2 --out " + out;
   const test::RunResult first = run_ftlsim(args);
   REQUIRE(first.exit_code == 0);
   CHECK_THAT(first.output, !Catch::Contains("resumed"));

@@ -12,12 +12,12 @@
 // The root-only members (read-only file systems and devices, an exclusive
 // open of a loop device, kill -9 onto a loop device, mounted tracefs and
 // debugfs) are in tests/replay/test_replay_refusals.sh.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -129,9 +129,9 @@ TEST_CASE("replay: a target on a kernel file system (/proc, /sys) is refused bef
   const std::string small = " --logical 8M --no-progress";
   for (const std::string& args :
        {"dump " + t + " -o /proc/x.csv", "convert --from disksim " + t + " -o /sys/x.ftr",
-        "compare --trace " + t + small + " --b \"--gc-thres 60\" --out /proc/x", "qd-sweep --trace " + t + small +
-        " --qd 1,2 --out /sys/x", "replay --no-progress --trace " + t + " --target " + tmp.file("r.img") +
-        " --create 8M --out /proc/x"}) {
+        "compare --trace " + t + small + " --b \"--gc-thres 60\" --out /proc/x",
+        "qd-sweep --trace " + t + small + " --qd 1,2 --out /sys/x",
+        "replay --no-progress --trace " + t + " --target " + tmp.file("r.img") + " --create 8M --out /proc/x"}) {
     expect_one_line(args, "file system, which holds no files ftlsim could write");
   }
   CHECK_FALSE(fs::exists(tmp.file("r.img")));

@@ -17,12 +17,12 @@
 
 #include "cli_run.h"
 
+using ftlsim::test::kDevice;
+using ftlsim::test::put;
 using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
-using ftlsim::test::TempDir;
-using ftlsim::test::kDevice;
 using ftlsim::test::slurp;
-using ftlsim::test::put;
+using ftlsim::test::TempDir;
 
 namespace {
 
@@ -225,7 +225,7 @@ void check_one_line_failure(const RunResult& r) {
 
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;
-constexpr uint64_t kPage = 4096;  // --io-size default, and the simulator's mapping unit
+constexpr uint64_t kPage = 4096;     // --io-size default, and the simulator's mapping unit
 constexpr uint64_t kIatNs = 10'000;  // --iat default
 
 // The small device of test_cli.cpp: 51.2 MiB logical.
@@ -296,9 +296,7 @@ TEST_CASE("gen hotcold with fill and markers: info reports the hand-computed cou
   // 90% of the writes go to hot: binomial sd = sqrt(20000 * 0.9 * 0.1) ~ 42.
   CHECK(hot_writes >= 18000 - 300);
   CHECK(hot_writes <= 18000 + 300);
-  CHECK(hot["read_bytes"].u64() + hot["trim_bytes"].u64() + cold["read_bytes"].u64() +
-            cold["trim_bytes"].u64() ==
-        0);
+  CHECK(hot["read_bytes"].u64() + hot["trim_bytes"].u64() + cold["read_bytes"].u64() + cold["trim_bytes"].u64() == 0);
 
   CHECK(j["footprint"]["written_pages"].u64() == kPages);
   CHECK(j["footprint"]["touched_pages"].u64() == kPages);
@@ -358,8 +356,7 @@ TEST_CASE("gen uniform with reads and an uneven marker step: info counts add up"
   CHECK(j["lba"]["end"].u64() == 16 * kMiB / 512);
 }
 
-TEST_CASE("gen: same seed gives the same bytes, another seed other records, no overwrite without force",
-          "[cli]") {
+TEST_CASE("gen: same seed gives the same bytes, another seed other records, no overwrite without force", "[cli]") {
   TempDir dir("gen-det");
   const std::string a = dir.file("a.ftr");
   const std::string b = dir.file("b.ftr");
@@ -611,8 +608,8 @@ TEST_CASE("info on a truncated trace names the file and the first incomplete rec
     std::string expect;
   };
   const std::vector<Cut> cuts = {
-      {"mid.ftr", header + 5 * 24 + 10, "record 5"},  // 10 bytes into record 5
-      {"one.ftr", header + 1, "record 0"},            // 1 byte into record 0
+      {"mid.ftr", header + 5 * 24 + 10, "record 5"},     // 10 bytes into record 5
+      {"one.ftr", header + 1, "record 0"},               // 1 byte into record 0
       {"last.ftr", header + 99 * 24 + 23, "record 99"},  // 1 byte short of the end
   };
   for (const Cut& cut : cuts) {
@@ -622,8 +619,8 @@ TEST_CASE("info on a truncated trace names the file and the first incomplete rec
       const RunResult r = run_ftlsim("info " + path + json);
       INFO(cut.name << json);
       check_one_line_failure(r);
-      CHECK_THAT(r.output, Catch::Contains(path) && Catch::Contains("truncated") &&
-                               Catch::Contains(cut.expect) && Catch::Contains("100 records"));
+      CHECK_THAT(r.output, Catch::Contains(path) && Catch::Contains("truncated") && Catch::Contains(cut.expect) &&
+                               Catch::Contains("100 records"));
     }
   }
 }

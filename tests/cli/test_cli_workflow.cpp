@@ -22,14 +22,14 @@
 
 using Catch::Contains;
 using ftlsim::test::kDevice;
+using ftlsim::test::put;
+using ftlsim::test::rec;
 using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
-using ftlsim::test::rec;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
-using ftlsim::test::put;
 
 namespace {
 
@@ -55,15 +55,14 @@ std::string record_bytes(const std::string& path) {
   return bytes.substr(h);
 }
 
-const std::string kBackToFtr =
-    " --keep-time --columns time=time,lba=lba,length=length,op=op,pid=pid --no-progress";
+const std::string kBackToFtr = " --keep-time --columns time=time,lba=lba,length=length,op=op,pid=pid --no-progress";
 
 // Every op, an ID per byte width, a time that goes back, a flush and a
 // marker: the records of the round-trip and filter tests.
 const std::vector<Record> kMixed = {
-    rec(Op::kWrite, 8, 8, 1, 5000),     rec(Op::kRead, 0, 16, 0, 4000),  rec(Op::kTrim, 100, 8, 2, 6000),
-    rec(Op::kFlush, 0, 0, 0, 6000),     rec(Op::kMarker, 42, 0, 0, 7000),
-    rec(Op::kWrite, uint64_t{1} << 40, 1, 65535, 8000),
+    rec(Op::kWrite, 8, 8, 1, 5000),   rec(Op::kRead, 0, 16, 0, 4000),
+    rec(Op::kTrim, 100, 8, 2, 6000),  rec(Op::kFlush, 0, 0, 0, 6000),
+    rec(Op::kMarker, 42, 0, 0, 7000), rec(Op::kWrite, uint64_t{1} << 40, 1, 65535, 8000),
 };
 const std::string kMixedCsv =
     "time,op,lba,length,pid\n"
@@ -118,7 +117,8 @@ TEST_CASE("dump -> convert --keep-time gives the records back byte for byte", "[
   // Synthetic traces from gen: fill, reads, trims, markers, several IDs.
   const std::string g = tmp.file("g.ftr");
   REQUIRE(run_ftlsim("gen --pattern streams --streams 0.6:0.1,0.3:0.2,0.1:0.7 --logical 8M --fill --writes 3000 "
-                     "--read-ratio 0.2 --trim-ratio 0.1 --markers 250 --no-progress -o " + g)
+                     "--read-ratio 0.2 --trim-ratio 0.1 --markers 250 --no-progress -o " +
+                     g)
               .exit_code == 0);
   round_trip(g, "gen");
   // Shipped traces: the demo and a real capture (tagged, with markers).
@@ -137,8 +137,8 @@ TEST_CASE("dump -> convert --keep-time gives the records back byte for byte", "[
   CHECK(d.output == "time,op,lba,length,pid\n0,write,8,8,1\n0,read,0,16,0\n1000,trim,100,8,2\n");
   // disksim and blkparse keep their times already: --keep-time is refused there.
   put(tmp.file("one.disksim"), "5 0 0 8 0\n");
-  const RunResult k = run_ftlsim("convert --from disksim " + tmp.file("one.disksim") + " -o " + tmp.file("k.ftr") +
-                                 " --keep-time");
+  const RunResult k =
+      run_ftlsim("convert --from disksim " + tmp.file("one.disksim") + " -o " + tmp.file("k.ftr") + " --keep-time");
   CHECK(k.exit_code == 2);
   CHECK_THAT(k.output, Contains("--keep-time does not apply to --from disksim"));
 }
@@ -149,7 +149,8 @@ TEST_CASE("dump selects a record range, ops and placement IDs", "[cli][dump]") {
   write_ftr(t, kMixed);
   const std::string head = "time,op,lba,length,pid\n";
   CHECK(run_ftlsim("dump " + t + " --range 1:3").output == head + "4000,read,0,16,0\n6000,trim,100,8,2\n");
-  CHECK(run_ftlsim("dump " + t + " --range 4:").output == head + "7000,marker,42,0,0\n8000,write,1099511627776,1,65535\n");
+  CHECK(run_ftlsim("dump " + t + " --range 4:").output ==
+        head + "7000,marker,42,0,0\n8000,write,1099511627776,1,65535\n");
   CHECK(run_ftlsim("dump " + t + " --range :1").output == head + "5000,write,8,8,1\n");
   CHECK(run_ftlsim("dump " + t + " --range 9:20").output == head);
   CHECK(run_ftlsim("dump " + t + " --op write,marker").output ==
@@ -230,8 +231,7 @@ TEST_CASE("convert refuses an input with several devices unless one is kept or t
 
   // Merged: all 4, and info lists the devices with their counts.
   const std::string merged = tmp.file("merged.ftr");
-  const RunResult m =
-      run_ftlsim("convert --from disksim " + in + " -o " + merged + " --merge-devices --no-progress");
+  const RunResult m = run_ftlsim("convert --from disksim " + in + " -o " + merged + " --merge-devices --no-progress");
   INFO(m.output);
   REQUIRE(m.exit_code == 0);
   CHECK_THAT(m.output, Contains("4 records written") && Contains("3 devices merged into one address space"));
@@ -240,8 +240,8 @@ TEST_CASE("convert refuses an input with several devices unless one is kept or t
                                    "2 (1 request)"));
   const RunResult json = run_ftlsim("info --json " + merged);
   CHECK_THAT(json.output, Contains("\"device\": \"1\",\n      \"requests\": 2"));
-  const RunResult both = run_ftlsim("convert --from disksim " + in + " -o " + tmp.file("y.ftr") +
-                                    " --merge-devices --device 1");
+  const RunResult both =
+      run_ftlsim("convert --from disksim " + in + " -o " + tmp.file("y.ftr") + " --merge-devices --device 1");
   CHECK(both.exit_code == 2);
   CHECK_THAT(both.output, Contains("--merge-devices and --device/--disk are alternatives"));
 
@@ -272,18 +272,18 @@ TEST_CASE("a write issued long after it was queued keeps its hint when Q is impo
   // issued 10 us later, the first 1.06 s later (a loaded machine).
   const std::string raw = tmp.file("run.raw.txt");
   put(raw,
-             "fio-55 [001] ..... 100.000000: 7,0 Q W 2048 + 8 [fio]\n"
-             "fio-55 [001] ..... 100.000010: 7,0 Q W 4096 + 8 [fio]\n"
-             "fio-55 [001] ..... 100.000020: 7,0 D W 4096 + 8 [fio]\n"
-             "kworker-9 [000] ..... 101.060000: 7,0 D W 2048 + 8 [kworker]\n");
+      "fio-55 [001] ..... 100.000000: 7,0 Q W 2048 + 8 [fio]\n"
+      "fio-55 [001] ..... 100.000010: 7,0 Q W 4096 + 8 [fio]\n"
+      "fio-55 [001] ..... 100.000020: 7,0 D W 4096 + 8 [fio]\n"
+      "kworker-9 [000] ..... 101.060000: 7,0 D W 2048 + 8 [kworker]\n");
   const std::string hints = tmp.file("run.hints.csv");
   put(hints,
-             "time_ns,dev,sector,sectors,hint,stream,ino,pid,comm\n"
-             "100000000000,7:0,2048,8,5,0,12,55,fio\n"
-             "100000010000,7:0,4096,8,2,0,13,55,fio\n");
+      "time_ns,dev,sector,sectors,hint,stream,ino,pid,comm\n"
+      "100000000000,7:0,2048,8,5,0,12,55,fio\n"
+      "100000010000,7:0,4096,8,2,0,13,55,fio\n");
   const auto convert = [&](const std::string& name, const std::string& options) {
-    const RunResult r = run_ftlsim("convert --from ftrace-blk " + raw + " -o " + tmp.file(name) + " --hints " +
-                                   hints + " --no-progress " + options);
+    const RunResult r = run_ftlsim("convert --from ftrace-blk " + raw + " -o " + tmp.file(name) + " --hints " + hints +
+                                   " --no-progress " + options);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     return r.output;
@@ -314,7 +314,8 @@ TEST_CASE("info warns when the timestamps imply more than a device sustains", "[
   const RunResult fast = run_ftlsim("info " + tmp.file("fast.ftr"));
   INFO(fast.output);
   CHECK(fast.exit_code == 0);
-  CHECK_THAT(fast.output, Contains("ftlsim info: warning: ") && Contains("1000 requests in 999 ns is 1001 M requests/s") &&
+  CHECK_THAT(fast.output, Contains("ftlsim info: warning: ") &&
+                              Contains("1000 requests in 999 ns is 1001 M requests/s") &&
                               Contains("are the times in the unit the conversion assumed?"));
   // --json carries it in "warnings", with stderr left clean.
   const RunResult json = run_ftlsim("info --json " + tmp.file("fast.ftr") + " 2>/dev/null");
@@ -348,7 +349,8 @@ TEST_CASE("a single run's --out holding another configuration's results is refus
   CHECK(slurp(out + "/summary.json") == first);
   // Another trace with the same options: refused too.
   const std::string t2 = tmp.file("t2.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 4000 --seed 2 --no-progress -o " + t2).exit_code == 0);
+  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 4000 --seed 2 --no-progress -o " + t2).exit_code ==
+          0);
   CHECK(run_ftlsim("--trace " + t2 + " " + kDevice + " --out " + out + " --gc-thres 60").exit_code == 2);
   // With --force: this run's results.
   REQUIRE(run_ftlsim(run + " --gc-thres 70 --force").exit_code == 0);
@@ -380,9 +382,9 @@ TEST_CASE("FDP device options given with single placement get a warning", "[cli]
     const RunResult r = run_ftlsim(run + " " + opt);
     INFO(opt << ": " << r.output);
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.output, Contains("ftlsim: warning: " + opt.substr(0, opt.find(' ')) +
-                                  " does not apply to --placement single") &&
-                             Contains(waf));  // and indeed the same WAF
+    CHECK_THAT(r.output,
+               Contains("ftlsim: warning: " + opt.substr(0, opt.find(' ')) + " does not apply to --placement single") &&
+                   Contains(waf));  // and indeed the same WAF
     CHECK_THAT(run_ftlsim(run + " " + opt + " --placement fdp").output, !Contains("does not apply"));
   }
   CHECK_THAT(plain.output, !Contains("warning"));
@@ -391,14 +393,14 @@ TEST_CASE("FDP device options given with single placement get a warning", "[cli]
   CHECK_THAT(run_ftlsim("qd-sweep --trace " + t + " " + kDevice + " --qd 1 --ruh 4").output,
              Contains("--ruh does not apply to --placement single"));
   // compare: a shared option is meant for the FDP side; one given to the single side alone gets the warning.
-  CHECK_THAT(run_ftlsim("compare --trace " + t + " " + kDevice +
-                        " --ruh 4 --a \"--placement single\" --b \"--placement fdp\"")
-                 .output,
-             !Contains("warning"));
-  CHECK_THAT(run_ftlsim("compare --trace " + t + " " + kDevice +
-                        " --a \"--placement single --ruh 4\" --b \"--placement fdp\"")
-                 .output,
-             Contains("--ruh does not apply to --placement single"));
+  CHECK_THAT(
+      run_ftlsim("compare --trace " + t + " " + kDevice + " --ruh 4 --a \"--placement single\" --b \"--placement fdp\"")
+          .output,
+      !Contains("warning"));
+  CHECK_THAT(
+      run_ftlsim("compare --trace " + t + " " + kDevice + " --a \"--placement single --ruh 4\" --b \"--placement fdp\"")
+          .output,
+      Contains("--ruh does not apply to --placement single"));
   // --ru-time-limit closes single's line too (it changes results): no warning.
   CHECK_THAT(run_ftlsim(run + " --ru-time-limit 1ms").output, !Contains("warning"));
 }

@@ -64,8 +64,7 @@ TEST_CASE("one stop scope at a time", "[cli][unit]") {
   CHECK_FALSE(scope.stopped());
 }
 
-TEST_CASE("the first signal prints the scope's message, the second ends the process by that signal",
-          "[cli][unit]") {
+TEST_CASE("the first signal prints the scope's message, the second ends the process by that signal", "[cli][unit]") {
   for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
     INFO("signal " << sig);
     int pipe_fds[2];

@@ -30,7 +30,8 @@ class OpenGate {
   OpenGate(const std::string& path, std::function<void()> action, uint64_t extra = 0) : action_(std::move(action)) {
     fan_ = ::fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC | O_LARGEFILE);
     if (fan_ < 0) return;
-    if (::fanotify_mark(fan_, FAN_MARK_ADD, FAN_OPEN_PERM | extra, AT_FDCWD, path.c_str()) != 0 || ::pipe2(stop_, O_CLOEXEC) != 0) {
+    if (::fanotify_mark(fan_, FAN_MARK_ADD, FAN_OPEN_PERM | extra, AT_FDCWD, path.c_str()) != 0 ||
+        ::pipe2(stop_, O_CLOEXEC) != 0) {
       ::close(fan_);
       fan_ = -1;
       return;

@@ -43,7 +43,8 @@ TEST_CASE("InputFile refuses what is not a regular file, without blocking", "[co
   CHECK_THROWS_WITH(InputFile("/dev/null"), Contains("not a regular file (a character device)"));
   CHECK_THROWS_WITH(InputFile("/"), Contains("not a regular file (a directory)"));
   CHECK_THROWS_AS(InputFile("/proc/self/status"), InputError);
-  CHECK_THROWS_WITH(InputFile("/proc/self/status"), Contains("a special file whose size (0 bytes) is not its contents"));
+  CHECK_THROWS_WITH(InputFile("/proc/self/status"),
+                    Contains("a special file whose size (0 bytes) is not its contents"));
   CHECK_THROWS_WITH(InputFile(temp_path("missing")), Contains("no such file"));
 
   const std::string empty = temp_path("empty");
@@ -72,8 +73,8 @@ TEST_CASE("a guarded mapping whose file shrinks reads zeros and reports it", "[c
     CHECK(bytes[0] == 'x');
     CHECK_FALSE(guard.faulted());
     REQUIRE(::ftruncate(fd, page) == 0);  // another program truncates the file
-    CHECK(bytes[0] == 'x');                // still there
-    CHECK(bytes[2 * page + 5] == 0);       // SIGBUS without the guard
+    CHECK(bytes[0] == 'x');               // still there
+    CHECK(bytes[2 * page + 5] == 0);      // SIGBUS without the guard
     CHECK(bytes[page] == 0);
     CHECK(guard.faulted());
     CHECK_THAT(mapped_input_fault(), Contains(path) && Contains("changed while ftlsim was reading it"));

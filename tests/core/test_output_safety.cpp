@@ -5,9 +5,9 @@
 // AtomicFile writes into, and the commit checks the name there again;
 // RunInputs compares by device and inode; OutputDir swaps in one complete
 // set and leaves the old one when the run fails.
-#include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -24,13 +24,11 @@
 namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::Existing;
-using ftlsim::test::slurp;
 using ftlsim::test::names_in;
 using ftlsim::test::put;
+using ftlsim::test::slurp;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("a symbolic link planted at the old temporary name is never written through", "[core][unit]") {
   const ftlsim::test::TempDir tmp("atomic-symlink");
@@ -74,7 +72,9 @@ TEST_CASE("an output is a regular file or absent: nothing else is replaced, --fo
   fs::create_symlink(target, link);
   const std::string dir = tmp.file("dir");
   fs::create_directory(dir);
-  for (const auto& [path, kind] : {std::pair{fifo, "a FIFO"}, {link, "a symbolic link"}, {dir, "a folder"},
+  for (const auto& [path, kind] : {std::pair{fifo, "a FIFO"},
+                                   {link, "a symbolic link"},
+                                   {dir, "a folder"},
                                    {std::string("/dev/null"), "a character device"}}) {
     INFO(path);
     CHECK_THROWS_WITH(ftlsim::write_file_atomically(path, "x", Existing::kReplace), Contains(kind));
@@ -88,7 +88,8 @@ TEST_CASE("an output is a regular file or absent: nothing else is replaced, --fo
   CHECK(S_ISCHR(st.st_mode));
   CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", target, false, {}), Contains("already exists (use `force`"));
   (void)ftlsim::open_output_file("-o", target, true, {});  // a regular file with --force: fine
-  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", tmp.file("none/x.ftr"), false, {}), Contains("does not exist"));
+  CHECK_THROWS_WITH((void)ftlsim::open_output_file("-o", tmp.file("none/x.ftr"), false, {}),
+                    Contains("does not exist"));
 }
 
 TEST_CASE("inputs are compared by device and inode", "[core][unit]") {
@@ -168,7 +169,8 @@ TEST_CASE("an output folder is replaced as one set, or left as it was", "[core][
 
   // Anything this kind of run does not write makes the folder someone else's.
   put(out + "/notes.txt", "mine");
-  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", out, own, {}), Contains("holds 1 entry this run does not write (notes.txt)"));
+  CHECK_THROWS_WITH(ftlsim::OutputDir("--out", out, own, {}),
+                    Contains("holds 1 entry this run does not write (notes.txt)"));
   CHECK(slurp(out + "/notes.txt") == "mine");
   // Swapping out the current folder would leave the shell in a removed one.
   CHECK_THROWS_WITH(ftlsim::OutputDir("--out", ".", own, {}), Contains("is (or holds) the current folder"));

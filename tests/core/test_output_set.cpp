@@ -4,11 +4,11 @@
 // "link/../results" is one folder from the check to the publish; "symdir/"
 // and "symdir/." are the symbolic link they name; an existing folder is
 // replaced only when its manifest proves every entry in it.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -25,9 +25,9 @@
 namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::OutputDir;
-using ftlsim::test::slurp;
 using ftlsim::test::names_in;
 using ftlsim::test::put;
+using ftlsim::test::slurp;
 
 namespace {
 
@@ -37,7 +37,8 @@ const std::vector<std::string> kOwn = {"summary.json", "timeseries.csv", "a"};
 void publish_set(const std::string& out, const std::vector<std::string>& files, const std::string& text = "set") {
   OutputDir d("--out", out, kOwn, {});
   for (const std::string& f : files) {
-    if (f.find('/') != std::string::npos) fs::create_directories(d.staging() + "/" + fs::path(f).parent_path().string());
+    if (f.find('/') != std::string::npos)
+      fs::create_directories(d.staging() + "/" + fs::path(f).parent_path().string());
     put(d.staging() + "/" + f, text);
   }
   d.publish();
@@ -82,8 +83,7 @@ TEST_CASE("symdir, symdir/ and symdir/. are the same symbolic link, refused", "[
   for (const std::string suffix : {"", "/", "/.", "/./", "//", "/./."}) {
     INFO(suffix);
     CHECK_THROWS_WITH(OutputDir("--out", tmp.file("symdir") + suffix, kOwn, {}), Contains("is a symbolic link"));
-    CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("symdir") + suffix, {}),
-                      Contains("is a symbolic link"));
+    CHECK_THROWS_WITH(ftlsim::InPlaceFolder("--out", tmp.file("symdir") + suffix, {}), Contains("is a symbolic link"));
   }
   CHECK(names_in(real) == std::set<std::string>{"summary.json"});
   CHECK(fs::exists(real + "/" + ftlsim::kManifestName));
@@ -119,7 +119,8 @@ TEST_CASE("a run deletes only what an earlier run provably wrote", "[core][unit]
     fs::remove(tmp.file("o2/summary.json"));
     fs::create_directories(tmp.file("o2/summary.json"));
     put(tmp.file("o2/summary.json/keep"), "k");
-    CHECK_THROWS_WITH(OutputDir("--out", tmp.file("o2"), kOwn, {}), Contains("summary.json (not the file ftlsim wrote)"));
+    CHECK_THROWS_WITH(OutputDir("--out", tmp.file("o2"), kOwn, {}),
+                      Contains("summary.json (not the file ftlsim wrote)"));
     CHECK(slurp(tmp.file("o2/summary.json/keep")) == "k");
   }
   SECTION("a file ftlsim wrote, changed or replaced since") {
@@ -135,7 +136,8 @@ TEST_CASE("a run deletes only what an earlier run provably wrote", "[core][unit]
     // inode number shows the same way).
     publish_set(tmp.file("o3"), {"summary.json"});
     fs::permissions(tmp.file("o3/summary.json"), fs::perms::owner_read, fs::perm_options::replace);
-    CHECK_THROWS_WITH(OutputDir("--out", tmp.file("o3"), kOwn, {}), Contains("summary.json (changed since ftlsim wrote it)"));
+    CHECK_THROWS_WITH(OutputDir("--out", tmp.file("o3"), kOwn, {}),
+                      Contains("summary.json (changed since ftlsim wrote it)"));
   }
   SECTION("no manifest: nothing in it is provably ftlsim's") {
     fs::create_directories(out);
@@ -173,9 +175,11 @@ TEST_CASE("a run deletes only what an earlier run provably wrote", "[core][unit]
     put(tmp.file("c") + m, text.substr(0, text.size() - 3));
     const int parent = ::open(tmp.file("").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     REQUIRE(parent >= 0);
-    for (const auto& [dir, why] : std::vector<std::pair<std::string, std::string>>{
-             {"f", "not a manifest ftlsim wrote"}, {"d", "a folder"}, {"l", "a symbolic link"},
-             {"c", "not a manifest ftlsim wrote"}}) {
+    for (const auto& [dir, why] :
+         std::vector<std::pair<std::string, std::string>>{{"f", "not a manifest ftlsim wrote"},
+                                                          {"d", "a folder"},
+                                                          {"l", "a symbolic link"},
+                                                          {"c", "not a manifest ftlsim wrote"}}) {
       INFO(dir);
       CHECK_THROWS_WITH(OutputDir("--out", tmp.file(dir), kOwn, {}),
                         Contains(std::string(ftlsim::kManifestName) + " (" + why));
@@ -197,7 +201,7 @@ TEST_CASE("a run deletes only what an earlier run provably wrote", "[core][unit]
     fs::create_directories(tmp.file("empty"));
     publish_set(tmp.file("empty"), {"summary.json"});
     CHECK(names_in(tmp.file("empty")) == std::set<std::string>{"summary.json"});
-  CHECK(fs::exists(tmp.file("empty") + "/" + ftlsim::kManifestName));
+    CHECK(fs::exists(tmp.file("empty") + "/" + ftlsim::kManifestName));
   }
 }
 
@@ -236,7 +240,7 @@ TEST_CASE("mount points inside or at an output folder are never replaced (root)"
     return;
   }
   CHECK_THROWS_WITH(OutputDir("--out", out, kOwn, {}), Contains("a (a mount point)"));
-  ::umount(( out + "/a").c_str());
+  ::umount((out + "/a").c_str());
   fs::create_directories(tmp.file("mnt"));
   REQUIRE(::mount(other.c_str(), tmp.file("mnt").c_str(), nullptr, MS_BIND, nullptr) == 0);
   CHECK_THROWS_WITH(OutputDir("--out", tmp.file("mnt"), kOwn, {}), Contains("is a mount point"));

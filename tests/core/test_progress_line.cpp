@@ -39,8 +39,7 @@ TEST_CASE("progress: percent, rate and time left follow from done, total and ela
   CHECK(format_progress(s) == "simulate   40.0%  12.0M of 30.0M records  4.00M records/s  elapsed 3s  left 5s");
   // Bytes: 1 GiB of 4 GiB in 8 s = 128 MiB/s, 3 GiB left = 24 s.
   s = {"replay", uint64_t{1} << 30, uint64_t{4} << 30, ProgressUnit::kBytes, 8.0, "32 in flight"};
-  CHECK(format_progress(s) ==
-        "replay   25.0%  1.00 GiB of 4.00 GiB  128.0 MiB/s  elapsed 8s  left 24s  32 in flight");
+  CHECK(format_progress(s) == "replay   25.0%  1.00 GiB of 4.00 GiB  128.0 MiB/s  elapsed 8s  left 24s  32 in flight");
   // Unknown total: no percent, no time left.
   s = {"gen", 5'000'000, 0, ProgressUnit::kRecords, 2.0, ""};
   CHECK(format_progress(s) == "gen  5.00M records  2.50M records/s  elapsed 2s");

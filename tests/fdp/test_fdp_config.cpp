@@ -6,10 +6,10 @@
 #include "fdp/fdp_config.h"
 #include "fdp/handle_stats.h"
 #include "fdp/stream_map.h"
+#include "ftl/any_ftl.h"
 #include "ftl/ftl_config.h"
 #include "ftl/ftl_layout.h"
 #include "ftl/ftl_test_util.h"
-#include "ftl/any_ftl.h"
 
 using namespace ftlsim;
 
@@ -129,7 +129,7 @@ TEST_CASE("reclaim groups split the lines as FEMU, or the dies", "[fdp][unit]") 
   CHECK(shape.units_per_group == 21);
   CHECK(fdp::make_layout(g, c).units == 63);
   c.reclaim_groups = 4;
-  CHECK(c.rgif() == 3);  // FEMU's nvme_calc_rgif: the bit length of 4
+  CHECK(c.rgif() == 3);              // FEMU's nvme_calc_rgif: the bit length of 4
   c.rg_split = fdp::RgSplit::kDies;  // 2 dies per RG: a group line is 256 KiB, 64 per RG
   shape = fdp::resolve_ru_shape(g, c);
   CHECK(shape.bytes == (256u << 10));
@@ -172,7 +172,7 @@ TEST_CASE("reclaim groups of whole channels or LUN shares, as ConfFDP's", "[fdp]
   CHECK(order(2, 4, 4) == V{0, 2, 4, 6, 1, 3, 5, 7});
   CHECK(order(1, 4, 2) == V{0, 1, 2, 3});
   CHECK(order(8, 2, 1) == V{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});  // one RG: every die
-  CHECK(order(2, 4, 2) == V{0, 2, 4, 6, 1, 3, 5, 7});  // RGs = channels: one channel each
+  CHECK(order(2, 4, 2) == V{0, 2, 4, 6, 1, 3, 5, 7});                                // RGs = channels: one channel each
   c.reclaim_groups = 4;
   const auto shape = fdp::resolve_ru_shape(test::geometry(8, 2, 1, 8, 4, 64), c);
   CHECK(shape.group_dies == 4);

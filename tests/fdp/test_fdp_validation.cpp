@@ -33,7 +33,7 @@ ftl::FtlConfig device(uint64_t logical_bytes) {
 }
 
 std::vector<trace::Record> make_trace(workload::Pattern p, uint64_t logical, uint64_t writes, uint64_t seed,
-                                    std::vector<workload::StreamShare> streams = {}) {
+                                      std::vector<workload::StreamShare> streams = {}) {
   workload::SynthSpec s;
   s.pattern = p;
   s.logical_bytes = logical;
@@ -150,8 +150,8 @@ TEST_CASE("interval placement separates hot from cold without tags", "[fdp][vali
   CHECK(interval.ftl.waf() <= bound);
   CHECK(interval.ftl.waf() < 0.85 * single);
   // Handle 0 takes the hot rewrites: about 90% of the writes after the fill.
-  const double hot_share = static_cast<double>(interval.handles.at(0).host_bytes) /
-                           static_cast<double>(interval.ftl.host_slots * 4096);
+  const double hot_share =
+      static_cast<double>(interval.handles.at(0).host_bytes) / static_cast<double>(interval.ftl.host_slots * 4096);
   CHECK(hot_share > 0.6);
   // With tags stripped the fdp policy puts everything in one handle, the
   // interval policy does not need them.
@@ -163,8 +163,7 @@ TEST_CASE("interval placement separates hot from cold without tags", "[fdp][vali
 TEST_CASE("on streams with distinct lifetimes oracle <= fdp <= single", "[fdp][validation]") {
   const uint64_t logical = 400u << 20;
   const auto c = device(logical);
-  const auto recs = make_trace(workload::Pattern::kStreams, logical, 2000000, 4,
-                             {{0.6, 0.1}, {0.3, 0.3}, {0.1, 0.6}});
+  const auto recs = make_trace(workload::Pattern::kStreams, logical, 2000000, 4, {{0.6, 0.1}, {0.3, 0.3}, {0.1, 0.6}});
   for (auto type : {Kind::kPi, Kind::kIi}) {
     const double oracle = run(c, recs, "oracle", 3, type).ftl.waf();
     const double tagged = run(c, recs, "fdp", 3, type).ftl.waf();
@@ -178,8 +177,7 @@ TEST_CASE("on streams with distinct lifetimes oracle <= fdp <= single", "[fdp][v
 TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
   const uint64_t logical = 400u << 20;
   const auto c = device(logical);
-  const auto recs = make_trace(workload::Pattern::kStreams, logical, 500000, 9,
-                             {{0.5, 0.2}, {0.3, 0.3}, {0.2, 0.5}});
+  const auto recs = make_trace(workload::Pattern::kStreams, logical, 500000, 9, {{0.5, 0.2}, {0.3, 0.3}, {0.2, 0.5}});
   for (auto type : {Kind::kPi, Kind::kIi}) {
     const auto r = run(c, recs, "fdp", 4, type);
     uint64_t host = 0, gc_in = 0, gc_out = 0, units = 0, mbe = 0;
@@ -223,7 +221,7 @@ TEST_CASE("FDP statistics and per-handle bytes add up", "[fdp][validation]") {
 // do not in this model (persistently isolated wins there at every OP tried).
 TEST_CASE("initially isolated handles win at tight over-provisioning, persistently isolated at ample",
           "[fdp][validation]") {
-  const std::vector<workload::StreamShare> streams = {{0.3, 0.05}, {0.2, 0.1},  {0.15, 0.1}, {0.1, 0.15},
+  const std::vector<workload::StreamShare> streams = {{0.3, 0.05}, {0.2, 0.1},   {0.15, 0.1},  {0.1, 0.15},
                                                       {0.1, 0.1},  {0.07, 0.15}, {0.05, 0.15}, {0.03, 0.2}};
   auto waf = [&](double op, Kind type) {
     const auto logical = static_cast<uint64_t>((256.0 - 16.0) * 2.0 / (1.0 + op)) * (1u << 20);

@@ -58,10 +58,10 @@ TEST_CASE("handle_stats adds up streams and units per handle", "[fdp][unit]") {
   CHECK(h[0].ruh == 0U);
   CHECK(h[0].host_bytes == 100 * kSlot);
   CHECK(h[0].gc_in_bytes == 40 * kSlot);
-  CHECK(h[0].gc_out_bytes == 40 * kSlot);     // 30 + 10
-  CHECK(h[0].mbmw_bytes == 140 * kSlot);      // host + gc_out
-  CHECK(h[0].mbe_bytes == 3 * (1u << 20));    // 2 + 1 RUs
-  CHECK(h[0].units_in_use == 3);              // units 0 (open), 3 and 5: not 1 (free)
+  CHECK(h[0].gc_out_bytes == 40 * kSlot);   // 30 + 10
+  CHECK(h[0].mbmw_bytes == 140 * kSlot);    // host + gc_out
+  CHECK(h[0].mbe_bytes == 3 * (1u << 20));  // 2 + 1 RUs
+  CHECK(h[0].units_in_use == 3);            // units 0 (open), 3 and 5: not 1 (free)
   CHECK(h[0].ru_available_bytes == 5 * kSlot);
   CHECK(h[0].waf_share == Approx(140.0 / 150.0));
   CHECK(h[1].name == "ruh1");

@@ -40,8 +40,7 @@ TEST_CASE("placement IDs map to handles, unknown IDs are the invalid-PID event",
   CHECK(merged.begin_request(slot_write(0, 1, 2)).handle == 1);
   CHECK(merged.begin_request(slot_write(0, 1, 3)).handle == 0);
   CHECK(merged.invalid_pid_requests() == 1);
-  CHECK_THROWS_WITH(fdp::PidPlacement(fdp::parse_placement("map:0=5"), 4),
-                    Catch::Contains("handle 5 does not exist"));
+  CHECK_THROWS_WITH(fdp::PidPlacement(fdp::parse_placement("map:0=5"), 4), Catch::Contains("handle 5 does not exist"));
 
   fdp::PidPlacement single(fdp::parse_placement("single"), 1);
   CHECK(single.begin_request(slot_write(0, 1, 77)).handle == 0);
@@ -68,7 +67,8 @@ TEST_CASE("a placement identifier's top bits name the reclaim group (RGIF)", "[f
 // (lifetime 3: the trim comes when 6 slots have been written); slot 2 at t=4
 // and t=5 (lifetime 1, never); slot 3 at t=6, never again.
 TEST_CASE("oracle groups writes by the time until their LBA dies", "[fdp][unit]") {
-  std::vector<trace::Record> r = {slot_write(0), slot_write(0), slot_write(0), slot_write(1), slot_write(2), slot_write(2)};
+  std::vector<trace::Record> r = {slot_write(0), slot_write(0), slot_write(0),
+                                  slot_write(1), slot_write(2), slot_write(2)};
   r.push_back({0, 8, 8, 0, static_cast<uint8_t>(Op::kTrim), 0});
   r.push_back(slot_write(3));
   const auto h = fdp::oracle_handles(r, 512, 16, false, 3);
@@ -85,14 +85,13 @@ TEST_CASE("oracle groups writes by the time until their LBA dies", "[fdp][unit]"
   CHECK(plus == std::vector<uint8_t>{0, 0, 2, 1, 0, 0, 2});
 }
 
-TEST_CASE("interval placement sends rewrites by observed interval, first writes to the last handle",
-          "[fdp][unit]") {
+TEST_CASE("interval placement sends rewrites by observed interval, first writes to the last handle", "[fdp][unit]") {
   fdp::IntervalPlacement p(1024, 4);  // base interval 1024 / 2^3 = 128 slots
   CHECK(p.slot_handle(0, 5) == 3);    // first write
   for (uint32_t i = 0; i < 10; ++i) (void)p.slot_handle(0, 100 + i);
-  CHECK(p.slot_handle(0, 5) == 0);    // rewritten after 11 slots
+  CHECK(p.slot_handle(0, 5) == 0);  // rewritten after 11 slots
   for (uint32_t i = 0; i < 200; ++i) (void)p.slot_handle(0, 200 + i);
-  CHECK(p.slot_handle(0, 5) == 1);    // after 201: [128, 256)
+  CHECK(p.slot_handle(0, 5) == 1);  // after 201: [128, 256)
   for (uint32_t i = 0; i < 600; ++i) (void)p.slot_handle(0, (400 + i) % 1024);
-  CHECK(p.slot_handle(0, 5) == 3);    // after 601: >= 512, capped at the last handle
+  CHECK(p.slot_handle(0, 5) == 3);  // after 601: >= 512, capped at the last handle
 }

@@ -22,9 +22,8 @@ inline ftl::Geometry geometry(uint32_t channels, uint32_t luns, uint32_t planes,
 }
 
 // One channel, one LUN, one plane: a line is one block of `slots` 4 KiB pages.
-inline ftl::FtlConfig tiny_config(uint32_t lines, uint32_t slots, uint64_t logical_slots,
-                                  double thres = 75.0, double thres_high = 95.0,
-                                  ftl::VictimPolicy victim = ftl::VictimPolicy::kGreedy) {
+inline ftl::FtlConfig tiny_config(uint32_t lines, uint32_t slots, uint64_t logical_slots, double thres = 75.0,
+                                  double thres_high = 95.0, ftl::VictimPolicy victim = ftl::VictimPolicy::kGreedy) {
   ftl::FtlConfig c;
   c.geometry.channels = 1;
   c.geometry.luns_per_channel = 1;

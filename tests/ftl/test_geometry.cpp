@@ -28,12 +28,12 @@ TEST_CASE("FEMU threshold arithmetic truncates like (int)((1 - pcent) * lines)",
   gc.thres_pcent = 75;
   gc.thres_pcent_high = 95;
   CHECK(gc.thres_units(256) == 64);
-  CHECK(gc.thres_units_high(256) == 12);   // 12.8 -> 12
-  CHECK(gc.thres_units(98) == 24);         // 24.5 -> 24: GC at 74 used lines, as the study says
+  CHECK(gc.thres_units_high(256) == 12);  // 12.8 -> 12
+  CHECK(gc.thres_units(98) == 24);        // 24.5 -> 24: GC at 74 used lines, as the study says
   gc.thres_pcent = 60;
-  CHECK(gc.thres_units(98) == 39);         // 39.2 -> 39
+  CHECK(gc.thres_units(98) == 39);  // 39.2 -> 39
   gc.thres_pcent = 90;
-  CHECK(gc.thres_units(10) == 0);          // 0.1 * 10 is 0.9999999999999998 in binary
+  CHECK(gc.thres_units(10) == 0);  // 0.1 * 10 is 0.9999999999999998 in binary
 }
 
 TEST_CASE("impossible configurations report every problem", "[ftl][unit]") {

@@ -84,8 +84,7 @@ static uint32_t overwrites_until_gc(PageFtl<ftl::HeapVictims>& f) {
 // invalid slots with overwrite 7 * 12 + 1 = 85. So 21 passes are declined
 // (after overwrites 64..84) and GC starts after host slot 768 + 85 = 853
 // instead of 768 + 64 = 832.
-TEST_CASE("the 1/8-invalid rule delays a background victim by the hand-computed amount",
-          "[ftl][validation]") {
+TEST_CASE("the 1/8-invalid rule delays a background victim by the hand-computed amount", "[ftl][validation]") {
   auto cfg = test::tiny_config(20, 64, 768, 70, 95);
   PageFtl<ftl::HeapVictims> f(cfg);
   REQUIRE(f.thres_units() == 6);

@@ -128,8 +128,8 @@ TEST_CASE("fifo takes the oldest unit that has an invalid slot", "[ftl][unit]") 
   FifoVictims f;
   f.init(t, 1);
   for (UnitId unit = 0; unit < 4; ++unit) f.on_close(t, unit);
-  CHECK(f.select(t, background(1, false)) == 1);         // unit 0 fully valid: skipped
-  CHECK(f.select(t, background(2, false)) == kNoUnit);   // oldest candidate (unit 2) has 1 invalid
+  CHECK(f.select(t, background(1, false)) == 1);        // unit 0 fully valid: skipped
+  CHECK(f.select(t, background(2, false)) == kNoUnit);  // oldest candidate (unit 2) has 1 invalid
   CHECK(f.select(t, background(1, false)) == 2);
   CHECK(f.select(t, background(1, false)) == 3);
   CHECK(f.select(t, background(1, false)) == kNoUnit);

@@ -26,8 +26,8 @@ namespace ftlsim::fuzz {
   std::abort();
 }
 
-#define FUZZ_CHECK(cond, detail)                                      \
-  do {                                                                \
+#define FUZZ_CHECK(cond, detail)                                            \
+  do {                                                                      \
     if (!(cond)) ::ftlsim::fuzz::fail(__FILE__, __LINE__, #cond, (detail)); \
   } while (false)
 
@@ -36,7 +36,8 @@ namespace ftlsim::fuzz {
 // or two. Input bytes reach messages only through scan::quote().
 inline void check_message(std::string_view msg) {
   FUZZ_CHECK(!msg.empty(), "empty error message");
-  FUZZ_CHECK(msg.size() <= 600, "message of " + std::to_string(msg.size()) + " bytes: " + std::string(msg.substr(0, 200)));
+  FUZZ_CHECK(msg.size() <= 600,
+             "message of " + std::to_string(msg.size()) + " bytes: " + std::string(msg.substr(0, 200)));
   for (const char c : msg) {
     const auto u = static_cast<unsigned char>(c);
     FUZZ_CHECK(u >= 0x20 || c == '\t', "control byte " + std::to_string(u) + " in message: " + std::string(msg));
@@ -58,8 +59,8 @@ inline uint64_t message_line(std::string_view msg, std::string_view source) {
 
 inline void check_records(const trace::ParsedTrace& t, const trace::ImportOptions& o, bool rebased) {
   const trace::ImportSummary& s = t.summary;
-  FUZZ_CHECK(s.records == t.records.size(), "summary.records " + std::to_string(s.records) + " vs " +
-                                                std::to_string(t.records.size()) + " records");
+  FUZZ_CHECK(s.records == t.records.size(),
+             "summary.records " + std::to_string(s.records) + " vs " + std::to_string(t.records.size()) + " records");
   uint64_t per_op = 0;
   for (const uint64_t n : s.ops) per_op += n;
   FUZZ_CHECK(per_op == s.records, "per-op counts do not add up to the record count");
@@ -86,8 +87,7 @@ inline void check_records(const trace::ParsedTrace& t, const trace::ImportOption
 // lenient run shows there is none), and the strict run refuses exactly the
 // first line the lenient run skipped. Returns the lenient result, or
 // nothing when the input was refused as a whole.
-inline std::optional<trace::ParsedTrace> check_import(std::string_view text, trace::ImportOptions o,
-                                                       bool rebased) {
+inline std::optional<trace::ParsedTrace> check_import(std::string_view text, trace::ImportOptions o, bool rebased) {
   static const std::string kSource = "fuzz.txt";
   o.skip_bad = uint64_t{1} << 40;
   std::optional<trace::ParsedTrace> lenient;
@@ -116,9 +116,9 @@ inline std::optional<trace::ParsedTrace> check_import(std::string_view text, tra
   } catch (const InputError& e) {
     check_message(e.what());
     const uint64_t line = message_line(e.what(), kSource);
-    FUZZ_CHECK(line == lenient->summary.first_bad_line,
-               "the first skipped line is " + std::to_string(lenient->summary.first_bad_line) +
-                   " but the strict import says: " + e.what());
+    FUZZ_CHECK(line == lenient->summary.first_bad_line, "the first skipped line is " +
+                                                            std::to_string(lenient->summary.first_bad_line) +
+                                                            " but the strict import says: " + e.what());
   }
   return lenient;
 }

@@ -47,7 +47,8 @@ void check_one(std::string_view bytes, fuzz::MemFile* file) {
     check_accepted(l, meta, records, bytes.size());
   } catch (const InputError& e) {
     fuzz::check_message(e.what());
-    FUZZ_CHECK(std::string_view(e.what()).substr(0, kPath.size() + 2) == kPath + ": ", "message does not name the file");
+    FUZZ_CHECK(std::string_view(e.what()).substr(0, kPath.size() + 2) == kPath + ": ",
+               "message does not name the file");
     image_error = std::string(e.what()).substr(kPath.size());
   }
   if (file == nullptr) return;

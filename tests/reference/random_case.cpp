@@ -186,9 +186,7 @@ bool draw_confdp_rgs(CaseRng& g, RefConfig& c) {
 
 // The RG a write of logical slot lpn is tagged with: LBA regions, so that
 // each RG holds about its share of the data (some writes stray, on purpose).
-uint32_t region_rg(const RefConfig& c, uint64_t lpn) {
-  return static_cast<uint32_t>(lpn * c.rgs / c.logical_slots);
-}
+uint32_t region_rg(const RefConfig& c, uint64_t lpn) { return static_cast<uint32_t>(lpn * c.rgs / c.logical_slots); }
 
 // `one_rg`: every write tagged with RG 0 (some stray), so that RG 0 fills
 // and ConfFDP's moves to the nearest RG run often.
@@ -321,8 +319,8 @@ std::string cli_flags(const RefConfig& c) {
   std::ostringstream o;
   o << "--channels " << c.channels << " --luns " << c.luns << " --planes " << c.planes << " --blocks " << c.blocks
     << " --pages " << c.pages << " --page-size 4096 --logical " << c.logical_slots * 4096 << " --gc-thres "
-    << c.gc_thres << " --gc-thres-high " << c.gc_thres_high << " --placement " << (c.fdp ? "fdp" : "single")
-    << " --rg " << c.rgs << " --ruh " << c.handles << " --ruh-type " << kTypes[static_cast<int>(c.ruh_types)];
+    << c.gc_thres << " --gc-thres-high " << c.gc_thres_high << " --placement " << (c.fdp ? "fdp" : "single") << " --rg "
+    << c.rgs << " --ruh " << c.handles << " --ruh-type " << kTypes[static_cast<int>(c.ruh_types)];
   if (c.lines_per_ru > 1) {
     o << " --ru-size " << uint64_t{c.lines_per_ru} * c.channels * c.luns * c.planes * c.pages * 4096;
   }

@@ -24,9 +24,9 @@ struct Unit {
   State state = State::kFree;
   uint32_t pool = 0;
   uint32_t valid = 0;
-  uint32_t written = 0;     // slots programmed since it was opened
-  uint32_t owner = kNone;   // handle that took it from the free list
-  uint32_t pos = 0;         // index in the heap, 0 = not in it
+  uint32_t written = 0;    // slots programmed since it was opened
+  uint32_t owner = kNone;  // handle that took it from the free list
+  uint32_t pos = 0;        // index in the heap, 0 = not in it
   uint32_t erases = 0;
   std::vector<uint32_t> lpn_at;      // per offset: the logical slot living there, kNone if none
   std::vector<uint32_t> lines;       // block index (line) of each line of the unit, in order
@@ -35,7 +35,7 @@ struct Unit {
 };
 
 struct Pool {
-  std::deque<uint32_t> free;         // FIFO: take from the front, append freed units at the back
+  std::deque<uint32_t> free;          // FIFO: take from the front, append freed units at the back
   std::vector<uint32_t> heap{kNone};  // d[1..n]; d[0] unused
   uint32_t thres = 0, high = 0;
 };
@@ -60,7 +60,7 @@ class Reference {
         case 1: read(q); break;
         case 2: trim(q); break;
         case 3: break;  // flush: no mapping change (rule 17)
-        case 4:  // marker: not a request, no background pass (rule 10)
+        case 4:         // marker: not a request, no background pass (rule 10)
           if (c_.reset_kind != 0 && !reset_done_ && q.lba == c_.reset_marker) reset();
           continue;
         default: throw std::invalid_argument("reference: unknown op");
@@ -177,7 +177,8 @@ class Reference {
       }
     }
     if (per_pool_ == 0) throw std::invalid_argument("reference: fewer units than reclaim groups");
-    slots_per_unit_ = static_cast<uint32_t>(units_[0].lines.size() * units_[0].dies_write.size() * c_.planes * c_.pages);
+    slots_per_unit_ =
+        static_cast<uint32_t>(units_[0].lines.size() * units_[0].dies_write.size() * c_.planes * c_.pages);
     for (Unit& x : units_) x.lpn_at.assign(slots_per_unit_, kNone);
     if (c_.logical_slots == 0 || c_.logical_slots > UINT32_MAX) {
       throw std::invalid_argument("reference: logical capacity out of range");
@@ -358,13 +359,13 @@ class Reference {
 
   // Where survivors of a unit taken by `owner` in RG g go.
   uint32_t gc_destination(uint32_t owner, uint32_t g) {
-    if (!fdp_device()) return stream(Kind::kLine, 0, 0);  // rule 1: the shared write pointer
+    if (!fdp_device()) return stream(Kind::kLine, 0, 0);                     // rule 1: the shared write pointer
     if (owner == c_.handles) return stream(Kind::kSharedGc, c_.handles, g);  // the shared GC RU's own units
     if (is_pi(owner)) {
-      return c_.pi_gc_ru ? stream(Kind::kPiGc, owner, g)       // rule 6
-                         : stream(Kind::kHost, owner, g);      // --pi-gc host-ru
+      return c_.pi_gc_ru ? stream(Kind::kPiGc, owner, g)   // rule 6
+                         : stream(Kind::kHost, owner, g);  // --pi-gc host-ru
     }
-    return c_.ii_gc_last_ruh ? stream(Kind::kHost, c_.handles - 1, g)  // rule 7
+    return c_.ii_gc_last_ruh ? stream(Kind::kHost, c_.handles - 1, g)   // rule 7
                              : stream(Kind::kSharedGc, c_.handles, g);  // --ii-gc gc-ru
   }
 
@@ -700,14 +701,16 @@ class Reference {
         const uint32_t lpn = x.lpn_at[off];
         if (lpn == kNone) continue;
         ++n;
-        if (l2p_[lpn] != u * slots_per_unit_ + off) throw std::logic_error("reference self-check: l2p and slot disagree");
+        if (l2p_[lpn] != u * slots_per_unit_ + off)
+          throw std::logic_error("reference self-check: l2p and slot disagree");
       }
       if (n != x.valid) throw std::logic_error("reference self-check: valid count");
       if ((x.state == State::kFree || x.state == State::kUnused) && n != 0) {
         throw std::logic_error("reference self-check: data in a free unit");
       }
       if ((x.state == State::kQueued) != (x.pos != 0)) throw std::logic_error("reference self-check: queued state");
-      if (x.state == State::kFull && x.valid != slots_per_unit_) throw std::logic_error("reference self-check: full unit");
+      if (x.state == State::kFull && x.valid != slots_per_unit_)
+        throw std::logic_error("reference self-check: full unit");
       live += n;
     }
     uint64_t mapped = 0;
@@ -772,14 +775,20 @@ std::string describe(const RefConfig& c) {
     << " handles=" << c.handles << " ruh_types=" << kTypes[static_cast<int>(c.ruh_types)]
     << " pi_gc=" << (c.pi_gc_ru ? "gc-ru" : "host-ru") << " ii_gc=" << (c.ii_gc_last_ruh ? "last-ruh" : "gc-ru")
     << " ru_open=" << (c.open_at_start ? "start" : "lazy") << " rg_split=" << (c.rg_split_lines ? "lines" : "dies")
-    << " rg_of=" << (!c.rg_of_pid ? "lba" : c.rg_current ? "current" : "pid") << " gc_check=" << (c.forced_check_per_slot ? "page" : "request")
-    << " rg_gc=" << (c.every_pool ? "every" : "first") << " trim_partial=" << (c.trim_keeps_partial ? "keep" : "unmap")
-    << " lines_per_ru=" << c.lines_per_ru << " gc_order=" << (c.gc_page_order ? "page" : "block")
-    << " declined=" << (c.declined_keep ? "keep" : "requeue") << " forced_passes=" << c.forced_passes
-    << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact") << " pid_format=" << (c.pid_confdp ? "confdp" : c.pid_min_rgif ? "rgif-min" : "rgif")
-    << " single=" << (c.single_handle0 ? "handle0" : "line-path")
-    << " rg_split_channels=" << c.rg_split_channels << " write_spill=" << c.write_spill
-    << " gc_spill=" << c.gc_spill
+    << " rg_of="
+    << (!c.rg_of_pid   ? "lba"
+        : c.rg_current ? "current"
+                       : "pid")
+    << " gc_check=" << (c.forced_check_per_slot ? "page" : "request") << " rg_gc=" << (c.every_pool ? "every" : "first")
+    << " trim_partial=" << (c.trim_keeps_partial ? "keep" : "unmap") << " lines_per_ru=" << c.lines_per_ru
+    << " gc_order=" << (c.gc_page_order ? "page" : "block") << " declined=" << (c.declined_keep ? "keep" : "requeue")
+    << " forced_passes=" << c.forced_passes << " trim_range=" << (c.trim_plus_one ? "plus-one" : "exact")
+    << " pid_format="
+    << (c.pid_confdp     ? "confdp"
+        : c.pid_min_rgif ? "rgif-min"
+                         : "rgif")
+    << " single=" << (c.single_handle0 ? "handle0" : "line-path") << " rg_split_channels=" << c.rg_split_channels
+    << " write_spill=" << c.write_spill << " gc_spill=" << c.gc_spill
     << " gc_trigger=" << (c.gc_watermark ? "watermark" : "femu") << " reset_kind=" << int{c.reset_kind}
     << " reset_marker=" << c.reset_marker;
   return o.str();

@@ -20,10 +20,10 @@ enum class RuhTypes : uint8_t { pi, last_ii, ii };
 
 struct RefConfig {
   uint32_t channels = 2;
-  uint32_t luns = 1;            // per channel
-  uint32_t planes = 1;          // per LUN
-  uint32_t blocks = 6;          // per plane = lines
-  uint32_t pages = 4;           // per block; 4 KiB pages only, so a page is a slot
+  uint32_t luns = 1;    // per channel
+  uint32_t planes = 1;  // per LUN
+  uint32_t blocks = 6;  // per plane = lines
+  uint32_t pages = 4;   // per block; 4 KiB pages only, so a page is a slot
   uint64_t logical_slots = 0;
   double gc_thres = 75.0;       // --gc-thres (percent)
   double gc_thres_high = 95.0;  // --gc-thres-high (percent)
@@ -31,14 +31,14 @@ struct RefConfig {
   uint32_t rgs = 1;             // reclaim groups (ignored without fdp)
   uint32_t handles = 1;         // reclaim unit handles (ignored without fdp)
   RuhTypes ruh_types = RuhTypes::pi;
-  bool pi_gc_ru = true;          // rule 6 (false: --pi-gc host-ru)
-  bool ii_gc_last_ruh = true;    // rule 7 (false: --ii-gc gc-ru, one shared GC RU per RG)
-  bool open_at_start = true;     // rule 4 (false: --ru-open lazy)
-  bool rg_split_lines = true;    // rule 3 (false: --rg-split dies, or channels below)
+  bool pi_gc_ru = true;        // rule 6 (false: --pi-gc host-ru)
+  bool ii_gc_last_ruh = true;  // rule 7 (false: --ii-gc gc-ru, one shared GC RU per RG)
+  bool open_at_start = true;   // rule 4 (false: --ru-open lazy)
+  bool rg_split_lines = true;  // rule 3 (false: --rg-split dies, or channels below)
   // Rule 3's ConfFDP column (with rg_split_lines false: --rg-split channels):
   // RG g is whole channels, or an equal share of one channel's LUNs.
   bool rg_split_channels = false;
-  bool rg_of_pid = true;         // rule 8 (false: --rg-of lba, RG = (slot / 256) % rgs)
+  bool rg_of_pid = true;  // rule 8 (false: --rg-of lba, RG = (slot / 256) % rgs)
   // Rule 8 with rg_of_pid: every host write into the handle's current RU,
   // in RG 0, the PID's RG naming only the pool of forced GC (false: --rg-of
   // pid, the RU of the PID's RG).
@@ -50,20 +50,20 @@ struct RefConfig {
   bool forced_check_per_slot = false;  // rule 9 (true: --gc-check page)
   bool every_pool = false;             // rule 10 (true: --rg-gc every)
   bool trim_keeps_partial = false;     // rule 16 (true: --trim-partial keep)
-  uint32_t lines_per_ru = 1;     // RU = this many consecutive lines (rg_split_lines only; must divide blocks)
+  uint32_t lines_per_ru = 1;           // RU = this many consecutive lines (rg_split_lines only; must divide blocks)
   // ConfFDP's rules (docs/model.md, the ConfFDP column), each on its own:
-  bool gc_page_order = false;    // rule 14 (true: --gc-order page)
-  bool declined_keep = false;    // rule 13 (true: --declined keep)
-  uint32_t forced_passes = 0;    // rule 9 (N > 0: --forced-passes N)
-  bool trim_plus_one = false;    // rule 16 (true: --trim-range plus-one)
-  bool pid_confdp = false;       // rule 8 (true: --pid-format confdp)
-  bool single_handle0 = false;   // rule 1 (true: --single handle0; placement single on the FDP device)
+  bool gc_page_order = false;   // rule 14 (true: --gc-order page)
+  bool declined_keep = false;   // rule 13 (true: --declined keep)
+  uint32_t forced_passes = 0;   // rule 9 (N > 0: --forced-passes N)
+  bool trim_plus_one = false;   // rule 16 (true: --trim-range plus-one)
+  bool pid_confdp = false;      // rule 8 (true: --pid-format confdp)
+  bool single_handle0 = false;  // rule 1 (true: --single handle0; placement single on the FDP device)
   // Rules 9 and 6, ConfFDP's moves to the nearest RG not at its high threshold:
-  bool write_spill = false;      // a write request still at it after its forced passes (--write-spill nearest)
-  bool gc_spill = false;         // each copy of a forced victim with < U/10 invalid (--gc-spill nearest)
+  bool write_spill = false;  // a write request still at it after its forced passes (--write-spill nearest)
+  bool gc_spill = false;     // each copy of a forced victim with < U/10 invalid (--gc-spill nearest)
   // ftlsim's watermark trigger (docs/model.md, "The watermark trigger"):
   // no U/8 rule, and background passes until the pool is above its threshold.
-  bool gc_watermark = false;     // --gc-trigger watermark
+  bool gc_watermark = false;  // --gc-trigger watermark
   // --reset-at: 0 none, 1 device:reset_marker, 2 counters:reset_marker.
   uint8_t reset_kind = 0;
   uint64_t reset_marker = 0;
@@ -72,7 +72,7 @@ struct RefConfig {
 // op as trace::Op: 0 write, 1 read, 2 trim, 3 flush, 4 marker.
 struct RefRequest {
   uint8_t op = 0;
-  uint64_t lba = 0;      // 512-byte sectors
+  uint64_t lba = 0;  // 512-byte sectors
   uint32_t sectors = 0;
   uint16_t pid = 0;
   uint64_t time_ns = 0;
@@ -105,8 +105,8 @@ struct RefResult {
   uint64_t invalid_pid_requests = 0;
   // Not compared with the engine (it does not count them); the differential
   // test reports them to show the moves to another RG were exercised.
-  uint64_t spilled_writes = 0;   // write requests moved to another RG
-  uint64_t spilled_copies = 0;   // GC copies written into another RG than the victim's
+  uint64_t spilled_writes = 0;  // write requests moved to another RG
+  uint64_t spilled_copies = 0;  // GC copies written into another RG than the victim's
   uint32_t slots_per_unit = 0;
   uint32_t units_per_pool = 0;
   std::vector<uint32_t> erase_count_per_unit;  // units of the pools (unused lines left out)

@@ -13,8 +13,8 @@
 // failing prefix of its request stream (found by bisection), the last
 // requests of that prefix, and the prefix written as a .ftr trace under
 // build/<preset>/test-tmp/differential/ for `ftlsim --trace`.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -96,9 +96,7 @@ fdp::PlacementSetup placement_setup(const RefConfig& c) {
   p.placement = fdp::parse_placement(c.fdp ? "fdp" : "single");
   fdp::FdpConfig& f = p.fdp;
   f.reclaim_groups = c.rgs;  // the line path must ignore it (rule 1)
-  f.ru_bytes = c.lines_per_ru == 1
-                   ? 0
-                   : uint64_t{c.lines_per_ru} * c.channels * c.luns * c.planes * c.pages * 4096;
+  f.ru_bytes = c.lines_per_ru == 1 ? 0 : uint64_t{c.lines_per_ru} * c.channels * c.luns * c.planes * c.pages * 4096;
   f.handles = c.handles;
   f.ruh_types = c.ruh_types == RuhTypes::pi        ? fdp::RuhTypes::kAllPi
                 : c.ruh_types == RuhTypes::last_ii ? fdp::RuhTypes::kLastIi
@@ -237,8 +235,8 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
     } else {
       for (size_t i = 0; i < l2p->size(); ++i) {
         if ((*l2p)[i] != r.l2p[i]) {
-          d.push_back(fmt::format("l2p[{}] (first of the differing logical slots): fast {}, reference {}", i,
-                                  (*l2p)[i], r.l2p[i]));
+          d.push_back(fmt::format("l2p[{}] (first of the differing logical slots): fast {}, reference {}", i, (*l2p)[i],
+                                  r.l2p[i]));
           break;
         }
       }
@@ -257,8 +255,7 @@ std::vector<std::string> differences_at(const RandomCase& rc, size_t n) {
 std::string request_text(const RefRequest& q) {
   static const char* const kOps[] = {"write", "read", "trim", "flush", "marker"};
   return fmt::format("{} lba {} sectors {} (slots {}..{}) pid {:#06x} time {}", q.op < 5 ? kOps[q.op] : "?", q.lba,
-                     q.sectors, q.lba / 8, q.sectors == 0 ? q.lba / 8 : (q.lba + q.sectors - 1) / 8, q.pid,
-                     q.time_ns);
+                     q.sectors, q.lba / 8, q.sectors == 0 ? q.lba / 8 : (q.lba + q.sectors - 1) / 8, q.pid, q.time_ns);
 }
 
 // Writes the first n requests as a .ftr trace; returns its path or why not.
@@ -293,9 +290,10 @@ std::string report(const RandomCase& rc, const std::vector<std::string>& full_di
     }
   }
   const std::vector<std::string> diff = differences_at(rc, hi);
-  std::string s = fmt::format("seed {} (rerun alone: FTLSIM_DIFF_SEED={})\n  config: {}\n  command line: ftlsim "
-                              "--trace {} {}\n",
-                              rc.seed, rc.seed, describe(rc.cfg), dump_trace(rc, hi), cli_flags(rc.cfg));
+  std::string s = fmt::format(
+      "seed {} (rerun alone: FTLSIM_DIFF_SEED={})\n  config: {}\n  command line: ftlsim "
+      "--trace {} {}\n",
+      rc.seed, rc.seed, describe(rc.cfg), dump_trace(rc, hi), cli_flags(rc.cfg));
   s += fmt::format("  whole stream ({} requests): first difference {}\n", rc.requests.size(), full_diff.front());
   s += fmt::format("  shortest failing prefix: {} requests (the first {} agree); there:\n", hi, lo);
   for (const std::string& line : diff) s += "    " + line + "\n";
@@ -324,8 +322,8 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
     with_gc += !ref.full && ref.result.gc_passes > 0;
     fdp_cases += rc.cfg.fdp;
     watermark += rc.cfg.gc_watermark && !ref.full && ref.result.gc_passes > 0;
-    confdp_rules += rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 &&
-                    rc.cfg.trim_plus_one && rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
+    confdp_rules += rc.cfg.gc_page_order && rc.cfg.declined_keep && rc.cfg.forced_passes == 5 && rc.cfg.trim_plus_one &&
+                    rc.cfg.pid_confdp && rc.cfg.single_handle0 && rc.cfg.every_pool;
     if (rc.cfg.write_spill) {
       ++confdp_rgs;
       confdp_rgs_full += ref.full;
@@ -335,11 +333,12 @@ TEST_CASE("differential: the fast engine gives the reference FTL's counters on r
     if (diff.empty()) continue;
     if (++failures <= max_reports) FAIL_CHECK(report(rc, diff));
   }
-  INFO(fmt::format("{} cases ({} FDP, {} under every ConfFDP rule, {} of them with several RGs: {} moving a write "
-                   "and {} a GC copy to another RG, {} device full; {} with GC under the watermark trigger), {} with "
-                   "GC, {} device full in both",
-                   cases, fdp_cases, confdp_rules, confdp_rgs, spilled_writes, spilled_copies, confdp_rgs_full,
-                   watermark, with_gc, device_full));
+  INFO(
+      fmt::format("{} cases ({} FDP, {} under every ConfFDP rule, {} of them with several RGs: {} moving a write "
+                  "and {} a GC copy to another RG, {} device full; {} with GC under the watermark trigger), {} with "
+                  "GC, {} device full in both",
+                  cases, fdp_cases, confdp_rules, confdp_rgs, spilled_writes, spilled_copies, confdp_rgs_full,
+                  watermark, with_gc, device_full));
   CHECK(failures == 0);
   // ConfFDP's rules with several RGs (an eighth of the seeds), with writes
   // and GC copies moved to another RG in some of them.
@@ -370,8 +369,8 @@ TEST_CASE("differential: 8 x 8 dies with 64-page blocks (the transposed GC scan)
     c.blocks = 16;
     c.pages = 128;
     c.logical_slots = 8 * 8 * 128 * 9;  // 9 of 16 lines
-    c.gc_thres = 75;     // 4 lines held back
-    c.gc_thres_high = 90;  // 1 line
+    c.gc_thres = 75;                    // 4 lines held back
+    c.gc_thres_high = 90;               // 1 line
     c.fdp = fdp;
     c.handles = 2;
     CaseRng rng(fdp ? 11 : 7);

@@ -26,8 +26,7 @@ RefRequest T(uint64_t lpn, uint32_t n = 1) { return {2, lpn * 8, n * 8, 0, 0}; }
 RefRequest Rd(uint64_t lpn, uint32_t n = 1) { return {1, lpn * 8, n * 8, 0, 0}; }
 RefRequest Sectors(uint8_t op, uint64_t lba, uint32_t sectors) { return {op, lba, sectors, 0, 0}; }
 
-RefConfig line_cfg(uint32_t channels, uint32_t pages, uint32_t lines, uint64_t logical, double thres,
-                   double high) {
+RefConfig line_cfg(uint32_t channels, uint32_t pages, uint32_t lines, uint64_t logical, double thres, double high) {
   RefConfig c;
   c.channels = channels;
   c.pages = pages;
@@ -322,7 +321,8 @@ TEST_CASE("reference: ConfFDP's copy order, forced-pass limit, trim range, PID f
 // 28. PID 1 -> unit 1, slot 4. PID 3 (no handle 3) and 0x8005 (no handle 5)
 // are invalid: handle 0, RG 0: unit 0 offsets 0 and 2 (n = 1: channel 1,
 // page 0), slots 0 and 2. Thresholds (int)(0.05 x 5) = 0: no GC.
-TEST_CASE("reference: every handle takes an RU in every RG at start-up, the PID names the RG", "[reference][validation]") {
+TEST_CASE("reference: every handle takes an RU in every RG at start-up, the PID names the RG",
+          "[reference][validation]") {
   RefConfig c = fdp_cfg(2, 2, 10, 32, 95, 95, 2, 3);
   const std::vector<RefRequest> reqs{W(0, 1, 0x8002), W(1, 1, 1), W(2, 1, 3), W(3, 1, 0x8005)};
   const RefResult r = run_reference(c, reqs);
@@ -365,8 +365,7 @@ TEST_CASE("reference: every handle takes an RU in every RG at start-up, the PID 
 // -> unit 1: slot 4.
 TEST_CASE("reference: RG bits of the placement identifier", "[reference][validation]") {
   const RefConfig c = fdp_cfg(1, 4, 9, 32, 95, 95, 3, 2);
-  const RefResult r =
-      run_reference(c, {W(0, 1, 0x8001), W(1, 1, 0x4000), W(2, 1, 0xC000), W(3, 1, 2), W(4, 1, 1)});
+  const RefResult r = run_reference(c, {W(0, 1, 0x8001), W(1, 1, 0x4000), W(2, 1, 0xC000), W(3, 1, 2), W(4, 1, 1)});
   CHECK(r.invalid_pid_requests == 2);
   CHECK(r.l2p[0] == 28);
   CHECK(r.l2p[1] == 12);
@@ -583,8 +582,8 @@ TEST_CASE("reference: background GC runs in the first RG over its threshold", "[
 // Trim sectors [1, 3): slot 0 only, partly.
 TEST_CASE("reference: trims unmap every slot they touch, partial writes are RMW", "[reference][validation]") {
   RefConfig c = line_cfg(2, 4, 6, 16, 95, 95);
-  const std::vector<RefRequest> reqs{W(0, 4), Sectors(2, 4, 16), Rd(0, 4), Sectors(0, 9, 2), Sectors(0, 30, 4),
-                                     Sectors(2, 1, 2)};
+  const std::vector<RefRequest> reqs{W(0, 4),          Sectors(2, 4, 16), Rd(0, 4),
+                                     Sectors(0, 9, 2), Sectors(0, 30, 4), Sectors(2, 1, 2)};
   SECTION("FEMU: unmap") {
     // The first trim unmaps 0, 1, 2 (3 trimmed); the read finds 0, 1, 2
     // unmapped; RMW 1 + 2, RMW reads 1 (slot 3). The last trim finds slot 0
@@ -834,8 +833,8 @@ TEST_CASE("reference: ConfFDP's RGs of channels, writes and copies moved to the 
   c.forced_passes = 5;
   c.write_spill = true;
   c.gc_spill = true;
-  const RefResult w = run_reference(c, {W(0, 12, 0x100), W(12, 1, 0x100), W(13, 12, 0x200), W(25, 1, 0x200),
-                                        W(26, 1, 0x100)});
+  const RefResult w =
+      run_reference(c, {W(0, 12, 0x100), W(12, 1, 0x100), W(13, 12, 0x200), W(25, 1, 0x200), W(26, 1, 0x100)});
   CHECK(w.spilled_writes == 3);
   CHECK(w.gc_passes == 0);
   CHECK(w.l2p[12] == 0);

@@ -15,9 +15,7 @@ namespace fs = std::filesystem;
 using Catch::Contains;
 using ftlsim::test::put;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("mountinfo and swaps parsing", "[replay][unit]") {
   const std::string mountinfo =

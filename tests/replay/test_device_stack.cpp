@@ -5,18 +5,18 @@
 // through slaves, partitions and loop backing files, up to every device
 // built on any of them. The same on real loop
 // devices, as root: test_replay_stack_safety.sh.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "cli/cli_run.h"
-#include "core/error.h"
 #include "core/dir_fd.h"
+#include "core/error.h"
 #include "core/io_identity.h"
 #include "core/mount_table.h"
 #include "core/output_storage.h"
@@ -42,8 +42,8 @@ class FakeSysfs {
   }
   // A whole disk (`parent` empty) or a partition of `parent`.
   void add(const std::string& name, unsigned major, unsigned minor, const std::string& parent = "") {
-    const fs::path dir = parent.empty() ? root_ / "devices/virtual/block" / name
-                                        : root_ / "devices/virtual/block" / parent / name;
+    const fs::path dir =
+        parent.empty() ? root_ / "devices/virtual/block" / name : root_ / "devices/virtual/block" / parent / name;
     put(dir / "dev", std::to_string(major) + ":" + std::to_string(minor) + "\n");
     fs::create_directories(dir / "holders");
     fs::create_directories(dir / "slaves");
@@ -209,7 +209,8 @@ TEST_CASE("stack: an image in a file system of the stack is built on it, at any 
   // file system mounted from loop4 is found as mounted.
   sys.mount(7, 4, "/mnt/inner");
   CHECK_THAT(joined(ftlsim::replay::stack_findings(ftlsim::replay::stack_of_device(maj, min, sys.paths), sys.paths)),
-             Contains("/dev/loop4 (a loop device over " + inner + ", a file on a file system of /dev/outer) is mounted "
+             Contains("/dev/loop4 (a loop device over " + inner +
+                      ", a file on a file system of /dev/outer) is mounted "
                       "at /mnt/inner"));
 }
 
@@ -291,7 +292,7 @@ TEST_CASE("stack: a copy of an input on a local file system is not the input", "
   CHECK(mark->size == 10000);
   CHECK(mark->head == std::string(4096, 'x'));
   CHECK(*mark == *ftlsim::content_mark(original.get()));  // the same mark ...
-  CHECK(inputs.seen_as(copy.get()) == nullptr);  // ... but neither is on a FUSE or network file system
+  CHECK(inputs.seen_as(copy.get()) == nullptr);           // ... but neither is on a FUSE or network file system
 }
 
 TEST_CASE("mount table: entries, escapes and aliasing file systems", "[core][unit]") {
@@ -310,5 +311,6 @@ TEST_CASE("mount table: entries, escapes and aliasing file systems", "[core][uni
   for (const char* t : {"fuse", "fuse.bindfs", "nfs", "nfs4", "cifs", "smb3", "9p", "virtiofs", "ceph"}) {
     CHECK(ftlsim::aliasing_fs_type(t));
   }
-  for (const char* t : {"fuseblk", "ext4", "xfs", "btrfs", "tmpfs", "overlay", "fusectl"}) CHECK_FALSE(ftlsim::aliasing_fs_type(t));
+  for (const char* t : {"fuseblk", "ext4", "xfs", "btrfs", "tmpfs", "overlay", "fusectl"})
+    CHECK_FALSE(ftlsim::aliasing_fs_type(t));
 }

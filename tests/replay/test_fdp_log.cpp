@@ -45,14 +45,14 @@ Bytes config_log() {
   x.put(4, x.b.size(), 4);
   size_t at = 16;
   x.put(at + 0, d0, 2);
-  x.put(at + 2, 0x80 | 0x4, 1);  // valid, RGIF 4
-  x.put(at + 3, 8, 1);            // VSS
-  x.put(at + 4, 2, 4);            // NRG
-  x.put(at + 8, 4, 2);            // NRUH
-  x.put(at + 10, 127, 2);         // MAXPIDS
-  x.put(at + 12, 0, 4);           // NNSS
+  x.put(at + 2, 0x80 | 0x4, 1);          // valid, RGIF 4
+  x.put(at + 3, 8, 1);                   // VSS
+  x.put(at + 4, 2, 4);                   // NRG
+  x.put(at + 8, 4, 2);                   // NRUH
+  x.put(at + 10, 127, 2);                // MAXPIDS
+  x.put(at + 12, 0, 4);                  // NNSS
   x.put(at + 16, uint64_t{1} << 30, 8);  // RUNS
-  x.put(at + 24, 3600, 4);        // ERUTL
+  x.put(at + 24, 3600, 4);               // ERUTL
   for (size_t h = 0; h < 4; ++h) x.put(at + 64 + 4 * h, h < 2 ? 1 : 2, 1);
   for (size_t v = 0; v < 8; ++v) x.put(at + 64 + 16 + v, 0xee, 1);
   at += d0;
@@ -119,13 +119,13 @@ TEST_CASE("FDP configurations log: malformed pages are refused with the reason",
 
 TEST_CASE("FDP statistics: 128-bit counters and the device WAF", "[replay][unit]") {
   Bytes before(64), after(64);
-  before.put(0, 1000, 8);                   // HBMW
-  before.put(16, 1500, 8);                  // MBMW
-  before.put(32, 0, 8);                     // MBE
+  before.put(0, 1000, 8);   // HBMW
+  before.put(16, 1500, 8);  // MBMW
+  before.put(32, 0, 8);     // MBE
   after.put(0, 1000 + (uint64_t{1} << 32), 8);
   after.put(16, 1500 + 3 * (uint64_t{1} << 31), 8);  // 1.5x the host bytes
   after.put(32, 7, 8);
-  after.put(32 + 8, 1, 8);                  // MBE = 2^64 + 7: needs the high half
+  after.put(32 + 8, 1, 8);  // MBE = 2^64 + 7: needs the high half
   const nvme_fdp::Statistics b = nvme_fdp::parse_statistics(before.b, "dev");
   const nvme_fdp::Statistics a = nvme_fdp::parse_statistics(after.b, "dev");
   CHECK(b.hbmw == nvme_fdp::U128{1000, 0});
@@ -205,7 +205,7 @@ TEST_CASE("trace IDs without a handle are sent anyway only when allowed", "[repl
   const std::vector<uint16_t> m = nvme_fdp::map_placement_ids(cfg, status, 1, used, "dev", true);
   REQUIRE(m.size() == 10);
   CHECK(m[1] == 0x1001);
-  CHECK(m[9] == 0x1009);  // (rg 1 << 12) | 9, though the device lists no handle 9
+  CHECK(m[9] == 0x1009);                      // (rg 1 << 12) | 9, though the device lists no handle 9
   const std::vector<uint16_t> wide = {4096};  // does not fit in 12 handle bits: refused even when allowed
   CHECK_THROWS(nvme_fdp::map_placement_ids(cfg, status, 0, wide, "dev", true));
 }
@@ -224,12 +224,12 @@ TEST_CASE("FDP events log: events and the ones new since a reading", "[replay][u
   for (size_t i = 0; i < 3; ++i) {
     const size_t at = 64 + 64 * i;
     x.put(at + 0, i == 2 ? 0x03 : 0x00, 1);  // RU not fully written, twice; then invalid PID
-    x.put(at + 1, 0x07, 1);                   // PIV, NSIDV, LV
-    x.put(at + 2, 0x1000 + i, 2);             // PID
-    x.put(at + 4, 1000 + i, 8);               // timestamp
-    x.put(at + 12, 1, 4);                     // NSID
-    x.put(at + 32, 1, 2);                     // RGID
-    x.put(at + 34, i, 1);                     // RUHID
+    x.put(at + 1, 0x07, 1);                  // PIV, NSIDV, LV
+    x.put(at + 2, 0x1000 + i, 2);            // PID
+    x.put(at + 4, 1000 + i, 8);              // timestamp
+    x.put(at + 12, 1, 4);                    // NSID
+    x.put(at + 32, 1, 2);                    // RGID
+    x.put(at + 34, i, 1);                    // RUHID
   }
   const std::vector<nvme_fdp::Event> e = nvme_fdp::parse_events(x.b, "dev");
   REQUIRE(e.size() == 3);

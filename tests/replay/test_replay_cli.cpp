@@ -2,9 +2,9 @@
 // --predict against the simulate command, refusals (one line, exit 2,
 // nothing left behind), and Ctrl-C giving a partial report. Device paths
 // (loop devices, root) are covered by test_replay_loop.sh.
-#include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cerrno>
 
@@ -15,11 +15,11 @@
 
 #include "cli/cli_run.h"
 
+using Catch::Contains;
 using ftlsim::test::run_ftlsim;
 using ftlsim::test::RunResult;
 using ftlsim::test::slurp;
 using ftlsim::test::TempDir;
-using Catch::Contains;
 
 namespace {
 
@@ -53,8 +53,10 @@ std::string line_of(const std::string& text, const std::string& label) {
 // 16 MiB of uniform 4 KiB requests: 3000 writes plus reads and trims mixed in.
 std::string make_trace(const TempDir& tmp) {
   const std::string t = tmp.file("u.ftr");
-  const RunResult g = run_ftlsim("gen --pattern uniform --logical 16M --writes 3000 --read-ratio 0.2 --trim-ratio 0.05 "
-                                 "--markers 1000 -o " + t);
+  const RunResult g = run_ftlsim(
+      "gen --pattern uniform --logical 16M --writes 3000 --read-ratio 0.2 --trim-ratio 0.05 "
+      "--markers 1000 -o " +
+      t);
   REQUIRE(g.exit_code == 0);
   return t;
 }
@@ -105,7 +107,7 @@ TEST_CASE("replay to a new file writes the report and verifies", "[replay][cli]"
   CHECK(json_value(json, "kind") == "\"replay\"");
   CHECK(json_value(json, "partial") == "false");
   CHECK(json_value(json, "stop_reason") == "null");
-  CHECK(json_value(json, "ios") == "3000");  // ops.write comes first
+  CHECK(json_value(json, "ios") == "3000");        // ops.write comes first
   CHECK(json_value(json, "bytes") == "16777216");  // target.bytes comes first
   CHECK(json_value(json, "mismatches") == "0");
   // 3000 random 4 KiB writes over 16 MiB touch every 1 MiB chunk: all read back.
@@ -134,9 +136,9 @@ TEST_CASE("replay --predict prints the model's WAF for the same trace", "[replay
   }
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(line_of(r.output, "model WAF"), Contains(waf));
-  expect_refusal("replay --trace " + trace + " --target " + tmp.file("q.img") +
-                     " --create 16M --predict \"--gc-thres 50,60\"",
-                 "--predict takes one configuration");
+  expect_refusal(
+      "replay --trace " + trace + " --target " + tmp.file("q.img") + " --create 16M --predict \"--gc-thres 50,60\"",
+      "--predict takes one configuration");
   CHECK_FALSE(fs::exists(tmp.file("q.img")));
 }
 
@@ -177,11 +179,9 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
                  "--placement nvme: /dev/ng-ftlsim-missing: No such file or directory");
   const std::string plain = tmp.file("plain.bin");
   std::ofstream(plain) << "not a device";
-  expect_refusal("replay --trace " + trace + " --target " + plain + " --placement nvme",
-                 "is not a character device");
+  expect_refusal("replay --trace " + trace + " --target " + plain + " --placement nvme", "is not a character device");
   // The trace itself is never a target, whatever the placement.
-  expect_refusal("replay --trace " + trace + " --target " + trace + " --placement nvme",
-                 "is the input --trace");
+  expect_refusal("replay --trace " + trace + " --target " + trace + " --placement nvme", "is the input --trace");
   expect_refusal("replay --trace " + trace + " --target /dev/null --placement nvme",
                  "/dev/null is not an NVMe namespace");
   expect_refusal("replay --trace " + trace + " --target /dev/null", "is a character device");

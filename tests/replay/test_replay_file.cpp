@@ -27,10 +27,10 @@
 #include "replay/verify.h"
 
 using namespace ftlsim::replay;
+using Catch::Contains;
+using ftlsim::test::rec;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
-using ftlsim::test::rec;
-using Catch::Contains;
 
 namespace {
 

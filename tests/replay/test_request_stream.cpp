@@ -9,14 +9,14 @@
 #include "core/error.h"
 #include "replay/request_stream.h"
 
+using Catch::Contains;
 using ftlsim::replay::IoRequest;
 using ftlsim::replay::OpSet;
 using ftlsim::replay::RequestStream;
 using ftlsim::replay::StreamGeometry;
+using ftlsim::test::rec;
 using ftlsim::trace::Op;
 using ftlsim::trace::Record;
-using ftlsim::test::rec;
-using Catch::Contains;
 
 namespace {
 
@@ -123,7 +123,7 @@ TEST_CASE("beyond the target: refused, or folded and split with wrap", "[replay]
 
 TEST_CASE("ops not selected are skipped, markers are remembered, flush has no range", "[replay][unit]") {
   const std::vector<Record> r = {rec(Op::kWrite, 0, 8), rec(Op::kMarker, 42, 0), rec(Op::kRead, 0, 8),
-                                 rec(Op::kFlush, 0, 0), rec(Op::kTrim, 0, 8), rec(Op::kWrite, 8, 8)};
+                                 rec(Op::kFlush, 0, 0), rec(Op::kTrim, 0, 8),    rec(Op::kWrite, 8, 8)};
   StreamGeometry g = geometry(1 << 20, 4096, 1 << 20);
   g.ops = OpSet::parse("write,flush");
   RequestStream s(r, g);

@@ -27,9 +27,9 @@ using ftlsim::test::put;
 namespace {
 
 bool have(const std::string& tool) {
-  return std::system(("command -v " + tool + " >/dev/null 2>&1 || test -x /usr/sbin/" + tool + " || test -x /sbin/" +
-                      tool)
-                         .c_str()) == 0;
+  return std::system(
+             ("command -v " + tool + " >/dev/null 2>&1 || test -x /usr/sbin/" + tool + " || test -x /sbin/" + tool)
+                 .c_str()) == 0;
 }
 
 // A sparse file of `bytes`, then `command` run on it (its output dropped).
@@ -97,14 +97,16 @@ TEST_CASE("a DOS partition table is found, zeros and replay data carry no signat
   const ftlsim::test::TempDir tmp("signatures-mbr");
   std::vector<uint8_t> b(1 << 20, 0);
   const std::string zeros = tmp.file("zeros.img");
-  std::ofstream(zeros, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  std::ofstream(zeros, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
   CHECK(probe_signatures(zeros).empty());
 
   // So a file that only ever held replay data can be replayed to again.
   ftlsim::replay::fill_pattern(b);
   ftlsim::replay::stamp_pattern(b, 0, 0, 0);
   const std::string pattern = tmp.file("pattern.img");
-  std::ofstream(pattern, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  std::ofstream(pattern, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
   CHECK(probe_signatures(pattern).empty());
 
   // One Linux partition (type 0x83) from sector 2048, 1024 sectors; 55 AA at 510.
@@ -114,7 +116,8 @@ TEST_CASE("a DOS partition table is found, zeros and replay data carry no signat
   b[510] = 0x55;
   b[511] = 0xAA;
   const std::string mbr = tmp.file("mbr.img");
-  std::ofstream(mbr, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  std::ofstream(mbr, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
   CHECK_THAT(joined(probe_signatures(mbr)), Contains("dos partition table signature (at byte 510)"));
 
   CHECK_THAT(joined(probe_signatures(tmp.file("missing.img"))), Contains("could not be probed"));

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "common/analytic_waf.h"
 #include "ftl/ftl_test_util.h"
 #include "sim/simulate.h"
-#include "common/analytic_waf.h"
 #include "sim_test_util.h"
 
 using namespace ftlsim;
@@ -47,8 +47,7 @@ TEST_CASE("Lambert-W formula reproduces the reference table", "[validation]") {
 // runs only when needed. In steady state a victim is cleaned when the open
 // line has just been taken and one line is free, so lines - 2 lines hold the
 // data and alpha = (lines - 2) * 64 / logical.
-TEST_CASE("FIFO WAF matches the analytic value within 3% from 7% to 50% over-provisioning",
-          "[validation]") {
+TEST_CASE("FIFO WAF matches the analytic value within 3% from 7% to 50% over-provisioning", "[validation]") {
   constexpr uint32_t kLines = 1024, kSlots = 64;
   const double pct = 100.0 * (1.0 - 1.5 / kLines);
   for (const double op : {0.07, 0.10, 0.20, 0.30, 0.50}) {

@@ -274,8 +274,8 @@ ftl::FtlConfig rg_device(uint32_t channels, uint32_t luns, uint32_t pages, uint3
   ftl::FtlConfig c = device(pages, blocks, logical_slots, thres, high);
   c.geometry.channels = channels;
   c.geometry.luns_per_channel = luns;
-  c.gc.page_order = true;    // ConfFDP's copy order
-  c.gc.every_pool = true;    // `rg-gc` every
+  c.gc.page_order = true;  // ConfFDP's copy order
+  c.gc.every_pool = true;  // `rg-gc` every
   c.gc.forced_passes = 5;
   return c;
 }
@@ -359,8 +359,9 @@ TEST_CASE("confdp RGs are whole channels: die sets and copy order, 4 RGs", "[val
     CHECK(r.ftl.unit_erases == 1);
     CHECK(r.free_units_end == 20);
     CHECK(r.invalid_pid_requests == 0);
-    const std::vector<uint32_t> want = channels ? std::vector<uint32_t>{ftl::kUnmapped, 108, 104, 106, 110, 109, 105, 107}
-                                                : std::vector<uint32_t>{ftl::kUnmapped, 104, 106, 108, 110, 105, 107, 109};
+    const std::vector<uint32_t> want = channels
+                                           ? std::vector<uint32_t>{ftl::kUnmapped, 108, 104, 106, 110, 109, 105, 107}
+                                           : std::vector<uint32_t>{ftl::kUnmapped, 104, 106, 108, 110, 105, 107, 109};
     for (uint32_t lpn = 1; lpn < 8; ++lpn) CHECK(r.l2p[lpn] == want[lpn]);
   }
 }
@@ -391,8 +392,8 @@ TEST_CASE("confdp RGs are whole channels: die sets and copy order, 4 RGs", "[val
 TEST_CASE("confdp write spill: a write still at the high threshold after 5 forced passes moves, 2 RGs",
           "[validation]") {
   const ftl::FtlConfig c = rg_device(2, 1, 20, 12, 200, 60, 60);
-  const std::vector<trace::Record> recs = {W(0, 120),          W(18, 4, 0x100), W(58, 4, 0x100),
-                                           W(98, 4, 0x100),    W(120, 38),      W(158)};
+  const std::vector<trace::Record> recs = {W(0, 120),       W(18, 4, 0x100), W(58, 4, 0x100),
+                                           W(98, 4, 0x100), W(120, 38),      W(158)};
   for (const bool spill : {true, false}) {
     INFO("write-spill " << (spill ? "nearest" : "stay"));
     fdp::PlacementSetup setup = rg_setup(2);
@@ -425,8 +426,7 @@ TEST_CASE("confdp write spill: a write still at the high threshold after 5 force
 //     RG 0, unit 0, n = 1: slot 1.
 // `write-spill` stay: lpn 12 to unit 9 (36), 25 to unit 15 (60), 26 to
 // unit 9, n = 1 (37). 27 host slots, no GC, free 5 + 2 + 2 + 5 = 14 either way.
-TEST_CASE("confdp write spill: to the nearer RG not at its high threshold, the lower on a tie, 4 RGs",
-          "[validation]") {
+TEST_CASE("confdp write spill: to the nearer RG not at its high threshold, the lower on a tie, 4 RGs", "[validation]") {
   const ftl::FtlConfig c = rg_device(4, 1, 4, 6, 44, 60, 60);
   const std::vector<trace::Record> recs = {W(0, 12, 0x100), W(12, 1, 0x100), W(13, 12, 0x200), W(25, 1, 0x200),
                                            W(26, 1, 0x100)};

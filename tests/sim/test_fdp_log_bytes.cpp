@@ -52,9 +52,9 @@ fdp::PlacementSetup placement(const char* kind, uint32_t handles) {
 // Slots programmed: ruh0 2 + 2 + 2 + 1 = 7, ruh1 1 + 1 = 2; 5 partly covered.
 TEST_CASE("FDP log: HBMW and MBMW in the bytes the host sent, per handle", "[validation]") {
   const auto c = device(8, 16, 75, 85);
-  const std::vector<trace::Record> recs = {
-      test::rec(Op::kWrite, 0, 12, 0),  test::rec(Op::kWrite, 12, 12, 0), test::rec(Op::kWrite, 24, 12, 0),
-      test::rec(Op::kWrite, 40, 2, 1),  test::rec(Op::kWrite, 48, 8, 1),  test::rec(Op::kWrite, 0, 1, 5)};
+  const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 0, 12, 0),  test::rec(Op::kWrite, 12, 12, 0),
+                                           test::rec(Op::kWrite, 24, 12, 0), test::rec(Op::kWrite, 40, 2, 1),
+                                           test::rec(Op::kWrite, 48, 8, 1),  test::rec(Op::kWrite, 0, 1, 5)};
   const auto r = run(c, recs, placement("fdp", 2));
   CHECK(r.host_sent_bytes == 24064);
   CHECK(r.ftl.host_slots == 9);
@@ -103,8 +103,8 @@ TEST_CASE("FDP log: an unaligned stream gives the log WAF from the bytes sent", 
   d.config = c;
   const std::string j = sim::summary_json(d, r);
   const uint64_t mbmw = 48 * 6144 + r.ftl.gc_slots * 4096;
-  CHECK_THAT(j, Catch::Contains(fmt::format("\"hbmw\": {}", 48 * 6144)) &&
-                    Catch::Contains(fmt::format("\"mbmw\": {}", mbmw)));
+  CHECK_THAT(
+      j, Catch::Contains(fmt::format("\"hbmw\": {}", 48 * 6144)) && Catch::Contains(fmt::format("\"mbmw\": {}", mbmw)));
   const double log_waf = static_cast<double>(mbmw) / (48 * 6144);
   const double slot_waf = static_cast<double>(96 + r.ftl.gc_slots) / 96;
   CHECK(log_waf > slot_waf);

@@ -78,8 +78,7 @@ TEST_CASE("FEMU RGIF: the bit length of the RG count, the handle in the low 15 -
 //   0x2001: FEMU RG 0, handle 1 (bit 13 ignored, valid); rgif-min handle 0x2001 (invalid)
 //   0x0005: handle 5 of 4 (invalid in both)
 // An invalid one goes through handle 0 in RG 0 (unit 0: offsets 0, 4, 1, ...).
-TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes in the current RU",
-          "[validation]") {
+TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes in the current RU", "[validation]") {
   const auto c = device(4, 16, 16, 75, 85);  // high = (int)(0.15 x 8) = 1 free unit per RG
   const std::vector<trace::Record> recs = {W(0, 1, 0x4003), W(1, 1, 0x8000), W(2, 1, 0x2001), W(3, 1, 0x0005)};
   SECTION("rgif, --rg-of pid: the RU of the named RG") {
@@ -87,10 +86,9 @@ TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes 
     CHECK(r.invalid_pid_requests == 2);
     // lpn 0: h3 RG 1, unit 11 offset 0 = 88; lpn 1: h0 RG 0 unit 0 offset 0;
     // lpn 2: h1 RG 0, unit 1 offset 0 = 8; lpn 3: h0 RG 0, 2nd slot, offset 4.
-    CHECK(r.l2p == std::vector<uint32_t>{88, 0, 8, 4, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped,
-                                         ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped,
-                                         ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped,
-                                         ftl::kUnmapped});
+    CHECK(r.l2p == std::vector<uint32_t>{88, 0, 8, 4, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped,
+                                         ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped,
+                                         ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped});
   }
   SECTION("rgif, --rg-of current (FEMU): every write in RG 0") {
     const auto r = run(c, recs, two_rgs(4, fdp::RgOf::kCurrent));

@@ -46,8 +46,7 @@ std::vector<trace::Record> writes(std::initializer_list<uint64_t> slots) {
 // 0-3 (4 valid, 4 invalid each: >= 1/8 invalid), copies its 4 live slots
 // into line 7 and erases it. Without the fill the 16 writes land on an empty
 // device: lines 0 and 1, no GC.
-TEST_CASE("a sequential fill then a known overwrite pattern: GC copies and erases counted by hand",
-          "[validation]") {
+TEST_CASE("a sequential fill then a known overwrite pattern: GC copies and erases counted by hand", "[validation]") {
   auto recs = writes({0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27});
   recs.push_back(test::rec(Op::kRead, 39 * 8, 8, 0, recs.size()));  // never written by the trace
   const auto r = run(recs, Precondition::kSeq);
@@ -91,9 +90,9 @@ TEST_CASE("a random fill writes every logical slot once, in a seeded order", "[v
   // Every slot mapped once: 40 distinct physical slots (slot 5 rewritten by the trace).
   CHECK(std::set<uint32_t>(a.l2p.begin(), a.l2p.end()).size() == 40);
   CHECK(std::count(a.l2p.begin(), a.l2p.end(), 0xFFFFFFFFu) == 0);
-  CHECK(a.l2p == b.l2p);      // the same seed, the same order
-  CHECK(a.l2p != seq.l2p);    // not the sequential order
-  CHECK(a.l2p != c.l2p);      // another seed, another order
+  CHECK(a.l2p == b.l2p);    // the same seed, the same order
+  CHECK(a.l2p != seq.l2p);  // not the sequential order
+  CHECK(a.l2p != c.l2p);    // another seed, another order
 }
 
 TEST_CASE("a trace fill writes the slots the trace reads, writes or trims", "[validation]") {
@@ -177,7 +176,7 @@ TEST_CASE("after preconditioning, reads of never-written slots get the read late
     } else {
       CHECK(r.timing->unmapped_reads == 0);
       CHECK(reads.count() == 4);
-      CHECK(reads.mean() == 40000.0);  // --read-time 40us
+      CHECK(reads.mean() == 40000.0);            // --read-time 40us
       CHECK(r.timing->host_page_programs == 0);  // the fill is not timed
       CHECK(r.ftl.host_slots == 0);
     }

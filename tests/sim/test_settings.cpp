@@ -96,6 +96,5 @@ TEST_CASE("presets: one table gives names, geometry and help", "[unit]") {
   CHECK(ftl::preset("femu-eth-512m").sizing_scale == 128);
   CHECK_THAT(ftl::presets_help(), Catch::Contains("femu-default (16 GiB raw, 8x8 LUNs, 256 lines of 1 MiB blocks, "
                                                   "12 GiB logical"));
-  CHECK(ftl::preset_values([](const ftl::Geometry& g) { return std::to_string(g.channels); }) ==
-        "8 for all presets");
+  CHECK(ftl::preset_values([](const ftl::Geometry& g) { return std::to_string(g.channels); }) == "8 for all presets");
 }

@@ -2,8 +2,8 @@
 // rewrite, read-modify-write accounting, bad records.
 #include <catch2/catch.hpp>
 
-#include "ftl/ftl_test_util.h"
 #include "core/error.h"
+#include "ftl/ftl_test_util.h"
 #include "sim/fit.h"
 #include "sim/report.h"
 #include "sim/simulate.h"
@@ -116,7 +116,7 @@ TEST_CASE("markers give GC onset its application progress value", "[validation]"
   const auto r = run(c, recs);
   REQUIRE(r.gc_onset);
   CHECK(r.gc_onset->host_bytes == 56 * 4096);  // see test_page_ftl.cpp
-  CHECK(r.gc_onset->marker == uint64_t{110});   // host slot 56 is slot 16 of pass 2
+  CHECK(r.gc_onset->marker == uint64_t{110});  // host slot 56 is slot 16 of pass 2
   CHECK(r.requests.markers == 8);
 }
 
@@ -126,8 +126,7 @@ TEST_CASE("bad records are refused with the record index", "[unit]") {
   std::vector<trace::Record> recs;
   recs.push_back(test::rec(Op::kWrite, 0, 8));
   recs.push_back(test::rec(Op::kWrite, sectors - 4, 8));  // crosses the end
-  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1: write of sectors") &&
-                                      Catch::Contains("`wrap`"));
+  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1: write of sectors") && Catch::Contains("`wrap`"));
   const auto wrapped = run(c, recs, true);
   CHECK(wrapped.requests.wrapped_requests == 1);
   CHECK(wrapped.ftl.host_slots == 3);  // slot 0, then the last slot and slot 0 again
@@ -164,9 +163,9 @@ TEST_CASE("logical fit: remaps the touched pages densely in first-touch order", 
   // (trim), 6 (read): footprint 4 slots, first-touch numbering 1000 -> 0,
   // 5 -> 1, 7 -> 2, 6 -> 3. fit:50% gives ceil(4 / 0.5) = 8 logical slots.
   auto c = small_device(ftl::VictimPolicy::kGreedy);
-  const std::vector<trace::Record> recs = {
-      test::rec(Op::kWrite, 1000 * 8, 8), test::rec(Op::kWrite, 5 * 8, 8), test::rec(Op::kWrite, 1000 * 8, 8),
-      test::rec(Op::kTrim, 7 * 8, 8), test::rec(Op::kRead, 6 * 8, 8)};
+  const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 1000 * 8, 8), test::rec(Op::kWrite, 5 * 8, 8),
+                                           test::rec(Op::kWrite, 1000 * 8, 8), test::rec(Op::kTrim, 7 * 8, 8),
+                                           test::rec(Op::kRead, 6 * 8, 8)};
   sim::SimOptions o;
   o.fit = 0.5;
   o.keep_l2p = true;

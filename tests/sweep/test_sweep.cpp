@@ -50,8 +50,9 @@ TEST_CASE("expand_values parses lists and inclusive ranges", "[unit]") {
   CHECK(sim::expand_values("--placement", ValueKind::kPlacement, "map:0=0,1=0") == Strings{"map:0=0,1=0"});
   CHECK(sim::expand_values("--placement", ValueKind::kPlacement, "single;map:0=0,1=0;fdp") ==
         Strings{"single", "map:0=0,1=0", "fdp"});
-  CHECK(sim::expand_values("--placement", ValueKind::kPlacement,
-                           "single,fdp,map:0=0,1=1;map:0=1,1=0;oracle,interval") == Strings{"single", "fdp", "map:0=0,1=1", "map:0=1,1=0", "oracle", "interval"});
+  CHECK(
+      sim::expand_values("--placement", ValueKind::kPlacement, "single,fdp,map:0=0,1=1;map:0=1,1=0;oracle,interval") ==
+      Strings{"single", "fdp", "map:0=0,1=1", "map:0=1,1=0", "oracle", "interval"});
 }
 
 TEST_CASE("expand_values rejects bad items naming the option and the item", "[unit]") {
@@ -127,7 +128,8 @@ TEST_CASE("expand_values: a value that does not parse is refused by the setting'
     throw InputError(fmt::format("--opt: {} is too large; give a whole number from 4 to 4294967295", item));
   };
   const std::string huge = "99999999999999999999";
-  for (const std::string& text : {huge, "8," + huge, "4:" + huge + ":4", huge + ":" + huge + ":1", std::string("-1"), std::string("1.5")}) {
+  for (const std::string& text :
+       {huge, "8," + huge, "4:" + huge + ":4", huge + ":" + huge + ":1", std::string("-1"), std::string("1.5")}) {
     INFO(text);
     checked.clear();
     CHECK_THROWS_WITH(sim::expand_values("--opt", ValueKind::kInteger, text, check), Catch::Contains("from 4 to"));
@@ -149,8 +151,7 @@ TEST_CASE("expand_values: a value that does not parse is refused by the setting'
 TEST_CASE("product order: axes in order, the last varying fastest", "[unit]") {
   const std::vector<size_t> sizes = {2, 1, 3};
   REQUIRE(sim::product_size(sizes) == 6);
-  const std::vector<std::vector<size_t>> expect = {{0, 0, 0}, {0, 0, 1}, {0, 0, 2},
-                                                   {1, 0, 0}, {1, 0, 1}, {1, 0, 2}};
+  const std::vector<std::vector<size_t>> expect = {{0, 0, 0}, {0, 0, 1}, {0, 0, 2}, {1, 0, 0}, {1, 0, 1}, {1, 0, 2}};
   for (size_t i = 0; i < expect.size(); ++i) CHECK(sim::product_point(sizes, i) == expect[i]);
   const std::vector<size_t> huge = {1000, 1000};
   CHECK_THROWS_AS((void)sim::product_size(huge), InputError);
@@ -160,16 +161,14 @@ TEST_CASE("plan_sweep: rows in product order, ids from the swept values, keys fr
   const std::vector<sim::SweepSetting> settings = {
       {"gc-thres", {"60", "75"}}, {"victim", {"greedy"}}, {"placement", {"single", "fdp"}}};
   std::vector<std::vector<std::string>> built;
-  const sim::SweepPlan plan =
-      sim::plan_sweep(settings, "wrap=false\n", 42, [&](std::span<const std::string> point) {
-        built.emplace_back(point.begin(), point.end());
-        if (point[0] == "75" && point[2] == "fdp") throw InputError("refused");
-        return sim::RunDescription{};
-      });
+  const sim::SweepPlan plan = sim::plan_sweep(settings, "wrap=false\n", 42, [&](std::span<const std::string> point) {
+    built.emplace_back(point.begin(), point.end());
+    if (point[0] == "75" && point[2] == "fdp") throw InputError("refused");
+    return sim::RunDescription{};
+  });
   CHECK(plan.table.axes == Strings{"gc-thres", "placement"});
-  CHECK(plan.table.ids ==
-        Strings{"gc-thres=60_placement=single", "gc-thres=60_placement=fdp", "gc-thres=75_placement=single",
-                "gc-thres=75_placement=fdp"});
+  CHECK(plan.table.ids == Strings{"gc-thres=60_placement=single", "gc-thres=60_placement=fdp",
+                                  "gc-thres=75_placement=single", "gc-thres=75_placement=fdp"});
   CHECK(plan.table.values[1] == Strings{"60", "fdp"});
   REQUIRE(built.size() == 4);
   CHECK(built[2] == Strings{"75", "greedy", "single"});  // every setting, the unswept one too
@@ -191,16 +190,16 @@ TEST_CASE("config ids are readable, filesystem-safe and unique", "[unit]") {
   CHECK(sim::config_id(odd) == "x=a-b-c");
   // Too long for a folder name: a prefix of 111 bytes, '~' and the 64-bit
   // FNV-1a hash of the full id (offset basis and prime of the FNV spec).
-  const std::vector<std::pair<std::string, std::string>> longer = {
-      {"placement", "map:" + std::string(150, '7')}, {"gc-thres", "60"}};
+  const std::vector<std::pair<std::string, std::string>> longer = {{"placement", "map:" + std::string(150, '7')},
+                                                                   {"gc-thres", "60"}};
   const std::string full = "placement=map-" + std::string(150, '7') + "_gc-thres=60";
   uint64_t h = 14695981039346656037ULL;
   for (const char c : full) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
   const std::string id = sim::config_id(longer);
   CHECK(id.size() == sim::kMaxConfigIdBytes);
   CHECK(id == full.substr(0, 111) + "~" + fmt::format("{:016x}", h));
-  CHECK(sim::config_id(std::vector<std::pair<std::string, std::string>>{
-            {"placement", "map:" + std::string(150, '7')}, {"gc-thres", "70"}}) != id);
+  CHECK(sim::config_id(std::vector<std::pair<std::string, std::string>>{{"placement", "map:" + std::string(150, '7')},
+                                                                        {"gc-thres", "70"}}) != id);
   Strings ids = {"a", "b", "a", "a-2", "a"};
   sim::make_unique(ids);
   CHECK(ids == Strings{"a", "b", "a-3", "a-2", "a-4"});
@@ -310,12 +309,13 @@ TEST_CASE("a sweep gives the results of separate runs, identical for any thread 
   const sim::SimResult alone = sim::simulate(jobs[0].run.config, view, {}, jobs[0].run.placement);
   const std::string row0 = fmt::format(
       "gc-thres=60_placement=single,60,single,{:.6f},{},{},{},{},{},0,0,{:.6f},,,done,\n", alone.ftl.waf(),
-      alone.ftl.host_slots * 4096, alone.ftl.gc_slots * 4096, alone.ftl.unit_erases * 8,
-      alone.gc_onset->host_bytes, alone.gc_onset->marker ? fmt::format("{}", *alone.gc_onset->marker) : "",
-      alone.handles[0].waf_share);
-  CHECK_THAT(csv, Catch::StartsWith("config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"
-                                    "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,ru_not_fully_written,waf_share_ruh0,"
-                                    "waf_share_ruh1,error,status,config_key\n" + row0));
+      alone.ftl.host_slots * 4096, alone.ftl.gc_slots * 4096, alone.ftl.unit_erases * 8, alone.gc_onset->host_bytes,
+      alone.gc_onset->marker ? fmt::format("{}", *alone.gc_onset->marker) : "", alone.handles[0].waf_share);
+  CHECK_THAT(csv, Catch::StartsWith(
+                      "config_id,gc-thres,placement,waf,host_bytes,gc_bytes,erases,"
+                      "gc_onset_host_bytes,gc_onset_marker,invalid_pid_requests,ru_not_fully_written,waf_share_ruh0,"
+                      "waf_share_ruh1,error,status,config_key\n" +
+                      row0));
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 6);
 }
 

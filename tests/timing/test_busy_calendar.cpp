@@ -40,7 +40,8 @@ class NaiveCalendar {
       holes_.erase(holes_.begin() + static_cast<std::ptrdiff_t>(i));
       size_t at = i;
       if (s - h.start >= min_hole_) holes_.insert(holes_.begin() + static_cast<std::ptrdiff_t>(at++), Hole{h.start, s});
-      if (h.end - (s + dur) >= min_hole_) holes_.insert(holes_.begin() + static_cast<std::ptrdiff_t>(at), Hole{s + dur, h.end});
+      if (h.end - (s + dur) >= min_hole_)
+        holes_.insert(holes_.begin() + static_cast<std::ptrdiff_t>(at), Hole{s + dur, h.end});
       return s;
     }
     const uint64_t s = std::max(ready, free_at_);
@@ -73,22 +74,22 @@ class NaiveCalendar {
 
 TEST_CASE("busy calendar: holes left behind a wait are taken first fit, split and dropped", "[timing]") {
   BusyCalendar c(10);
-  CHECK(c.reserve(0, 100, 0) == 0);      // busy 0..100
-  CHECK(c.reserve(300, 50, 0) == 300);   // hole 100..300, busy 300..350
+  CHECK(c.reserve(0, 100, 0) == 0);     // busy 0..100
+  CHECK(c.reserve(300, 50, 0) == 300);  // hole 100..300, busy 300..350
   CHECK(c.holes() == 1);
   CHECK(c.free_at() == 350);
-  CHECK(c.earliest(0, 200, 0) == 100);   // fits the hole exactly
-  CHECK(c.earliest(0, 201, 0) == 350);   // does not: at the end
-  CHECK(c.earliest(150, 100, 0) == 150); // inside the hole, from ready
-  CHECK(c.earliest(250, 100, 0) == 350); // 250..350 runs past the hole's end
-  CHECK(c.reserve(150, 20, 0) == 150);   // splits it: 100..150 and 170..300
+  CHECK(c.earliest(0, 200, 0) == 100);    // fits the hole exactly
+  CHECK(c.earliest(0, 201, 0) == 350);    // does not: at the end
+  CHECK(c.earliest(150, 100, 0) == 150);  // inside the hole, from ready
+  CHECK(c.earliest(250, 100, 0) == 350);  // 250..350 runs past the hole's end
+  CHECK(c.reserve(150, 20, 0) == 150);    // splits it: 100..150 and 170..300
   CHECK(c.holes() == 2);
-  CHECK(c.reserve(0, 45, 0) == 100);     // 100..145 leaves 145..150 (5 < 10): dropped
+  CHECK(c.reserve(0, 45, 0) == 100);  // 100..145 leaves 145..150 (5 < 10): dropped
   CHECK(c.holes() == 1);
-  CHECK(c.reserve(0, 130, 0) == 170);    // 170..300 taken whole
+  CHECK(c.reserve(0, 130, 0) == 170);  // 170..300 taken whole
   CHECK(c.holes() == 0);
-  CHECK(c.reserve(400, 10, 0) == 400);   // hole 350..400
-  CHECK(c.reserve(500, 10, 0) == 500);   // hole 410..500
+  CHECK(c.reserve(400, 10, 0) == 400);  // hole 350..400
+  CHECK(c.reserve(500, 10, 0) == 500);  // hole 410..500
   CHECK(c.holes() == 2);
   CHECK(c.earliest(0, 10, 400) == 410);  // the horizon drops 350..400
   CHECK(c.holes() == 1);
@@ -101,17 +102,17 @@ TEST_CASE("busy calendar: at kMaxHoles a gap at the end drops the earliest hole,
   BusyCalendar c(1);
   uint64_t t = 0;
   for (size_t k = 0; k < BusyCalendar::kMaxHoles + 3; ++k) {
-    t += 10;                              // a 10 ns gap, then 10 ns busy
+    t += 10;  // a 10 ns gap, then 10 ns busy
     CHECK(c.reserve(t, 10, 0) == t);
     t += 10;
     CHECK(c.holes() == std::min<size_t>(k + 1, BusyCalendar::kMaxHoles));
   }
   // Hole k is 20k..20k+10; the first three were dropped, so 60..70 is first.
   CHECK(c.earliest(0, 10, 0) == 60);
-  CHECK(c.reserve(62, 2, 0) == 62);       // 60..62 and 64..70: one more than the maximum
+  CHECK(c.reserve(62, 2, 0) == 62);  // 60..62 and 64..70: one more than the maximum
   CHECK(c.holes() == BusyCalendar::kMaxHoles + 1);
   t += 10;
-  CHECK(c.reserve(t, 10, 0) == t);        // not exactly at the maximum: nothing dropped
+  CHECK(c.reserve(t, 10, 0) == t);  // not exactly at the maximum: nothing dropped
   CHECK(c.holes() == BusyCalendar::kMaxHoles + 2);
 }
 

@@ -47,7 +47,7 @@ class RefQueue {
   [[nodiscard]] uint64_t pending() const { return ops_.size() - placed_; }
   std::vector<RefOp> ops_;
   std::vector<std::deque<uint64_t>> dies_;
-  uint64_t head_ = 0;    // the oldest not placed
+  uint64_t head_ = 0;  // the oldest not placed
   uint64_t placed_ = 0;
 };
 
@@ -78,7 +78,8 @@ TEST_CASE("GC queue: per-die FIFOs, needs and the oldest queued, as a plain refe
           op.d = static_cast<uint32_t>(rng.below(1u << 30));
           const uint32_t d = rng.below(4) == 0 ? static_cast<uint32_t>(rng.below(dies)) : die;
           const uint64_t end = ref.ops_.size();
-          const uint64_t need = end == 0 || rng.below(3) == 0 ? kNoSeq : end - 1 - rng.below(std::min<uint64_t>(end, 2000));
+          const uint64_t need =
+              end == 0 || rng.below(3) == 0 ? kNoSeq : end - 1 - rng.below(std::min<uint64_t>(end, 2000));
           REQUIRE(q.push(op, need, d) == ref.push(op, need, d));
         }
       } else if (action < 9) {  // a run of one die's first operations

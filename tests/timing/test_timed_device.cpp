@@ -3,8 +3,8 @@
 // forced GC blocking the write, and the data-order waits.
 #include <catch2/catch.hpp>
 
-#include "ftl/unit_shape.h"
 #include "ftl/ftl_test_util.h"
+#include "ftl/unit_shape.h"
 #include "timing/nand_map.h"
 #include "timing/timed_device.h"
 
@@ -96,10 +96,10 @@ TEST_CASE("background GC fills idle time, forced GC blocks the write, data order
   dev.begin_request(7800, HostOp::kWrite);
   dev.host_program(13);  // 7840..8040
   dev.gc_begin(false);
-  dev.gc_copy(13, 6);    // into unit 1, queued at 7800; its read waits for 13's program
+  dev.gc_copy(13, 6);  // into unit 1, queued at 7800; its read waits for 13's program
   CHECK(dev.end_request() == 8040);
   dev.begin_request(7900, HostOp::kRead);
-  dev.host_read(6);      // 8040..8080
+  dev.host_read(6);  // 8040..8080
   CHECK(dev.end_request() == 8080);
   CHECK(out.gc_waits == 2);
 
@@ -130,7 +130,7 @@ TEST_CASE("an idle gap a GC program leaves waiting for its read is used by later
   dev.host_program(0);  // die 0: fits the idle 0..240
   CHECK(dev.end_request() == 200);
   dev.begin_request(10, HostOp::kRead);
-  dev.host_read(3);     // die 1: after the erase, 2240..2280
+  dev.host_read(3);  // die 1: after the erase, 2240..2280
   CHECK(dev.end_request() == 2280);
   CHECK(out.nand_end_ns == 2440);
 }

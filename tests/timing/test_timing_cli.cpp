@@ -1,8 +1,8 @@
 // The ftlsim binary in timed mode: --timing outputs (summary.json "timing",
 // events.csv, latency_cdf.csv), determinism, `ftlsim qd-sweep`, and one-line
 // errors with exit code 2 for timing options that make no sense.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <vector>
 
@@ -26,7 +26,8 @@ void write_trace(const std::string& path, bool reads) {
   trace::FtrWriter w(path, meta);
   const uint64_t logical = test::kLogicalSlots;
   uint64_t t = 0;
-  for (uint64_t s = 0; s < logical; ++s) w.append({t += 20'000, s * 8, 8, 0, static_cast<uint8_t>(trace::Op::kWrite), 0});
+  for (uint64_t s = 0; s < logical; ++s)
+    w.append({t += 20'000, s * 8, 8, 0, static_cast<uint8_t>(trace::Op::kWrite), 0});
   uint64_t x = 99;
   for (uint64_t i = 0; i < 3 * logical; ++i) {
     if (i % 1000 == 0) w.append({t, i, 0, 0, static_cast<uint8_t>(trace::Op::kMarker), 0});
@@ -90,7 +91,7 @@ TEST_CASE("timed mode, open loop with --speed", "[cli]") {
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("timing     open loop, speed 2"));
   CHECK_THAT(slurp(dir.file("o/summary.json")), Catch::Contains("\"mode\": \"open\"") &&
-                                                     Catch::Contains("\"qd\": null") && Catch::Contains("\"speed\": 2"));
+                                                    Catch::Contains("\"qd\": null") && Catch::Contains("\"speed\": 2"));
 }
 
 TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
@@ -102,12 +103,13 @@ TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("\nknee       "));
   const std::string csv = slurp(dir.file("q/qd_sweep.csv"));
-  CHECK(csv.rfind("placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\nsingle,1,read,", 0) == 0);
+  CHECK(csv.rfind("placement,qd,ops,count,qps,mib_per_s,lat_mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns\nsingle,1,read,",
+                  0) == 0);
   CHECK(lines(csv) == 4);
   CHECK_THAT(csv, Catch::Contains("\nsingle,4,read,") && Catch::Contains("\nsingle,16,read,"));
   CHECK_THAT(slurp(dir.file("q/qd_sweep.json")), Catch::Contains("\"rows\": [") && Catch::Contains("\"knee_qd\": ") &&
-                                                      Catch::Contains("\"trace\": \"" + tr + "\"") &&
-                                                      Catch::Contains("\"logical_bytes\": "));
+                                                     Catch::Contains("\"trace\": \"" + tr + "\"") &&
+                                                     Catch::Contains("\"logical_bytes\": "));
   // -j does not change the result.
   const auto r1 = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,4,16 --ops read -j 1 --out " +
                              dir.file("q1"));
@@ -142,7 +144,8 @@ TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of s
   // Other model options still take one value.
   const auto bad = run_ftlsim(base + dir.file("x") + " --gc-thres 60,70");
   CHECK(bad.exit_code == 2);
-  CHECK_THAT(bad.output, Catch::Contains("qd-sweep takes a list for --placement and --qd only; --gc-thres has 2 values"));
+  CHECK_THAT(bad.output,
+             Catch::Contains("qd-sweep takes a list for --placement and --qd only; --gc-thres has 2 values"));
 }
 
 namespace {
@@ -169,9 +172,9 @@ TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures
   test::TempDir dir("compare-timing");
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, true);
-  const auto c = run_ftlsim("compare --trace " + tr + " " + test::kDevice +
-                            " --timing --qd 4 --a \"--placement single\" --b \"--placement map:0=0,1=1\" --out " +
-                            dir.file("c"));
+  const auto c =
+      run_ftlsim("compare --trace " + tr + " " + test::kDevice +
+                 " --timing --qd 4 --a \"--placement single\" --b \"--placement map:0=0,1=1\" --out " + dir.file("c"));
   INFO(c.output);
   REQUIRE(c.exit_code == 0);
   CHECK_THAT(c.output, Catch::Contains("\nIOPS ") && Catch::Contains("\nlatency p99.9 "));
@@ -193,9 +196,9 @@ TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures
   CHECK(csv_row(cmp, "lat_p99_9_ns")[2] == map[11]);
 
   // Timing options in one side only: the other side's timed rows are empty.
-  const auto one = run_ftlsim("compare --trace " + tr + " " + test::kDevice +
-                              " --a \"--placement single\" --b \"--placement single --timing --qd 4\" --out " +
-                              dir.file("d"));
+  const auto one =
+      run_ftlsim("compare --trace " + tr + " " + test::kDevice +
+                 " --a \"--placement single\" --b \"--placement single --timing --qd 4\" --out " + dir.file("d"));
   INFO(one.output);
   REQUIRE(one.exit_code == 0);
   const std::string cmp1 = slurp(dir.file("d/compare.csv"));
@@ -239,7 +242,8 @@ TEST_CASE("timing options take lists in a sweep: axes in sweep.csv, results as s
   const auto untimed = run_ftlsim("--trace " + tr + " " + test::kDevice + " --qd 1,8 --out " + dir.file("u"));
   CHECK(untimed.exit_code == 2);
   CHECK_THAT(untimed.output, Catch::Contains("add --timing"));
-  const auto cmp = run_ftlsim("compare --trace " + tr + " " + test::kDevice + " --timing --qd 1,8 --a \"--placement single\"");
+  const auto cmp =
+      run_ftlsim("compare --trace " + tr + " " + test::kDevice + " --timing --qd 1,8 --a \"--placement single\"");
   CHECK(cmp.exit_code == 2);
   CHECK_THAT(cmp.output, Catch::Contains("--qd 1,8: one value here"));
 }

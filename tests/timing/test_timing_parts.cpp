@@ -235,8 +235,9 @@ TEST_CASE("knee: where throughput flattens, the rule plot_qd draws", "[timing]")
   const std::vector<QdRow> one = curve({{1, 10}, {2, 19}, {4, 29}, {8, 30}, {16, 30}});  // 29 >= 28.5: knee 4
   CHECK(knee_qd(one) == 4);
   CHECK_THAT(qd_sweep_json(one), Catch::Contains("\"knee_qd\": 4"));
-  CHECK_THAT(qd_sweep_text(one), Catch::Contains("knee       qd 4: the smallest queue depth reaching 95% of the best 30 "
-                                                 "QPS, with QD 16 swept"));
+  CHECK_THAT(qd_sweep_text(one),
+             Catch::Contains("knee       qd 4: the smallest queue depth reaching 95% of the best 30 "
+                             "QPS, with QD 16 swept"));
   const std::vector<QdRow> rising = curve({{1, 10}, {2, 20}, {4, 40}});
   CHECK_THAT(qd_sweep_json(rising), Catch::Contains("\"knee_qd\": null"));
   CHECK_THAT(qd_sweep_text(rising), Catch::Contains("knee       none: QPS still rising at QD 4"));
@@ -254,12 +255,13 @@ TEST_CASE("knee: where throughput flattens, the rule plot_qd draws", "[timing]")
   source.physical_bytes = 784u << 20;
   source.gc_thres_pcent = 60;
   const std::string json = qd_sweep_json(two, source);
-  CHECK_THAT(json, Catch::Contains("\"knee_qd\": null") && Catch::Contains("\"single\": 4") &&
-                       Catch::Contains("\"fdp\": 2"));
+  CHECK_THAT(json,
+             Catch::Contains("\"knee_qd\": null") && Catch::Contains("\"single\": 4") && Catch::Contains("\"fdp\": 2"));
   // The trace and device, in summary.json's shape, for plot_qd's title.
   CHECK_THAT(json, Catch::Contains("\"trace\": \"t.ftr\"") && Catch::Contains("\"preset\": \"femu-eth-512m\"") &&
                        Catch::Contains("\"logical_bytes\": 536870912") &&
                        Catch::Contains("\"physical_bytes\": 822083584") && Catch::Contains("\"thres_pcent\": 60"));
-  CHECK_THAT(qd_sweep_text(two), Catch::Contains("knee       single: qd 4:") && Catch::Contains("knee       fdp: qd 2:"));
+  CHECK_THAT(qd_sweep_text(two),
+             Catch::Contains("knee       single: qd 4:") && Catch::Contains("knee       fdp: qd 2:"));
   CHECK(qd_sweep_csv(two).rfind("placement,qd,ops,", 0) == 0);
 }

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/rng.h"
-#include "sim/simulate.h"
 #include "sim/sim_test_util.h"
+#include "sim/simulate.h"
 
 using namespace ftlsim;
 using trace::Op;
@@ -97,8 +97,8 @@ TEST_CASE("N dies: random-read throughput rises to N / read time and no further,
     const double seconds = static_cast<double>(r.timing->sim_time_ns) / 1e9;
     const double x = static_cast<double>(reads.count()) / seconds;
     const double little = x * reads.mean() / 1e9;  // mean requests outstanding
-    INFO("qd " << qd << ": " << x << " reads/s (" << x / bound << " of N / read time), mean latency "
-               << reads.mean() << " ns, throughput x latency " << little);
+    INFO("qd " << qd << ": " << x << " reads/s (" << x / bound << " of N / read time), mean latency " << reads.mean()
+               << " ns, throughput x latency " << little);
     CHECK(x <= bound * (1 + 1e-9));
     CHECK(x <= trace_bound * (1 + 1e-9));
     CHECK(x >= previous * 0.995);
@@ -199,7 +199,7 @@ TEST_CASE("timed and fast mode make the same FTL decisions", "[validation]") {
   fdp.placement = fdp::parse_placement("fdp");
   fdp.fdp.handles = 2;
   fdp.fdp.reclaim_groups = 2;
-  fdp.fdp.ru_bytes = 2 * 32 * 4096;  // 2 dies per RU
+  fdp.fdp.ru_bytes = 2 * 32 * 4096;        // 2 dies per RU
   fdp.fdp.rg_split = fdp::RgSplit::kDies;  // each RG its own dies, and
   fdp.fdp.rg_of = fdp::RgOf::kLba;         // the untagged writes spread over both
   for (const auto victim : {ftl::VictimPolicy::kGreedy, ftl::VictimPolicy::kFifo}) {

@@ -209,8 +209,8 @@ TEST_CASE("bytes after the last record are refused", "[ftr][errors]") {
 
 TEST_CASE("check_record explains malformed records", "[ftr][check_record]") {
   auto r = [](uint8_t op, uint64_t lba, uint32_t sectors) { return Record{0, lba, sectors, 0, op, 0}; };
-  const Record good[] = {r(0, 0, 1), r(1, 100, 8), r(2, 0, UINT32_MAX), r(3, 0, 0), r(4, 987654, 0),
-                         r(0, UINT64_MAX - 8, 8)};
+  const Record good[] = {r(0, 0, 1), r(1, 100, 8),    r(2, 0, UINT32_MAX),
+                         r(3, 0, 0), r(4, 987654, 0), r(0, UINT64_MAX - 8, 8)};
   for (const Record& g : good) {
     CHECK(check_record(g).empty());
     CHECK(record_ok(g));

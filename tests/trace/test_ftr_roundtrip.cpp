@@ -13,8 +13,8 @@
 
 using namespace ftlsim::trace;
 using ftlsim::InputError;
-using test::TempDir;
 using test::rec;
+using test::TempDir;
 
 namespace {
 
@@ -37,8 +37,9 @@ TEST_CASE("records, metadata and pid names survive a round trip", "[ftr]") {
   meta.kv = {{"source", "unit test"}, {"empty", ""}, {"utf8", "caf\xc3\xa9"}, {"source", "again"}};
   meta.pid_names = {{0, "default"}, {7, "wal"}, {65535, ""}};
   const std::vector<Record> in = {
-      rec(0, Op::kWrite, 0, 8, 7),         rec(5, Op::kRead, 100, 1),      rec(3, Op::kTrim, 8, 16, 1),
-      rec(9, Op::kFlush, 0, 0),            rec(10, Op::kMarker, 123456, 0), rec(UINT64_MAX, Op::kWrite, UINT64_MAX - 1, 1, 65535)};
+      rec(0, Op::kWrite, 0, 8, 7),     rec(5, Op::kRead, 100, 1),
+      rec(3, Op::kTrim, 8, 16, 1),     rec(9, Op::kFlush, 0, 0),
+      rec(10, Op::kMarker, 123456, 0), rec(UINT64_MAX, Op::kWrite, UINT64_MAX - 1, 1, 65535)};
   {
     FtrWriter w(path, meta);
     for (const Record& r : in) w.append(r);
@@ -121,12 +122,12 @@ TEST_CASE("the header has the documented byte layout", "[ftr][format]") {
   CHECK(load<uint64_t>(b, 32) == 1);
   CHECK(load<uint32_t>(b, 40) == 1);
   CHECK(load<uint32_t>(b, 44) == 1);
-  CHECK(load<uint16_t>(b, 48) == 2);   // key_len
-  CHECK(load<uint16_t>(b, 50) == 0);   // reserved
-  CHECK(load<uint32_t>(b, 52) == 3);   // value_len
+  CHECK(load<uint16_t>(b, 48) == 2);  // key_len
+  CHECK(load<uint16_t>(b, 50) == 0);  // reserved
+  CHECK(load<uint32_t>(b, 52) == 3);  // value_len
   CHECK(b.substr(56, 5) == "abxyz");
-  CHECK(load<uint16_t>(b, 61) == 3);   // pid
-  CHECK(load<uint16_t>(b, 63) == 3);   // name_len
+  CHECK(load<uint16_t>(b, 61) == 3);  // pid
+  CHECK(load<uint16_t>(b, 63) == 3);  // name_len
   CHECK(b.substr(65, 3) == "wal");
   CHECK(b.substr(68, 4) == std::string(4, '\0'));
   std::string zeroed = b.substr(0, 72);

@@ -20,16 +20,13 @@ namespace {
 
 // 512-byte sectors, 8 per 4 KiB page. Pages noted per record.
 const std::vector<Record> kHand = {
-    rec(100, Op::kWrite, 0, 8, 1),    // page 0
-    rec(200, Op::kWrite, 8, 16, 1),   // pages 1-2
-    rec(150, Op::kRead, 0, 1, 0),     // page 0; time goes backwards
-    rec(300, Op::kRead, 64, 8, 2),    // page 8
-    rec(310, Op::kTrim, 4, 8, 2),     // pages 0-1
-    rec(320, Op::kFlush, 0, 0, 0),
-    rec(330, Op::kMarker, 1000, 0, 0),
-    rec(340, Op::kWrite, 7, 2, 1),    // pages 0-1
-    rec(350, Op::kMarker, 1005, 0, 0),
-    rec(50, Op::kWrite, 1000, 1, 3),  // page 125; time goes backwards
+    rec(100, Op::kWrite, 0, 8, 1),   // page 0
+    rec(200, Op::kWrite, 8, 16, 1),  // pages 1-2
+    rec(150, Op::kRead, 0, 1, 0),    // page 0; time goes backwards
+    rec(300, Op::kRead, 64, 8, 2),   // page 8
+    rec(310, Op::kTrim, 4, 8, 2),    // pages 0-1
+    rec(320, Op::kFlush, 0, 0, 0),     rec(330, Op::kMarker, 1000, 0, 0), rec(340, Op::kWrite, 7, 2, 1),  // pages 0-1
+    rec(350, Op::kMarker, 1005, 0, 0), rec(50, Op::kWrite, 1000, 1, 3),  // page 125; time goes backwards
 };
 
 void check_hand_stats(const TraceStats& s) {
@@ -48,7 +45,7 @@ void check_hand_stats(const TraceStats& s) {
 
   REQUIRE(s.pids.size() == 4);
   const PidStats expected[] = {
-      {0, 4, 0, 512, 0},           // read, flush, two markers
+      {0, 4, 0, 512, 0},  // read, flush, two markers
       {1, 3, 26 * 512, 0, 0},
       {2, 2, 0, 4096, 4096},
       {3, 1, 512, 0, 0},

@@ -3,8 +3,8 @@
 // directory, whole-file byte access and fixtures; for the importers,
 // expected records, their comparison with a readable failure, and the error
 // message an import throws.
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <atomic>
 #include <cstring>
@@ -72,13 +72,13 @@ inline std::string show(const std::vector<Record>& v) {
 }
 
 // Records equal field by field; on failure Catch prints both lists.
-#define CHECK_RECORDS(got, ...)                                                                         \
-  do {                                                                                                  \
-    const std::vector<::ftlsim::trace::Record> want_ = __VA_ARGS__;                                     \
-    const std::vector<::ftlsim::trace::Record>& got_ = (got);                                           \
+#define CHECK_RECORDS(got, ...)                                                                             \
+  do {                                                                                                      \
+    const std::vector<::ftlsim::trace::Record> want_ = __VA_ARGS__;                                         \
+    const std::vector<::ftlsim::trace::Record>& got_ = (got);                                               \
     INFO("got:\n" << ::ftlsim::trace::test::show(got_) << "want:\n" << ::ftlsim::trace::test::show(want_)); \
-    CHECK((got_.size() == want_.size() &&                                                               \
-           std::memcmp(got_.data(), want_.data(), got_.size() * sizeof(::ftlsim::trace::Record)) == 0)); \
+    CHECK((got_.size() == want_.size() &&                                                                   \
+           std::memcmp(got_.data(), want_.data(), got_.size() * sizeof(::ftlsim::trace::Record)) == 0));    \
   } while (false)
 
 inline ImportOptions options_for(TextFormat f) {

@@ -26,8 +26,7 @@ double harmonic(uint64_t n, double theta) {
 
 // Pearson's chi-square over bins with expected count >= 5; bins below that
 // are pooled into one. Returns {statistic, degrees of freedom}.
-std::pair<double, double> chi_square(const std::vector<double>& observed,
-                                     const std::vector<double>& expected) {
+std::pair<double, double> chi_square(const std::vector<double>& observed, const std::vector<double>& expected) {
   double stat = 0;
   double pooled_o = 0;
   double pooled_e = 0;

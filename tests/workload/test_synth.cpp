@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -53,13 +53,13 @@ std::vector<Record> only(const std::vector<Record>& rs, Op op) {
 }
 
 bool same(const Record& a, const Record& b) {
-  return a.time_ns == b.time_ns && a.lba == b.lba && a.sectors == b.sectors && a.pid == b.pid &&
-         a.op == b.op && a.flags == b.flags;
+  return a.time_ns == b.time_ns && a.lba == b.lba && a.sectors == b.sectors && a.pid == b.pid && a.op == b.op &&
+         a.flags == b.flags;
 }
 
 bool same(const std::vector<Record>& a, const std::vector<Record>& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](const Record& x, const Record& y) { return same(x, y); });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](const Record& x, const Record& y) { return same(x, y); });
 }
 
 // Counts records without storing them.
@@ -75,8 +75,7 @@ struct CountingSink {
 }  // namespace
 
 TEST_CASE("same seed and options give identical records and other seeds differ", "[workload][synth]") {
-  const Pattern p = GENERATE(Pattern::kSeq, Pattern::kUniform, Pattern::kZipf, Pattern::kHotCold,
-                             Pattern::kStreams);
+  const Pattern p = GENERATE(Pattern::kSeq, Pattern::kUniform, Pattern::kZipf, Pattern::kHotCold, Pattern::kStreams);
   CAPTURE(ftlsim::workload::pattern_name(p));
   SynthSpec s = spec_of(p, 4096, 5000, 1);
   s.read_ratio = 0.2;
@@ -455,7 +454,7 @@ TEST_CASE("validation lists every problem", "[workload][synth]") {
     REQUIRE(s.problems().size() == 1);
     CHECK_THAT(s.problems()[0].text(), Catch::Contains("write shares sum"));
     s.streams = {{0.5, 0.5}, {0.5, 0.4}, {0.0, 0.0}};
-    CHECK(s.problems().size() == 2);  // space share 0, and space sum 0.9
+    CHECK(s.problems().size() == 2);                       // space share 0, and space sum 0.9
     s.streams = {{0.5, 0.5 + 4e-10}, {0.5, 0.5 - 3e-10}};  // within 1e-9
     CHECK(s.problems().empty());
     s.streams.clear();
@@ -571,7 +570,8 @@ TEST_CASE("gen bounds: the expected record count and the writer's record limit",
   const std::string path = std::string(FTLSIM_TEST_TMP) + "/bounded-" + std::to_string(::getpid()) + ".ftr";
   std::filesystem::create_directories(FTLSIM_TEST_TMP);
   const SynthSpec small = spec_of(Pattern::kUniform, 1024, 500);
-  CHECK_THROWS_WITH(ftlsim::workload::write_ftr(small, path, ftlsim::Existing::kReplace, 499), Catch::Contains("gen stopped after 499 records"));
+  CHECK_THROWS_WITH(ftlsim::workload::write_ftr(small, path, ftlsim::Existing::kReplace, 499),
+                    Catch::Contains("gen stopped after 499 records"));
   CHECK_FALSE(std::filesystem::exists(path));
   CHECK(ftlsim::workload::write_ftr(small, path, ftlsim::Existing::kReplace, 500).total() == 500);
   CHECK(std::filesystem::exists(path));

@@ -58,7 +58,7 @@ enum class BlkKind : uint8_t { kWrite, kRead, kTrim, kFlush, kNoData };
 // C events carry the error number in the brackets instead of a name.
 struct BlkTail {
   uint64_t sector = 0;
-  uint32_t sectors = 0;  // 0 unless the line has "+ N"
+  uint32_t sectors = 0;      // 0 unless the line has "+ N"
   std::string_view bracket;  // inside the last [...]: comm, or the error for C
 };
 

@@ -41,8 +41,25 @@ using scan::quote;
 class BlkFormat {
  public:
   enum class Step : uint8_t {
-    kBlanks, kLiteral, kDev, kMajor, kMinor, kCpu, kSeq, kSec, kNsec, kPid, kAction, kRwbs,
-    kSector, kSectors, kBytes, kComm, kError, kSkipNumber, kSkipToken,
+    kBlanks,
+    kLiteral,
+    kDev,
+    kMajor,
+    kMinor,
+    kCpu,
+    kSeq,
+    kSec,
+    kNsec,
+    kPid,
+    kAction,
+    kRwbs,
+    kSector,
+    kSectors,
+    kBytes,
+    kComm,
+    kError,
+    kSkipNumber,
+    kSkipToken,
   };
   struct Op {
     Step step;
@@ -106,8 +123,7 @@ class BlkFormat {
           case 'U': push(Step::kSkipNumber); break;
           case 'g':
           case 'z': push(Step::kSkipToken); break;
-          case 'P':
-            throw InputError(say("`blk-format`: %P (the raw payload dump) is not supported"));
+          case 'P': throw InputError(say("`blk-format`: %P (the raw payload dump) is not supported"));
           default: push(Step::kLiteral, spec); break;  // blkparse prints unknown fields as the letter
         }
       } else if (c == '\\') {
@@ -328,9 +344,10 @@ class BlkparseParser {
     if (dev.empty()) return LineKind::kSkip;  // blank
     if (dev.find(',') == std::string_view::npos || !parse_maj_min(dev, ev.dev)) {
       if (summary_line(line, s)) return LineKind::kSkip;
-      why = fmt::format("device {} is not MAJ,MIN: not a blkparse event line "
-                        "(MAJ,MIN CPU SEQ SECONDS PID ACTION RWBS SECTOR + N [COMM])",
-                        quote(dev));
+      why = fmt::format(
+          "device {} is not MAJ,MIN: not a blkparse event line "
+          "(MAJ,MIN CPU SEQ SECONDS PID ACTION RWBS SECTOR + N [COMM])",
+          quote(dev));
       return LineKind::kBad;
     }
     uint32_t cpu = 0;

@@ -18,8 +18,8 @@ namespace ftlsim::trace::detail {
 namespace {
 
 using scan::parse_uint;
-using scan::split_list;
 using scan::quote;
+using scan::split_list;
 using scan::trim;
 
 enum Field : uint8_t { kTime, kLba, kLength, kOp, kPid, kDevice, kFieldCount };
@@ -34,8 +34,8 @@ struct Unit {
 
 struct Column {
   bool used = false;
-  std::string name;  // header name; empty when given as #N
-  size_t index = 0;  // 0-based, resolved against the header
+  std::string name;         // header name; empty when given as #N
+  size_t index = 0;         // 0-based, resolved against the header
   uint64_t time_scale = 1;  // time: ns per unit
   Unit unit;                // lba, length
 };
@@ -121,10 +121,10 @@ std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
 
 std::vector<OpEntry> parse_op_map(std::string_view spec) {
   if (trim(spec).empty()) {
-    return {{"w", OpAction::kWrite},       {"write", OpAction::kWrite}, {"r", OpAction::kRead},
-            {"read", OpAction::kRead},     {"t", OpAction::kTrim},      {"trim", OpAction::kTrim},
-            {"d", OpAction::kTrim},        {"discard", OpAction::kTrim}, {"f", OpAction::kFlush},
-            {"flush", OpAction::kFlush},  {"m", OpAction::kMarker},  {"marker", OpAction::kMarker}};
+    return {{"w", OpAction::kWrite},     {"write", OpAction::kWrite},  {"r", OpAction::kRead},
+            {"read", OpAction::kRead},   {"t", OpAction::kTrim},       {"trim", OpAction::kTrim},
+            {"d", OpAction::kTrim},      {"discard", OpAction::kTrim}, {"f", OpAction::kFlush},
+            {"flush", OpAction::kFlush}, {"m", OpAction::kMarker},     {"marker", OpAction::kMarker}};
   }
   std::vector<OpEntry> map;
   for (const std::string_view item : split_list(spec)) {
@@ -161,8 +161,11 @@ class CsvParser {
   static constexpr bool kRebaseTime = true;
 
   CsvParser(const ImportOptions& o, const std::string& source)
-      : cols_(parse_columns(o.csv.columns)), ops_(parse_op_map(o.csv.op_map)), sep_(o.csv.separator),
-        header_(o.csv.header), source_(source) {
+      : cols_(parse_columns(o.csv.columns)),
+        ops_(parse_op_map(o.csv.op_map)),
+        sep_(o.csv.separator),
+        header_(o.csv.header),
+        source_(source) {
     if (!header_) {
       for (const Column& c : cols_) {
         if (c.used && !c.name.empty()) {

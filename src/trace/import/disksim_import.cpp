@@ -18,8 +18,7 @@ namespace ftlsim::trace {
 namespace {
 
 constexpr size_t kColumns = 5;
-constexpr std::array<std::string_view, kColumns> kColumnNames = {"arrival time", "device", "lba",
-                                                                 "size", "type"};
+constexpr std::array<std::string_view, kColumns> kColumnNames = {"arrival time", "device", "lba", "size", "type"};
 
 }  // namespace
 
@@ -91,8 +90,7 @@ bool DiskSimParser::next(Record& out) {
     // An overlong line comes cut at the limit, nothing past it read: the
     // line parse refuses it by its length.
     switch (parse_disksim_line(line, out, device, why)) {
-      case DiskSimLine::kSkip:
-        continue;
+      case DiskSimLine::kSkip: continue;
       case DiskSimLine::kBad:
         if (summary_.bad_lines < options_.skip_bad) {
           if (summary_.bad_lines == 0) {
@@ -104,13 +102,11 @@ bool DiskSimParser::next(Record& out) {
           continue;
         }
         if (options_.skip_bad > 0) {
-          throw InputError(fmt::format("{}: line {}: {} (the limit of {} malformed lines is reached)",
-                                       source_, summary_.lines, why, options_.skip_bad));
+          throw InputError(fmt::format("{}: line {}: {} (the limit of {} malformed lines is reached)", source_,
+                                       summary_.lines, why, options_.skip_bad));
         }
         throw InputError(fmt::format("{}: line {}: {}", source_, summary_.lines, why));
-      case DiskSimLine::kRequest:
-        out.pid = options_.pid;
-        break;
+      case DiskSimLine::kRequest: out.pid = options_.pid; break;
     }
     if (options_.device && device != *options_.device) {
       ++summary_.filtered;
@@ -124,8 +120,7 @@ bool DiskSimParser::next(Record& out) {
   return false;
 }
 
-DiskSimParsed parse_disksim(std::string_view text, const std::string& source_name,
-                            const DiskSimOptions& options) {
+DiskSimParsed parse_disksim(std::string_view text, const std::string& source_name, const DiskSimOptions& options) {
   DiskSimParsed parsed;
   DiskSimParser parser(text, source_name, options);
   Record r{};

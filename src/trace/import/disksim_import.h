@@ -94,7 +94,6 @@ struct ImportResult {
 // metadata: source=disksim, source_file=<basename of in>, converted_by=ftlsim
 // convert, and device=<D> when filtering. Throws InputError for malformed
 // input, SystemError for I/O failures; on any throw `out` is left untouched.
-ImportResult import_disksim(const std::string& in, const std::string& out,
-                            const DiskSimOptions& options = {});
+ImportResult import_disksim(const std::string& in, const std::string& out, const DiskSimOptions& options = {});
 
 }  // namespace ftlsim::trace

@@ -186,7 +186,8 @@ void check_devices(const ImportOptions& o, const std::string& source, const std:
 void run(const ImportOptions& o, std::string_view text, const std::string& source, Placement& p,
          detail::RecordSink& sink, ImportSummary& s) {
   const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
-  const std::vector<MarkerPoint> markers = o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
+  const std::vector<MarkerPoint> markers =
+      o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
   detail::DeviceTally devices;
   DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers, &devices};
   kFormats[static_cast<size_t>(o.format)].run(ctx);
@@ -208,8 +209,7 @@ void append_to_writer(void* ctx, std::span<const Record> records) {
   for (const Record& r : records) w->append(r);
 }
 
-ParsedTrace parse_with(std::string_view text, const std::string& source, const ImportOptions& options,
-                       Placement& p) {
+ParsedTrace parse_with(std::string_view text, const std::string& source, const ImportOptions& options, Placement& p) {
   ParsedTrace out;
   out.meta = make_meta(options, source, p);
   detail::RecordSink sink(&append_to_vector, &out.records);

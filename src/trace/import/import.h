@@ -118,32 +118,32 @@ struct ImportOptions {
 
 // What an import saw. Every count covers the lines read so far.
 struct ImportSummary {
-  uint64_t lines = 0;    // lines read, blank and comment lines included
-  uint64_t records = 0;  // records produced
+  uint64_t lines = 0;           // lines read, blank and comment lines included
+  uint64_t records = 0;         // records produced
   uint64_t ops[kOpCount] = {};  // records per Op
   uint64_t bad_lines = 0;       // malformed lines skipped (<= skip_bad)
   uint64_t first_bad_line = 0;  // 1-based; 0 when bad_lines == 0
   std::string first_bad_reason;
-  uint64_t filtered = 0;        // requests for another device
-  uint64_t header_lines = 0;    // CSV header lines, ftrace '#' lines
-  uint64_t other_actions = 0;   // blk: events of another action than the one imported
-  uint64_t no_data = 0;         // blk: RWBS N, passthrough, or zero length and not a flush
-  uint64_t skipped_ops = 0;     // csv: values mapped to skip
-  uint64_t summary_lines = 0;   // blkparse: lines of the trailing statistics block
-  uint64_t lost_events = 0;     // ftrace-blk: events the kernel reported lost (saturates at 2^64-1)
-  uint64_t unaligned = 0;       // byte formats: requests widened to whole 512-byte sectors
+  uint64_t filtered = 0;              // requests for another device
+  uint64_t header_lines = 0;          // CSV header lines, ftrace '#' lines
+  uint64_t other_actions = 0;         // blk: events of another action than the one imported
+  uint64_t no_data = 0;               // blk: RWBS N, passthrough, or zero length and not a flush
+  uint64_t skipped_ops = 0;           // csv: values mapped to skip
+  uint64_t summary_lines = 0;         // blkparse: lines of the trailing statistics block
+  uint64_t lost_events = 0;           // ftrace-blk: events the kernel reported lost (saturates at 2^64-1)
+  uint64_t unaligned = 0;             // byte formats: requests widened to whole 512-byte sectors
   uint64_t backwards_timestamps = 0;  // records whose source time is below the previous one's
-  uint64_t before_first = 0;    // rebased formats: records earlier than the first (written at 0)
-  uint64_t markers = 0;         // marker records merged from the sidecar (also in ops[kMarker])
+  uint64_t before_first = 0;          // rebased formats: records earlier than the first (written at 0)
+  uint64_t markers = 0;               // marker records merged from the sidecar (also in ops[kMarker])
   uint64_t markers_before_first = 0;  // of those, earlier than the first request
   uint64_t markers_after_last = 0;    // of those, later than the last request (appended at the end)
   // Placement.
-  uint64_t map_matched = 0;     // records a pid-map rule (not the default) placed
+  uint64_t map_matched = 0;  // records a pid-map rule (not the default) placed
   uint64_t map_unmatched = 0;
-  uint64_t hint_rows = 0;       // hint-log rows indexed
-  uint64_t hint_bad_lines = 0;  // malformed hint-log lines skipped
-  uint64_t hint_matched = 0;    // writes that found a hint
-  uint64_t hint_unmatched = 0;  // writes that did not (placement ID 0)
+  uint64_t hint_rows = 0;             // hint-log rows indexed
+  uint64_t hint_bad_lines = 0;        // malformed hint-log lines skipped
+  uint64_t hint_matched = 0;          // writes that found a hint
+  uint64_t hint_unmatched = 0;        // writes that did not (placement ID 0)
   uint64_t hint_unmatched_bytes = 0;  // their bytes
   // Requests per device in the input (before the device filter), by device
   // (device_label names one); a format without devices has one, 0.

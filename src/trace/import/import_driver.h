@@ -67,8 +67,8 @@ inline void on_bad_line(const std::string& source, uint64_t line_no, const std::
     return;
   }
   if (skip_bad > 0) {
-    throw InputError(fmt::format("{}: line {}: {} (the limit of {} malformed lines is reached)", source,
-                                 line_no, why, skip_bad));
+    throw InputError(
+        fmt::format("{}: line {}: {} (the limit of {} malformed lines is reached)", source, line_no, why, skip_bad));
   }
   throw InputError(fmt::format("{}: line {}: {}", source, line_no, why));
 }
@@ -192,7 +192,7 @@ struct DriveContext {
   RecordSink* sink = nullptr;
   ImportSummary* summary = nullptr;
   const std::vector<MarkerPoint>* markers = nullptr;  // sidecar markers, time order; may be null
-  DeviceTally* devices = nullptr;  // requests per device, before the device filter
+  DeviceTally* devices = nullptr;                     // requests per device, before the device filter
 };
 
 // Emits sidecar markers into the record stream as the trace's time passes
@@ -289,8 +289,7 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     }
     if (kind == LineKind::kSkip) continue;
     if (kind == LineKind::kBad) {
-      on_bad_line(*ctx.source, cursor.line_no(), why, skip_bad, s.bad_lines, &s.first_bad_line,
-                  &s.first_bad_reason);
+      on_bad_line(*ctx.source, cursor.line_no(), why, skip_bad, s.bad_lines, &s.first_bad_line, &s.first_bad_reason);
       cursor.skip_overlong();  // skipped (--skip-bad): on to its end
       continue;
     }
@@ -336,8 +335,8 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
 // std::visit per import.
 template <class Parser>
 void drive(Parser& parser, const DriveContext& ctx) {
-  if (auto* m = std::get_if<MapPlacer>(ctx.placer); m != nullptr && m->map->has_process_rules() &&
-                                                     !parser.has_process()) {
+  if (auto* m = std::get_if<MapPlacer>(ctx.placer);
+      m != nullptr && m->map->has_process_rules() && !parser.has_process()) {
     throw InputError(say("{}: the pid map has comm: or pid: rules, but `from` {} records no processes",
                          ctx.options->placement.pid_map, format_name(ctx.options->format)));
   }
@@ -369,8 +368,7 @@ void run_csv(const DriveContext& ctx);
 // naming the `columns` when the field count is not `expected`; else kEvent.
 template <size_t N>
 [[nodiscard]] LineKind split_fixed_csv(std::string_view line, std::string_view (&f)[N], size_t expected,
-                                       std::string_view columns, bool& first, std::string& why,
-                                       ImportSummary& s) {
+                                       std::string_view columns, bool& first, std::string& why, ImportSummary& s) {
   static_assert(N > 0);
   if (scan::is_blank_line(line)) return LineKind::kSkip;
   const size_t n = scan::split(line, ',', f);
@@ -390,9 +388,8 @@ template <size_t N>
 
 // A read/write column spelled with two words (case-insensitive), e.g.
 // Write/Read or W/R. False with `why` for anything else.
-[[nodiscard]] inline bool parse_rw_word(std::string_view text, std::string_view write_word,
-                                        std::string_view read_word, std::string_view what, Event& ev,
-                                        std::string& why) {
+[[nodiscard]] inline bool parse_rw_word(std::string_view text, std::string_view write_word, std::string_view read_word,
+                                        std::string_view what, Event& ev, std::string& why) {
   text = scan::trim(text);
   if (scan::iequals(text, write_word)) {
     ev.op = Op::kWrite;

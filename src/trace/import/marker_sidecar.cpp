@@ -24,8 +24,8 @@ std::vector<MarkerPoint> parse_marker_sidecar(std::string_view text, const std::
     const std::string_view value_tok = tok.next();
     MarkerPoint m;
     if (value_tok.empty() || !tok.rest().empty()) {
-      throw InputError(fmt::format("{}: line {}: expected '<time_ns> <value>', got '{}'", source,
-                                   cursor.line_no(), scan::printable(t, 80)));
+      throw InputError(fmt::format("{}: line {}: expected '<time_ns> <value>', got '{}'", source, cursor.line_no(),
+                                   scan::printable(t, 80)));
     }
     if (!scan::parse_uint(time_tok, "time_ns", m.time_ns, why) || !scan::parse_uint(value_tok, "value", m.value, why)) {
       throw InputError(fmt::format("{}: line {}: {}", source, cursor.line_no(), why));

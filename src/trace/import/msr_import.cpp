@@ -25,7 +25,8 @@ class MsrParser {
 
   LineKind parse(std::string_view line, Event& ev, std::string& why, ImportSummary& s) {
     std::string_view f[8];
-    if (const LineKind k = split_fixed_csv(line, f, 7, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime", first_, why, s);
+    if (const LineKind k =
+            split_fixed_csv(line, f, 7, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime", first_, why, s);
         k != LineKind::kEvent) {
       return k;
     }

@@ -166,8 +166,7 @@ PidMap PidMap::parse(std::string_view text, const std::string& source) {
     if (k > 0 && map.ranges_[order[k - 1]].end > r.start) {
       const uint64_t a = range_lines[order[k - 1]];
       const uint64_t b = range_lines[order[k]];
-      fail(source, std::max(a, b),
-           fmt::format("LBA range overlaps the range on line {}", std::min(a, b)));
+      fail(source, std::max(a, b), fmt::format("LBA range overlaps the range on line {}", std::min(a, b)));
     }
     sorted.push_back(r);
   }
@@ -191,8 +190,8 @@ PlacementId PidMap::lookup(uint32_t proc, std::string_view comm, uint64_t lba, b
     }
   }
   if (!ranges_.empty()) {
-    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), lba,
-                               [](uint64_t v, const Range& r) { return v < r.start; });
+    auto it =
+        std::upper_bound(ranges_.begin(), ranges_.end(), lba, [](uint64_t v, const Range& r) { return v < r.start; });
     if (it != ranges_.begin() && lba < std::prev(it)->end) return std::prev(it)->pid;
   }
   matched = false;
@@ -224,8 +223,7 @@ HintIndex HintIndex::parse(std::string_view text, const std::string& source, con
   std::string_view f[kMaxFields];
   while (cursor.next(line)) {
     if (cursor.overlong()) {  // cut at the limit, nothing past it read
-      detail::on_bad_line(source, cursor.line_no(), scan::overlong_line_message(), options.skip_bad,
-                          index.bad_lines_);
+      detail::on_bad_line(source, cursor.line_no(), scan::overlong_line_message(), options.skip_bad, index.bad_lines_);
       cursor.skip_overlong();  // skipped (--skip-bad): on to its end
       continue;
     }
@@ -251,8 +249,8 @@ HintIndex HintIndex::parse(std::string_view text, const std::string& source, con
     uint32_t sectors = 0;
     bool ok = true;
     if (n < needed) {
-      why = fmt::format("expected at least {} columns (time_ns,dev,sector,sectors,hint,stream,...), found {}",
-                        needed, n);
+      why =
+          fmt::format("expected at least {} columns (time_ns,dev,sector,sectors,hint,stream,...), found {}", needed, n);
       ok = false;
     } else if (!parse_uint(trim(f[col[kTime]]), "time_ns", row.time_ns, why) ||
                !parse_uint(trim(f[col[kSector]]), "sector", row.sector, why) ||

@@ -56,7 +56,7 @@ class PidMap {
   std::unordered_map<uint32_t, PlacementId> by_pid_;
   std::map<std::string, PlacementId, std::less<>> by_comm_;
   std::vector<std::pair<std::string, PlacementId>> by_prefix_;  // longest first
-  std::vector<Range> ranges_;                                  // sorted by start, disjoint
+  std::vector<Range> ranges_;                                   // sorted by start, disjoint
   std::map<PlacementId, std::string> names_;
   PlacementId default_ = 0;
 };

@@ -16,9 +16,7 @@
 
 namespace ftlsim::trace::scan {
 
-[[nodiscard]] constexpr bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
+[[nodiscard]] constexpr bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 [[nodiscard]] constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The longest line any text input may have (every trace format and the
@@ -172,7 +170,7 @@ template <size_t N>
     if (n < N) out[n] = field;
     ++n;
     if (i >= line.size()) break;
-    ++i;  // past the separator
+    ++i;                     // past the separator
     if (i == line.size()) {  // a trailing separator ends in an empty field
       if (n < N) out[n] = std::string_view();
       ++n;
@@ -217,8 +215,7 @@ template <typename T>
   if (ec == std::errc() && ptr == last) return true;
   if (ec == std::errc::result_out_of_range) {
     why = fmt::format("{} {} does not fit in {} bits", what, quote(tok), 8 * sizeof(T));
-  } else if (tok[0] == '-' && tok.size() > 1 &&
-             tok.find_first_not_of("0123456789", 1) == std::string_view::npos) {
+  } else if (tok[0] == '-' && tok.size() > 1 && tok.find_first_not_of("0123456789", 1) == std::string_view::npos) {
     why = fmt::format("{} {} is negative", what, quote(tok));
   } else {
     why = fmt::format("{} {} is not a decimal integer", what, quote(tok));
@@ -232,8 +229,8 @@ template <typename T>
 // into ns). Fraction digits finer than one output unit are dropped
 // (truncation). False with `why` when malformed or when the result
 // overflows 64 bits.
-[[nodiscard]] inline bool parse_scaled(std::string_view tok, std::string_view what, uint64_t scale,
-                                       uint64_t& value, std::string& why) {
+[[nodiscard]] inline bool parse_scaled(std::string_view tok, std::string_view what, uint64_t scale, uint64_t& value,
+                                       std::string& why) {
   const size_t dot = tok.find('.');
   const std::string_view int_part = tok.substr(0, dot);
   const std::string_view frac_part = dot == std::string_view::npos ? std::string_view() : tok.substr(dot + 1);

@@ -30,18 +30,18 @@ namespace {
 struct Format {
   const char* name;
   TextFormat format;
-  std::string header;     // first line of every text ("" = none)
-  std::string good;       // a write of 8 sectors at sector 0, time 10 us
-  std::string later;      // a read of 8 sectors at sector 8, time 20 us
-  std::string earlier;    // a write at time 5 us (after `good`: backwards)
-  std::string truncated;  // `later` cut off mid-line (an unfinished last line)
-  std::string extra;      // one column too many
-  std::string missing;    // one column too few
-  std::string negative;   // a negative offset / sector
-  std::string overflow;   // an offset / sector past 64 bits
-  std::string zero;       // a zero length
-  std::string unknown_op; // an operation the format does not know
-  std::string wraps;      // LBA + length past 2^64 sectors
+  std::string header;      // first line of every text ("" = none)
+  std::string good;        // a write of 8 sectors at sector 0, time 10 us
+  std::string later;       // a read of 8 sectors at sector 8, time 20 us
+  std::string earlier;     // a write at time 5 us (after `good`: backwards)
+  std::string truncated;   // `later` cut off mid-line (an unfinished last line)
+  std::string extra;       // one column too many
+  std::string missing;     // one column too few
+  std::string negative;    // a negative offset / sector
+  std::string overflow;    // an offset / sector past 64 bits
+  std::string zero;        // a zero length
+  std::string unknown_op;  // an operation the format does not know
+  std::string wraps;       // LBA + length past 2^64 sectors
   // Expected "why" of each refusal (a substring).
   const char* truncated_why;
   const char* extra_why;  // nullptr: extra columns are ignored (imported)
@@ -53,52 +53,146 @@ struct Format {
 
 std::vector<Format> formats() {
   std::vector<Format> v;
-  v.push_back({"disksim", TextFormat::kDiskSim, "", "10000 0 0 8 0", "20000 0 8 8 1", "5000 0 16 8 0",
-               "20000 0 8", "10000 0 0 8 0 7", "10000 0 0 8", "10000 0 -8 8 0",
-               "10000 0 18446744073709551616 8 0", "10000 0 0 0 0", "10000 0 0 8 2",
-               "10000 0 18446744073709551615 8 0", "expected 5 columns", "expected 5 columns",
-               "expected 5 columns", "type '2' is neither 0 (write) nor 1 (read)", false, false});
-  v.push_back({"blkparse", TextFormat::kBlkparse, "", "8,16 0 1 0.000010000 42 D W 0 + 8 [app]",
-               "8,16 0 2 0.000020000 42 D R 8 + 8 [app]", "8,16 0 3 0.000005000 42 D W 16 + 8 [app]",
-               "8,16 0 2 0.000020000 42 D R 8 + 8 [ap", "8,16 0 1 0.000010000 42 D W 0 + 8 9 [app]",
-               "8,16 0 1 0.000010000 42 D W 0 + [app]", "8,16 0 1 0.000010000 42 D W -8 + 8 [app]",
-               "8,16 0 1 0.000010000 42 D W 18446744073709551616 + 8 [app]",
-               "8,16 0 1 0.000010000 42 D W 0 + 0 [app]", "8,16 0 1 0.000010000 42 D Z 0 + 8 [app]",
-               "8,16 0 1 0.000010000 42 D W 18446744073709551615 + 8 [app]", "does not end in ']'",
-               "unexpected '9' after SECTOR + N", "length is missing", "RWBS 'Z' has no operation letter", true,
+  v.push_back({"disksim",
+               TextFormat::kDiskSim,
+               "",
+               "10000 0 0 8 0",
+               "20000 0 8 8 1",
+               "5000 0 16 8 0",
+               "20000 0 8",
+               "10000 0 0 8 0 7",
+               "10000 0 0 8",
+               "10000 0 -8 8 0",
+               "10000 0 18446744073709551616 8 0",
+               "10000 0 0 0 0",
+               "10000 0 0 8 2",
+               "10000 0 18446744073709551615 8 0",
+               "expected 5 columns",
+               "expected 5 columns",
+               "expected 5 columns",
+               "type '2' is neither 0 (write) nor 1 (read)",
+               false,
                false});
-  v.push_back({"ftrace-blk", TextFormat::kFtraceBlk, "", "  app-42 [000] ..... 1.000010: 8,16 D W 0 + 8 [app]",
+  v.push_back({"blkparse",
+               TextFormat::kBlkparse,
+               "",
+               "8,16 0 1 0.000010000 42 D W 0 + 8 [app]",
+               "8,16 0 2 0.000020000 42 D R 8 + 8 [app]",
+               "8,16 0 3 0.000005000 42 D W 16 + 8 [app]",
+               "8,16 0 2 0.000020000 42 D R 8 + 8 [ap",
+               "8,16 0 1 0.000010000 42 D W 0 + 8 9 [app]",
+               "8,16 0 1 0.000010000 42 D W 0 + [app]",
+               "8,16 0 1 0.000010000 42 D W -8 + 8 [app]",
+               "8,16 0 1 0.000010000 42 D W 18446744073709551616 + 8 [app]",
+               "8,16 0 1 0.000010000 42 D W 0 + 0 [app]",
+               "8,16 0 1 0.000010000 42 D Z 0 + 8 [app]",
+               "8,16 0 1 0.000010000 42 D W 18446744073709551615 + 8 [app]",
+               "does not end in ']'",
+               "unexpected '9' after SECTOR + N",
+               "length is missing",
+               "RWBS 'Z' has no operation letter",
+               true,
+               false});
+  v.push_back({"ftrace-blk",
+               TextFormat::kFtraceBlk,
+               "",
+               "  app-42 [000] ..... 1.000010: 8,16 D W 0 + 8 [app]",
                "  app-42 [000] ..... 1.000020: 8,16 D R 8 + 8 [app]",
-               "  app-42 [000] ..... 1.000005: 8,16 D W 16 + 8 [app]", "  app-42 [000] ..... 1.000020: 8,16 D R 8 +",
+               "  app-42 [000] ..... 1.000005: 8,16 D W 16 + 8 [app]",
+               "  app-42 [000] ..... 1.000020: 8,16 D R 8 +",
                "  app-42 [000] ..... 1.000010: 8,16 D W 0 + 8 9 [app]",
                "  app-42 [000] ..... 1.000010: 8,16 D W 0 + [app]",
                "  app-42 [000] ..... 1.000010: 8,16 D W -8 + 8 [app]",
                "  app-42 [000] ..... 1.000010: 8,16 D W 18446744073709551616 + 8 [app]",
                "  app-42 [000] ..... 1.000010: 8,16 D W 0 + 0 [app]",
                "  app-42 [000] ..... 1.000010: 8,16 D Z 0 + 8 [app]",
-               "  app-42 [000] ..... 1.000010: 8,16 D W 18446744073709551615 + 8 [app]", "does not end in ']'",
-               "unexpected '9' after SECTOR + N", "length is missing", "RWBS 'Z' has no operation letter", true,
+               "  app-42 [000] ..... 1.000010: 8,16 D W 18446744073709551615 + 8 [app]",
+               "does not end in ']'",
+               "unexpected '9' after SECTOR + N",
+               "length is missing",
+               "RWBS 'Z' has no operation letter",
+               true,
                true});
-  v.push_back({"msr", TextFormat::kMsr, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime",
-               "100,h,0,Write,0,4096,1", "200,h,0,Read,4096,4096,1", "50,h,0,Write,8192,4096,1", "200,h,0,Read,40",
-               "100,h,0,Write,0,4096,1,7", "100,h,0,Write,0,4096", "100,h,0,Write,-4096,4096,1",
-               "100,h,0,Write,18446744073709551616,4096,1", "100,h,0,Write,0,0,1", "100,h,0,Flush,0,4096,1",
-               "100,h,0,Write,18446744073709551615,4096,1", "expected 7 fields", "expected 7 fields",
-               "expected 7 fields", "type 'Flush' is neither Read nor Write", false, true});
-  v.push_back({"alibaba", TextFormat::kAlibaba, "", "0,W,0,4096,10", "0,R,4096,4096,20", "0,W,8192,4096,5",
-               "0,R,4096,40", "0,W,0,4096,10,7", "0,W,0,4096", "0,W,-4096,4096,10",
-               "0,W,18446744073709551616,4096,10", "0,W,0,0,10", "0,X,0,4096,10", "0,W,18446744073709551615,4096,10",
-               "expected 5 fields", "expected 5 fields", "expected 5 fields", "opcode 'X' is neither R nor W", false,
+  v.push_back({"msr",
+               TextFormat::kMsr,
+               "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime",
+               "100,h,0,Write,0,4096,1",
+               "200,h,0,Read,4096,4096,1",
+               "50,h,0,Write,8192,4096,1",
+               "200,h,0,Read,40",
+               "100,h,0,Write,0,4096,1,7",
+               "100,h,0,Write,0,4096",
+               "100,h,0,Write,-4096,4096,1",
+               "100,h,0,Write,18446744073709551616,4096,1",
+               "100,h,0,Write,0,0,1",
+               "100,h,0,Flush,0,4096,1",
+               "100,h,0,Write,18446744073709551615,4096,1",
+               "expected 7 fields",
+               "expected 7 fields",
+               "expected 7 fields",
+               "type 'Flush' is neither Read nor Write",
+               false,
                true});
-  v.push_back({"tencent", TextFormat::kTencent, "", "0.00001,0,8,1,0", "0.00002,8,8,0,0", "0.000005,16,8,1,0",
-               "0.00002,8,8", "0.00001,0,8,1,0,7", "0.00001,0,8,1", "0.00001,-8,8,1,0",
-               "0.00001,18446744073709551616,8,1,0", "0.00001,0,0,1,0", "0.00001,0,8,2,0",
-               "0.00001,18446744073709551615,8,1,0", "expected 5 fields", "expected 5 fields", "expected 5 fields",
-               "IOType 2 is neither 0 (read) nor 1 (write)", false, true});
-  v.push_back({"csv", TextFormat::kCsv, "ts,lba,len,op", "10,0,8,W", "20,8,8,R", "5,16,8,W", "20,8", "10,0,8,W,7",
-               "10,0,8", "10,-8,8,W", "10,18446744073709551616,8,W", "10,0,0,W", "10,0,8,Q",
-               "10,18446744073709551615,8,W", "expected at least 4 fields", nullptr, "expected at least 4 fields",
-               "op 'Q' is not in the op map", false, true});
+  v.push_back({"alibaba",
+               TextFormat::kAlibaba,
+               "",
+               "0,W,0,4096,10",
+               "0,R,4096,4096,20",
+               "0,W,8192,4096,5",
+               "0,R,4096,40",
+               "0,W,0,4096,10,7",
+               "0,W,0,4096",
+               "0,W,-4096,4096,10",
+               "0,W,18446744073709551616,4096,10",
+               "0,W,0,0,10",
+               "0,X,0,4096,10",
+               "0,W,18446744073709551615,4096,10",
+               "expected 5 fields",
+               "expected 5 fields",
+               "expected 5 fields",
+               "opcode 'X' is neither R nor W",
+               false,
+               true});
+  v.push_back({"tencent",
+               TextFormat::kTencent,
+               "",
+               "0.00001,0,8,1,0",
+               "0.00002,8,8,0,0",
+               "0.000005,16,8,1,0",
+               "0.00002,8,8",
+               "0.00001,0,8,1,0,7",
+               "0.00001,0,8,1",
+               "0.00001,-8,8,1,0",
+               "0.00001,18446744073709551616,8,1,0",
+               "0.00001,0,0,1,0",
+               "0.00001,0,8,2,0",
+               "0.00001,18446744073709551615,8,1,0",
+               "expected 5 fields",
+               "expected 5 fields",
+               "expected 5 fields",
+               "IOType 2 is neither 0 (read) nor 1 (write)",
+               false,
+               true});
+  v.push_back({"csv",
+               TextFormat::kCsv,
+               "ts,lba,len,op",
+               "10,0,8,W",
+               "20,8,8,R",
+               "5,16,8,W",
+               "20,8",
+               "10,0,8,W,7",
+               "10,0,8",
+               "10,-8,8,W",
+               "10,18446744073709551616,8,W",
+               "10,0,0,W",
+               "10,0,8,Q",
+               "10,18446744073709551615,8,W",
+               "expected at least 4 fields",
+               nullptr,
+               "expected at least 4 fields",
+               "op 'Q' is not in the op map",
+               false,
+               true});
   return v;
 }
 
@@ -250,7 +344,7 @@ TEST_CASE("bad-input table: the wide hint-log row that once took gigabytes", "[t
   CHECK(idx.lookup(dev, 1'000'000'000, 8, 1, 10) == std::optional<uint16_t>(3));  // only the wide row covers it
   CHECK(idx.lookup(dev, 100, 8, 2, 0) == std::optional<uint16_t>(2));             // the nearer in time wins
   CHECK(idx.lookup(dev, 100, 8, 1, 0) == std::optional<uint16_t>(3));
-  CHECK(idx.lookup(dev, 4294967295, 8, 1, 10) == std::nullopt);  // just past the wide row
+  CHECK(idx.lookup(dev, 4294967295, 8, 1, 10) == std::nullopt);    // just past the wide row
   CHECK(idx.lookup(make_dev(8, 1), 0, 8, 1, 10) == std::nullopt);  // another device
   // A request wider than the index walks the index, not its 2^24 buckets.
   CHECK(idx.lookup(dev, 0, 4294967295u, 2, 0) == std::optional<uint16_t>(2));
@@ -283,7 +377,8 @@ TEST_CASE("bad-input table: a line without end is refused at 4 KiB, whatever the
   for (const Format& f : formats()) {
     DYNAMIC_SECTION(f.name) {
       const std::string first = (f.header.empty() ? f.good : f.header) + "\n";
-      const std::string msg = refused_within(first, [&](std::string_view t) { (void)parse_text_trace(t, "mem", options(f)); });
+      const std::string msg =
+          refused_within(first, [&](std::string_view t) { (void)parse_text_trace(t, "mem", options(f)); });
       CHECK_THAT(msg, StartsWith("mem: " + why));
     }
   }

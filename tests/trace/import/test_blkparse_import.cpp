@@ -49,9 +49,8 @@ const std::string kShortText =
     " Reads Queued:           1,        8KiB\t Writes Queued:           2,        8KiB\n";
 
 const std::vector<Record> kIssued = {
-    rec(5'000, Op::kWrite, 2048, 8),        rec(250'000, Op::kRead, 4096, 24),
-    rec(1'001'000, Op::kFlush, 0, 0),       rec(2'010'000, Op::kWrite, 8192, 16),
-    rec(3'100'000, Op::kTrim, 100000, 2048), rec(5'000'000, Op::kWrite, 16384, 8),
+    rec(5'000, Op::kWrite, 2048, 8),      rec(250'000, Op::kRead, 4096, 24),       rec(1'001'000, Op::kFlush, 0, 0),
+    rec(2'010'000, Op::kWrite, 8192, 16), rec(3'100'000, Op::kTrim, 100000, 2048), rec(5'000'000, Op::kWrite, 16384, 8),
 };
 
 }  // namespace
@@ -103,11 +102,11 @@ TEST_CASE("RWBS maps to write, read, trim, flush or nothing", "[trace][unit][blk
   const Case cases[] = {
       {"W", "100 + 8", true, Op::kWrite},     {"WS", "100 + 8", true, Op::kWrite},
       {"WM", "100 + 8", true, Op::kWrite},    {"WFS", "100 + 8", true, Op::kWrite},  // FUA write
-      {"FWS", "100 + 8", true, Op::kWrite},   // preflush + data: a write
+      {"FWS", "100 + 8", true, Op::kWrite},                                          // preflush + data: a write
       {"FWFSM", "100 + 8", true, Op::kWrite}, {"R", "100 + 8", true, Op::kRead},
       {"RA", "100 + 8", true, Op::kRead},     {"RSM", "100 + 8", true, Op::kRead},
       {"D", "100 + 8", true, Op::kTrim},      {"DS", "100 + 8", true, Op::kTrim},
-      {"DE", "100 + 8", true, Op::kTrim},     // secure erase
+      {"DE", "100 + 8", true, Op::kTrim},  // secure erase
       {"FWS", "", true, Op::kFlush},          {"FN", "", true, Op::kFlush},
       {"FF", "", true, Op::kFlush},           {"F", "", true, Op::kFlush},
       {"FS", "", true, Op::kFlush},           {"N", "", false, Op::kWrite},
@@ -163,8 +162,7 @@ TEST_CASE("blkparse: malformed lines name their line number", "[trace][unit][blk
       {head + "W 0 - 8 [app]", "expected '+' after the sector"},
       {head + "W 0 + 8 [app", "does not end in ']' (truncated?)"},  // a truncated last line
       {head + "W 0 + 8 9 [app]", "unexpected '9' after SECTOR + N"},
-      {head + "W 0 + 8 [app]" + std::string(5000, ' '),
-       "mem: line 3: line is more than 4096 bytes long (limit 4096)"},
+      {head + "W 0 + 8 [app]" + std::string(5000, ' '), "mem: line 3: line is more than 4096 bytes long (limit 4096)"},
   };
   for (const auto& [line, expected] : cases) {
     INFO("line: " << line.substr(0, 80));

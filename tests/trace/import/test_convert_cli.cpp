@@ -47,7 +47,7 @@ TEST_CASE("convert blkparse: the report line and the header", "[trace][cli]") {
   CHECK(reader.meta().get("convert_options") == "--from blkparse");
 
   const auto q = run_ftlsim("convert --from blkparse " + fixture("small.blkparse") + " -o " + out +
-                       " --action Q --device 8,16 --force");
+                            " --action Q --device 8,16 --force");
   INFO(q.output);
   REQUIRE(q.exit_code == 0);
   CHECK_THAT(q.output, Contains("5 records written") && Contains("0 requests for other devices dropped"));
@@ -126,7 +126,7 @@ TEST_CASE("convert with --hints reports the match counts", "[trace][cli]") {
               "100000150000,7:0,2000,8,3,0,12,1,w\n");
   const std::string out = dir.file("t.ftr");
   const auto r = run_ftlsim("convert --from ftrace-blk " + trace + " -o " + out + " --hints " + hints +
-                       " --hint-map 2=1 --pid-name 1=wal --hint-tolerance 500ms");
+                            " --hint-map 2=1 --pid-name 1=wal --hint-tolerance 500ms");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("hints: 2 writes matched, 1 unmatched (4.00 KiB; 2 hint rows)"));
@@ -150,7 +150,7 @@ TEST_CASE("convert the CloudPhysics trace with the documented mapping", "[trace]
   }
   TempDir dir;
   const auto r = run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp.ftr") +
-                       " --columns time=time:us,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read");
+                            " --columns time=time:us,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("113872 records written (66898 writes, 46974 reads"));

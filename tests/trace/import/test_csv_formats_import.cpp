@@ -62,28 +62,30 @@ TEST_CASE("msr: FILETIME to ns from the first record, bytes to covering sectors"
   CHECK(d.summary.filtered == 1);
   CHECK(d.meta.get("device") == "0");
 
-  check_bad_lines(o, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n1,hm,0,Read,0,512,1\n",
-                  {{"1,hm,0,Write,0,512", "expected 7 fields (Timestamp,Hostname,DiskNumber,Type,Offset,Size,"
-                                          "ResponseTime), found 6"},
-                   {"1,hm,0,Write,0,512,1,9", "found 8"},
-                   {"x,hm,0,Write,0,512,1", "timestamp 'x' is not a decimal integer"},
-                   {"Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime", "timestamp 'Timestamp'"},
-                   {"1,hm,0,Erase,0,512,1", "type 'Erase' is neither Read nor Write"},
-                   {"1,hm,0,Write,-4096,512,1", "offset '-4096' is negative"},
-                   {"1,hm,0,Write,0,0,1", "size is 0 bytes (zero-length request)"},
-                   {"99999999999999999999,hm,0,Write,0,512,1", "does not fit in 64 bits"},
-                   {"184467440737095517,hm,0,Write,0,512,1", "timestamp 184467440737095517 overflows 64-bit nanoseconds"},
-                   {"1,hm,0,Write,18446744073709551615,512,1", "offset 18446744073709551615 + size 512 overflows"},
-                   {"1,hm,0,Write,0,512,x", "response time 'x' is not a decimal integer"},
-                   {"1,hm,0,Write,0,512,1" + std::string(4100, ' '), "line is more than 4096 bytes long (limit 4096)"}});
+  check_bad_lines(
+      o, "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n1,hm,0,Read,0,512,1\n",
+      {{"1,hm,0,Write,0,512",
+        "expected 7 fields (Timestamp,Hostname,DiskNumber,Type,Offset,Size,"
+        "ResponseTime), found 6"},
+       {"1,hm,0,Write,0,512,1,9", "found 8"},
+       {"x,hm,0,Write,0,512,1", "timestamp 'x' is not a decimal integer"},
+       {"Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime", "timestamp 'Timestamp'"},
+       {"1,hm,0,Erase,0,512,1", "type 'Erase' is neither Read nor Write"},
+       {"1,hm,0,Write,-4096,512,1", "offset '-4096' is negative"},
+       {"1,hm,0,Write,0,0,1", "size is 0 bytes (zero-length request)"},
+       {"99999999999999999999,hm,0,Write,0,512,1", "does not fit in 64 bits"},
+       {"184467440737095517,hm,0,Write,0,512,1", "timestamp 184467440737095517 overflows 64-bit nanoseconds"},
+       {"1,hm,0,Write,18446744073709551615,512,1", "offset 18446744073709551615 + size 512 overflows"},
+       {"1,hm,0,Write,0,512,x", "response time 'x' is not a decimal integer"},
+       {"1,hm,0,Write,0,512,1" + std::string(4100, ' '), "line is more than 4096 bytes long (limit 4096)"}});
 }
 
 TEST_CASE("alibaba: microseconds and bytes", "[trace][unit][alibaba]") {
   ImportOptions o = options_for(TextFormat::kAlibaba);
   o.merge_devices = true;  // devices 0 and 1
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.alibaba")), "mem", o);
-  CHECK_RECORDS(p.records, {rec(0, Op::kWrite, 8, 8), rec(10'000, Op::kRead, 0, 1),
-                            rec(1'000'000, Op::kWrite, 16, 16), rec(500'000, Op::kRead, 1, 2)});
+  CHECK_RECORDS(p.records, {rec(0, Op::kWrite, 8, 8), rec(10'000, Op::kRead, 0, 1), rec(1'000'000, Op::kWrite, 16, 16),
+                            rec(500'000, Op::kRead, 1, 2)});
   CHECK(p.summary.header_lines == 0);
   CHECK(p.summary.unaligned == 1);
   ImportOptions dev = options_for(TextFormat::kAlibaba);
@@ -204,8 +206,8 @@ TEST_CASE("the CloudPhysics trace imports with a csv mapping", "[trace][unit][cs
   CHECK(writes == 66898);
 
   TempDir dir;
-  const ImportSummary s = import_text_trace(
-      in, dir.file("cp.ftr"), csv("time=time:us,lba=lbn,length=size:bytes,op=op", "2a=write,28=read"));
+  const ImportSummary s = import_text_trace(in, dir.file("cp.ftr"),
+                                            csv("time=time:us,lba=lbn,length=size:bytes,op=op", "2a=write,28=read"));
   CHECK(s.records == lines);
   CHECK(s.bad_lines == 0);
   const FtrReader reader(dir.file("cp.ftr"));

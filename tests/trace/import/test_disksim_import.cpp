@@ -16,8 +16,8 @@
 using namespace ftlsim::trace;
 using Catch::Contains;
 using ftlsim::InputError;
-using test::TempDir;
 using test::rec;
+using test::TempDir;
 
 namespace {
 

@@ -3,8 +3,8 @@
 // quadratic: many rows of one 128 KiB bucket sharing a time stamp, and rows
 // of a bucket that never overlap the request. Plus hand cases for the
 // tie-breaks. (Speed is measured by bench/bench_hints.py, not asserted.)
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <optional>
 #include <random>
@@ -58,13 +58,11 @@ TEST_CASE("hint join: equal to brute force on one-bucket, same-time and disjoint
     uint64_t sector_span;  // rows and requests start in [0, span)
     uint64_t times;        // distinct time stamps (1 = all equal)
     uint64_t max_sectors;
-    bool aligned;          // 8-sector aligned 4 KiB rows, requests on other pages (disjoint)
+    bool aligned;  // 8-sector aligned 4 KiB rows, requests on other pages (disjoint)
   };
   const Shape shapes[] = {
-      {"one bucket, one time stamp", 256, 1, 16, false},
-      {"one bucket, three time stamps", 256, 3, 64, false},
-      {"one bucket, disjoint pages", 256, 500, 8, true},
-      {"many buckets, wide rows", 200000, 50, 40000, false},
+      {"one bucket, one time stamp", 256, 1, 16, false},   {"one bucket, three time stamps", 256, 3, 64, false},
+      {"one bucket, disjoint pages", 256, 500, 8, true},   {"many buckets, wide rows", 200000, 50, 40000, false},
       {"small extents, coarse times", 4096, 20, 8, false},
   };
   std::mt19937_64 rng(14);
@@ -122,13 +120,13 @@ TEST_CASE("hint join: hand cases for ties, tolerance and overlap", "[trace][unit
       "100,8:0,100,8,14,0\n"
       "90,8:0,4,8,15,0\n";
   const HintIndex idx = HintIndex::parse(log, "h", {});
-  CHECK(idx.lookup(d, 0, 8, 100, 1000) == std::optional<uint16_t>(11));  // equal time: the first row
-  CHECK(idx.lookup(d, 0, 8, 105, 1000) == std::optional<uint16_t>(11));  // 5 ns either side: earlier wins
-  CHECK(idx.lookup(d, 0, 4, 109, 1000) == std::optional<uint16_t>(13));  // row 4 starts at 4: no overlap
-  CHECK(idx.lookup(d, 8, 8, 95, 1000) == std::optional<uint16_t>(15));   // only row 4 reaches sector 8
+  CHECK(idx.lookup(d, 0, 8, 100, 1000) == std::optional<uint16_t>(11));    // equal time: the first row
+  CHECK(idx.lookup(d, 0, 8, 105, 1000) == std::optional<uint16_t>(11));    // 5 ns either side: earlier wins
+  CHECK(idx.lookup(d, 0, 4, 109, 1000) == std::optional<uint16_t>(13));    // row 4 starts at 4: no overlap
+  CHECK(idx.lookup(d, 8, 8, 95, 1000) == std::optional<uint16_t>(15));     // only row 4 reaches sector 8
   CHECK(idx.lookup(d, 10, 80, 100, 1000) == std::optional<uint16_t>(15));  // only row 4 overlaps [10, 90)
-  CHECK(idx.lookup(d, 104, 1, 100, 0) == std::optional<uint16_t>(14));   // tolerance 0, exact time
-  CHECK(idx.lookup(d, 104, 1, 101, 0) == std::nullopt);                  // 1 ns off, tolerance 0
-  CHECK(idx.lookup(d, 108, 8, 100, 1000) == std::nullopt);               // just past row 3's end
-  CHECK(idx.lookup(make_dev(8, 1), 0, 8, 100, 1000) == std::nullopt);    // other device
+  CHECK(idx.lookup(d, 104, 1, 100, 0) == std::optional<uint16_t>(14));     // tolerance 0, exact time
+  CHECK(idx.lookup(d, 104, 1, 101, 0) == std::nullopt);                    // 1 ns off, tolerance 0
+  CHECK(idx.lookup(d, 108, 8, 100, 1000) == std::nullopt);                 // just past row 3's end
+  CHECK(idx.lookup(make_dev(8, 1), 0, 8, 100, 1000) == std::nullopt);      // other device
 }

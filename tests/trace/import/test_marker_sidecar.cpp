@@ -18,20 +18,20 @@ TEST_CASE("marker sidecar: markers between the requests their times fall between
   // 1235.0 s (CLOCK_MONOTONIC); times are rebased to the first.
   write_bytes(dir.file("m.txt"),
               "# ethstate markers v1: <t_ns CLOCK_MONOTONIC> <block>\n"
-              "1234500000000 1\n"       // before the first request: time 0
-              "1234600000000 2\n"       // equal to the read's time: placed before it
+              "1234500000000 1\n"  // before the first request: time 0
+              "1234600000000 2\n"  // equal to the read's time: placed before it
               "\n"
-              "1234700000000 3\n"       // before the write at 1234.7
-              "1234900000000 4\n"       // between the flush and the trim
-              "1300000000000 5\n");     // after the last request: appended
+              "1234700000000 3\n"    // before the write at 1234.7
+              "1234900000000 4\n"    // between the flush and the trim
+              "1300000000000 5\n");  // after the last request: appended
   ImportOptions o = options_for(TextFormat::kFtraceBlk);
   o.markers = dir.file("m.txt");
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.ftrace")), "mem", o);
-  CHECK_RECORDS(p.records, {rec(0, Op::kMarker, 1, 0), rec(0, Op::kWrite, 2048, 8),
-                            rec(32'100'000, Op::kMarker, 2, 0), rec(32'100'000, Op::kRead, 100, 16),
-                            rec(132'100'000, Op::kMarker, 3, 0), rec(132'100'000, Op::kWrite, 4096, 64),
-                            rec(232'100'000, Op::kFlush, 0, 0), rec(332'100'000, Op::kMarker, 4, 0),
-                            rec(432'100'000, Op::kTrim, 5000, 100), rec(65'432'100'000, Op::kMarker, 5, 0)});
+  CHECK_RECORDS(p.records, {rec(0, Op::kMarker, 1, 0), rec(0, Op::kWrite, 2048, 8), rec(32'100'000, Op::kMarker, 2, 0),
+                            rec(32'100'000, Op::kRead, 100, 16), rec(132'100'000, Op::kMarker, 3, 0),
+                            rec(132'100'000, Op::kWrite, 4096, 64), rec(232'100'000, Op::kFlush, 0, 0),
+                            rec(332'100'000, Op::kMarker, 4, 0), rec(432'100'000, Op::kTrim, 5000, 100),
+                            rec(65'432'100'000, Op::kMarker, 5, 0)});
   CHECK(p.summary.markers == 5);
   CHECK(p.summary.markers_before_first == 1);
   CHECK(p.summary.markers_after_last == 1);
@@ -45,7 +45,8 @@ TEST_CASE("marker sidecar: markers between the requests their times fall between
   o.markers_offset_ns = 1'000'000'000;
   const ParsedTrace a = parse_text_trace(read_bytes(fixture("small.ftrace")), "mem", o);
   REQUIRE(a.records.size() == 6);
-  CHECK_RECORDS(std::vector<Record>(a.records.begin() + 1, a.records.begin() + 2), {rec(32'100'000, Op::kMarker, 7, 0)});
+  CHECK_RECORDS(std::vector<Record>(a.records.begin() + 1, a.records.begin() + 2),
+                {rec(32'100'000, Op::kMarker, 7, 0)});
   CHECK(a.meta.get("markers_offset_ns") == "1000000000");
 }
 

@@ -1,8 +1,8 @@
 // Placement IDs on import: the write-hint join (exact per-record IDs on a
 // hand-made trace, tie-breaks, tolerance, clock offset, remapping, and the
 // index against a brute-force join), pid maps, and option conflicts.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include <random>
 #include <tuple>
@@ -286,9 +286,9 @@ TEST_CASE("pid maps: LBA rules on any format, process rules only where processes
   o.placement.pid_map = dir.file("lba");
   const ParsedTrace p = parse_text_trace(read_bytes(fixture("small.msr")), "mem", o);
   // First sectors 8, 0, 16, 1, 2048.
-  CHECK_RECORDS(p.records, {rec(0, Op::kWrite, 8, 8, 2), rec(1'000, Op::kRead, 0, 1, 1),
-                            rec(100'000, Op::kWrite, 16, 16, 3), rec(50'000, Op::kWrite, 1, 2, 1),
-                            rec(200'000, Op::kRead, 2048, 128, 3)});
+  CHECK_RECORDS(p.records,
+                {rec(0, Op::kWrite, 8, 8, 2), rec(1'000, Op::kRead, 0, 1, 1), rec(100'000, Op::kWrite, 16, 16, 3),
+                 rec(50'000, Op::kWrite, 1, 2, 1), rec(200'000, Op::kRead, 2048, 128, 3)});
   CHECK(p.summary.map_matched == 5);
 
   write_bytes(dir.file("comm"), "comm:postgres=1\n");

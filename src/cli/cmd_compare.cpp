@@ -289,9 +289,13 @@ void run_compare(const CompareArgs& c) {
     for (const auto& r : readers) r->check_intact();
   };
   std::array<sim::TraceView, 2> views;
+  std::array<uint64_t, 2> written{};
   std::vector<sim::SweepJob> jobs(2);
   for (size_t i = 0; i < 2; ++i) {
     views[i] = {paths[i], reader[i]->records(), reader[i]->meta().sector_bytes};
+    // The first pass over the records: a malformed one is refused before
+    // the trace's hash (the config_key) reads the rest.
+    written[i] = sim::trace_write_bytes(views[i]);
     jobs[i].run = sides[i].run;
     jobs[i].run.pid_names = reader[i]->meta().pid_names;
     jobs[i].run.config_key = run_config_key(sides[i].model, sides[i].timing, sides[i].point, *reader[i]);
@@ -313,8 +317,10 @@ void run_compare(const CompareArgs& c) {
   for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;
   callbacks.progress = [&](size_t done, size_t total) { progress.set_configurations_done(done, total); };
   const std::array<uint64_t, 2> needs = {
-      sim::estimate_run_memory(jobs[0].run, sim::trace_size(views[0], jobs[0].run.options.fit.has_value())).bytes,
-      sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1], jobs[1].run.options.fit.has_value())).bytes};
+      sim::estimate_run_memory(jobs[0].run, sim::trace_size(views[0], jobs[0].run.options.fit.has_value(), written[0]))
+          .bytes,
+      sim::estimate_run_memory(jobs[1].run, sim::trace_size(views[1], jobs[1].run.options.fit.has_value(), written[1]))
+          .bytes};
   const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
   sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");
   // The staging folder (and any missing parent of --out) is made only once

@@ -142,6 +142,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
     }
   }
   const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  // The first pass over the records: a malformed one is refused before the
+  // trace's hash (plan_sweep) reads the rest.
+  const uint64_t written = sim::trace_write_bytes(view);
   // Options outside the settings that change results.
   const std::string fixed = fixed_description(a.model, a.timing);
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration
@@ -173,7 +176,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // the fit refuses is left to fail alone, as it always did.
   const bool any_fit = std::any_of(plan.jobs.begin(), plan.jobs.end(),
                                    [](const sim::SweepJob& j) { return j.run.options.fit.has_value(); });
-  const sim::TraceSize size = sim::trace_size(view, any_fit);
+  const sim::TraceSize size = sim::trace_size(view, any_fit, written);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   for (sim::SweepJob& job : plan.jobs) {
     if (job.error.empty()) {

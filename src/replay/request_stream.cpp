@@ -119,11 +119,15 @@ uint64_t StreamScan::moved_bytes() const {
 StreamScan scan_stream(std::span<const trace::Record> records, const StreamGeometry& geo) {
   StreamScan s;
   s.records = records.size();
-  for (const trace::Record& r : records) {
-    if (trace::is_valid_op(r.op)) {
-      ++s.op_records[r.op];
-      if (!geo.ops.has(static_cast<Op>(r.op)) && static_cast<Op>(r.op) != Op::kMarker) ++s.skipped[r.op];
+  for (size_t i = 0; i < records.size(); ++i) {
+    const trace::Record& r = records[i];
+    // The first pass over the records: a malformed one is refused here,
+    // before the rest of a file that may be huge is read.
+    if (!trace::record_ok(r)) [[unlikely]] {
+      throw InputError(fmt::format("{}: record {}: {}", geo.trace_path, i, trace::check_record(r)));
     }
+    ++s.op_records[r.op];
+    if (!geo.ops.has(static_cast<Op>(r.op)) && static_cast<Op>(r.op) != Op::kMarker) ++s.skipped[r.op];
   }
   std::vector<bool> pid_seen(size_t{1} << 16, false);
   RequestStream stream(records, geo);

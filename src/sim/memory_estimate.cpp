@@ -28,8 +28,10 @@ uint64_t huge(uint64_t n, uint64_t size) { return (n * size + kHugePage - 1) / k
 
 }  // namespace
 
-TraceSize trace_size(const TraceView& trace, bool fit) {
-  TraceSize t{trace.records.size(), trace_write_bytes(trace), std::nullopt};
+TraceSize trace_size(const TraceView& trace, bool fit) { return trace_size(trace, fit, trace_write_bytes(trace)); }
+
+TraceSize trace_size(const TraceView& trace, bool fit, uint64_t written_bytes) {
+  TraceSize t{trace.records.size(), written_bytes, std::nullopt};
   if (fit) t.fit = fit_footprint(trace);
   return t;
 }

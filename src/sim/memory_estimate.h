@@ -42,6 +42,9 @@ struct TraceSize {
 // `fit`: also measure the footprint (sim/fit.h), needed to estimate a
 // --logical fit: run.
 [[nodiscard]] TraceSize trace_size(const TraceView& trace, bool fit = false);
+// The same with the written bytes already counted (trace_write_bytes, the
+// first pass over a trace, which also refuses a malformed record).
+[[nodiscard]] TraceSize trace_size(const TraceView& trace, bool fit, uint64_t written_bytes);
 
 // The estimate of simulate(run.config, trace, run.options, run.placement)
 // with its layout. A --logical fit: run (run.options.fit; `trace` must have

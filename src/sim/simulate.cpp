@@ -495,7 +495,12 @@ class Driver {
 
 uint64_t trace_write_bytes(const TraceView& trace) {
   uint64_t bytes = 0;
-  for (const Record& r : trace.records) {
+  for (size_t i = 0; i < trace.records.size(); ++i) {
+    const Record& r = trace.records[i];
+    // The first pass over the trace: a malformed record is refused here,
+    // before any later pass reads the rest of a file that may be huge.
+    if (!trace::record_ok(r)) [[unlikely]]
+      bad_record(trace, i, trace::check_record(r));
     if (r.op == static_cast<uint8_t>(Op::kWrite)) bytes += uint64_t{r.sectors} * trace.sector_bytes;
   }
   return bytes;

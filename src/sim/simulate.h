@@ -91,7 +91,9 @@ struct TraceView {
 // a sweep, once before its configurations.
 void check_reset_marker(const TraceView& trace, const ResetAt& reset);
 
-// Host bytes the trace writes (for the default interval).
+// Host bytes the trace writes (for the default interval and the memory
+// estimate). Throws InputError "<path>: record <i>: <reason>" for the first
+// malformed record (trace::record_ok): the first pass over a trace refuses it.
 [[nodiscard]] uint64_t trace_write_bytes(const TraceView& trace);
 
 }  // namespace ftlsim::sim

@@ -8,12 +8,15 @@
 // 4 KiB comes near.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "cli_run.h"
+#include "trace/crc32.h"
 
 using ftlsim::test::run_shell;
 using ftlsim::test::TempDir;
@@ -59,4 +62,44 @@ TEST_CASE("a line without end is refused at once, whatever the file's size: ever
     check_refused_at_once("convert --from blkparse " + blk + " -o " + out + " --pid-map " + sparse, sparse);
   }
   CHECK_FALSE(std::filesystem::exists(out));
+}
+
+// The same for a .ftr (hostile rerun 2, N8): a 64 GiB sparse trace whose
+// header is valid and whose records are all zero (record 0: a zero-length
+// write) is refused at its first record by simulate, compare, qd-sweep and replay,
+// whose first pass over the records used to be a sum of the bytes written
+// (then the trace's hash for the config_key), reading all 64 GiB first
+// (simulate: still running at 30 s for 20 GiB, 11.5 GB resident).
+TEST_CASE("a huge trace whose first record is malformed is refused at once by every model command", "[cli]") {
+  const TempDir tmp("huge-bad-ftr");
+  const std::string good = tmp.file("one.ftr");
+  REQUIRE(
+      run_shell(std::string(FTLSIM_BINARY) + " gen --pattern uniform --logical 8M --writes 1 -o " + good).exit_code ==
+      0);
+  std::string bytes = ftlsim::test::slurp(good);
+  REQUIRE(bytes.size() >= 48 + 24);
+  uint32_t header_bytes = 0;
+  std::memcpy(&header_bytes, bytes.data() + 16, 4);
+  REQUIRE(bytes.size() == header_bytes + 24);
+  const uint64_t count = (uint64_t{64} << 30) / 24;
+  std::string header = bytes.substr(0, header_bytes);
+  std::memcpy(header.data() + 32, &count, 8);
+  std::memset(header.data() + 28, 0, 4);
+  const uint32_t crc = ftlsim::trace::crc32(header);
+  std::memcpy(header.data() + 28, &crc, 4);
+  const std::string huge = tmp.file("huge.ftr");
+  ftlsim::test::put(huge, header);
+  std::filesystem::resize_file(huge, header_bytes + count * 24);  // zero records: a hole
+  const std::string dev = " --preset femu-eth-512m --no-progress";
+  for (const std::string& args :
+       {"--trace " + huge + dev, "--trace " + huge + dev + " --out " + tmp.file("o"),
+        "--trace " + huge + dev + " --gc-thres 60,70 --out " + tmp.file("sw"),
+        "compare --trace " + huge + dev + " --b \"--gc-thres 70\"", "qd-sweep --trace " + huge + dev + " --qd 1,2",
+        "replay --no-progress --trace " + huge + " --target " + tmp.file("r.img") + " --create 8M"}) {
+    const ftlsim::test::RunResult r = run_shell("timeout 60 " + std::string(FTLSIM_BINARY) + " " + args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Catch::Contains(huge + ": record 0: zero-length write"));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
 }

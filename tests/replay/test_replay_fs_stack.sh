@@ -44,10 +44,12 @@ scratch_setup replay-fs-stack
 mounts=()
 bg=""
 hidden_daemon=""
+stopped=""
 cleanup_all() {
   set +e
   [ -n "$bg" ] && kill "$bg" 2>/dev/null && wait "$bg" 2>/dev/null
   [ -n "$hidden_daemon" ] && kill "$hidden_daemon" 2>/dev/null
+  [ -n "$stopped" ] && kill -CONT "$stopped" 2>/dev/null
   local i
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
     mountpoint -q "${mounts[i]}" && { umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}"; }

@@ -36,7 +36,7 @@ void check_out_results(const OutputDir& out, std::span<const KeyedEntry> entries
   for (const std::string_view entry : kResultEntries) {
     bool own = false;
     for (const KeyedEntry& e : entries) own = own || e.entry == entry;
-    if (own || !out.existing_text(std::string(entry))) continue;
+    if (own || !out.holds_file(std::string(entry))) continue;
     const std::string shown = escape_for_terminal(folder_name_of(out.path()));
     throw InputError(
         fmt::format("--out {}: holds the results of another kind of run ({}/{}); give another folder, "

@@ -126,8 +126,8 @@ dev_t OutputDir::device() const {
   return st.st_dev;
 }
 
-std::optional<std::string> OutputDir::existing_text(const std::string& entry) const {
-  if (!missing_.empty() || !base_.valid()) return std::nullopt;
+RegularFileAt OutputDir::open_existing(const std::string& entry) const {
+  if (!missing_.empty() || !base_.valid()) return {};
   UniqueFd dir = open_subfolder(base_.get(), name_);
   // "a/summary.json": each folder on the way opened without following links.
   std::string file_name = entry;
@@ -135,9 +135,15 @@ std::optional<std::string> OutputDir::existing_text(const std::string& entry) co
     dir = open_subfolder(dir.get(), file_name.substr(0, slash));
     file_name.erase(0, slash + 1);
   }
-  if (!dir.valid()) return std::nullopt;
+  if (!dir.valid()) return {};
   // Never through a symbolic link, never a device's open, never waiting on a FIFO.
-  const RegularFileAt file = open_regular_at(dir.get(), file_name);
+  return open_regular_at(dir.get(), file_name);
+}
+
+bool OutputDir::holds_file(const std::string& entry) const { return open_existing(entry).fd.valid(); }
+
+std::optional<std::string> OutputDir::existing_text(const std::string& entry) const {
+  const RegularFileAt file = open_existing(entry);
   if (!file.fd.valid()) return std::nullopt;
   std::string text;
   char buf[65536];

@@ -78,9 +78,14 @@ class OutputDir {
   // the entry is absent or the entry is not a regular file. Throws
   // SystemError when it cannot be read.
   [[nodiscard]] std::optional<std::string> existing_text(const std::string& entry) const;
+  // Whether the existing target holds `entry` as a regular file (opened as
+  // existing_text() opens it, nothing read).
+  [[nodiscard]] bool holds_file(const std::string& entry) const;
 
  private:
   void check_existing(int dir) const;
+  // `entry` of the existing target opened as existing_text() says (no fd: absent or not a regular file).
+  [[nodiscard]] RegularFileAt open_existing(const std::string& entry) const;
   void check_target(const RunInputs& inputs);
   void open_parent();
   [[nodiscard]] std::string shown(const std::string& entry) const;

@@ -295,10 +295,11 @@ void run_compare(const CompareArgs& c) {
     views[i] = {paths[i], reader[i]->records(), reader[i]->meta().sector_bytes};
     // The first pass over the records: a malformed one is refused before
     // the trace's hash (the config_key) reads the rest.
-    written[i] = sim::trace_write_bytes(views[i]);
+    views[i].scan = sim::scan(views[i]);
+    written[i] = views[i].scan->write_bytes;
     jobs[i].run = sides[i].run;
     jobs[i].run.pid_names = reader[i]->meta().pid_names;
-    jobs[i].run.config_key = run_config_key(sides[i].model, sides[i].timing, sides[i].point, *reader[i]);
+    jobs[i].run.config_key = run_config_key(sides[i].model, sides[i].timing, sides[i].point, views[i], *reader[i]);
     jobs[i].trace = &views[i];
     const auto& t = jobs[i].run.options.timing;
     if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader[i]->records(), t->speed, paths[i]);

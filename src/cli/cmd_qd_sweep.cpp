@@ -105,7 +105,10 @@ void run_qd_sweep(const QdSweepArgs& a) {
     out.emplace("--out", a.out, std::vector<std::string>{"qd_sweep.csv", "qd_sweep.json"}, inputs);
   }
   const trace::FtrReader reader(a.trace);
-  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  // The first pass over the records, once: a malformed one is refused
+  // before anything else reads them all (the key, the estimate, the runs).
+  view.scan = sim::scan(view);
   // The qd-sweep's configuration: the trace, the options outside the
   // settings, each placement's settings, the queue depths and the requests
   // timed. Another one's results in --out are refused without --force
@@ -120,7 +123,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
       point[placement_index] = p;
       description += "--\n" + key_description(point);
     }
-    key = trace_config_key(description, reader);
+    key = trace_config_key(description, view, reader);
     const KeyedEntry keyed[] = {{"qd_sweep.json", key}};
     check_out_results(*out, keyed, a.force);
   }

@@ -200,7 +200,8 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
     }
     const std::optional<MemoryBudget> limit = own_limit.empty() ? replay_limit : memory_limit(own_limit);
     sim::RunDescription run = build_run(m, first_point(items), trace_path);
-    const sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
+    sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
+    view.scan = sim::scan(view);  // once, for the estimate and the run
     const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
     sim::check_memory({&need, 1}, 1, limit, "the --predict model run");
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
@@ -234,7 +235,8 @@ std::string replay_config_key(const ReplayArgs& a, const replay::ReplayConfig& c
       where, a.create, replay::mode_name(c.mode), c.mode == replay::ReplayMode::kTimed ? c.speed : 1.0, c.queue_depth,
       c.ops.text(), replay::placement_name(c.placement), c.reclaim_group, c.wrap, c.max_io_bytes, c.interval_bytes,
       a.verify, a.predict, a.allow_unlisted_pids, a.ruh_update_at_end);
-  return trace_config_key(description, reader);
+  const sim::TraceView view{reader.path(), reader.records(), reader.meta().sector_bytes};
+  return trace_config_key(description, view, reader);
 }
 
 // Every check comes first (options, the target is no input, the target's

@@ -63,7 +63,10 @@ void run_single(const SimulateArgs& a, const Point& point) {
   check_not_standard_stream(inputs);
   const trace::FtrReader reader(a.trace);
   // Memory: refused before anything is allocated or written.
-  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  // The first pass over the records, once: a malformed one is refused
+  // before anything else reads them all (the key, the run).
+  view.scan = sim::scan(view);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
   sim::check_memory(
@@ -72,7 +75,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
-    run.config_key = run_config_key(a.model, a.timing, point, reader);
+    run.config_key = run_config_key(a.model, a.timing, point, view, reader);
     // Another configuration's results are refused without --force (the
     // rule of every output folder, cli/out_results.h).
     const KeyedEntry keyed[] = {{"summary.json", run.config_key}};
@@ -141,10 +144,11 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
       settings[i] = {std::string(timing_setting_name(i - model_count)), items[i], true, ""};
     }
   }
-  const sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
-  // The first pass over the records: a malformed one is refused before the
-  // trace's hash (plan_sweep) reads the rest.
-  const uint64_t written = sim::trace_write_bytes(view);
+  sim::TraceView view{a.trace, reader.records(), reader.meta().sector_bytes};
+  // The first pass over the records, once: a malformed one is refused before
+  // anything else reads them all (the trace's hash, the estimate, the runs).
+  view.scan = sim::scan(view);
+  const uint64_t written = view.scan->write_bytes;
   // Options outside the settings that change results.
   const std::string fixed = fixed_description(a.model, a.timing);
   std::optional<timing::IssueSpan> span;  // read once, for the first open-loop configuration

@@ -11,14 +11,14 @@ std::string fixed_description(const ModelArgs& model, const TimingArgs& timing) 
   return fmt::format("{}{}\n{}", model.wrap_key_line(), describe(timing), model.key_lines());
 }
 
-std::string trace_config_key(const std::string& description, const trace::FtrReader& reader) {
-  const sim::TraceView view{reader.path(), reader.records(), reader.meta().sector_bytes};
+std::string trace_config_key(const std::string& description, const sim::TraceView& view,
+                             const trace::FtrReader& reader) {
   return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
 }
 
 std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
-                           const trace::FtrReader& reader) {
-  return trace_config_key(fixed_description(model, timing) + key_description(point), reader);
+                           const sim::TraceView& view, const trace::FtrReader& reader) {
+  return trace_config_key(fixed_description(model, timing) + key_description(point), view, reader);
 }
 
 }  // namespace ftlsim::cli

@@ -493,18 +493,11 @@ class Driver {
 
 }  // namespace
 
-uint64_t trace_write_bytes(const TraceView& trace) {
-  uint64_t bytes = 0;
-  for (size_t i = 0; i < trace.records.size(); ++i) {
-    const Record& r = trace.records[i];
-    // The first pass over the trace: a malformed record is refused here,
-    // before any later pass reads the rest of a file that may be huge.
-    if (!trace::record_ok(r)) [[unlikely]]
-      bad_record(trace, i, trace::check_record(r));
-    if (r.op == static_cast<uint8_t>(Op::kWrite)) bytes += uint64_t{r.sectors} * trace.sector_bytes;
-  }
-  return bytes;
+TraceScan scan(const TraceView& trace) {
+  return trace.scan ? *trace.scan : scan_records(trace.path, trace.records, trace.sector_bytes);
 }
+
+uint64_t trace_write_bytes(const TraceView& trace) { return scan(trace).write_bytes; }
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "core/io_units.h"
 #include "core/progress_line.h"
@@ -12,6 +13,7 @@
 #include "fdp/placement.h"
 #include "ftl/ftl_config.h"
 #include "sim/sim_result.h"
+#include "sim/trace_scan.h"
 #include "timing/timing_config.h"
 #include "trace/record.h"
 
@@ -74,10 +76,22 @@ struct SimOptions {
 };
 
 struct TraceView {
+  TraceView() = default;
+  TraceView(std::string trace_path, std::span<const trace::Record> trace_records, uint32_t sector = kSectorBytes)
+      : path(std::move(trace_path)), records(trace_records), sector_bytes(sector) {}
+
   std::string path;  // for error messages
   std::span<const trace::Record> records;
   uint32_t sector_bytes = kSectorBytes;
+  // The first pass's findings once a command has made it (scan()), so that
+  // later steps do not read every record again; empty: they scan themselves.
+  std::optional<TraceScan> scan;
 };
+
+// The first pass over the records (sim/trace_scan.h): `trace.scan` when
+// made, else made now. Throws InputError "<path>: record <i>: <reason>"
+// for the first malformed record (trace::record_ok).
+[[nodiscard]] TraceScan scan(const TraceView& trace);
 
 // Throws InputError "<path>: record <i>: <reason>" for a malformed record or
 // an LBA beyond the logical capacity (unless opts.wrap), and InputError for
@@ -92,8 +106,7 @@ struct TraceView {
 void check_reset_marker(const TraceView& trace, const ResetAt& reset);
 
 // Host bytes the trace writes (for the default interval and the memory
-// estimate). Throws InputError "<path>: record <i>: <reason>" for the first
-// malformed record (trace::record_ok): the first pass over a trace refuses it.
+// estimate): scan(trace).write_bytes.
 [[nodiscard]] uint64_t trace_write_bytes(const TraceView& trace);
 
 }  // namespace ftlsim::sim

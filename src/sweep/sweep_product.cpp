@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/error.h"
-#include "sweep/fnv1a.h"
+#include "core/fnv1a.h"
 
 namespace ftlsim::sim {
 

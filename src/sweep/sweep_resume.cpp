@@ -11,9 +11,9 @@
 
 #include "core/build_identity.h"
 #include "core/dir_fd.h"
+#include "core/fnv1a.h"
 #include "core/mapping_guard.h"
 #include "core/version.h"
-#include "sweep/fnv1a.h"
 
 namespace ftlsim::sim {
 
@@ -69,15 +69,7 @@ uint64_t trace_fingerprint(const TraceView& trace, const std::map<trace::Placeme
   uint64_t h = fnv1a::word(fnv1a::kOffset, trace.sector_bytes);
   h = fnv1a::word(h, trace.records.size());
   for (const auto& [id, name] : pid_names) h = fnv1a::bytes(fnv1a::word(h, id), name);
-  static_assert(sizeof(trace::Record) == 3 * sizeof(uint64_t));
-  const auto* bytes = reinterpret_cast<const unsigned char*>(trace.records.data());
-  const size_t words = trace.records.size() * 3;
-  for (size_t i = 0; i < words; ++i) {
-    uint64_t w;
-    std::memcpy(&w, bytes + i * sizeof w, sizeof w);
-    h = fnv1a::word(h, w);
-  }
-  return h;
+  return fnv1a::word(h, scan(trace).records_hash);
 }
 
 std::string config_key(uint64_t trace_fingerprint, std::string_view description) {

@@ -31,7 +31,8 @@ class SweepInterrupted : public SystemError {
 };
 
 // Identity of a trace for resume: 64-bit FNV-1a over its sector size,
-// placement ID names and every record's bytes (one pass over the records).
+// record count, placement ID names and the hash of every record's bytes
+// (sim::scan(): the view's first pass when made, one pass otherwise).
 [[nodiscard]] uint64_t trace_fingerprint(const TraceView& trace,
                                          const std::map<trace::PlacementId, std::string>& pid_names);
 

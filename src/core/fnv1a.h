@@ -1,11 +1,12 @@
 #pragma once
-// 64-bit FNV-1a, the hash behind config ids that are too long and the
-// resume keys of a sweep (sweep_product.h, sweep_resume.h). Not for
-// anything adversarial: it only tells configurations and traces apart.
+// 64-bit FNV-1a, the hash behind config ids that are too long, the resume
+// keys of a sweep (sweep_product.h, sweep_resume.h) and the trace's
+// fingerprint (sim/trace_scan.h). Not for anything adversarial: it only
+// tells configurations and traces apart.
 #include <cstdint>
 #include <string_view>
 
-namespace ftlsim::sim::fnv1a {
+namespace ftlsim::fnv1a {
 
 inline constexpr uint64_t kOffset = 0xcbf29ce484222325ULL;
 inline constexpr uint64_t kPrime = 0x100000001b3ULL;
@@ -26,4 +27,4 @@ inline constexpr uint64_t kPrime = 0x100000001b3ULL;
   return h * kPrime;
 }
 
-}  // namespace ftlsim::sim::fnv1a
+}  // namespace ftlsim::fnv1a

@@ -410,8 +410,10 @@ class PageFtl {
   void settle_l2p(uint32_t begin, uint32_t end);
   void settle_copies(uint32_t first, uint32_t settled, uint32_t end);
   // Copies a pass makes before it stores their l2p entries, whose lines it
-  // prefetched as it copied (half a miss queue's worth).
-  static constexpr uint32_t kSettleLag = 16;
+  // prefetched as it copied: 16 left the stores waiting on their lines (32
+  // against 16: CPU 0.974 on a 1x1 device with 64-page units, 0.960 on
+  // femu-default; 64 was no better than 32; bench/README.md, sixth round).
+  static constexpr uint32_t kSettleLag = 32;
   void push_free(uint32_t pool, UnitId u);
   UnitId pop_free(uint32_t pool);
   void count_over_high(const Pool& p, int sign) {

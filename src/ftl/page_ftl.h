@@ -412,7 +412,7 @@ class PageFtl {
   // Copies a pass makes before it stores their l2p entries, whose lines it
   // prefetched as it copied: 16 left the stores waiting on their lines (32
   // against 16: CPU 0.974 on a 1x1 device with 64-page units, 0.960 on
-  // femu-default; 64 was no better than 32; bench/README.md, sixth round).
+  // femu-default; 64 was no better than 32; bench/README.md, seventh round).
   static constexpr uint32_t kSettleLag = 32;
   void push_free(uint32_t pool, UnitId u);
   UnitId pop_free(uint32_t pool);

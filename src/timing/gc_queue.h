@@ -33,6 +33,15 @@ struct GcOp {
 };
 
 class GcQueue {
+ private:
+  static constexpr uint32_t kPlaced = ~uint32_t{0};
+  struct Entry {
+    GcOp op;
+    uint32_t need_back;  // the need as a distance back; 0: none; kPlaced once placed
+    uint32_t next;       // distance to the die's next operation (0 while it is the die's last)
+  };
+  static_assert(sizeof(Entry) == 32);
+
  public:
   explicit GcQueue(uint32_t dies = 0) : heads_(dies, kNoSeq), tails_(dies, 0), counts_(dies, 0) {}
 
@@ -66,6 +75,60 @@ class GcQueue {
     ++pending_;
     return seq;
   }
+  // Many push_queued_need() calls in a row, with the queue's fields in
+  // locals (no reloads after each entry's stores): reserve(n) room first,
+  // then up to n push(), then finish(). Nothing else may touch the queue in
+  // between. The same entries, links and sequence numbers as the calls.
+  class Batch {
+   public:
+    Batch(GcQueue& q, uint32_t n) : q_(q) {
+      while (q.end_ - q.head_ + n > q.ring_.size()) q.grow();
+      ring_ = q.ring_.data();
+      mask_ = q.mask_;
+      end_ = q.end_;
+      heads_ = q.heads_.data();
+      tails_ = q.tails_.data();
+      counts_ = q.counts_.data();
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    ~Batch() {
+      q_.pending_ += end_ - q_.end_;
+      q_.end_ = end_;
+    }
+    uint64_t push(const GcOp& op, uint64_t need, uint32_t die) {
+      const uint64_t seq = end_++;
+      uint32_t back = 0;
+      if (need != kNoSeq) {
+        assert(seq - need < kPlaced && !q_.done(need));
+        back = static_cast<uint32_t>(seq - need);
+      }
+      Entry& e = ring_[seq & mask_];
+      e.op = op;
+      e.need_back = back;
+      e.next = 0;
+      if (counts_[die]++ == 0) {
+        heads_[die] = seq;
+      } else {
+        assert(seq - tails_[die] <= UINT32_MAX);
+        ring_[tails_[die] & mask_].next = static_cast<uint32_t>(seq - tails_[die]);
+      }
+      tails_[die] = seq;
+      return seq;
+    }
+    // Operations of `die` not placed yet (as die_pending()).
+    [[nodiscard]] uint64_t die_pending(uint32_t die) const { return counts_[die]; }
+
+   private:
+    GcQueue& q_;
+    Entry* ring_ = nullptr;
+    uint64_t mask_ = 0;
+    uint64_t end_ = 0;
+    uint64_t* heads_ = nullptr;
+    uint64_t* tails_ = nullptr;
+    uint64_t* counts_ = nullptr;
+  };
+
   [[nodiscard]] bool done(uint64_t seq) const { return seq < head_ || ring_[seq & mask_].need_back == kPlaced; }
   [[nodiscard]] uint64_t pending() const { return pending_; }
   [[nodiscard]] uint64_t end_seq() const { return end_; }
@@ -100,13 +163,6 @@ class GcQueue {
   }
 
  private:
-  static constexpr uint32_t kPlaced = ~uint32_t{0};
-  struct Entry {
-    GcOp op;
-    uint32_t need_back;  // the need as a distance back; 0: none; kPlaced once placed
-    uint32_t next;       // distance to the die's next operation (0 while it is the die's last)
-  };
-  static_assert(sizeof(Entry) == 32);
 
   void grow() {
     std::vector<Entry> bigger(ring_.empty() ? 4096 : 2 * ring_.size());

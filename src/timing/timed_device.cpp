@@ -88,6 +88,8 @@ void TimedDevice::queue_noted() {
   uint32_t to = ~uint32_t{0}, to_base = 0, to_first = 0;
   uint64_t need = kNoSeq;  // kNoSeq or queued
   const uint64_t t_enq = now_;
+  GcQueue::Batch batch(queue_, noted_);
+  const NandMap::PlaneAt plane_at = map_.plane_at_fn();
   for (uint32_t k = 0; k < noted_; ++k) {
     const uint32_t src = notes_[k].src;
     const uint32_t dst = notes_[k].dst;
@@ -106,16 +108,16 @@ void TimedDevice::queue_noted() {
     }
     GcOp op;
     op.t_enq = t_enq;
-    op.a = map_.plane_at(from_first, src - from_base);
-    op.b = map_.plane_at(to_first, dst - to_base);
+    op.a = plane_at(from_first, src - from_base);
+    op.b = plane_at(to_first, dst - to_base);
     op.c = from;
     op.d = to;
-    const uint32_t die = map_.die_of_plane(op.a);
-    if (queue_.die_pending(die) == 0) {
+    const uint32_t die = plane_at.die_of_plane(op.a);
+    if (batch.die_pending(die) == 0) {
       fill_dirty_ = true;
       head_changed(die);
     }
-    const uint64_t seq = queue_.push_queued_need(op, need, die);
+    const uint64_t seq = batch.push(op, need, die);
     last_copy_in_[to] = seq;
     // The copies into `to` are queued: a later copy from `to` needs this one
     // (from != to in a pass; if not, need looks again).

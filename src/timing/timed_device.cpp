@@ -168,6 +168,20 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
   return end;
 }
 
+[[gnu::always_inline]] inline uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out) {
+  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
+  head_changed(die);
+  if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
+  // Program once the destination unit is erased.
+  read_end_[op.c] = std::max(read_end_[op.c], data_out);
+  const uint64_t end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[op.d]));
+  program_end_[op.d] = std::max(program_end_[op.d], end);
+  ++out_.gc_copies;
+  out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
+  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
+  return end;
+}
+
 void TimedDevice::fill(uint64_t now) {
   if (queue_.pending() == 0) return;
   if (!fill_dirty_ && now <= fill_next_) return;
@@ -267,18 +281,5 @@ uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
   return end;
 }
 
-uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out) {
-  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
-  head_changed(die);
-  if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
-  // Program once the destination unit is erased.
-  read_end_[op.c] = std::max(read_end_[op.c], data_out);
-  const uint64_t end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[op.d]));
-  program_end_[op.d] = std::max(program_end_[op.d], end);
-  ++out_.gc_copies;
-  out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
-  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
-  return end;
-}
 
 }  // namespace ftlsim::timing

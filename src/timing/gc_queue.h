@@ -148,7 +148,8 @@ class GcQueue {
     const uint32_t back = ring_[seq & mask_].need_back;
     return back == 0 ? kNoSeq : seq - back;
   }
-  // Starts loading operation seq (queued) into the cache.
+  // Starts loading operation seq into the cache (any seq: a slot of the
+  // ring is loaded, whatever it holds).
   void prefetch(uint64_t seq) const { __builtin_prefetch(&ring_[seq & mask_]); }
   // Marks seq placed. REQUIRES: it is the first queued operation of `die`.
   void mark_done(uint64_t seq, uint32_t die) {

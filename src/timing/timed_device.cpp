@@ -171,7 +171,11 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
 [[gnu::always_inline]] inline uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out) {
   queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
   head_changed(die);
-  if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
+  if (queue_.die_pending(die) != 0) {
+    const uint64_t next = queue_.die_head(die);
+    queue_.prefetch(next);
+    queue_.prefetch(next + 4);  // a die's operations mostly follow each other in the ring: the line after
+  }
   // Program once the destination unit is erased.
   read_end_[op.c] = std::max(read_end_[op.c], data_out);
   const uint64_t end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[op.d]));

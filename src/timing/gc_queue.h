@@ -166,7 +166,6 @@ class GcQueue {
   }
 
  private:
-
   void grow() {
     // Huge pages: the dies' first operations are far apart in a ring of
     // many MiB, and 4 KiB pages would add a TLB miss to most loads (and a

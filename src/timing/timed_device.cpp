@@ -168,7 +168,8 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
   return end;
 }
 
-[[gnu::always_inline]] inline uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out) {
+[[gnu::always_inline]] inline uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op,
+                                                               uint64_t data_out) {
   queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
   head_changed(die);
   if (queue_.die_pending(die) != 0) {
@@ -284,6 +285,5 @@ uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
   out_.nand_end_ns = std::max(out_.nand_end_ns, end);
   return end;
 }
-
 
 }  // namespace ftlsim::timing

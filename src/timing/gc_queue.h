@@ -13,11 +13,13 @@
 // A die's queue is then a head sequence number and these links; whether an
 // operation is placed is one load; the oldest queued operation advances over
 // marked entries. Memory: 32 bytes per operation between the oldest queued
-// and the newest (a busy device holds hundreds of thousands); nothing is
-// moved but when the ring doubles.
+// and the newest (a busy device holds hundreds of thousands), in huge pages
+// (2 MiB at least); nothing is moved but when the ring doubles.
 #include <cassert>
 #include <cstdint>
 #include <vector>
+
+#include "core/huge_array.h"
 
 namespace ftlsim::timing {
 
@@ -33,6 +35,15 @@ struct GcOp {
 };
 
 class GcQueue {
+ private:
+  static constexpr uint32_t kPlaced = ~uint32_t{0};
+  struct Entry {
+    GcOp op;
+    uint32_t need_back;  // the need as a distance back; 0: none; kPlaced once placed
+    uint32_t next;       // distance to the die's next operation (0 while it is the die's last)
+  };
+  static_assert(sizeof(Entry) == 32);
+
  public:
   explicit GcQueue(uint32_t dies = 0) : heads_(dies, kNoSeq), tails_(dies, 0), counts_(dies, 0) {}
 
@@ -66,6 +77,60 @@ class GcQueue {
     ++pending_;
     return seq;
   }
+  // Many push_queued_need() calls in a row, with the queue's fields in
+  // locals (no reloads after each entry's stores): reserve(n) room first,
+  // then up to n push(), then finish(). Nothing else may touch the queue in
+  // between. The same entries, links and sequence numbers as the calls.
+  class Batch {
+   public:
+    Batch(GcQueue& q, uint32_t n) : q_(q) {
+      while (q.end_ - q.head_ + n > q.ring_.size()) q.grow();
+      ring_ = q.ring_.data();
+      mask_ = q.mask_;
+      end_ = q.end_;
+      heads_ = q.heads_.data();
+      tails_ = q.tails_.data();
+      counts_ = q.counts_.data();
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+    ~Batch() {
+      q_.pending_ += end_ - q_.end_;
+      q_.end_ = end_;
+    }
+    uint64_t push(const GcOp& op, uint64_t need, uint32_t die) {
+      const uint64_t seq = end_++;
+      uint32_t back = 0;
+      if (need != kNoSeq) {
+        assert(seq - need < kPlaced && !q_.done(need));
+        back = static_cast<uint32_t>(seq - need);
+      }
+      Entry& e = ring_[seq & mask_];
+      e.op = op;
+      e.need_back = back;
+      e.next = 0;
+      if (counts_[die]++ == 0) {
+        heads_[die] = seq;
+      } else {
+        assert(seq - tails_[die] <= UINT32_MAX);
+        ring_[tails_[die] & mask_].next = static_cast<uint32_t>(seq - tails_[die]);
+      }
+      tails_[die] = seq;
+      return seq;
+    }
+    // Operations of `die` not placed yet (as die_pending()).
+    [[nodiscard]] uint64_t die_pending(uint32_t die) const { return counts_[die]; }
+
+   private:
+    GcQueue& q_;
+    Entry* ring_ = nullptr;
+    uint64_t mask_ = 0;
+    uint64_t end_ = 0;
+    uint64_t* heads_ = nullptr;
+    uint64_t* tails_ = nullptr;
+    uint64_t* counts_ = nullptr;
+  };
+
   [[nodiscard]] bool done(uint64_t seq) const { return seq < head_ || ring_[seq & mask_].need_back == kPlaced; }
   [[nodiscard]] uint64_t pending() const { return pending_; }
   [[nodiscard]] uint64_t end_seq() const { return end_; }
@@ -83,7 +148,8 @@ class GcQueue {
     const uint32_t back = ring_[seq & mask_].need_back;
     return back == 0 ? kNoSeq : seq - back;
   }
-  // Starts loading operation seq (queued) into the cache.
+  // Starts loading operation seq into the cache (any seq: a slot of the
+  // ring is loaded, whatever it holds).
   void prefetch(uint64_t seq) const { __builtin_prefetch(&ring_[seq & mask_]); }
   // Marks seq placed. REQUIRES: it is the first queued operation of `die`.
   void mark_done(uint64_t seq, uint32_t die) {
@@ -100,23 +166,19 @@ class GcQueue {
   }
 
  private:
-  static constexpr uint32_t kPlaced = ~uint32_t{0};
-  struct Entry {
-    GcOp op;
-    uint32_t need_back;  // the need as a distance back; 0: none; kPlaced once placed
-    uint32_t next;       // distance to the die's next operation (0 while it is the die's last)
-  };
-  static_assert(sizeof(Entry) == 32);
-
   void grow() {
-    std::vector<Entry> bigger(ring_.empty() ? 4096 : 2 * ring_.size());
+    // Huge pages: the dies' first operations are far apart in a ring of
+    // many MiB, and 4 KiB pages would add a TLB miss to most loads (and a
+    // page fault per 4 KiB as the ring grows). The first ring fills 2 MiB.
+    HugeArray<Entry> bigger(ring_.size() == 0 ? kFirstRing : 2 * ring_.size(), Entry{});
     const uint64_t m = bigger.size() - 1;
     for (uint64_t s = head_; s != end_; ++s) bigger[s & m] = ring_[s & mask_];
     ring_ = std::move(bigger);
     mask_ = m;
   }
 
-  std::vector<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
+  static constexpr size_t kFirstRing = (size_t{2} << 20) / sizeof(Entry);
+  HugeArray<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
   uint64_t mask_ = 0;
   uint64_t head_ = 0;  // the oldest operation not placed
   uint64_t end_ = 0;   // the next sequence number

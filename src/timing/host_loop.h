@@ -38,7 +38,8 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
     return true;
   };
   // Runs record i at time t; true when it became a timed request (its
-  // completion is queued).
+  // completion, to be queued, is in `done`).
+  Event done;
   auto issue = [&](size_t i, uint64_t t) {
     const trace::Record& r = records[i];
     HostOp op = HostOp::kRead;
@@ -65,7 +66,8 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
     }
     dev.begin_request(t, op);
     step(i);
-    Event e;
+    Event& e = done;
+    e = Event{};
     e.time = dev.end_request();
     e.start = t;
     e.index = i;
@@ -75,7 +77,6 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
       ++out.unmapped_reads;
       e.op = static_cast<uint8_t>(HostOp::kCount);  // completes at once, not in the read statistics
     }
-    queue.push(e);
     return true;
   };
   auto complete = [&](const Event& e) {
@@ -91,16 +92,26 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
 
   if (cfg.mode == HostMode::kClosed) {
     size_t next = 0;
+    // Issues the next record that becomes a timed request; false at the end.
     auto issue_next = [&](uint64_t t) {
       while (next < n) {
-        if (issue(next++, t)) return;
+        if (issue(next++, t)) return true;
       }
+      return false;
     };
-    for (uint32_t k = 0; k < cfg.qd && next < n; ++k) issue_next(0);
+    for (uint32_t k = 0; k < cfg.qd && next < n; ++k) {
+      if (issue_next(0)) queue.push(done);
+    }
     while (!queue.empty()) {
-      const Event e = queue.pop();
+      // The earliest completion is replaced by the request it lets in (one
+      // pass down the heap), or removed at the end of the trace.
+      const Event e = queue.top();
       complete(e);
-      issue_next(e.time);
+      if (issue_next(e.time)) {
+        (void)queue.pop_push(done);
+      } else {
+        (void)queue.pop();
+      }
     }
   } else if (n != 0) {
     // Time 0 is the first record's time stamp; a time stamp below the
@@ -126,7 +137,7 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
       const Event e = queue.pop();
       switch (e.kind) {
         case EventKind::kArrival:
-          (void)issue(e.index, e.time);
+          if (issue(e.index, e.time)) queue.push(done);
           if (e.index + 1 < n) arrival(e.index + 1);
           break;
         case EventKind::kCompletion: complete(e); break;

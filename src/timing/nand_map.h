@@ -61,6 +61,20 @@ class NandMap {
     const uint32_t die = die_order_[first + (off - q * dies_div_.divisor())];
     return planes_ == 1 ? die : die * planes_ + q % planes_;
   }
+  // plane_at() and die_of_plane() as a value with the map's fields copied
+  // into it: a loop keeps them in registers whatever it stores meanwhile.
+  struct PlaneAt {
+    ftl::FastDiv dies_div;
+    const uint32_t* order;
+    uint32_t planes;
+    [[nodiscard]] uint32_t operator()(uint32_t first, uint32_t off) const {
+      const uint32_t q = dies_div.divide(off);
+      const uint32_t die = order[first + (off - q * dies_div.divisor())];
+      return planes == 1 ? die : die * planes + q % planes;
+    }
+    [[nodiscard]] uint32_t die_of_plane(uint32_t plane) const { return planes == 1 ? plane : plane / planes; }
+  };
+  [[nodiscard]] PlaneAt plane_at_fn() const { return PlaneAt{dies_div_, die_order_.data(), planes_}; }
   // A global plane index's location and die.
   [[nodiscard]] NandLoc plane_loc(uint32_t plane) const { return NandLoc{plane, die_channel_[die_of_plane(plane)]}; }
   [[nodiscard]] uint32_t die_of_plane(uint32_t plane) const { return planes_ == 1 ? plane : plane / planes_; }

@@ -88,6 +88,8 @@ void TimedDevice::queue_noted() {
   uint32_t to = ~uint32_t{0}, to_base = 0, to_first = 0;
   uint64_t need = kNoSeq;  // kNoSeq or queued
   const uint64_t t_enq = now_;
+  GcQueue::Batch batch(queue_, noted_);
+  const NandMap::PlaneAt plane_at = map_.plane_at_fn();
   for (uint32_t k = 0; k < noted_; ++k) {
     const uint32_t src = notes_[k].src;
     const uint32_t dst = notes_[k].dst;
@@ -106,16 +108,16 @@ void TimedDevice::queue_noted() {
     }
     GcOp op;
     op.t_enq = t_enq;
-    op.a = map_.plane_at(from_first, src - from_base);
-    op.b = map_.plane_at(to_first, dst - to_base);
+    op.a = plane_at(from_first, src - from_base);
+    op.b = plane_at(to_first, dst - to_base);
     op.c = from;
     op.d = to;
-    const uint32_t die = map_.die_of_plane(op.a);
-    if (queue_.die_pending(die) == 0) {
+    const uint32_t die = plane_at.die_of_plane(op.a);
+    if (batch.die_pending(die) == 0) {
       fill_dirty_ = true;
       head_changed(die);
     }
-    const uint64_t seq = queue_.push_queued_need(op, need, die);
+    const uint64_t seq = batch.push(op, need, die);
     last_copy_in_[to] = seq;
     // The copies into `to` are queued: a later copy from `to` needs this one
     // (from != to in a pass; if not, need looks again).
@@ -163,6 +165,25 @@ uint64_t TimedDevice::drain_through(uint64_t last) {
     const uint64_t seq = queue_.fifo_head();
     end = std::max(end, place(seq, die_of(queue_.op(seq))));
   }
+  return end;
+}
+
+[[gnu::always_inline]] inline uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op,
+                                                               uint64_t data_out) {
+  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
+  head_changed(die);
+  if (queue_.die_pending(die) != 0) {
+    const uint64_t next = queue_.die_head(die);
+    queue_.prefetch(next);
+    queue_.prefetch(next + 4);  // a die's operations mostly follow each other in the ring: the line after
+  }
+  // Program once the destination unit is erased.
+  read_end_[op.c] = std::max(read_end_[op.c], data_out);
+  const uint64_t end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[op.d]));
+  program_end_[op.d] = std::max(program_end_[op.d], end);
+  ++out_.gc_copies;
+  out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
+  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
   return end;
 }
 
@@ -261,20 +282,6 @@ uint64_t TimedDevice::place(uint64_t seq, uint32_t die) {
   ++out_.erases;
   const uint64_t bytes = uint64_t{map_.slots_per_unit()} / map_.unit_dies() * ftl::kSlotBytes;
   out_.events.add(SeriesKind::kErase, end, end - op.t_enq, bytes);
-  out_.nand_end_ns = std::max(out_.nand_end_ns, end);
-  return end;
-}
-
-uint64_t TimedDevice::place_copy(uint64_t seq, uint32_t die, const GcOp& op, uint64_t data_out) {
-  queue_.mark_done(seq, die);  // seq is its die's first: fill takes firsts, drains take the oldest
-  head_changed(die);
-  if (queue_.die_pending(die) != 0) queue_.prefetch(queue_.die_head(die));
-  // Program once the destination unit is erased.
-  read_end_[op.c] = std::max(read_end_[op.c], data_out);
-  const uint64_t end = nand_.program(map_.plane_loc(op.b), std::max(data_out, erase_end_[op.d]));
-  program_end_[op.d] = std::max(program_end_[op.d], end);
-  ++out_.gc_copies;
-  out_.events.add(SeriesKind::kGcCopy, end, end - op.t_enq, ftl::kSlotBytes);
   out_.nand_end_ns = std::max(out_.nand_end_ns, end);
   return end;
 }

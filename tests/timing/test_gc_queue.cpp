@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "core/rng.h"
@@ -69,6 +70,10 @@ TEST_CASE("GC queue: per-die FIFOs, needs and the oldest queued, as a plain refe
       if (action < 6) {  // a burst of pushes, mostly to one die
         const uint32_t die = static_cast<uint32_t>(rng.below(dies));
         const uint64_t n = 1 + rng.below(rng.below(4) == 0 ? 600 : 20);
+        // Half the bursts through a Batch (as TimedDevice queues a pass's
+        // copies): the same sequence numbers, links and answers as push().
+        std::optional<GcQueue::Batch> batch;
+        if (rng.below(2) == 0) batch.emplace(q, static_cast<uint32_t>(n));
         for (uint64_t k = 0; k < n; ++k) {
           GcOp op;
           op.t_enq = rng.below(1'000'000);
@@ -80,7 +85,13 @@ TEST_CASE("GC queue: per-die FIFOs, needs and the oldest queued, as a plain refe
           const uint64_t end = ref.ops_.size();
           const uint64_t need =
               end == 0 || rng.below(3) == 0 ? kNoSeq : end - 1 - rng.below(std::min<uint64_t>(end, 2000));
-          REQUIRE(q.push(op, need, d) == ref.push(op, need, d));
+          if (batch) {
+            const uint64_t queued_need = need != kNoSeq && !ref.ops_[need].done ? need : kNoSeq;
+            REQUIRE(batch->die_pending(d) == ref.dies_[d].size());
+            REQUIRE(batch->push(op, queued_need, d) == ref.push(op, need, d));
+          } else {
+            REQUIRE(q.push(op, need, d) == ref.push(op, need, d));
+          }
         }
       } else if (action < 9) {  // a run of one die's first operations
         const uint32_t die = static_cast<uint32_t>(rng.below(dies));

@@ -40,6 +40,64 @@ TEST_CASE("event queue pops by time, then in push order", "[timing]") {
   CHECK(q.empty());
 }
 
+TEST_CASE("event queue: push, pop and pop_push against a naive reference", "[timing]") {
+  // The reference: every queued event in a vector, the earliest (time, then
+  // push order) found by a scan. Times never go below the last popped one.
+  struct Ref {
+    uint64_t time, order, index;
+  };
+  Rng rng(11);
+  for (int round = 0; round < 20; ++round) {
+    EventQueue q;
+    std::vector<Ref> ref;
+    uint64_t order = 0, now = 0, index = 0;
+    auto earliest = [&] {
+      size_t best = 0;
+      for (size_t k = 1; k < ref.size(); ++k) {
+        if (ref[k].time < ref[best].time || (ref[k].time == ref[best].time && ref[k].order < ref[best].order)) best = k;
+      }
+      return best;
+    };
+    auto make = [&] {
+      Event e;
+      e.time = now + rng.below(round % 2 == 0 ? 8 : 1000);  // many ties in even rounds
+      e.index = index++;
+      return e;
+    };
+    for (int step = 0; step < 4000; ++step) {
+      const uint64_t what = rng.below(10);
+      if (ref.empty() || what < 3 + (ref.size() < 64 ? 2 : 0)) {
+        const Event e = make();
+        q.push(e);
+        ref.push_back(Ref{e.time, order++, e.index});
+        continue;
+      }
+      const size_t best = earliest();
+      const Ref want = ref[best];
+      ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(best));
+      now = want.time;
+      REQUIRE(q.top().index == want.index);
+      Event got;
+      if (what < 7) {
+        got = q.pop();
+      } else {
+        const Event e = make();  // pushed after the pop: its time is from the new now
+        got = q.pop_push(e);
+        ref.push_back(Ref{e.time, order++, e.index});
+      }
+      REQUIRE(got.time == want.time);
+      REQUIRE(got.index == want.index);
+      REQUIRE(q.size() == ref.size());
+    }
+    while (!ref.empty()) {
+      const size_t best = earliest();
+      REQUIRE(q.pop().index == ref[best].index);
+      ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(best));
+    }
+    CHECK(q.empty());
+  }
+}
+
 TEST_CASE("event queue refuses an event in the past (FTLSIM_INVARIANTS builds)", "[timing]") {
   if constexpr (!kCheckInvariants) {
     WARN("skipped: a release build does not check event times (the debug and asan presets do)");

@@ -385,18 +385,31 @@ def part_peer(a):
     sim_args = ["--channels", "1", "--luns", "1", "--planes", "1", "--pages", "256", "--blocks", str(T),
                 "--logical", f"{a.peer_logical_gib}G", "--gc-trigger", "watermark", "--gc-thres",
                 f"{thres_pct:.6f}", "--gc-thres-high", f"{100.0 * (1 - 1.5 / T):.6f}"]
-    gens, files, ours, r_gen, r_file = [], [], [], [], []
+    # With --old, each round also runs the old binary between the peer's
+    # two runs, so both binaries' ratios come from the same rounds.
+    binaries = [("new", a.ftlsim)] + ([("old", a.old)] if a.old else [])
+    gens, files = [], []
+    ours = {n: [] for n, _ in binaries}
+    r_gen = {n: [] for n, _ in binaries}
+    r_file = {n: [] for n, _ in binaries}
     for _ in range(a.pairs):
         c_g, k_g = peer("gen")
-        c_o, h, g, w = sim(a.ftlsim, trace, sim_args, os.path.join(a.workdir, "out-peer"))
+        cpu = {}
+        for n, binary in binaries:
+            cpu[n], h, g, w = sim(binary, trace, sim_args, os.path.join(a.workdir, "out-peer"))
+            if n == "new":
+                first = (h, g)
+            elif (h, g) != first:
+                sys.exit(f"the two ftlsim binaries' counters differ on the peer's stream: {first} against {(h, g)}")
         c_f, k_f = peer("file=" + log_file)
         if k_g != ref or k_f != ref:
             sys.exit(f"the peer's counters differ between runs of the same stream: {ref}, {k_g}, {k_f}")
         gens.append(c_g)
         files.append(c_f)
-        ours.append(c_o)
-        r_gen.append(c_g / c_o)
-        r_file.append(c_f / c_o)
+        for n, _ in binaries:
+            ours[n].append(cpu[n])
+            r_gen[n].append(c_g / cpu[n])
+            r_file[n].append(c_f / cpu[n])
     _, _, ext_over, int_over = ref
     peer_waf = int_over / ext_over          # (host + cleaning writes) / host writes, after the fill
     over = h - U * Np                       # ftlsim's host pages after the fill
@@ -404,25 +417,27 @@ def part_peer(a):
     ops = h + g
     print(f"Stream: {a.peer_logical_gib} GiB fill + {a.peer_writes} uniform 4 KiB writes drawn by the peer's "
           f"getaddr.uniform; 256-page units, 1x1 LUN, {T} segments, {minfree} kept free; ftlsim "
-          f"{ops / 1e6:.1f} M NAND pages, {ops / statistics.median(ours) / 1e6:.0f} M per CPU s.")
+          f"{ops / 1e6:.1f} M NAND pages, {ops / statistics.median(ours['new']) / 1e6:.0f} M per CPU s.")
     print()
-    print("| peer | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF after the fill: peer "
-          "/ ftlsim (difference) | target |")
-    print("|---|---|---|---|---|---|")
+    print("| ftlsim | peer | peer CPU s | ftlsim CPU s | peer/ftlsim per pair: median (min..max) | WAF after the "
+          "fill: peer / ftlsim (difference) | target |")
+    print("|---|---|---|---|---|---|---|")
     diff = 100.0 * (our_waf - peer_waf) / peer_waf
-    for name, cpu, ratios in (("generating its stream (getaddr.uniform)", gens, r_gen),
-                              ("reading the same stream from a file (getaddr.trace)", files, r_file)):
-        target = ('met' if statistics.median(ratios) >= 10 else 'missed') if cpu is gens else "-"
-        print(f"| {name} | {spread(cpu)} | {spread(ours)} | {spread(ratios)} | {peer_waf:.4f} / {our_waf:.4f} "
-              f"({diff:+.3f}%) | {target} |")
+    for n, _ in binaries:
+        for name, cpu, ratios in (("generating its stream (getaddr.uniform)", gens, r_gen[n]),
+                                  ("reading the same stream from a file (getaddr.trace)", files, r_file[n])):
+            target = ('met' if statistics.median(ratios) >= 10 else 'missed') if cpu is gens else "-"
+            print(f"| {n} | {name} | {spread(cpu)} | {spread(ours[n])} | {spread(ratios)} | {peer_waf:.4f} / "
+                  f"{our_waf:.4f} ({diff:+.3f}%) | {target} |")
     print()
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ftlsim", default=os.path.join(ROOT, "build/release/src/cli/ftlsim"))
-    ap.add_argument("--old", help="a second ftlsim binary: paired A/B per geometry in part (a), and in part (b) "
-                    "its own timed/fast ratio and new/old timed CPU")
+    ap.add_argument("--old", help="a second ftlsim binary: paired A/B per geometry in part (a), in part (b) "
+                    "its own timed/fast ratio and new/old timed CPU, in part (c) its own ratio to the peer from "
+                    "the same rounds")
     ap.add_argument("--parts", default="geo,bound,timed,peer", help="comma list of geo, bound, timed, peer")
     ap.add_argument("--writes", type=lambda s: int(float(s)), default=20_000_000,
                     help="uniform overwrites after the fill in part (a)")

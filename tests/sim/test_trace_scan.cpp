@@ -27,7 +27,7 @@ uint64_t naive_hash(const std::vector<Record>& recs) {
   std::vector<uint64_t> lanes(sim::kHashLanes);
   for (uint32_t j = 0; j < sim::kHashLanes; ++j) lanes[j] = (fnv1a::kOffset ^ j) * fnv1a::kPrime;
   std::vector<uint64_t> words(recs.size() * 3);
-  std::memcpy(words.data(), recs.data(), words.size() * 8);
+  if (!words.empty()) std::memcpy(words.data(), recs.data(), words.size() * 8);  // no null pointer for none
   for (size_t i = 0; i < words.size(); ++i)
     lanes[i % sim::kHashLanes] = (lanes[i % sim::kHashLanes] ^ words[i]) * fnv1a::kPrime;
   uint64_t h = fnv1a::kOffset;

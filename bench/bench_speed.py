@@ -283,7 +283,9 @@ PEER_FILES = ("ftlsim.c", "ftlsim.h", "ftlsim.i", "getaddr.c", "getaddr.h", "get
 
 
 def peer_source(a):
-    """A copy of the peer's source outside the repository, or (None, reason)."""
+    """A copy of the peer's source outside the repository, or (None, reason).
+    A copy from $SSSL_FTLSIM_SRC goes into a fresh folder, which part_peer
+    removes when done (this script made it: tempfile.mkdtemp)."""
     src = os.environ.get("SSSL_FTLSIM_SRC")
     if src:
         missing = [f for f in PEER_FILES if not os.path.isfile(os.path.join(src, f))]
@@ -338,6 +340,14 @@ def part_peer(a):
     if src is None:
         print(f"SKIPPED: the peer's source could not be obtained: {why}.\n")
         return
+    try:
+        peer_rounds(a, src)
+    finally:
+        if os.environ.get("SSSL_FTLSIM_SRC") and os.path.basename(src).startswith("sssl-ftlsim-"):
+            shutil.rmtree(src)  # the fresh copy peer_source made
+
+
+def peer_rounds(a, src):
     if shutil.which("swig") is None:
         print("SKIPPED: building the peer needs SWIG (apt-get install swig).\n")
         return
@@ -386,21 +396,22 @@ def part_peer(a):
                 "--logical", f"{a.peer_logical_gib}G", "--gc-trigger", "watermark", "--gc-thres",
                 f"{thres_pct:.6f}", "--gc-thres-high", f"{100.0 * (1 - 1.5 / T):.6f}"]
     # With --old, each round also runs the old binary between the peer's
-    # two runs, so both binaries' ratios come from the same rounds.
+    # two runs, so both binaries' ratios come from the same rounds; the two
+    # take turns at running first after the peer (which leaves the machine
+    # in another state than an ftlsim run does).
     binaries = [("new", a.ftlsim)] + ([("old", a.old)] if a.old else [])
     gens, files = [], []
     ours = {n: [] for n, _ in binaries}
     r_gen = {n: [] for n, _ in binaries}
     r_file = {n: [] for n, _ in binaries}
-    for _ in range(a.pairs):
+    for round_ in range(a.pairs):
         c_g, k_g = peer("gen")
-        cpu = {}
-        for n, binary in binaries:
+        cpu, seen = {}, {}
+        for n, binary in (binaries if round_ % 2 == 0 else binaries[::-1]):
             cpu[n], h, g, w = sim(binary, trace, sim_args, os.path.join(a.workdir, "out-peer"))
-            if n == "new":
-                first = (h, g)
-            elif (h, g) != first:
-                sys.exit(f"the two ftlsim binaries' counters differ on the peer's stream: {first} against {(h, g)}")
+            seen[n] = (h, g)
+        if len(set(seen.values())) != 1:
+            sys.exit(f"the two ftlsim binaries' counters differ on the peer's stream: {seen}")
         c_f, k_f = peer("file=" + log_file)
         if k_g != ref or k_f != ref:
             sys.exit(f"the peer's counters differ between runs of the same stream: {ref}, {k_g}, {k_f}")

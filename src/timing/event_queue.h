@@ -1,8 +1,10 @@
 #pragma once
 // The discrete-event queue of timed mode: a binary min-heap of small PODs in
-// a pre-reserved vector (pop_push: a pop and a push in one pass down), ordered by time and then by a sequence number
-// given at push, so that events at the same time pop in the order they were pushed (deterministic, like gem5's event
-// priorities). No allocation per event once the heap has grown to its working size.
+// a pre-reserved vector, ordered by time and then by a sequence number given
+// at push, so that events at the same time pop in the order they were pushed
+// (deterministic, like gem5's event priorities); pop_push() is a pop and a
+// push in one pass down. No allocation per event once the heap has grown to
+// its working size.
 //
 // Time only moves forward: an event is never pushed before the time of the
 // last one popped (the simulated now). Builds with FTL invariant checks

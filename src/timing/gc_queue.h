@@ -16,6 +16,7 @@
 // and the newest (a busy device holds hundreds of thousands), in huge pages
 // (2 MiB at least); nothing is moved but when the ring doubles.
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,9 @@ class GcQueue {
   static_assert(sizeof(Entry) == 32);
 
  public:
+  // The ring's first size (it doubles from there), for memory estimates.
+  static constexpr size_t kFirstRingBytes = size_t{2} << 20;
+
   explicit GcQueue(uint32_t dies = 0) : heads_(dies, kNoSeq), tails_(dies, 0), counts_(dies, 0) {}
 
   // Appends op, starting on `die`, to be placed after operation `need` (an
@@ -54,33 +58,11 @@ class GcQueue {
     return push_queued_need(op, need != kNoSeq && !done(need) ? need : kNoSeq, die);
   }
   // push() of an operation whose need is kNoSeq or not placed yet.
-  uint64_t push_queued_need(const GcOp& op, uint64_t need, uint32_t die) {
-    if (end_ - head_ == ring_.size()) grow();
-    const uint64_t seq = end_++;
-    // A queued need is at most the ring's length back.
-    uint32_t back = 0;
-    if (need != kNoSeq) {
-      assert(seq - need < kPlaced && !done(need));
-      back = static_cast<uint32_t>(seq - need);
-    }
-    Entry& e = ring_[seq & mask_];
-    e.op = op;
-    e.need_back = back;
-    e.next = 0;
-    if (counts_[die]++ == 0) {
-      heads_[die] = seq;
-    } else {
-      assert(seq - tails_[die] <= UINT32_MAX);
-      ring_[tails_[die] & mask_].next = static_cast<uint32_t>(seq - tails_[die]);
-    }
-    tails_[die] = seq;
-    ++pending_;
-    return seq;
-  }
-  // Many push_queued_need() calls in a row, with the queue's fields in
-  // locals (no reloads after each entry's stores): reserve(n) room first,
-  // then up to n push(), then finish(). Nothing else may touch the queue in
-  // between. The same entries, links and sequence numbers as the calls.
+  uint64_t push_queued_need(const GcOp& op, uint64_t need, uint32_t die) { return Batch(*this, 1).push(op, need, die); }
+  // Up to n push_queued_need() calls in a row, with the queue's fields in
+  // locals (no reloads after each entry's stores): the constructor makes room
+  // for n, the destructor counts what was pushed. Nothing else may change the
+  // queue meanwhile. push_queued_need() is a batch of one.
   class Batch {
    public:
     Batch(GcQueue& q, uint32_t n) : q_(q) {
@@ -177,7 +159,7 @@ class GcQueue {
     mask_ = m;
   }
 
-  static constexpr size_t kFirstRing = (size_t{2} << 20) / sizeof(Entry);
+  static constexpr size_t kFirstRing = kFirstRingBytes / sizeof(Entry);
   HugeArray<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
   uint64_t mask_ = 0;
   uint64_t head_ = 0;  // the oldest operation not placed

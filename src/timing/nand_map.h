@@ -56,11 +56,7 @@ class NandMap {
   // whose first die index is `first` (= locate(slot).plane).
   [[nodiscard]] uint32_t unit_base(uint32_t unit) const { return unit * spu_div_.divisor(); }
   [[nodiscard]] uint32_t first_die_index(uint32_t unit) const { return first_die_[unit]; }
-  [[nodiscard]] uint32_t plane_at(uint32_t first, uint32_t off) const {
-    const uint32_t q = dies_div_.divide(off);
-    const uint32_t die = die_order_[first + (off - q * dies_div_.divisor())];
-    return planes_ == 1 ? die : die * planes_ + q % planes_;
-  }
+  [[nodiscard]] uint32_t plane_at(uint32_t first, uint32_t off) const { return plane_at_fn()(first, off); }
   // plane_at() and die_of_plane() as a value with the map's fields copied
   // into it: a loop keeps them in registers whatever it stores meanwhile.
   struct PlaneAt {
@@ -77,7 +73,7 @@ class NandMap {
   [[nodiscard]] PlaneAt plane_at_fn() const { return PlaneAt{dies_div_, die_order_.data(), planes_}; }
   // A global plane index's location and die.
   [[nodiscard]] NandLoc plane_loc(uint32_t plane) const { return NandLoc{plane, die_channel_[die_of_plane(plane)]}; }
-  [[nodiscard]] uint32_t die_of_plane(uint32_t plane) const { return planes_ == 1 ? plane : plane / planes_; }
+  [[nodiscard]] uint32_t die_of_plane(uint32_t plane) const { return plane_at_fn().die_of_plane(plane); }
   // The k-th die of unit `unit` in its write order (k < unit_dies()).
   [[nodiscard]] uint32_t unit_die(uint32_t unit, uint32_t k) const { return die_order_[first_die_[unit] + k]; }
   [[nodiscard]] uint32_t unit_dies() const { return dies_div_.divisor(); }

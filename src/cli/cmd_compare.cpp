@@ -299,7 +299,8 @@ void run_compare(const CompareArgs& c) {
     written[i] = views[i].scan->write_bytes;
     jobs[i].run = sides[i].run;
     jobs[i].run.pid_names = reader[i]->meta().pid_names;
-    jobs[i].run.config_key = run_config_key(sides[i].model, sides[i].timing, sides[i].point, views[i], *reader[i]);
+    jobs[i].run.config_key =
+        run_config_key(sides[i].model, sides[i].timing, sides[i].point, views[i], reader[i]->meta().pid_names);
     jobs[i].trace = &views[i];
     const auto& t = jobs[i].run.options.timing;
     if (t && t->mode == timing::HostMode::kOpen) timing::check_issue_span(reader[i]->records(), t->speed, paths[i]);

@@ -123,7 +123,7 @@ void run_qd_sweep(const QdSweepArgs& a) {
       point[placement_index] = p;
       description += "--\n" + key_description(point);
     }
-    key = trace_config_key(description, view, reader);
+    key = trace_config_key(description, view, reader.meta().pid_names);
     const KeyedEntry keyed[] = {{"qd_sweep.json", key}};
     check_out_results(*out, keyed, a.force);
   }

@@ -236,7 +236,7 @@ std::string replay_config_key(const ReplayArgs& a, const replay::ReplayConfig& c
       c.ops.text(), replay::placement_name(c.placement), c.reclaim_group, c.wrap, c.max_io_bytes, c.interval_bytes,
       a.verify, a.predict, a.allow_unlisted_pids, a.ruh_update_at_end);
   const sim::TraceView view{reader.path(), reader.records(), reader.meta().sector_bytes};
-  return trace_config_key(description, view, reader);
+  return trace_config_key(description, view, reader.meta().pid_names);
 }
 
 // Every check comes first (options, the target is no input, the target's

@@ -75,7 +75,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   std::optional<OutputDir> out;
   if (!a.out.empty()) {
     out.emplace("--out", a.out, sim::output_names(), inputs);
-    run.config_key = run_config_key(a.model, a.timing, point, view, reader);
+    run.config_key = run_config_key(a.model, a.timing, point, view, reader.meta().pid_names);
     // Another configuration's results are refused without --force (the
     // rule of every output folder, cli/out_results.h).
     const KeyedEntry keyed[] = {{"summary.json", run.config_key}};

@@ -12,13 +12,13 @@ std::string fixed_description(const ModelArgs& model, const TimingArgs& timing) 
 }
 
 std::string trace_config_key(const std::string& description, const sim::TraceView& view,
-                             const trace::FtrReader& reader) {
-  return sim::config_key(sim::trace_fingerprint(view, reader.meta().pid_names), description);
+                             const std::map<trace::PlacementId, std::string>& pid_names) {
+  return sim::config_key(sim::trace_fingerprint(view, pid_names), description);
 }
 
 std::string run_config_key(const ModelArgs& model, const TimingArgs& timing, const Point& point,
-                           const sim::TraceView& view, const trace::FtrReader& reader) {
-  return trace_config_key(fixed_description(model, timing) + key_description(point), view, reader);
+                           const sim::TraceView& view, const std::map<trace::PlacementId, std::string>& pid_names) {
+  return trace_config_key(fixed_description(model, timing) + key_description(point), view, pid_names);
 }
 
 }  // namespace ftlsim::cli

@@ -16,7 +16,7 @@ static_assert(sizeof(trace::Record) == 3 * sizeof(uint64_t));
 static_assert(kHashLanes % 3 == 0);
 constexpr size_t kRecordsPerRound = kHashLanes / 3;
 
-// The lanes of records_hash() over `records` (their words in order).
+// The lanes of TraceScan::records_hash over the records (their words in order).
 struct Lanes {
   std::array<uint64_t, kHashLanes> h{};
   Lanes() {
@@ -36,12 +36,6 @@ struct Lanes {
 };
 
 }  // namespace
-
-uint64_t records_hash(std::span<const trace::Record> records) {
-  Lanes lanes;
-  for (size_t i = 0; i < records.size(); ++i) lanes.add(records[i], i % kRecordsPerRound);
-  return lanes.finish();
-}
 
 TraceScan scan_records(const std::string& path, std::span<const trace::Record> records, uint32_t sector_bytes) {
   Lanes lanes;

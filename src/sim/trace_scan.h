@@ -14,21 +14,20 @@ namespace ftlsim::sim {
 
 struct TraceScan {
   uint64_t write_bytes = 0;   // host bytes the write records carry
-  uint64_t records_hash = 0;  // records_hash() of the records
+  uint64_t records_hash = 0;  // the records' bytes hashed (below)
 };
 
 // Throws InputError "<path>: record <i>: <reason>" for the first record
 // trace::record_ok() refuses. One pass, bound by memory bandwidth: the hash
 // runs in independent lanes, so it does not wait on its multiplications.
+//
+// records_hash: the records' bytes as 64-bit words, word i into FNV-1a lane
+// i mod kHashLanes (each started from the offset basis hashed with its lane
+// number), the lanes then hashed in order into the offset basis. A changed
+// word changes its lane (each FNV-1a step is one-to-one in the word), so
+// the trace is told apart as by one FNV-1a chain over the words.
+inline constexpr uint32_t kHashLanes = 12;  // four records of three words
 [[nodiscard]] TraceScan scan_records(const std::string& path, std::span<const trace::Record> records,
                                      uint32_t sector_bytes);
-
-// The records' bytes hashed as 64-bit words: word i goes into FNV-1a lane
-// i mod kHashLanes (each started from the offset basis hashed with its
-// lane number), and the lanes are hashed in order into the offset basis.
-// Any changed word changes its lane, so the trace is told apart as by one
-// FNV-1a chain over the words.
-inline constexpr uint32_t kHashLanes = 12;  // four records of three words
-[[nodiscard]] uint64_t records_hash(std::span<const trace::Record> records);
 
 }  // namespace ftlsim::sim

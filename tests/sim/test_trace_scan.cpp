@@ -18,6 +18,8 @@ using trace::Record;
 
 namespace {
 
+uint64_t records_hash(const std::vector<Record>& recs) { return sim::scan_records("t.ftr", recs, 512).records_hash; }
+
 Record rec(Op op, uint64_t lba, uint32_t sectors, uint64_t time = 0, uint16_t pid = 0) {
   return Record{time, lba, sectors, pid, static_cast<uint8_t>(op), 0};
 }
@@ -59,13 +61,12 @@ TEST_CASE("scan_records hashes as the word-by-word reference, for every length")
     const std::vector<Record> recs = mixed(n);
     INFO("records: " << n);
     CHECK(sim::scan_records("t.ftr", recs, 512).records_hash == naive_hash(recs));
-    CHECK(sim::records_hash(recs) == naive_hash(recs));
   }
 }
 
 TEST_CASE("a change in any word of any record changes the hash") {
   const std::vector<Record> recs = mixed(9);
-  const uint64_t base = sim::records_hash(recs);
+  const uint64_t base = records_hash(recs);
   for (size_t i = 0; i < recs.size(); ++i) {
     for (const int field : {0, 1, 2}) {
       std::vector<Record> changed = recs;
@@ -73,13 +74,13 @@ TEST_CASE("a change in any word of any record changes the hash") {
       if (field == 1) ++changed[i].lba;
       if (field == 2) ++changed[i].pid;
       INFO("record " << i << ", field " << field);
-      CHECK(sim::records_hash(changed) != base);
+      CHECK(records_hash(changed) != base);
     }
   }
   // Two records swapped: other lanes, another hash.
   std::vector<Record> swapped = recs;
   std::swap(swapped[1], swapped[6]);
-  CHECK(sim::records_hash(swapped) != base);
+  CHECK(records_hash(swapped) != base);
 }
 
 TEST_CASE("scan_records refuses the first malformed record, naming it") {

@@ -14,6 +14,7 @@
 #include "ftl/ftl_layout.h"
 #include "sim/run_layout.h"
 #include "sim/sim_result.h"
+#include "timing/gc_queue.h"
 
 namespace ftlsim::sim {
 namespace {
@@ -66,7 +67,9 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
   uint64_t order_entries = 0;
   for (const auto& o : layout.write_orders) order_entries += o.size();
   b += order_entries * 8 + units * 4;
-  if (timed) b += units * 44 + uint64_t{g.dies()} * 256;
+  // Timed mode: per-unit and per-die tables, and the GC queue's first ring
+  // (it grows with the work queued, which no estimate before the run knows).
+  if (timed) b += units * 44 + uint64_t{g.dies()} * 256 + timing::GcQueue::kFirstRingBytes;
   // Timeseries rows: one per interval of written bytes, and the last.
   const uint64_t written = trace.written_bytes;
   const uint64_t interval =

@@ -283,27 +283,28 @@ PEER_FILES = ("ftlsim.c", "ftlsim.h", "ftlsim.i", "getaddr.c", "getaddr.h", "get
 
 
 def peer_source(a):
-    """A copy of the peer's source outside the repository, or (None, reason).
-    A copy from $SSSL_FTLSIM_SRC goes into a fresh folder, which part_peer
-    removes when done (this script made it: tempfile.mkdtemp)."""
+    """(folder, None, made): the peer's source outside the repository, or
+    (None, reason, False). made: a copy from $SSSL_FTLSIM_SRC in a fresh
+    folder this call created (tempfile.mkdtemp), which part_peer removes
+    when done; a clone is kept for the next run."""
     src = os.environ.get("SSSL_FTLSIM_SRC")
     if src:
         missing = [f for f in PEER_FILES if not os.path.isfile(os.path.join(src, f))]
         if missing:
-            return None, f"SSSL_FTLSIM_SRC={src} lacks {', '.join(missing)}"
+            return None, f"SSSL_FTLSIM_SRC={src} lacks {', '.join(missing)}", False
         # A fresh folder each time: nothing already in --workdir is removed.
         dst = tempfile.mkdtemp(prefix="sssl-ftlsim-", dir=a.workdir)
         shutil.copytree(src, dst, dirs_exist_ok=True)
-        return dst, None
+        return dst, None, True
     dst = os.path.join(a.workdir, "sssl-ftlsim")
     if os.path.isfile(os.path.join(dst, "ftlsim.c")):
-        return dst, None
+        return dst, None, False
     r = subprocess.run(["git", "clone", "--depth", "1", PEER_URL, dst], capture_output=True, text=True,
                        timeout=120, env=dict(os.environ, GIT_TERMINAL_PROMPT="0"))
     if r.returncode != 0:
         return None, (f"`git clone {PEER_URL}` failed ({r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}); "
-                      "set SSSL_FTLSIM_SRC to a checkout of it")
-    return dst, None
+                      "set SSSL_FTLSIM_SRC to a checkout of it"), False
+    return dst, None, False
 
 
 def peer_counters(out):
@@ -336,15 +337,15 @@ def part_peer(a):
     print("## (c) sssl-ftlsim (Desnoyers) on the identical stream; target: peer CPU >= 10x ftlsim's")
     if os.path.realpath(a.workdir).startswith(os.path.realpath(ROOT) + os.sep):
         sys.exit("--workdir must be outside the repository (the peer is built there)")
-    src, why = peer_source(a)
+    src, why, made = peer_source(a)
     if src is None:
         print(f"SKIPPED: the peer's source could not be obtained: {why}.\n")
         return
     try:
         peer_rounds(a, src)
     finally:
-        if os.environ.get("SSSL_FTLSIM_SRC") and os.path.basename(src).startswith("sssl-ftlsim-"):
-            shutil.rmtree(src)  # the fresh copy peer_source made
+        if made:
+            shutil.rmtree(src)
 
 
 def peer_rounds(a, src):

@@ -115,6 +115,11 @@ class ProgressCounter {
     if (line_ != nullptr && (done & (kProgressBatch - 1)) == 0) [[unlikely]]
       report(done);
   }
+  // tick() for a batch: from `before` done to `done`.
+  [[gnu::always_inline]] void advance(uint64_t before, uint64_t done) {
+    if (line_ != nullptr && (before / kProgressBatch != done / kProgressBatch)) [[unlikely]]
+      report(done);
+  }
   void finish(uint64_t done) {
     if (line_ != nullptr) report(done);
   }

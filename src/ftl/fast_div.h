@@ -23,12 +23,25 @@ class FastDiv {
     return static_cast<uint32_t>((static_cast<__uint128_t>(magic_) * n) >> 64);
   }
   [[nodiscard]] uint32_t divisor() const { return divisor_; }
+  [[nodiscard]] bool pow2() const { return pow2_; }
+  [[nodiscard]] uint32_t shift() const { return shift_; }  // log2(divisor) when pow2()
 
  private:
   uint64_t magic_ = 0;
   uint32_t divisor_ = 1;
   uint32_t shift_ = 0;
   bool pow2_ = true;
+};
+
+// FastDiv for a divisor known to be a power of two, without the test (a
+// loop that divides often picks one of the two once, outside the loop).
+class ShiftDiv {
+ public:
+  explicit ShiftDiv(uint32_t shift) : shift_(shift) {}
+  [[nodiscard]] uint32_t divide(uint32_t n) const { return n >> shift_; }
+
+ private:
+  uint32_t shift_;
 };
 
 }  // namespace ftlsim::ftl

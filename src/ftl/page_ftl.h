@@ -61,6 +61,33 @@ struct NullSink {
   void on_unit_erase(uint32_t /*unit*/) {}                // GC erased a unit (the pass ends)
 };
 
+// A write request of whole slots on the plain host path (PageFtl::
+// write_plain()): logical slots [first, first + slots), at least one. `old`
+// is the pipeline's scratch: write_plain() stores there, some requests ahead,
+// the physical slot `first` was mapped to (prefetch_mapped()).
+struct PlainRequest {
+  uint32_t first = 0;
+  uint32_t slots = 0;
+  uint32_t old = kUnmapped;
+};
+
+// Where write_plain() stops early: after the request that brings the host
+// slots written to `host_slots` or more, or, with `first_gc`, after the
+// first request during which a GC pass ran (the caller's time series and GC
+// onset are taken after such a request).
+struct PlainStop {
+  uint64_t host_slots = UINT64_MAX;
+  bool first_gc = false;
+};
+
+// Requests ahead of the one being written whose first slot's l2p entry
+// (kPlainFar), then what invalidating its old slot reads (kPlainNear), then
+// the victim policy's entries for that slot's unit (kPlainNearest) are
+// prefetched (prefetch(), prefetch_mapped(), prefetch_queued()).
+inline constexpr size_t kPlainFar = 64;
+inline constexpr size_t kPlainNear = 16;
+inline constexpr size_t kPlainNearest = 4;
+
 // Per stream, for per-handle accounting (FEMU's per-RUH counters).
 struct StreamStats {
   uint64_t host_slots = 0;    // host writes through this stream
@@ -160,6 +187,19 @@ class PageFtl {
   // new one. Nothing happens when the stream has no unit or it is empty.
   void close_early(StreamId stream);
 
+  // The plain host path's loop (REQUIRES plain_host_path()): applies
+  // requests req[0, count) in order, each as before_write(0), write(l, 0)
+  // for each of its slots l and after_request() would (the same state and
+  // counters after each request), and returns how many it applied: `count`,
+  // or fewer when `stop` ends it early. req[count, avail) are the requests
+  // that follow, which it prefetches for (and whose `old` it sets). The
+  // stream's write pointer and the host counters live in locals between GC
+  // passes (page_ftl_plain.h).
+  size_t write_plain(PlainRequest* req, size_t count, size_t avail, PlainStop stop) {
+    if (unit_div_.pow2()) return write_plain_by(req, count, avail, stop, ShiftDiv(unit_div_.shift()));
+    return write_plain_by(req, count, avail, stop, unit_div_);
+  }
+
   // True when host writes go through one stream into one pool, the forced
   // threshold is checked once per request (before_write()) and no RU time
   // limit is set: write(lpn, 0) is then all a request's slots need.
@@ -198,24 +238,10 @@ class PageFtl {
   // Always inlined: GCC deletes calls to a function that only prefetches.
   [[gnu::always_inline]] void prefetch(uint32_t lpn) const { __builtin_prefetch(&l2p_[lpn], 1, 3); }
   [[gnu::always_inline]] uint32_t prefetch_mapped(uint32_t lpn) const {
-    const uint32_t old = l2p_[lpn];
-    if (old == kUnmapped) return old;
-    __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
-    if (!unit_prefetch_) return kUnmapped;  // nothing for prefetch_queued()
-    const UnitId u = unit_div_.divide(old);
-    __builtin_prefetch(&table_.valid[u], 1, 3);
-    __builtin_prefetch(&table_.state[u], 0, 3);
-    if constexpr (requires(const Victims& v) { v.prefetch_unit(u); }) victims_of(u).prefetch_unit(u);
-    return old;
+    return prefetch_mapped_with(lpn, unit_div_, [this](UnitId u) -> const Victims& { return victims_of(u); });
   }
   [[gnu::always_inline]] void prefetch_queued(uint32_t old) const {
-    if constexpr (requires(const Victims& v) { v.prefetch_entry(UnitId{}); }) {
-      if (old == kUnmapped) return;
-      const UnitId u = unit_div_.divide(old);
-      const Victims& v = victims_of(u);
-      v.prefetch_entry(u);
-      if (v.may_become_top(table_, u)) prefetch_victim(u);
-    }
+    prefetch_queued_with(old, unit_div_, [this](UnitId u) -> const Victims& { return victims_of(u); });
   }
 
   // FEMU's background GC after a request: one non-forced pass in the first
@@ -303,6 +329,35 @@ class PageFtl {
     Victims victims;
   };
 
+  // prefetch_mapped() and prefetch_queued() given the slot -> unit division
+  // (FastDiv or ShiftDiv) and the victim policy of a unit (write_plain()
+  // passes local copies).
+  template <class Div, class VictimsOf>
+  [[gnu::always_inline]] uint32_t prefetch_mapped_with(uint32_t lpn, const Div& div,
+                                                       const VictimsOf& victims_for) const {
+    const uint32_t old = l2p_[lpn];
+    if (old == kUnmapped) return old;
+    __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
+    if (!unit_prefetch_) return kUnmapped;  // nothing for prefetch_queued()
+    const UnitId u = div.divide(old);
+    __builtin_prefetch(&table_.valid[u], 1, 3);
+    __builtin_prefetch(&table_.state[u], 0, 3);
+    if constexpr (requires(const Victims& v) { v.prefetch_unit(u); }) victims_for(u).prefetch_unit(u);
+    return old;
+  }
+  template <class Div, class VictimsOf>
+  [[gnu::always_inline]] void prefetch_queued_with(uint32_t old, const Div& div, const VictimsOf& victims_for) const {
+    if constexpr (requires(const Victims& v) { v.prefetch_entry(UnitId{}); }) {
+      if (old == kUnmapped) return;
+      const UnitId u = div.divide(old);
+      const Victims& v = victims_for(u);
+      v.prefetch_entry(u);
+      if (v.may_become_top(table_, u)) prefetch_victim(u);
+    }
+  }
+  // write_plain() with the slot -> unit division `div`.
+  template <class Div>
+  size_t write_plain_by(PlainRequest* req, size_t count, size_t avail, PlainStop stop, Div div);
   // The victim policy of unit u's pool (no division with one pool).
   [[gnu::always_inline]] Victims& victims_of(UnitId u) { return pools_[one_pool_ ? 0 : pool_div_.divide(u)].victims; }
   [[gnu::always_inline]] const Victims& victims_of(UnitId u) const {
@@ -478,3 +533,4 @@ class PageFtl {
 }  // namespace ftlsim::ftl
 
 #include "ftl/page_ftl_impl.h"
+#include "ftl/page_ftl_plain.h"

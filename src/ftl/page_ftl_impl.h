@@ -233,8 +233,9 @@ void PageFtl<Victims, Sink>::clear_valid_bits(uint32_t begin, uint32_t end) {
   }
 }
 
+// Always inlined: GCC otherwise calls it from gc_pass()'s copy loop.
 template <VictimSelector Victims, class Sink>
-void PageFtl<Victims, Sink>::settle_l2p(uint32_t begin, uint32_t end) {
+[[gnu::always_inline]] inline void PageFtl<Victims, Sink>::settle_l2p(uint32_t begin, uint32_t end) {
   uint32_t* const l2p = l2p_.data();
   const uint32_t* const p2l = p2l_.data();
   for (uint32_t d = begin; d < end; ++d) l2p[p2l[d]] = d;

@@ -42,6 +42,8 @@ constexpr size_t kPrefetchNear = 16;
 constexpr size_t kPrefetchNearest = 4;
 // Records beyond the first step's that prefetch_ahead() brings into cache.
 constexpr size_t kRecordsAhead = 32;
+// Requests the lean loop decodes and hands to the engine at a time.
+constexpr size_t kPlainBatch = 1024;
 
 [[noreturn]] void bad_record(const TraceView& t, uint64_t index, const Message& why) {
   throw InputError(Message(fmt::format("{}: record {}: ", t.path, index)) + why);
@@ -79,6 +81,7 @@ class Driver {
               sector_ <= kSlot && std::has_single_bit(sector_);
     }
     if (lean_) {
+      plain_.resize(kPlainBatch + ftl::kPlainFar);
       slot_shift_ = static_cast<uint32_t>(std::countr_zero(kSlot / sector_));
       align_mask_ = (uint64_t{1} << slot_shift_) - 1;
     }
@@ -161,9 +164,11 @@ class Driver {
 
   // A plain write: in range, whole slots (no partial slot to read first),
   // not empty; what the lean loop applies.
+  // (end > lba: not empty and no overflow.)
   [[nodiscard]] bool plain_write(const Record& rec) const {
+    const uint64_t end = rec.lba + rec.sectors;
     return rec.op == static_cast<uint8_t>(Op::kWrite) && ((rec.lba | rec.sectors) & align_mask_) == 0 &&
-           rec.sectors != 0 && rec.lba < logical_sectors_ && rec.sectors <= logical_sectors_ - rec.lba;
+           end > rec.lba && end <= logical_sectors_;
   }
 
   // The lean loop, for runs of plain writes when lean_: applies records from
@@ -174,25 +179,47 @@ class Driver {
   // per record and per slot beyond that (the record's checks, the span's
   // partial slots, remapping, placement, the stream and RG of each slot)
   // cannot act on such records on the line path.
+  // The records are decoded into plain_ (their slots) ahead of the engine,
+  // which applies them in batches (PageFtl::write_plain) and stops after a
+  // request that needs after_request()'s bookkeeping here: a new time-series
+  // row, or the GC onset.
   size_t run_plain(size_t i, SimResult& r, ProgressCounter& progress, uint64_t done_before) {
     const auto records = t_.records;
     const size_t n = records.size();
-    uint64_t writes = 0;
-    for (; i < n; ++i) {
-      const Record& rec = records[i];
-      if (!plain_write(rec)) break;
-      prefetch_ahead(i);
-      time_ns_ = rec.time_ns + time_offset_;
-      ++writes;
-      ftl_.before_write(0);
-      const uint32_t first = static_cast<uint32_t>(rec.lba >> slot_shift_);
-      const uint32_t slots = rec.sectors >> slot_shift_;
-      for (uint32_t k = 0; k < slots; ++k) ftl_.write(first + k, 0);
-      pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
-      after_request(r);
-      progress.tick(done_before + i + 1);
+    size_t have = 0;  // records [i, i + have) are decoded in plain_[0, have)
+    for (;;) {
+      // Decoding counts each request's bytes already: every request decoded
+      // is applied before run_plain() returns (or the run ends in an error).
+      const size_t room = std::min(plain_.size(), n - i);
+      size_t k = have;
+      for (; k < room; ++k) {
+        const Record& rec = records[i + k];
+        if (!plain_write(rec)) break;
+        plain_[k] = ftl::PlainRequest{static_cast<uint32_t>(rec.lba >> slot_shift_), rec.sectors >> slot_shift_};
+        pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
+      }
+      have = k;
+      // A full buffer may continue: its last kPlainFar requests wait to be
+      // the pipeline's look-ahead for the next batch.
+      const bool full = have == plain_.size();
+      const size_t count = full ? have - ftl::kPlainFar : have;
+      if (count == 0) break;
+      ftl::PlainStop stop;
+      stop.host_slots = next_row_ / kSlot + (next_row_ % kSlot != 0);  // after_request()'s row test
+      stop.first_gc = !r.gc_onset;
+      const size_t done = ftl_.write_plain(plain_.data(), count, have, stop);
+      r.requests.writes += done;
+      time_ns_ = records[i + done - 1].time_ns + time_offset_;
+      note_request(r);
+      progress.advance(done_before + i, done_before + i + done);
+      i += done;
+      std::copy(plain_.begin() + static_cast<std::ptrdiff_t>(done), plain_.begin() + static_cast<std::ptrdiff_t>(have),
+                plain_.begin());
+      have -= done;
     }
-    r.requests.writes += writes;
+    // The step-by-step loop's rings start again at i (step() prefetches as
+    // it goes).
+    prime_prefetch(i);
     return i;
   }
 
@@ -268,6 +295,10 @@ class Driver {
   // the time series.
   [[gnu::always_inline]] void after_request(SimResult& r) {
     ftl_.after_request();
+    note_request(r);
+  }
+  // after_request()'s bookkeeping: the GC onset, the time series.
+  [[gnu::always_inline]] void note_request(SimResult& r) {
     if (!r.gc_onset && ftl_.stats().gc_passes > 0) [[unlikely]] {
       r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_};
     }
@@ -480,7 +511,9 @@ class Driver {
   // k % kPrefetchDistance, its old slot at k % kPrefetchNear.
   std::array<uint32_t, kPrefetchDistance> slot_ring_{};
   std::array<uint32_t, kPrefetchNear> old_ring_{};
-  bool lean_ = false;        // run_plain() applies plain writes
+  bool lean_ = false;  // run_plain() applies plain writes
+  // run_plain()'s decoded requests: a batch and the look-ahead after it.
+  std::vector<ftl::PlainRequest> plain_;
   uint32_t slot_shift_ = 0;  // lean_: log2(sectors per slot)
   uint64_t align_mask_ = 0;  // lean_: sectors per slot - 1
   uint64_t time_ns_ = 0;

@@ -125,13 +125,15 @@ std::vector<trace::Record> records(const std::vector<RefRequest>& reqs, size_t n
   return out;
 }
 
-FastRun run_fast(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t n) {
+// interval_bytes: the time series' interval (0: the default, 1% of writes).
+FastRun run_fast(const RefConfig& c, const std::vector<RefRequest>& reqs, size_t n, uint64_t interval_bytes = 0) {
   FastRun f;
   const std::vector<trace::Record> recs = records(reqs, n);
   const sim::TraceView view{"differential", recs, 512};
   try {
     sim::SimOptions opts;
     opts.keep_l2p = true;
+    opts.interval_bytes = interval_bytes;
     opts.reset.kind = c.reset_kind == 1   ? sim::ResetAt::Kind::kDevice
                       : c.reset_kind == 2 ? sim::ResetAt::Kind::kCounters
                                           : sim::ResetAt::Kind::kNone;
@@ -392,5 +394,93 @@ TEST_CASE("differential: 8 x 8 dies with 64-page blocks (the transposed GC scan)
     for (const auto& d : diff) joined += d + "\n";
     INFO(joined);
     CHECK(diff.empty());
+  }
+}
+
+// Whole-slot writes on the line path run through the engine's lean loop
+// (PageFtl::write_plain), which applies them in batches of about a thousand
+// with a prefetch pipeline across the batches, and stops after a request
+// that takes a time-series row or starts GC. Long runs of such writes, with
+// a request that is not one now and then (a partial write, a read, a
+// marker), on units of a power of two slots and not, under FEMU's trigger
+// and the watermark one: the counters and the final map against the
+// reference, then every row and the GC onset against the reference run on
+// the trace up to the request each names (times are request indices).
+TEST_CASE("differential: the lean loop's batches, rows and GC onset on long runs of whole-slot writes",
+          "[reference][validation]") {
+  struct Shape {
+    uint32_t channels, luns;
+    bool watermark;
+  };
+  for (const Shape shape : {Shape{2, 2, false}, Shape{3, 2, false}, Shape{2, 2, true}}) {
+    RefConfig c;
+    c.channels = shape.channels;
+    c.luns = shape.luns;
+    c.planes = 1;
+    c.blocks = 24;
+    c.pages = 16;                                                    // units of 64 or 96 slots
+    c.logical_slots = uint64_t{c.channels} * c.luns * c.pages * 18;  // 18 of 24 lines
+    c.gc_thres = 80;
+    c.gc_thres_high = 95;
+    c.gc_watermark = shape.watermark;
+    CaseRng rng(c.channels * 2 + shape.watermark);
+    std::vector<RefRequest> reqs;
+    const auto add = [&](uint8_t op, uint64_t lba, uint32_t sectors) {
+      reqs.push_back({op, lba, sectors, 0, reqs.size()});  // time = index
+    };
+    for (uint64_t s = 0; s < c.logical_slots; s += 4) add(0, s * 8, 32);
+    while (reqs.size() < 12000) {
+      if (reqs.size() % 2500 == 0) {
+        const uint64_t kind = rng.range(0, 2);  // then something the lean loop leaves to the step loop
+        if (kind == 0) add(0, rng.range(0, c.logical_slots * 8 - 1), 1);
+        if (kind == 1) add(1, rng.range(0, c.logical_slots - 1) * 8, 8);
+        if (kind == 2) add(4, reqs.size(), 0);
+        continue;
+      }
+      const uint32_t slots = rng.chance(90) ? 1 : static_cast<uint32_t>(rng.range(2, 4));
+      add(0, rng.range(0, c.logical_slots - slots) * 8, slots * 8);
+    }
+    const uint64_t interval = 4096 * 300;  // about 50 rows
+    const RefRun ref = run_ref(c, reqs, reqs.size());
+    const FastRun fast = run_fast(c, reqs, reqs.size(), interval);
+    INFO("channels " << c.channels << ", watermark " << shape.watermark);
+    REQUIRE_FALSE(ref.full);
+    REQUIRE_FALSE(fast.threw);
+    CHECK(ref.result.gc_passes > 100);
+    const std::vector<std::string> diff = differences(ref, fast);
+    std::string joined;
+    for (const auto& d : diff) joined += d + "\n";
+    INFO(joined);
+    CHECK(diff.empty());
+
+    // The rows: each at the first request that brings the host bytes to the
+    // next multiple of the interval after the row before, with the
+    // reference's counters after that request. A last row after the last
+    // request (finish()) may follow.
+    const std::vector<sim::TimeseriesRow>& rows = fast.result.timeseries;
+    REQUIRE(rows.size() >= 40);
+    uint64_t previous = 0;
+    for (size_t i = 0; i + 1 < rows.size(); ++i) {
+      const sim::TimeseriesRow& row = rows[i];
+      const uint64_t boundary = (previous / interval + 1) * interval;
+      const size_t n = row.trace_time_ns + 1;  // the prefix that ends with the row's request
+      const RefResult at = run_ref(c, reqs, n).result;
+      const RefResult before = run_ref(c, reqs, n - 1).result;
+      INFO("row " << i << " at request " << row.trace_time_ns);
+      CHECK(row.host_bytes == at.host_slots * 4096);
+      CHECK(at.host_slots * 4096 >= boundary);
+      CHECK(before.host_slots * 4096 < boundary);
+      CHECK(row.gc_bytes == at.gc_slots * 4096);
+      CHECK(row.erases == at.unit_erases);
+      CHECK(row.free_units == at.free_units_end);
+      previous = row.host_bytes;
+    }
+
+    // The GC onset: the first request after which a pass has run.
+    REQUIRE(fast.result.gc_onset.has_value());
+    const size_t onset = fast.result.gc_onset->trace_time_ns + 1;
+    CHECK(run_ref(c, reqs, onset).result.gc_passes > 0);
+    CHECK(run_ref(c, reqs, onset - 1).result.gc_passes == 0);
+    CHECK(fast.result.gc_onset->host_bytes == ref.result.gc_onset_host_slots * 4096);
   }
 }

@@ -1,0 +1,142 @@
+#pragma once
+// PageFtl::write_plain(), the plain host path's loop (one stream, one pool,
+// the forced threshold checked per request, no RU time limit). Included by
+// page_ftl.h only.
+//
+// It does what before_write(0), write() and after_request() do per request,
+// with what write() reads from the engine's members per slot held in locals:
+// the stream's write pointer (unit, base, offset, whether the unit has had a
+// host write), the maps' and unit arrays' addresses, and the counts of host
+// slots written and of slots mapped for the first time. Anything else that
+// reads or writes those (a GC pass, a unit filling up) runs only after
+// flush() has stored the locals back, and load() reads them again after it:
+// between two such points nothing but this loop touches them, so the engine's
+// state after each request is what the three calls leave.
+#include "ftl/page_ftl.h"
+
+namespace ftlsim::ftl {
+
+template <VictimSelector Victims, class Sink>
+template <class Div>
+size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, size_t avail, PlainStop stop,
+                                              const Div div) {
+  Pool& pool = pools_[0];
+  Stream& writer = streams_[0];
+  uint32_t* const l2p = l2p_.data();
+  uint32_t* const p2l = p2l_.data();
+  uint64_t* const bits = valid_bits_.data();
+  uint32_t* const valid = table_.valid.data();
+  const UnitState* const state = table_.state.data();
+  Victims& victims = pool.victims;
+  const auto victims_for = [&](UnitId) -> const Victims& { return victims; };
+  const uint32_t unit_slots = slots_per_unit_;
+
+  // The locals: the write pointer, and host slots written (and of those,
+  // slots mapped for the first time) since the last flush(). `limit`: the
+  // slots written after which `stop` ends the loop (0 once a GC pass ran,
+  // with stop.first_gc).
+  UnitId open = 0;
+  uint32_t base = 0, off = 0;
+  bool stamped = false;  // the open unit has had a host write (first_host_ns set)
+  uint64_t written = 0, fresh = 0, limit = 0;
+  const auto load = [&] {
+    open = writer.open;
+    base = writer.base;
+    off = writer.off;
+    stamped = writer.first_host_ns != kNever;
+    limit = stop.host_slots > stats_.host_slots ? stop.host_slots - stats_.host_slots : 0;
+    if (stop.first_gc && stats_.gc_passes != 0) limit = 0;
+    written = fresh = 0;
+  };
+  const auto flush = [&] {
+    writer.off = off;
+    stats_.host_slots += written;
+    stats_.programmed_slots += written;
+    stream_stats_[0].host_slots += written;
+    mapped_ += fresh;
+  };
+  // write(lpn, 0).
+  const auto write_slot = [&](uint32_t lpn) __attribute__((always_inline)) {
+    const uint32_t old = l2p[lpn];
+    if (old != kUnmapped) {
+      bits[old >> 6] &= ~(uint64_t{1} << (old & 63));
+      const UnitId u = div.divide(old);
+      --valid[u];
+      if (state[u] == UnitState::kClosed) victims.on_invalidate(table_, u);
+    } else {
+      ++fresh;
+    }
+    ++written;
+    if (open == kNoUnit) [[unlikely]] {
+      flush();
+      open_unit(0);
+      load();
+    }
+    const uint32_t s = base + off;
+    sink_.on_host_program(s);
+    l2p[lpn] = s;
+    p2l[s] = lpn;
+    bits[s >> 6] |= uint64_t{1} << (s & 63);
+    ++valid[open];
+    if (!stamped) [[unlikely]] {
+      first_host_write(writer);
+      stamped = true;
+    }
+    if (++off == unit_slots) [[unlikely]] {
+      flush();  // the unit's close stamp counts this slot, as write() does
+      advance(0);
+      load();
+    }
+  };
+  // Request j, as before_write(0), write() per slot, after_request(); true
+  // when `stop` ends the loop after it.
+  const auto apply = [&](const PlainRequest& r) __attribute__((always_inline)) {
+    // before_write(0): with one pool, pools_over_high_ != 0 is its test.
+    if (pools_over_high_ != 0) [[unlikely]] {
+      flush();
+      forced_gc(0);
+      load();
+    }
+    uint32_t lpn = r.first;
+    const uint32_t end = r.first + r.slots;
+    do write_slot(lpn);
+    while (++lpn != end);
+    // after_request(): with one pool, its first test; a background pass the
+    // policy declines for sure only counts the decline (sure_to_decline(),
+    // which after_request() would ask again, with the same answer).
+    if (pool.free_count <= pool.thres) [[unlikely]] {
+      if (watermark_ || !sure_to_decline(pool)) {
+        flush();
+        after_request();
+        load();
+      }
+    }
+    return written >= limit;
+  };
+  load();
+
+  // The pipeline (prefetch(), prefetch_mapped(), prefetch_queued()) without
+  // bounds checks while the look-ahead lies within req[0, avail), then with.
+  const size_t checked_from = std::min(count, avail > kPlainFar ? avail - kPlainFar : 0);
+  size_t j = 0;
+  while (j < checked_from) {
+    prefetch(req[j + kPlainFar].first);
+    req[j + kPlainNear].old = prefetch_mapped_with(req[j + kPlainNear].first, div, victims_for);
+    prefetch_queued_with(req[j + kPlainNearest].old, div, victims_for);
+    if (apply(req[j++])) [[unlikely]] {
+      flush();
+      return j;
+    }
+  }
+  while (j < count) {
+    if (j + kPlainFar < avail) prefetch(req[j + kPlainFar].first);
+    if (j + kPlainNear < avail)
+      req[j + kPlainNear].old = prefetch_mapped_with(req[j + kPlainNear].first, div, victims_for);
+    if (j + kPlainNearest < avail) prefetch_queued_with(req[j + kPlainNearest].old, div, victims_for);
+    if (apply(req[j++])) break;
+  }
+  flush();
+  return j;
+}
+
+}  // namespace ftlsim::ftl

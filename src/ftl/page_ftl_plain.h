@@ -31,29 +31,35 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
   const auto victims_for = [&](UnitId) -> const Victims& { return victims; };
   const uint32_t unit_slots = slots_per_unit_;
 
-  // The locals: the write pointer, and host slots written (and of those,
-  // slots mapped for the first time) since the last flush(). `limit`: the
-  // slots written after which `stop` ends the loop (0 once a GC pass ran,
-  // with stop.first_gc).
+  // The locals: the write pointer (the stream's unit, its first slot and
+  // the offset written up to; writer.off keeps the offset of the last
+  // load(), so the host slots written since are off - writer.off, all into
+  // one unit), and the offset after which `stop` ends the loop (never, with
+  // stop.first_gc, once a pass ran: at once).
   UnitId open = 0;
   uint32_t base = 0, off = 0;
-  bool stamped = false;  // the open unit has had a host write (first_host_ns set)
-  uint64_t written = 0, fresh = 0, limit = 0;
+  uint64_t stop_off = 0;
   const auto load = [&] {
     open = writer.open;
     base = writer.base;
     off = writer.off;
-    stamped = writer.first_host_ns != kNever;
-    limit = stop.host_slots > stats_.host_slots ? stop.host_slots - stats_.host_slots : 0;
+    uint64_t limit = stop.host_slots > stats_.host_slots ? stop.host_slots - stats_.host_slots : 0;
     if (stop.first_gc && stats_.gc_passes != 0) limit = 0;
-    written = fresh = 0;
+    stop_off = limit > UINT64_MAX - off ? UINT64_MAX : off + limit;
   };
   const auto flush = [&] {
+    const uint32_t written = off - writer.off;
     writer.off = off;
     stats_.host_slots += written;
     stats_.programmed_slots += written;
     stream_stats_[0].host_slots += written;
-    mapped_ += fresh;
+  };
+  // The first host write into the stream's unit sets its first_host_ns
+  // (program()): checked once per request, after before_write()'s passes,
+  // and when a unit fills up within a request.
+  const auto stamp = [&] {
+    if (writer.first_host_ns == kNever) [[unlikely]]
+      first_host_write(writer);
   };
   // write(lpn, 0).
   const auto write_slot = [&](uint32_t lpn) __attribute__((always_inline)) {
@@ -64,13 +70,7 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
       --valid[u];
       if (state[u] == UnitState::kClosed) victims.on_invalidate(table_, u);
     } else {
-      ++fresh;
-    }
-    ++written;
-    if (open == kNoUnit) [[unlikely]] {
-      flush();
-      open_unit(0);
-      load();
+      ++mapped_;
     }
     const uint32_t s = base + off;
     sink_.on_host_program(s);
@@ -78,18 +78,9 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
     p2l[s] = lpn;
     bits[s >> 6] |= uint64_t{1} << (s & 63);
     ++valid[open];
-    if (!stamped) [[unlikely]] {
-      first_host_write(writer);
-      stamped = true;
-    }
-    if (++off == unit_slots) [[unlikely]] {
-      flush();  // the unit's close stamp counts this slot, as write() does
-      advance(0);
-      load();
-    }
   };
-  // Request j, as before_write(0), write() per slot, after_request(); true
-  // when `stop` ends the loop after it.
+  // Applies request r as before_write(0), write() per slot and
+  // after_request() do; true when `stop` ends the loop after it.
   const auto apply = [&](const PlainRequest& r) __attribute__((always_inline)) {
     // before_write(0): with one pool, pools_over_high_ != 0 is its test.
     if (pools_over_high_ != 0) [[unlikely]] {
@@ -97,10 +88,24 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
       forced_gc(0);
       load();
     }
+    if (open == kNoUnit) [[unlikely]] {
+      flush();
+      open_unit(0);
+      load();
+    }
+    stamp();
     uint32_t lpn = r.first;
     const uint32_t end = r.first + r.slots;
-    do write_slot(lpn);
-    while (++lpn != end);
+    for (;;) {
+      write_slot(lpn);
+      if (++off == unit_slots) [[unlikely]] {
+        flush();  // the unit's close stamp counts this slot, as write() does
+        advance(0);
+        load();
+        if (lpn + 1 != end) stamp();
+      }
+      if (++lpn == end) break;
+    }
     // after_request(): with one pool, its first test; a background pass the
     // policy declines for sure only counts the decline (sure_to_decline(),
     // which after_request() would ask again, with the same answer).
@@ -111,7 +116,7 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
         load();
       }
     }
-    return written >= limit;
+    return off >= stop_off;
   };
   load();
 

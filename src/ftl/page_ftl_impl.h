@@ -238,6 +238,8 @@ template <VictimSelector Victims, class Sink>
 [[gnu::always_inline]] inline void PageFtl<Victims, Sink>::settle_l2p(uint32_t begin, uint32_t end) {
   uint32_t* const l2p = l2p_.data();
   const uint32_t* const p2l = p2l_.data();
+  // Unrolled: the loop's own count and branch were half its instructions.
+#pragma GCC unroll 4
   for (uint32_t d = begin; d < end; ++d) l2p[p2l[d]] = d;
   if (gc_per_tag_ != nullptr) [[unlikely]] {
     for (uint32_t d = begin; d < end; ++d) ++gc_per_tag_[tag_of_[p2l[d]]];

@@ -80,13 +80,15 @@ struct PlainStop {
   bool first_gc = false;
 };
 
-// Requests ahead of the one being written whose first slot's l2p entry
-// (kPlainFar), then what invalidating its old slot reads (kPlainNear), then
-// the victim policy's entries for that slot's unit (kPlainNearest) are
-// prefetched (prefetch(), prefetch_mapped(), prefetch_queued()).
-inline constexpr size_t kPlainFar = 64;
-inline constexpr size_t kPlainNear = 16;
-inline constexpr size_t kPlainNearest = 4;
+// The host path's software pipeline, in both of the driver's loops
+// (write_plain() and the step-by-step one): requests ahead of the one being
+// written whose first slot's l2p entry (kPrefetchFar), then what
+// invalidating its old slot reads (kPrefetchNear), then the victim policy's
+// entries for that slot's unit (kPrefetchNearest) are prefetched
+// (prefetch(), prefetch_mapped(), prefetch_queued()).
+inline constexpr size_t kPrefetchFar = 64;
+inline constexpr size_t kPrefetchNear = 16;
+inline constexpr size_t kPrefetchNearest = 4;
 
 // Per stream, for per-handle accounting (FEMU's per-RUH counters).
 struct StreamStats {

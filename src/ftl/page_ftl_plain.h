@@ -5,13 +5,13 @@
 //
 // It does what before_write(0), write() and after_request() do per request,
 // with what write() reads from the engine's members per slot held in locals:
-// the stream's write pointer (unit, base, offset, whether the unit has had a
-// host write), the maps' and unit arrays' addresses, and the counts of host
-// slots written and of slots mapped for the first time. Anything else that
-// reads or writes those (a GC pass, a unit filling up) runs only after
+// the stream's write pointer (unit, first slot, offset) and the maps' and
+// unit arrays' addresses; the host slots written since the last flush() are
+// the offset's advance (the counters are updated from it). Anything else
+// that reads or writes those (a GC pass, a unit filling up) runs only after
 // flush() has stored the locals back, and load() reads them again after it:
-// between two such points nothing but this loop touches them, so the engine's
-// state after each request is what the three calls leave.
+// between two such points nothing but this loop touches them, so the
+// engine's state after each request is what the three calls leave.
 #include "ftl/page_ftl.h"
 
 namespace ftlsim::ftl {
@@ -122,22 +122,22 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
 
   // The pipeline (prefetch(), prefetch_mapped(), prefetch_queued()) without
   // bounds checks while the look-ahead lies within req[0, avail), then with.
-  const size_t checked_from = std::min(count, avail > kPlainFar ? avail - kPlainFar : 0);
+  const size_t checked_from = std::min(count, avail > kPrefetchFar ? avail - kPrefetchFar : 0);
   size_t j = 0;
   while (j < checked_from) {
-    prefetch(req[j + kPlainFar].first);
-    req[j + kPlainNear].old = prefetch_mapped_with(req[j + kPlainNear].first, div, victims_for);
-    prefetch_queued_with(req[j + kPlainNearest].old, div, victims_for);
+    prefetch(req[j + kPrefetchFar].first);
+    req[j + kPrefetchNear].old = prefetch_mapped_with(req[j + kPrefetchNear].first, div, victims_for);
+    prefetch_queued_with(req[j + kPrefetchNearest].old, div, victims_for);
     if (apply(req[j++])) [[unlikely]] {
       flush();
       return j;
     }
   }
   while (j < count) {
-    if (j + kPlainFar < avail) prefetch(req[j + kPlainFar].first);
-    if (j + kPlainNear < avail)
-      req[j + kPlainNear].old = prefetch_mapped_with(req[j + kPlainNear].first, div, victims_for);
-    if (j + kPlainNearest < avail) prefetch_queued_with(req[j + kPlainNearest].old, div, victims_for);
+    if (j + kPrefetchFar < avail) prefetch(req[j + kPrefetchFar].first);
+    if (j + kPrefetchNear < avail)
+      req[j + kPrefetchNear].old = prefetch_mapped_with(req[j + kPrefetchNear].first, div, victims_for);
+    if (j + kPrefetchNearest < avail) prefetch_queued_with(req[j + kPrefetchNearest].old, div, victims_for);
     if (apply(req[j++])) break;
   }
   flush();

@@ -33,13 +33,11 @@ using trace::Op;
 using trace::Record;
 
 constexpr uint32_t kSlot = ftl::kSlotBytes;
-// Records ahead whose first slot's l2p entry, then what invalidating the old
-// slot reads (its valid-bit word, its unit's counts), then the victim
-// policy's entries for that unit, are prefetched (PageFtl::prefetch,
-// prefetch_mapped, prefetch_queued).
-constexpr size_t kPrefetchDistance = 64;
-constexpr size_t kPrefetchNear = 16;
-constexpr size_t kPrefetchNearest = 4;
+// The host path's prefetch distances, in records: ftl::kPrefetchFar,
+// kPrefetchNear and kPrefetchNearest (ftl/page_ftl.h).
+using ftl::kPrefetchFar;
+using ftl::kPrefetchNear;
+using ftl::kPrefetchNearest;
 // Records beyond the first step's that prefetch_ahead() brings into cache.
 constexpr size_t kRecordsAhead = 32;
 // Requests the lean loop decodes and hands to the engine at a time.
@@ -81,7 +79,7 @@ class Driver {
               sector_ <= kSlot && std::has_single_bit(sector_);
     }
     if (lean_) {
-      plain_.resize(kPlainBatch + ftl::kPlainFar);
+      plain_.resize(kPlainBatch + kPrefetchFar);
       slot_shift_ = static_cast<uint32_t>(std::countr_zero(kSlot / sector_));
       align_mask_ = (uint64_t{1} << slot_shift_) - 1;
     }
@@ -172,7 +170,7 @@ class Driver {
   }
 
   // The lean loop, for runs of plain writes when lean_: applies records from
-  // i on as step() would (the same engine calls in the same order: before
+  // i on as step() would (the same engine work in the same order: before
   // the request forced GC, each slot's write through stream 0, background
   // GC after it; the same counters) until the first record that is not a
   // plain write, whose index it returns (n at the end). What step() does
@@ -199,10 +197,10 @@ class Driver {
         pid_bytes_[rec.pid] += uint64_t{rec.sectors} * sector_;
       }
       have = k;
-      // A full buffer may continue: its last kPlainFar requests wait to be
+      // A full buffer may continue: its last kPrefetchFar requests wait to be
       // the pipeline's look-ahead for the next batch.
       const bool full = have == plain_.size();
-      const size_t count = full ? have - ftl::kPlainFar : have;
+      const size_t count = full ? have - kPrefetchFar : have;
       if (count == 0) break;
       ftl::PlainStop stop;
       stop.host_slots = next_row_ / kSlot + (next_row_ % kSlot != 0);  // after_request()'s row test
@@ -226,7 +224,7 @@ class Driver {
  public:
   // Before step(i), when records are applied in trace order (both modes),
   // after prime_prefetch() at the first record: brings in the l2p entry of
-  // the write kPrefetchDistance records ahead, what invalidating the old
+  // the write kPrefetchFar records ahead, what invalidating the old
   // slot of the one kPrefetchNear ahead reads, and the policy's entries for
   // the old slot of the one kPrefetchNearest ahead (and, when that write will
   // likely make a victim, its maps). Each record's device slot is worked out
@@ -239,24 +237,24 @@ class Driver {
     uint32_t far = ftl::kUnmapped;
     // The trace itself, a few lines beyond the record the first step reads
     // (the hardware's stream prefetch does not run that far ahead here).
-    if (i + kPrefetchDistance + kRecordsAhead < records.size()) {
-      __builtin_prefetch(&records[i + kPrefetchDistance + kRecordsAhead], 0, 3);
+    if (i + kPrefetchFar + kRecordsAhead < records.size()) {
+      __builtin_prefetch(&records[i + kPrefetchFar + kRecordsAhead], 0, 3);
     }
-    if (i + kPrefetchDistance < records.size()) {
-      far = ahead_slot(records[i + kPrefetchDistance]);
+    if (i + kPrefetchFar < records.size()) {
+      far = ahead_slot(records[i + kPrefetchFar]);
       if (far != ftl::kUnmapped) ftl_.prefetch(far);
     }
-    slot_ring_[i % kPrefetchDistance] = far;  // record i + kPrefetchDistance's
-    const uint32_t near = slot_ring_[(i + kPrefetchNear) % kPrefetchDistance];
+    slot_ring_[i % kPrefetchFar] = far;  // record i + kPrefetchFar's
+    const uint32_t near = slot_ring_[(i + kPrefetchNear) % kPrefetchFar];
     old_ring_[(i + kPrefetchNear) % kPrefetchNear] = near != ftl::kUnmapped ? ftl_.prefetch_mapped(near) : near;
     ftl_.prefetch_queued(old_ring_[(i + kPrefetchNearest) % kPrefetchNear]);
   }
   // The rings for the records from `first` on (the first step's slots of
-  // the next kPrefetchDistance records; no old slots yet).
+  // the next kPrefetchFar records; no old slots yet).
   void prime_prefetch(size_t first) {
     const auto records = t_.records;
-    for (size_t k = first; k < first + kPrefetchDistance; ++k) {
-      slot_ring_[k % kPrefetchDistance] = k < records.size() ? ahead_slot(records[k]) : ftl::kUnmapped;
+    for (size_t k = first; k < first + kPrefetchFar; ++k) {
+      slot_ring_[k % kPrefetchFar] = k < records.size() ? ahead_slot(records[k]) : ftl::kUnmapped;
     }
     old_ring_.fill(ftl::kUnmapped);
   }
@@ -508,8 +506,8 @@ class Driver {
   const uint32_t* fit_;
   uint64_t fit_slots_;
   // prefetch_ahead()'s rings: the device slot of record k's first slot at
-  // k % kPrefetchDistance, its old slot at k % kPrefetchNear.
-  std::array<uint32_t, kPrefetchDistance> slot_ring_{};
+  // k % kPrefetchFar, its old slot at k % kPrefetchNear.
+  std::array<uint32_t, kPrefetchFar> slot_ring_{};
   std::array<uint32_t, kPrefetchNear> old_ring_{};
   bool lean_ = false;  // run_plain() applies plain writes
   // run_plain()'s decoded requests: a batch and the look-ahead after it.

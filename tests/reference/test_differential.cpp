@@ -250,6 +250,15 @@ std::vector<std::string> differences(const RefRun& ref, const FastRun& fast) {
   return d;
 }
 
+// CHECKs that the two runs agree, with every difference in the message.
+void check_agree(const RefRun& ref, const FastRun& fast) {
+  const std::vector<std::string> diff = differences(ref, fast);
+  std::string joined;
+  for (const auto& d : diff) joined += d + "\n";
+  INFO(joined);
+  CHECK(diff.empty());
+}
+
 std::vector<std::string> differences_at(const RandomCase& rc, size_t n) {
   return differences(run_ref(rc.cfg, rc.requests, n), run_fast(rc.cfg, rc.requests, n));
 }
@@ -389,11 +398,7 @@ TEST_CASE("differential: 8 x 8 dies with 64-page blocks (the transposed GC scan)
     INFO("fdp " << fdp);
     REQUIRE_FALSE(ref.full);
     CHECK(ref.result.gc_passes > 10);
-    const std::vector<std::string> diff = differences(ref, fast);
-    std::string joined;
-    for (const auto& d : diff) joined += d + "\n";
-    INFO(joined);
-    CHECK(diff.empty());
+    check_agree(ref, fast);
   }
 }
 
@@ -447,11 +452,7 @@ TEST_CASE("differential: the lean loop's batches, rows and GC onset on long runs
     REQUIRE_FALSE(ref.full);
     REQUIRE_FALSE(fast.threw);
     CHECK(ref.result.gc_passes > 100);
-    const std::vector<std::string> diff = differences(ref, fast);
-    std::string joined;
-    for (const auto& d : diff) joined += d + "\n";
-    INFO(joined);
-    CHECK(diff.empty());
+    check_agree(ref, fast);
 
     // The rows: each at the first request that brings the host bytes to the
     // next multiple of the interval after the row before, with the

@@ -102,6 +102,10 @@ struct SimResult {
   uint64_t fit_footprint_slots = 0;              // --logical fit: the trace's footprint in 4 KiB slots (0: no fit)
   std::optional<ftl::Geometry> fitted_geometry;  // --logical fit: the device simulated
   double wall_seconds = 0;
+  // Requests the engine's lean loop applied (PageFtl::write_plain), the rest
+  // going through step(): for the tests, which cannot tell the two apart by
+  // any counter. Not reported.
+  uint64_t lean_requests = 0;
   std::optional<timing::TimingResult> timing;  // timed mode only
   std::vector<uint32_t> l2p;  // SimOptions::keep_l2p: physical slot per logical slot (0xFFFFFFFF unmapped)
 };

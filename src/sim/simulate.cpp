@@ -207,6 +207,7 @@ class Driver {
       stop.first_gc = !r.gc_onset;
       const size_t done = ftl_.write_plain(plain_.data(), count, have, stop);
       r.requests.writes += done;
+      r.lean_requests += done;
       time_ns_ = records[i + done - 1].time_ns + time_offset_;
       note_request(r);
       progress.advance(done_before + i, done_before + i + done);

@@ -453,6 +453,14 @@ TEST_CASE("differential: the lean loop's batches, rows and GC onset on long runs
     REQUIRE_FALSE(fast.threw);
     CHECK(ref.result.gc_passes > 100);
     check_agree(ref, fast);
+    // Every plain write (whole slots, in range) went through the lean loop,
+    // and nothing else did: the checks below are of the lean loop, not of
+    // the step loop standing in for it.
+    const auto plain = std::count_if(reqs.begin(), reqs.end(), [](const RefRequest& q) {
+      return q.op == 0 && q.lba % 8 == 0 && q.sectors % 8 == 0 && q.sectors != 0;
+    });
+    CHECK(plain > 11000);
+    CHECK(fast.result.lean_requests == static_cast<uint64_t>(plain));
 
     // The rows: each at the first request that brings the host bytes to the
     // next multiple of the interval after the row before, with the

@@ -254,12 +254,7 @@ class PageFtl {
   [[gnu::always_inline]] void after_request() {
     for (uint32_t p = 0; p < pools_.size(); ++p) {
       if (pools_[p].free_count <= pools_[p].thres) {
-        if (watermark_) [[unlikely]] {
-          while (pools_[p].free_count <= pools_[p].thres && gc_pass(p, false)) {
-          }
-        } else if (!sure_to_decline(pools_[p])) {
-          gc_pass(p, false);
-        }
+        if (background_due(pools_[p])) background_passes(p);
         if (!every_pool_) return;
       }
     }
@@ -432,6 +427,19 @@ class PageFtl {
       }
     }
     return false;
+  }
+  // after_request() for a pool at or below its threshold, in two parts: the
+  // decision, which counts a decline that is sure (then no pass is set up),
+  // and the passes. write_plain() stores its locals back between the two,
+  // only when a pass will be tried.
+  bool background_due(const Pool& p) { return watermark_ || !sure_to_decline(p); }
+  void background_passes(uint32_t p) {
+    if (watermark_) [[unlikely]] {
+      while (pools_[p].free_count <= pools_[p].thres && gc_pass(p, false)) {
+      }
+    } else {
+      gc_pass(p, false);
+    }
   }
   void forced_gc(uint32_t pool);
   bool gc_pass(uint32_t pool, bool force);

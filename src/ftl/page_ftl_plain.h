@@ -106,13 +106,12 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
       }
       if (++lpn == end) break;
     }
-    // after_request(): with one pool, its first test; a background pass the
-    // policy declines for sure only counts the decline (sure_to_decline(),
-    // which after_request() would ask again, with the same answer).
+    // after_request() with one pool: a background pass the policy declines
+    // for sure only counts the decline, without the store-back.
     if (pool.free_count <= pool.thres) [[unlikely]] {
-      if (watermark_ || !sure_to_decline(pool)) {
+      if (background_due(pool)) {
         flush();
-        after_request();
+        background_passes(0);
         load();
       }
     }

@@ -34,8 +34,10 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
   // The locals: the write pointer (the stream's unit, its first slot and
   // the offset written up to; writer.off keeps the offset of the last
   // load(), so the host slots written since are off - writer.off, all into
-  // one unit), and the offset after which `stop` ends the loop (never, with
-  // stop.first_gc, once a pass ran: at once).
+  // one unit), and stop_off, the offset at which `stop` ends the loop after
+  // the request that reaches it: where the host slots reach
+  // stop.host_slots, or the offset of the last load() once a pass has run
+  // with stop.first_gc.
   UnitId open = 0;
   uint32_t base = 0, off = 0;
   uint64_t stop_off = 0;
@@ -61,7 +63,9 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
     if (writer.first_host_ns == kNever) [[unlikely]]
       first_host_write(writer);
   };
-  // write(lpn, 0).
+  // write(lpn, 0)'s work on the maps and the unit table (invalidate(), then
+  // program() at the write pointer); the counters, the first-write stamp
+  // and the unit's end are apply()'s.
   const auto write_slot = [&](uint32_t lpn) __attribute__((always_inline)) {
     const uint32_t old = l2p[lpn];
     if (old != kUnmapped) {

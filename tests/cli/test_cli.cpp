@@ -18,7 +18,7 @@ using test::slurp;
 namespace {
 
 // Fill then random overwrites of the small device, with markers and two pids.
-void write_trace(const std::string& path, uint64_t logical_slots) {
+void write_cli_trace(const std::string& path, uint64_t logical_slots) {
   trace::TraceMeta meta;
   meta.kv.emplace_back("source", "test_cli");
   meta.pid_names[0] = "hot";
@@ -42,7 +42,7 @@ void write_trace(const std::string& path, uint64_t logical_slots) {
 TEST_CASE("simulate writes summary.json and timeseries.csv, byte-identical across runs", "[cli]") {
   test::TempDir dir("sim");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr, kLogicalSlots);
+  write_cli_trace(tr, kLogicalSlots);
   const auto a = run_ftlsim("--trace " + tr + " " + kDevice + " --out " + dir.file("a"));
   REQUIRE(a.exit_code == 0);
   CHECK_THAT(a.output, Catch::Contains("WAF"));
@@ -78,7 +78,7 @@ TEST_CASE("help lists every simulate option with defaults", "[cli]") {
 TEST_CASE("bad input and impossible configurations fail with one line and exit code 2", "[cli]") {
   test::TempDir dir("bad");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr, kLogicalSlots);
+  write_cli_trace(tr, kLogicalSlots);
   {  // a truncated copy
     const std::string bytes = slurp(tr);
     std::ofstream(dir.file("trunc.ftr"), std::ios::binary) << bytes.substr(0, bytes.size() - 30);
@@ -151,7 +151,7 @@ TEST_CASE("a file named like an option in backquotes is printed as given", "[cli
 TEST_CASE("wrap option folds LBAs beyond the device instead of failing", "[cli]") {
   test::TempDir dir("wrap");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr, kLogicalSlots);
+  write_cli_trace(tr, kLogicalSlots);
   // Half the logical space: the trace's LBAs run past it.
   const std::string small = "--channels 8 --luns 1 --blocks 64 --pages 32 --logical 25M --no-progress";
   const auto refused = run_ftlsim("--trace " + tr + " " + small);
@@ -165,7 +165,7 @@ TEST_CASE("wrap option folds LBAs beyond the device instead of failing", "[cli]"
 TEST_CASE("ru-time-limit closes RUs early and reports the FDP events, sweepable, bad values refused", "[cli]") {
   test::TempDir dir("rutl");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr, kLogicalSlots);  // one record per ns
+  write_cli_trace(tr, kLogicalSlots);  // one record per ns
   const std::string base = "--trace " + tr + " " + kDevice + " --placement fdp --ruh 2 --no-progress";
   const auto off = run_ftlsim(base + " --out " + dir.file("off"));
   REQUIRE(off.exit_code == 0);
@@ -196,7 +196,7 @@ TEST_CASE("ru-time-limit closes RUs early and reports the FDP events, sweepable,
 TEST_CASE("pi-gc option chooses where persistently isolated survivors go, and is ignored for ii", "[cli]") {
   test::TempDir dir("pigc");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr, kLogicalSlots);
+  write_cli_trace(tr, kLogicalSlots);
   const std::string base = "--trace " + tr + " " + kDevice + " --placement fdp --ruh 2 --no-progress";
   const auto host = run_ftlsim(base + " --ruh-type pi --pi-gc host-ru --out " + dir.file("host"));
   REQUIRE(host.exit_code == 0);

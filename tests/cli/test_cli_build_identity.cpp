@@ -33,7 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kData = std::string(FTLSIM_SOURCE_DIR) + "/tests/cli/data/other_build";
-const std::string kDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
+const std::string kIdentityDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --op 0.25 --no-progress";
 
 // A manifest proving the entries `names` of `dir` (the format of
 // core/output_set.cpp: a name ending in / is a folder), as the run that
@@ -77,7 +77,7 @@ TEST_CASE("results another build wrote are another configuration: refused, namin
   SECTION("a sweep is not resumed from its rows; --force replaces them with this build's") {
     const std::string sw = d + "/sw";
     const std::string before = slurp(sw + "/sweep.csv");
-    const std::string sweep = "--trace " + t + " " + kDevice + " --gc-thres 60,70 -j 1 --out " + sw;
+    const std::string sweep = "--trace " + t + " " + kIdentityDevice + " --gc-thres 60,70 -j 1 --out " + sw;
     const RunResult r = run_ftlsim(sweep);
     INFO(r.output);
     CHECK(r.exit_code == 2);
@@ -103,7 +103,7 @@ TEST_CASE("results another build wrote are another configuration: refused, namin
     const std::string one = d + "/one";
     prove(one, {"summary.json"});
     const std::string before = slurp(one + "/summary.json");
-    const std::string run = "--trace " + t + " " + kDevice + " --out " + one;
+    const std::string run = "--trace " + t + " " + kIdentityDevice + " --out " + one;
     const RunResult r = run_ftlsim(run);
     INFO(r.output);
     CHECK(r.exit_code == 2);
@@ -121,7 +121,7 @@ TEST_CASE("results another build wrote are another configuration: refused, namin
     prove(cmp, {"a/", "a/summary.json", "b/", "b/summary.json", "compare.csv"});
     const std::string before = slurp(cmp + "/a/summary.json");
     const std::string run =
-        "compare --trace " + t + " " + kDevice + " --a \"--gc-thres 60\" --b \"--gc-thres 70\" --out " + cmp;
+        "compare --trace " + t + " " + kIdentityDevice + " --a \"--gc-thres 60\" --b \"--gc-thres 70\" --out " + cmp;
     const RunResult r = run_ftlsim(run);
     INFO(r.output);
     CHECK(r.exit_code == 2);

@@ -68,9 +68,9 @@ enum class Kind {
 };
 struct Option {
   Kind kind;
-  std::string args;      // what is added to the base command for it
-  bool timed = false;    // compared with the timed base (--timing)
-  std::string replaces;  // the base's setting it stands in for ("" = its own)
+  std::string args;        // what is added to the base command for it
+  bool timed = false;      // compared with the timed base (--timing)
+  std::string replaces{};  // the base's setting it stands in for ("" = its own)
 };
 
 std::string help_of(const std::string& command) {

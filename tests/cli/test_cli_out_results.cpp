@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string make_trace(const std::string& path, const std::string& seed = "1") {
+std::string make_results_trace(const std::string& path, const std::string& seed = "1") {
   const RunResult g =
       run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 --seed " + seed + " -o " + path + " --force");
   REQUIRE(g.exit_code == 0);
@@ -53,7 +53,7 @@ struct Command {
 TEST_CASE("every command's --out: the same configuration replaces its results, another is refused without its flag",
           "[cli]") {
   const TempDir tmp("out-results");
-  const std::string t = make_trace(tmp.file("t.ftr"));
+  const std::string t = make_results_trace(tmp.file("t.ftr"));
   const std::string small = " --logical 8M --no-progress";
   const std::string img = tmp.file("t.img");
   const std::string replay = "replay --no-progress --trace " + t + " --target " + img + " --create 8M";
@@ -103,12 +103,12 @@ TEST_CASE("every command's --out: the same configuration replaces its results, a
     CHECK(contents(out) != before);
     // The trace is part of the configuration: the same options on a
     // rewritten trace are another configuration.
-    make_trace(t, "2");
+    make_results_trace(t, "2");
     const RunResult changed = run_ftlsim(c.other + " --out " + out);
     INFO(changed.output);
     CHECK(changed.exit_code == 2);
     CHECK_THAT(changed.output, Contains("holds the results of another configuration or trace"));
-    make_trace(t, "1");
+    make_results_trace(t, "1");
   }
 }
 
@@ -117,7 +117,7 @@ TEST_CASE("every command's --out: the same configuration replaces its results, a
 // without --force, since each looked only for its own result files.
 TEST_CASE("every command's --out: the results of another kind of run are refused without its flag", "[cli]") {
   const TempDir tmp("out-kinds");
-  const std::string t = make_trace(tmp.file("t.ftr"));
+  const std::string t = make_results_trace(tmp.file("t.ftr"));
   const std::string small = " --logical 8M --no-progress";
   const std::string img = tmp.file("t.img");
   const std::vector<Command> commands = {

@@ -18,7 +18,7 @@ namespace {
 
 // 2000 random 4 KiB writes over the first 4000 slots, IDs 1 and 2, and 100
 // reads of slots the trace never writes (8000-8099).
-void write_trace(const std::string& path) {
+void write_steady_trace(const std::string& path) {
   trace::FtrWriter w(path, trace::TraceMeta{});
   uint64_t t = 0, x = 5;
   for (int i = 0; i < 2000; ++i) {
@@ -40,7 +40,7 @@ std::string config_key(const std::string& summary) {
 TEST_CASE("precondition, repeat and id-series through the binary", "[cli]") {
   test::TempDir dir("steady");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_steady_trace(tr);
   const std::string base = "--trace " + tr + " " + kDevice;
   const auto plain = run_ftlsim(base + " --out " + dir.file("plain"));
   REQUIRE(plain.exit_code == 0);
@@ -82,7 +82,7 @@ TEST_CASE("precondition, repeat and id-series through the binary", "[cli]") {
 TEST_CASE("precondition, repeat and gc-trigger refuse bad values in one line", "[cli]") {
   test::TempDir dir("steady_bad");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_steady_trace(tr);
   const std::string base = "--trace " + tr + " " + kDevice;
   const std::vector<std::pair<std::string, std::string>> table = {
       {" --gc-trigger lazy", "--gc-trigger: 'lazy' is not femu"},

@@ -29,7 +29,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // Fill (pid 1, "cold"), then random overwrites: 80% to the first fifth of
 // the space (pid 0, "hot"), with a marker every 1000 writes.
-void write_trace(const std::string& path) {
+void write_sweep_trace(const std::string& path) {
   trace::TraceMeta meta;
   meta.pid_names[0] = "hot";
   meta.pid_names[1] = "cold";
@@ -77,7 +77,7 @@ double json_number(const std::string& json, const std::string& key) {
 TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate runs, same for -j1 and -j2", "[cli]") {
   test::TempDir dir("sweep");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_sweep_trace(tr);
   const std::string sweep = "--trace " + tr + " " + kDevice + " --gc-thres 60,90 --placement single,fdp --ruh 2";
   const auto one = run_ftlsim(sweep + " -j 1 --out " + dir.file("j1"));
   INFO(one.output);
@@ -137,7 +137,7 @@ TEST_CASE("sweep over gc-thres x placement: rows in product order, as separate r
 TEST_CASE("an invalid configuration in the product gives an error row and exit code 2", "[cli]") {
   test::TempDir dir("sweeperr");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_sweep_trace(tr);
   // The map names a handle that --ruh 2 does not have: only that configuration fails.
   const auto r = run_ftlsim("--trace " + tr + " " + kDevice + " --placement \"single,fdp;map:0=0,1=5\" --ruh 2 --out " +
                             dir.file("out"));
@@ -166,7 +166,7 @@ TEST_CASE("an invalid configuration in the product gives an error row and exit c
 TEST_CASE("lists and ranges: bad items fail with one line naming option and item", "[cli]") {
   test::TempDir dir("sweepbad");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_sweep_trace(tr);
   const std::string out = " --out " + dir.file("out");
   const std::vector<std::pair<std::string, std::string>> table = {
       {"--gc-thres 50,abc", "--gc-thres: 'abc' is not a number"},
@@ -197,7 +197,7 @@ TEST_CASE("lists and ranges: bad items fail with one line naming option and item
 TEST_CASE("a list or range with one value runs as a single configuration", "[cli]") {
   test::TempDir dir("sweepone");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_sweep_trace(tr);
   const auto plain = run_ftlsim("--trace " + tr + " " + kDevice + " --gc-thres 80 --out " + dir.file("a"));
   const auto range = run_ftlsim("--trace " + tr + " " + kDevice + " --gc-thres 80:85:10 --out " + dir.file("b"));
   REQUIRE(plain.exit_code == 0);
@@ -210,7 +210,7 @@ TEST_CASE("a list or range with one value runs as a single configuration", "[cli
 TEST_CASE("compare prints both WAFs and the change from a to b", "[cli]") {
   test::TempDir dir("compare");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_sweep_trace(tr);
   const auto r = run_ftlsim("compare --trace " + tr + " " + kDevice +
                             " --ruh 2 --a \"--placement single\" --b \"--placement fdp\" --out " + dir.file("c"));
   INFO(r.output);
@@ -245,7 +245,7 @@ TEST_CASE("compare prints both WAFs and the change from a to b", "[cli]") {
 TEST_CASE("compare refuses lists, unknown options and invalid sides with one line", "[cli]") {
   test::TempDir dir("comparebad");
   const std::string tr = dir.file("t.ftr");
-  write_trace(tr);
+  write_sweep_trace(tr);
   const std::string base = "compare --trace " + tr + " " + kDevice + " ";
   const std::vector<std::pair<std::string, std::string>> table = {
       {"--a \"--gc-thres 50,60\" --b \"\"", "--gc-thres has 2 values"},

@@ -38,7 +38,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string make_trace(const std::string& path, const std::string& writes = "1000") {
+std::string make_refusal_trace(const std::string& path, const std::string& writes = "1000") {
   const RunResult g = run_ftlsim("gen --pattern uniform --logical 8M --writes " + writes + " -o " + path);
   REQUIRE(g.exit_code == 0);
   return path;
@@ -108,7 +108,7 @@ bool make_target(const std::string& trace, const std::string& img) {
 
 TEST_CASE("replay: a target on a kernel file system (/proc, /sys) is refused before anything is written", "[cli]") {
   const TempDir tmp("refuse-pseudo");
-  const std::string t = make_trace(tmp.file("t.ftr"));
+  const std::string t = make_refusal_trace(tmp.file("t.ftr"));
   std::vector<std::string> files = {"/proc/self/comm", "/sys/kernel/uevent_seqnum"};
   if (const std::string size = sysfs_size_attribute(); !size.empty()) files.push_back(size);
   for (const std::string& f : files) {
@@ -140,7 +140,7 @@ TEST_CASE("replay: a target on a kernel file system (/proc, /sys) is refused bef
 TEST_CASE("replay: a lock released within the busy wait is waited for, one held longer refused in bounded time",
           "[cli]") {
   const TempDir tmp("refuse-busy");
-  const std::string t = make_trace(tmp.file("t.ftr"));
+  const std::string t = make_refusal_trace(tmp.file("t.ftr"));
   const std::string img = tmp.file("t.img");
   if (!make_target(t, img)) SKIP_TEST("no O_DIRECT in the test directory");
   const std::string replay = "replay --no-progress --trace " + t + " --target " + img;
@@ -171,8 +171,8 @@ TEST_CASE("replay: a lock released within the busy wait is waited for, one held 
 
 TEST_CASE("replay: a rerun right after a replay was killed (kill -9) runs", "[cli]") {
   const TempDir tmp("refuse-killed");
-  const std::string big = make_trace(tmp.file("big.ftr"), "200000");
-  const std::string t = make_trace(tmp.file("t.ftr"));
+  const std::string big = make_refusal_trace(tmp.file("big.ftr"), "200000");
+  const std::string t = make_refusal_trace(tmp.file("t.ftr"));
   const std::string img = tmp.file("t.img");
   if (!make_target(t, img)) SKIP_TEST("no O_DIRECT in the test directory");
   struct stat st {};

@@ -16,8 +16,8 @@ namespace {
 
 constexpr uint64_t kMs = 1'000'000;
 
-sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const std::string& placement,
-                   uint64_t limit_ns, uint32_t handles = 2) {
+sim::SimResult run_limited(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs,
+                           const std::string& placement, uint64_t limit_ns, uint32_t handles = 2) {
   fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(placement);
   p.fdp.handles = handles;
@@ -98,7 +98,7 @@ TEST_CASE("RU time limit: event counts and unwritten bytes by hand, no copies fo
   for (uint64_t i = 0; i < 1000; ++i) recs.push_back(test::rec(Op::kWrite, (i % 10) * 8, 8, 0, i * kMs));
   for (const char* placement : {"single", "fdp"}) {
     INFO(placement);
-    const sim::SimResult r = run(c, recs, placement, 10 * kMs);
+    const sim::SimResult r = run_limited(c, recs, placement, 10 * kMs);
     CHECK(r.ftl.unit_time_limit_exceeded == 99);
     CHECK(r.ftl.units_not_fully_written == 99);
     CHECK(r.ftl.unwritten_slots == 99 * (512 - 10));
@@ -107,7 +107,7 @@ TEST_CASE("RU time limit: event counts and unwritten bytes by hand, no copies fo
     CHECK(r.ftl.gc_slots == 0);
     CHECK(r.ftl.waf() == 1.0);
     // Without the limit no RU closes early.
-    const sim::SimResult free_run = run(c, recs, placement, 0);
+    const sim::SimResult free_run = run_limited(c, recs, placement, 0);
     CHECK(free_run.ftl.units_not_fully_written == 0);
     CHECK(free_run.ftl.unit_erases == 0);  // 1000 slots fit in 2 of the 64 lines
   }
@@ -127,12 +127,12 @@ TEST_CASE("RU time limit runs per handle", "[fdp][validation]") {
     recs.push_back(test::rec(Op::kWrite, (t % 50) * 8, 8, 0, t * kMs));
     if (t == 0 || t == 95) recs.push_back(test::rec(Op::kWrite, (100 + t) * 8, 8, 1, t * kMs));
   }
-  const sim::SimResult r = run(c, recs, "fdp", 30 * kMs);
+  const sim::SimResult r = run_limited(c, recs, "fdp", 30 * kMs);
   CHECK(r.ftl.unit_time_limit_exceeded == 4);
   CHECK(r.ftl.unwritten_slots == 3 * (512 - 30) + (512 - 1));
   // One handle: the shared RU closes at 30, 60 and 90 ms; the first holds
   // ID 1's write at 0 besides ID 0's 30.
-  const sim::SimResult single = run(c, recs, "single", 30 * kMs);
+  const sim::SimResult single = run_limited(c, recs, "single", 30 * kMs);
   CHECK(single.ftl.unit_time_limit_exceeded == 3);
   CHECK(single.ftl.unwritten_slots == (512 - 31) + 2 * (512 - 30));
 }

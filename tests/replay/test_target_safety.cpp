@@ -40,7 +40,7 @@ bool make_image(const std::string& path, uint64_t bytes, const std::string& comm
   return std::system(cmd.c_str()) == 0;
 }
 
-std::string joined(const std::vector<std::string>& v) {
+std::string joined_args(const std::vector<std::string>& v) {
   std::string s;
   for (const std::string& x : v) s += x + "; ";
   return s;
@@ -74,9 +74,9 @@ TEST_CASE("libblkid finds the signatures mkfs tools leave in a file", "[replay][
     const std::string img = tmp.file(std::string(c.tool) + ".img");
     REQUIRE(make_image(img, c.bytes, c.command));
     const std::vector<std::string> found = probe_signatures(img);
-    INFO(c.tool << ": " << joined(found));
+    INFO(c.tool << ": " << joined_args(found));
     REQUIRE(found.size() >= 1);
-    CHECK_THAT(joined(found), Contains(c.want));
+    CHECK_THAT(joined_args(found), Contains(c.want));
     // A target holding it is refused, and --force overrides.
     ftlsim::replay::TargetRequest req;
     req.path = img;
@@ -85,7 +85,7 @@ TEST_CASE("libblkid finds the signatures mkfs tools leave in a file", "[replay][
     req.force = true;
     try {
       const ftlsim::replay::Target t(req, ftlsim::replay::Target::Deferred{});
-      CHECK_THAT(joined(t.info().findings), Contains(c.want));
+      CHECK_THAT(joined_args(t.info().findings), Contains(c.want));
     } catch (const ftlsim::InputError& e) {
       if (std::string(e.what()).find("O_DIRECT") == std::string::npos) throw;
       WARN("skipped --force: " << e.what());
@@ -118,9 +118,9 @@ TEST_CASE("a DOS partition table is found, zeros and replay data carry no signat
   const std::string mbr = tmp.file("mbr.img");
   std::ofstream(mbr, std::ios::binary)
       .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-  CHECK_THAT(joined(probe_signatures(mbr)), Contains("dos partition table signature (at byte 510)"));
+  CHECK_THAT(joined_args(probe_signatures(mbr)), Contains("dos partition table signature (at byte 510)"));
 
-  CHECK_THAT(joined(probe_signatures(tmp.file("missing.img"))), Contains("could not be probed"));
+  CHECK_THAT(joined_args(probe_signatures(tmp.file("missing.img"))), Contains("could not be probed"));
 }
 
 TEST_CASE("a file backing a loop device or used as swap is found, by inode", "[replay][unit]") {

@@ -22,11 +22,12 @@ using trace::Op;
 namespace {
 
 // 2 channels x 1 LUN x 1 plane x 4 pages: units of 8 slots.
-ftl::FtlConfig device(uint32_t lines, uint64_t logical_slots, double thres, double high) {
+ftl::FtlConfig log_device(uint32_t lines, uint64_t logical_slots, double thres, double high) {
   return test::two_channel_device(4, lines, logical_slots, thres, high);
 }
 
-sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const fdp::PlacementSetup& p) {
+sim::SimResult run_placed(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs,
+                          const fdp::PlacementSetup& p) {
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
 }
 
@@ -51,11 +52,11 @@ fdp::PlacementSetup placement(const char* kind, uint32_t handles) {
 // HBMW: ruh0 3 x 6144 + 512 = 18944, ruh1 1024 + 4096 = 5120, total 24064.
 // Slots programmed: ruh0 2 + 2 + 2 + 1 = 7, ruh1 1 + 1 = 2; 5 partly covered.
 TEST_CASE("FDP log: HBMW and MBMW in the bytes the host sent, per handle", "[validation]") {
-  const auto c = device(8, 16, 75, 85);
+  const auto c = log_device(8, 16, 75, 85);
   const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 0, 12, 0),  test::rec(Op::kWrite, 12, 12, 0),
                                            test::rec(Op::kWrite, 24, 12, 0), test::rec(Op::kWrite, 40, 2, 1),
                                            test::rec(Op::kWrite, 48, 8, 1),  test::rec(Op::kWrite, 0, 1, 5)};
-  const auto r = run(c, recs, placement("fdp", 2));
+  const auto r = run_placed(c, recs, placement("fdp", 2));
   CHECK(r.host_sent_bytes == 24064);
   CHECK(r.ftl.host_slots == 9);
   CHECK(r.ftl.gc_slots == 0);
@@ -85,7 +86,7 @@ TEST_CASE("FDP log: HBMW and MBMW in the bytes the host sent, per handle", "[val
 // MBMW = HBMW + 4096 x GC slots. The log's WAF MBMW / HBMW then exceeds the
 // slot WAF (2n + G) / 2n whenever G > 0, as 4096 G / 6144 n > G / 2n.
 TEST_CASE("FDP log: an unaligned stream gives the log WAF from the bytes sent", "[validation]") {
-  const auto c = device(5, 16, 75, 75);
+  const auto c = log_device(5, 16, 75, 75);
   std::vector<trace::Record> recs;
   const uint64_t space = 16 * 8;  // sectors
   uint64_t lba = 0;
@@ -94,7 +95,7 @@ TEST_CASE("FDP log: an unaligned stream gives the log WAF from the bytes sent", 
     recs.push_back(test::rec(Op::kWrite, lba, 12, 0));
     lba += 12;
   }
-  const auto r = run(c, recs, placement("single", 1));
+  const auto r = run_placed(c, recs, placement("single", 1));
   CHECK(r.ftl.host_slots == 96);
   CHECK(r.host_sent_bytes == 48 * 6144);
   REQUIRE(r.ftl.gc_slots > 0);

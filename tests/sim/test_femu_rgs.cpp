@@ -20,10 +20,10 @@ using trace::Op;
 
 namespace {
 
-trace::Record W(uint64_t lpn, uint32_t n, uint16_t pid) { return test::slot_write(lpn, n, pid); }
+trace::Record rg_write(uint64_t lpn, uint32_t n, uint16_t pid) { return test::slot_write(lpn, n, pid); }
 
 // 2 channels x 1 LUN x 1 plane, `pages` pages per block: U = 2 x pages.
-ftl::FtlConfig device(uint32_t pages, uint32_t lines, uint64_t logical_slots, double thres, double high) {
+ftl::FtlConfig rgs_device(uint32_t pages, uint32_t lines, uint64_t logical_slots, double thres, double high) {
   return test::two_channel_device(pages, lines, logical_slots, thres, high);
 }
 
@@ -37,7 +37,7 @@ fdp::PlacementSetup two_rgs(uint32_t handles, fdp::RgOf rg_of, bool min_rgif = f
   return p;
 }
 
-sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const fdp::PlacementSetup& p) {
+sim::SimResult run_rgs(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const fdp::PlacementSetup& p) {
   sim::SimOptions o;
   o.keep_l2p = true;
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, p);
@@ -79,10 +79,11 @@ TEST_CASE("FEMU RGIF: the bit length of the RG count, the handle in the low 15 -
 //   0x0005: handle 5 of 4 (invalid in both)
 // An invalid one goes through handle 0 in RG 0 (unit 0: offsets 0, 4, 1, ...).
 TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes in the current RU", "[validation]") {
-  const auto c = device(4, 16, 16, 75, 85);  // high = (int)(0.15 x 8) = 1 free unit per RG
-  const std::vector<trace::Record> recs = {W(0, 1, 0x4003), W(1, 1, 0x8000), W(2, 1, 0x2001), W(3, 1, 0x0005)};
+  const auto c = rgs_device(4, 16, 16, 75, 85);  // high = (int)(0.15 x 8) = 1 free unit per RG
+  const std::vector<trace::Record> recs = {rg_write(0, 1, 0x4003), rg_write(1, 1, 0x8000), rg_write(2, 1, 0x2001),
+                                           rg_write(3, 1, 0x0005)};
   SECTION("rgif, --rg-of pid: the RU of the named RG") {
-    const auto r = run(c, recs, two_rgs(4, fdp::RgOf::kPid));
+    const auto r = run_rgs(c, recs, two_rgs(4, fdp::RgOf::kPid));
     CHECK(r.invalid_pid_requests == 2);
     // lpn 0: h3 RG 1, unit 11 offset 0 = 88; lpn 1: h0 RG 0 unit 0 offset 0;
     // lpn 2: h1 RG 0, unit 1 offset 0 = 8; lpn 3: h0 RG 0, 2nd slot, offset 4.
@@ -91,7 +92,7 @@ TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes 
                                          ftl::kUnmapped, ftl::kUnmapped, ftl::kUnmapped});
   }
   SECTION("rgif, --rg-of current (FEMU): every write in RG 0") {
-    const auto r = run(c, recs, two_rgs(4, fdp::RgOf::kCurrent));
+    const auto r = run_rgs(c, recs, two_rgs(4, fdp::RgOf::kCurrent));
     CHECK(r.invalid_pid_requests == 2);
     // lpn 0: h3's current RU, unit 3 offset 0 = 24; the rest as above.
     CHECK(r.l2p[0] == 24);
@@ -100,7 +101,7 @@ TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes 
     CHECK(r.l2p[3] == 4);
   }
   SECTION("rgif-min, --rg-of pid") {
-    const auto r = run(c, recs, two_rgs(4, fdp::RgOf::kPid, true));
+    const auto r = run_rgs(c, recs, two_rgs(4, fdp::RgOf::kPid, true));
     CHECK(r.invalid_pid_requests == 3);
     // lpn 1: h0 RG 1, unit 8 offset 0 = 64; lpn 0, 2, 3: h0 RG 0, unit 0's
     // slots n = 0, 1, 2: offsets 0, 4, 1.
@@ -132,14 +133,14 @@ TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes 
 //         unit 2 (2 + 14 = full; unit 3 opens), erased. Forced 0,
 //         background 1, declined 1, GC slots 14.
 TEST_CASE("FEMU multi-RG: forced GC in the named RG, the data in RG 0", "[validation]") {
-  const auto c = device(8, 8, 32, 75, 75);
+  const auto c = rgs_device(8, 8, 32, 75, 75);
   for (const uint32_t named : {0u, 1u}) {
     INFO("request D names RG " << named);
-    const std::vector<trace::Record> recs = {W(0, 16, 0), W(16, 16, 0), W(0, 1, 0),
-                                             W(1, 1, static_cast<uint16_t>(named << 14))};
+    const std::vector<trace::Record> recs = {rg_write(0, 16, 0), rg_write(16, 16, 0), rg_write(0, 1, 0),
+                                             rg_write(1, 1, static_cast<uint16_t>(named << 14))};
     auto p = two_rgs(1, fdp::RgOf::kCurrent);
     p.fdp.pi_gc_ru = false;
-    const auto r = run(c, recs, p);
+    const auto r = run_rgs(c, recs, p);
     CHECK(r.invalid_pid_requests == 0);
     CHECK(r.ftl.gc_forced_passes == (named == 0 ? 1u : 0u));
     CHECK(r.ftl.gc_background_passes == (named == 0 ? 0u : 1u));
@@ -156,8 +157,8 @@ TEST_CASE("FEMU multi-RG: forced GC in the named RG, the data in RG 0", "[valida
 // nvme_calc_rgif refuses a device whose identifier cannot hold the RG bits
 // and the handles: 128 RGs take 8 bits, leaving 0xFFFF >> 8 = 255 < 256.
 TEST_CASE("FEMU multi-RG: a placement identifier too narrow for the RGs and handles is refused", "[unit]") {
-  const auto c = device(4, 256, 16, 75, 85);
+  const auto c = rgs_device(4, 256, 16, 75, 85);
   auto p = two_rgs(256, fdp::RgOf::kCurrent);
   p.fdp.reclaim_groups = 128;
-  CHECK_THROWS_WITH(run(c, {W(0, 1, 0)}, p), Catch::Contains("nvme_calc_rgif"));
+  CHECK_THROWS_WITH(run_rgs(c, {rg_write(0, 1, 0)}, p), Catch::Contains("nvme_calc_rgif"));
 }

@@ -16,8 +16,8 @@ using trace::Op;
 
 namespace {
 
-sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const fdp::PlacementSetup& p = {},
-                   sim::Precondition pre = sim::Precondition::kNone) {
+sim::SimResult run_series(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs,
+                          const fdp::PlacementSetup& p = {}, sim::Precondition pre = sim::Precondition::kNone) {
   sim::SimOptions o;
   o.id_series = true;
   o.precondition = pre;
@@ -63,7 +63,7 @@ TEST_CASE("a two-ID trace gives the hand-counted per-ID host and GC bytes", "[va
   write(recs, 20, 27, 2);
   write(recs, 32, 37, 2);
   write(recs, 0, 1, 1);
-  const auto r = run(test::tiny_config(10, 8, 40, 75, 85), recs);
+  const auto r = run_series(test::tiny_config(10, 8, 40, 75, 85), recs);
   CHECK(r.ftl.host_slots == 56);
   CHECK(r.ftl.gc_slots == 2);
   REQUIRE(r.timeseries.size() == 56);  // a row per slot: 1% of 56 slots is under one
@@ -104,7 +104,7 @@ TEST_CASE("per-ID and per-handle series add up to the totals (FDP, random writes
   fdp_setup.placement = fdp::parse_placement("fdp");
   fdp_setup.fdp.handles = 3;
   for (const auto pre : {sim::Precondition::kNone, sim::Precondition::kSeq}) {
-    const auto r = run(c, recs, fdp_setup, pre);
+    const auto r = run_series(c, recs, fdp_setup, pre);
     REQUIRE(r.ftl.gc_slots > 0);
     check_sums(r);
     // The last row's handles are the run's per-handle counts.

@@ -32,7 +32,7 @@ ftl::FtlConfig small_device(ftl::VictimPolicy victim) {
   return c;
 }
 
-sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, bool wrap = false) {
+sim::SimResult run_rules(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, bool wrap = false) {
   sim::SimOptions o;
   o.wrap = wrap;
   return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o);
@@ -53,7 +53,7 @@ TEST_CASE("sequential overwrites of the whole space give WAF exactly 1", "[valid
         s += n;
       }
     }
-    const auto r = run(c, recs);
+    const auto r = run_rules(c, recs);
     INFO(ftl::victim_policy_name(victim));
     CHECK(r.ftl.host_slots == 4 * logical);
     CHECK(r.ftl.unit_erases > 0);  // GC did run
@@ -68,12 +68,12 @@ TEST_CASE("after trimming everything, rewriting copies nothing", "[validation]")
   std::vector<trace::Record> recs;
   test::append_sequential(recs, 0, logical);
   test::append_uniform(recs, logical, 3 * logical, 5);
-  const auto before = run(c, recs);
+  const auto before = run_rules(c, recs);
   REQUIRE(before.ftl.gc_slots > 0);  // the random phase did copy
   recs.push_back(test::rec(Op::kTrim, 0, static_cast<uint32_t>(logical * 8)));
   test::append_sequential(recs, 0, logical);
   test::append_sequential(recs, 0, logical);
-  const auto after = run(c, recs);
+  const auto after = run_rules(c, recs);
   CHECK(after.ftl.trimmed_slots == logical);
   CHECK(after.ftl.unit_erases > before.ftl.unit_erases + 64);
   CHECK(after.ftl.gc_slots == before.ftl.gc_slots);
@@ -87,7 +87,7 @@ TEST_CASE("partial-page writes are read-modify-writes of that page", "[validatio
   recs.push_back(test::rec(Op::kWrite, 16, 16));  // slots 2,3: aligned
   recs.push_back(test::rec(Op::kRead, 0, 64));    // slots 0..7, 4 mapped
   recs.push_back(test::rec(Op::kTrim, 4, 16));    // slot 1 whole (8..15), slots 0 and 2 partial
-  const auto r = run(c, recs);
+  const auto r = run_rules(c, recs);
   CHECK(r.ftl.host_slots == 5);
   CHECK(r.requests.rmw_slots == 3);
   CHECK(r.requests.rmw_read_slots == 1);
@@ -99,7 +99,7 @@ TEST_CASE("partial-page writes are read-modify-writes of that page", "[validatio
   // --trim-partial keep: only slot 1 is unmapped, 0 and 2 stay mapped.
   auto keep = c;
   keep.trim_keeps_partial = true;
-  const auto k = run(keep, recs);
+  const auto k = run_rules(keep, recs);
   CHECK(k.ftl.trimmed_slots == 1);
   CHECK(k.requests.partial_trim_slots == 2);
 }
@@ -113,7 +113,7 @@ TEST_CASE("markers give GC onset its application progress value", "[validation]"
       recs.push_back(test::rec(Op::kWrite, s * 8, 8, 0, 1000 * recs.size()));
     }
   }
-  const auto r = run(c, recs);
+  const auto r = run_rules(c, recs);
   REQUIRE(r.gc_onset);
   CHECK(r.gc_onset->host_bytes == 56 * 4096);  // see test_page_ftl.cpp
   CHECK(r.gc_onset->marker == uint64_t{110});  // host slot 56 is slot 16 of pass 2
@@ -126,18 +126,19 @@ TEST_CASE("bad records are refused with the record index", "[unit]") {
   std::vector<trace::Record> recs;
   recs.push_back(test::rec(Op::kWrite, 0, 8));
   recs.push_back(test::rec(Op::kWrite, sectors - 4, 8));  // crosses the end
-  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1: write of sectors") && Catch::Contains("`wrap`"));
-  const auto wrapped = run(c, recs, true);
+  CHECK_THROWS_WITH(run_rules(c, recs),
+                    Catch::StartsWith("t.ftr: record 1: write of sectors") && Catch::Contains("`wrap`"));
+  const auto wrapped = run_rules(c, recs, true);
   CHECK(wrapped.requests.wrapped_requests == 1);
   CHECK(wrapped.ftl.host_slots == 3);  // slot 0, then the last slot and slot 0 again
 
   recs[1] = test::rec(Op::kWrite, 8, 0);
-  CHECK_THROWS_AS(run(c, recs), InputError);
+  CHECK_THROWS_AS(run_rules(c, recs), InputError);
   recs[1] = test::rec(Op::kWrite, 8, 8);
   recs[1].op = 9;
-  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1:"));
+  CHECK_THROWS_WITH(run_rules(c, recs), Catch::StartsWith("t.ftr: record 1:"));
   recs[1] = test::rec(Op::kRead, UINT64_MAX - 2, 8);
-  CHECK_THROWS_WITH(run(c, recs), Catch::StartsWith("t.ftr: record 1:"));
+  CHECK_THROWS_WITH(run_rules(c, recs), Catch::StartsWith("t.ftr: record 1:"));
 }
 
 TEST_CASE("same trace and options give byte-identical summaries", "[unit]") {
@@ -149,12 +150,12 @@ TEST_CASE("same trace and options give byte-identical summaries", "[unit]") {
   sim::RunDescription d;
   d.trace_path = "t.ftr";
   d.config = c;
-  const auto a = run(c, recs);
-  const auto b = run(c, recs);
+  const auto a = run_rules(c, recs);
+  const auto b = run_rules(c, recs);
   CHECK(sim::summary_json(d, a) == sim::summary_json(d, b));
   CHECK(sim::timeseries_csv(a) == sim::timeseries_csv(b));
   c.gc.seed = 10;
-  const auto other = run(c, recs);
+  const auto other = run_rules(c, recs);
   CHECK(other.ftl.gc_slots != a.ftl.gc_slots);
 }
 

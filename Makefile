@@ -70,7 +70,7 @@ test: test-deps release asan
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 # libFuzzer smoke run (clang, ASan+UBSan): every target of tests/fuzz for
-# FUZZ_SECONDS on its committed corpus, one at a time (about a minute).
+# FUZZ_SECONDS on its committed corpus, one per core at a time (about 40 s on 2 cores).
 FUZZ_SECONDS ?= 6
 fuzz-smoke:
 	@tools/install_deps.sh build fuzz

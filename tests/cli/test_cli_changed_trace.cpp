@@ -25,10 +25,11 @@ using test::TempDir;
 namespace {
 
 const std::string kSweepDevice = "--channels 8 --luns 1 --blocks 64 --pages 32 --logical 12M --no-progress";
-// The sweep must still run when the trace changes (0.3 s after it started):
-// 1M records make each of its 40 configurations about 10 ms in the release
-// build. A sanitizer build runs them 10 to 40 times slower, so a quarter of
-// the records keeps it running as long, in a quarter of the test's time.
+// The sweep must still run when the trace changes (0.3 s after its
+// sweep.csv appears, sweep_while below): 1M records make each of its 40
+// configurations about 10 ms in the release build. A sanitizer build runs
+// them 10 to 40 times slower, so there a quarter of the records still
+// leaves seconds of sweep after the change, in a quarter of the test's time.
 const std::string kGen = std::string("gen --pattern uniform --logical 12M --writes ") +
                          (FTLSIM_BINARY_SANITIZED ? "250000" : "1000000") + " --seed 9 -o ";
 

@@ -9,6 +9,8 @@
 // Notation: with C channels, 1 LUN, 1 plane and P pages, the n-th slot
 // written into a unit goes to channel n % C, page n / C, at offset
 // channel x P + page; exported slot = unit x U + offset (docs/model.md).
+// The devices are test::two_channel_device's: 2 channels x 1 LUN x 1 plane,
+// `pages` pages per block, so U = 2 x pages.
 #include <catch2/catch.hpp>
 
 #include "core/error.h"
@@ -19,13 +21,6 @@ using namespace ftlsim;
 using trace::Op;
 
 namespace {
-
-trace::Record rg_write(uint64_t lpn, uint32_t n, uint16_t pid) { return test::slot_write(lpn, n, pid); }
-
-// 2 channels x 1 LUN x 1 plane, `pages` pages per block: U = 2 x pages.
-ftl::FtlConfig rgs_device(uint32_t pages, uint32_t lines, uint64_t logical_slots, double thres, double high) {
-  return test::two_channel_device(pages, lines, logical_slots, thres, high);
-}
 
 fdp::PlacementSetup two_rgs(uint32_t handles, fdp::RgOf rg_of, bool min_rgif = false) {
   fdp::PlacementSetup p;
@@ -79,9 +74,9 @@ TEST_CASE("FEMU RGIF: the bit length of the RG count, the handle in the low 15 -
 //   0x0005: handle 5 of 4 (invalid in both)
 // An invalid one goes through handle 0 in RG 0 (unit 0: offsets 0, 4, 1, ...).
 TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes in the current RU", "[validation]") {
-  const auto c = rgs_device(4, 16, 16, 75, 85);  // high = (int)(0.15 x 8) = 1 free unit per RG
-  const std::vector<trace::Record> recs = {rg_write(0, 1, 0x4003), rg_write(1, 1, 0x8000), rg_write(2, 1, 0x2001),
-                                           rg_write(3, 1, 0x0005)};
+  const auto c = test::two_channel_device(4, 16, 16, 75, 85);  // high = (int)(0.15 x 8) = 1 free unit per RG
+  const std::vector<trace::Record> recs = {test::slot_write(0, 1, 0x4003), test::slot_write(1, 1, 0x8000),
+                                           test::slot_write(2, 1, 0x2001), test::slot_write(3, 1, 0x0005)};
   SECTION("rgif, --rg-of pid: the RU of the named RG") {
     const auto r = run_rgs(c, recs, two_rgs(4, fdp::RgOf::kPid));
     CHECK(r.invalid_pid_requests == 2);
@@ -133,11 +128,12 @@ TEST_CASE("FEMU multi-RG: identifiers parsed as nvme_pid2rg/nvme_pid2ph, writes 
 //         unit 2 (2 + 14 = full; unit 3 opens), erased. Forced 0,
 //         background 1, declined 1, GC slots 14.
 TEST_CASE("FEMU multi-RG: forced GC in the named RG, the data in RG 0", "[validation]") {
-  const auto c = rgs_device(8, 8, 32, 75, 75);
+  const auto c = test::two_channel_device(8, 8, 32, 75, 75);
   for (const uint32_t named : {0u, 1u}) {
     INFO("request D names RG " << named);
-    const std::vector<trace::Record> recs = {rg_write(0, 16, 0), rg_write(16, 16, 0), rg_write(0, 1, 0),
-                                             rg_write(1, 1, static_cast<uint16_t>(named << 14))};
+    const std::vector<trace::Record> recs = {test::slot_write(0, 16, 0), test::slot_write(16, 16, 0),
+                                             test::slot_write(0, 1, 0),
+                                             test::slot_write(1, 1, static_cast<uint16_t>(named << 14))};
     auto p = two_rgs(1, fdp::RgOf::kCurrent);
     p.fdp.pi_gc_ru = false;
     const auto r = run_rgs(c, recs, p);
@@ -157,8 +153,8 @@ TEST_CASE("FEMU multi-RG: forced GC in the named RG, the data in RG 0", "[valida
 // nvme_calc_rgif refuses a device whose identifier cannot hold the RG bits
 // and the handles: 128 RGs take 8 bits, leaving 0xFFFF >> 8 = 255 < 256.
 TEST_CASE("FEMU multi-RG: a placement identifier too narrow for the RGs and handles is refused", "[unit]") {
-  const auto c = rgs_device(4, 256, 16, 75, 85);
+  const auto c = test::two_channel_device(4, 256, 16, 75, 85);
   auto p = two_rgs(256, fdp::RgOf::kCurrent);
   p.fdp.reclaim_groups = 128;
-  CHECK_THROWS_WITH(run_rgs(c, {rg_write(0, 1, 0)}, p), Catch::Contains("nvme_calc_rgif"));
+  CHECK_THROWS_WITH(run_rgs(c, {test::slot_write(0, 1, 0)}, p), Catch::Contains("nvme_calc_rgif"));
 }

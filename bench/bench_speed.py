@@ -3,10 +3,11 @@
 second on three geometries, timed mode against fast mode, and Peter
 Desnoyers' sssl-ftlsim on the identical stream.
 
-  bench/bench_speed.py                       # all three parts
+  bench/bench_speed.py                       # parts geo, bound, timed and peer
   bench/bench_speed.py --parts geo,timed     # without the peer
   bench/bench_speed.py --old OLD_FTLSIM --parts geo --pairs 5   # paired A/B per geometry
   bench/bench_speed.py --old OLD_FTLSIM --parts timed --pairs 5 # timed/fast of each, new/old timed
+  bench/bench_speed.py --parts sizes --pairs 6 --callgrind       # the 1x1 device's time per op by map size
 
 Every figure is CPU time of the child process (user + system, from wait4),
 not wall time: the machine is shared. Runs of two binaries (--old) or two
@@ -37,6 +38,10 @@ median of the per-pair ratios with their min..max.
     Target: the peer's CPU >= 10x ftlsim's. Skipped, with the reason, when
     the source cannot be obtained, built or driven (no SWIG, no network,
     another API than the one this driver uses).
+sizes (only when named in --parts): the 1x1 LUN with 64-page units of (a)
+    at 1, 2, 4 and 8 GiB logical, fill + --size-writes writes each, the sizes
+    interleaved: CPU per NAND op as the maps outgrow the caches while the
+    work per op stays about the same (--callgrind: instructions per op).
 """
 import argparse
 import json
@@ -179,6 +184,52 @@ def part_bound(a):
             runs.append([float(line.split()[1]) / 1e6 for line in out.strip().splitlines()])
         med = [statistics.median(r[i] for r in runs) for i in range(len(dists))]
         print(f"| {name} | {mib} | " + " | ".join(f"{m:.0f}" for m in med) + " |", flush=True)
+    print()
+
+
+def part_sizes(a):
+    print("## The 1x1 LUN with 64-page units at four logical sizes: where its time per NAND op goes")
+    print(f"Fill + {a.size_writes} uniform writes at each size, the sizes interleaved in {a.pairs} rounds; the "
+          f"maps (l2p and p2l, 4 bytes a page) grow with the size while the work per NAND op stays about the same "
+          f"(instructions per op, when --callgrind, from one valgrind run each).")
+    print()
+    sizes = ["1G", "2G", "4G", "8G"]
+    rows = {}
+    for size in sizes:
+        name = f"1x1 LUN, 64-page units, {size}"
+        sim_args = ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", size,
+                    "--op", "0.333333"]
+        rows[size] = {"trace": gen(a.ftlsim, a.workdir, name, ["--logical", size], a.size_writes), "args": sim_args,
+                      "cpu": [], "ref": None}
+    out = os.path.join(a.workdir, "out-sizes")
+    for r in range(a.pairs):
+        for size in (sizes if r % 2 == 0 else sizes[::-1]):
+            row = rows[size]
+            c, h, g, w = sim(a.ftlsim, row["trace"], row["args"], out)
+            if row["ref"] is not None and row["ref"] != (h, g, w):
+                sys.exit(f"{size}: counters differ between runs: {row['ref']} vs {(h, g, w)}")
+            row["ref"] = (h, g, w)
+            row["cpu"].append(c)
+            if r == 0:
+                geo = summary(out)["config"]["geometry"]
+                row["maps"] = (geo["logical_bytes"] + geo["physical_bytes"]) / geo["page_bytes"] * 4 / 2**20
+    print("| logical | l2p + p2l MiB | WAF | NAND pages | CPU s: median (min..max) | ns per NAND op | M ops/CPU s "
+          "| instructions per NAND op |")
+    print("|---|---|---|---|---|---|---|---|")
+    for size in sizes:
+        row = rows[size]
+        h, g, w = row["ref"]
+        ops = h + g
+        cpu = statistics.median(row["cpu"])
+        instr = "-"
+        if a.callgrind:
+            done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", a.ftlsim,
+                                   "--trace", row["trace"], "--no-progress", "--force", "--out", out] + row["args"],
+                                  capture_output=True, text=True)
+            m = re.search(r"refs:\s+([\d,]+)", done.stderr)
+            instr = f"{int(m.group(1).replace(',', '')) / ops:.1f}" if done.returncode == 0 and m else "valgrind failed"
+        print(f"| {size} | {row['maps']:.1f} | {w:.4f} | {ops / 1e6:.1f} M | {spread(row['cpu'])} | "
+              f"{cpu / ops * 1e9:.2f} | {ops / cpu / 1e6:.1f} | {instr} |", flush=True)
     print()
 
 
@@ -450,7 +501,8 @@ def main():
     ap.add_argument("--old", help="a second ftlsim binary: paired A/B per geometry in part (a), in part (b) "
                     "its own timed/fast ratio and new/old timed CPU, in part (c) its own ratio to the peer from "
                     "the same rounds")
-    ap.add_argument("--parts", default="geo,bound,timed,peer", help="comma list of geo, bound, timed, peer")
+    ap.add_argument("--parts", default="geo,bound,timed,peer",
+                    help="comma list of geo, bound, timed, peer, sizes (sizes runs only when named)")
     ap.add_argument("--writes", type=lambda s: int(float(s)), default=20_000_000,
                     help="uniform overwrites after the fill in part (a)")
     ap.add_argument("--timed-writes", type=lambda s: int(float(s)), default=2_000_000)
@@ -460,6 +512,10 @@ def main():
                     help="peer: segments beyond the logical space and the free target, as a fraction of it")
     ap.add_argument("--peer-minfree", type=int, default=64, help="peer: free-segment target (ftl.minfree)")
     ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--size-writes", type=lambda s: int(float(s)), default=5_000_000,
+                    help="part sizes: uniform overwrites after the fill at each logical size")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="part sizes: also count instructions per NAND op with valgrind (about a minute)")
     ap.add_argument("--only", help="part (a): only the geometries whose name contains this")
     ap.add_argument("--workdir", default=os.path.join(os.path.expanduser("~"), ".cache", "ftlsim-bench-speed"),
                     help="traces, outputs and the peer's build (outside the repository; not a symbolic link)")
@@ -479,6 +535,8 @@ def main():
         part_timed(a)
     if "peer" in parts:
         part_peer(a)
+    if "sizes" in parts:
+        part_sizes(a)
     return 0
 
 

@@ -222,7 +222,9 @@ def part_sizes(a):
         ops = h + g
         cpu = statistics.median(row["cpu"])
         instr = "-"
-        if a.callgrind:
+        if a.callgrind and not shutil.which("valgrind"):
+            instr = "no valgrind"
+        elif a.callgrind:
             done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", a.ftlsim,
                                    "--trace", row["trace"], "--no-progress", "--force", "--out", out] + row["args"],
                                   capture_output=True, text=True)

@@ -6,6 +6,7 @@
 #include "ftl/victim_fifo.h"
 #include "ftl/victim_heap.h"
 #include "ftl/victim_sampled.h"
+#include "reference/pqueue_model.h"
 
 using namespace ftlsim::ftl;
 
@@ -126,71 +127,22 @@ TEST_CASE("the greedy heap's quick answers agree with select", "[ftl][unit]") {
   CHECK_FALSE(g.declines_background(t, 3));  // empty: nothing queued to decline
 }
 
-namespace {
-// pqueue.c's rules written out plainly, as FEMU runs them (hw/femu/lib/
-// pqueue.c: insert bubbles up, pop moves the last entry to the root and
-// percolates it down through maxchild, change_priority after a key fell
-// bubbles up or else percolates down), over unit numbers keyed by t.valid.
-struct PlainPqueue {
-  const UnitTable* t = nullptr;
-  std::vector<UnitId> heap{kNoUnit};  // heap[1..n]
-  uint32_t key(size_t i) const { return t->valid[heap[i]]; }
-  void bubble_up(size_t i) {
-    while (i > 1 && key(i / 2) > key(i)) {
-      std::swap(heap[i], heap[i / 2]);
-      i /= 2;
-    }
-  }
-  void percolate_down(size_t i) {
-    for (;;) {
-      const size_t n = heap.size() - 1, left = 2 * i;
-      if (left > n) return;
-      const size_t child = left + 1 <= n && key(left) > key(left + 1) ? left + 1 : left;
-      if (key(i) <= key(child)) return;
-      std::swap(heap[i], heap[child]);
-      i = child;
-    }
-  }
-  size_t find(UnitId u) const {
-    for (size_t i = 1; i < heap.size(); ++i)
-      if (heap[i] == u) return i;
-    return 0;
-  }
-  void insert(UnitId u) {
-    heap.push_back(u);
-    bubble_up(heap.size() - 1);
-  }
-  UnitId pop() {
-    const UnitId top = heap[1];
-    heap[1] = heap.back();
-    heap.pop_back();
-    if (heap.size() > 1) percolate_down(1);
-    return top;
-  }
-  void fell(UnitId u) {  // u's key fell by one
-    const size_t i = find(u);
-    if (i > 1 && key(i / 2) > key(i)) {
-      bubble_up(i);
-    } else {
-      percolate_down(i);
-    }
-  }
-};
-}  // namespace
-
 TEST_CASE("the greedy heap keeps pqueue.c's exact shape through random closes, invalidations and pops", "[ftl][unit]") {
   // Units of 16 slots: keys 0..16 over up to 600 queued units, so most keys
   // tie and the heap is 10 levels deep: where a tie sits is all pqueue.c's
   // rules. After every step the whole heap, index by index, is compared
-  // with PlainPqueue's, and each pop's unit too.
+  // with the reference FTL's plain pqueue.c (reference/pqueue_model.h), and
+  // each pop's unit too.
   for (const uint32_t seed : {1u, 2u, 3u}) {
     constexpr uint32_t kUnits = 600, kSlots = 16;
     UnitTable t;
     t.resize(kUnits, kSlots);
     HeapVictims g;
     g.init(t, 1);
-    PlainPqueue plain;
-    plain.t = &t;
+    std::vector<UnitId> heap{kNoUnit};
+    std::vector<uint32_t> pos(kUnits, 0);
+    ftlsim::reftest::PqueueModel model{heap, [&](UnitId u) { return t.valid[u]; },
+                                       [&](UnitId u) -> uint32_t& { return pos[u]; }};
     std::mt19937 gen(seed);
     const auto rng = [&] { return static_cast<uint32_t>(gen()); };
     std::vector<UnitId> closed;  // closed units, queued or full
@@ -203,16 +155,16 @@ TEST_CASE("the greedy heap keeps pqueue.c's exact shape through random closes, i
         t.valid[u] = kSlots - rng() % 5;
         t.state[u] = UnitState::kClosed;
         g.on_close(t, u);
-        if (t.valid[u] != kSlots) plain.insert(u);
+        if (t.valid[u] != kSlots) model.insert(u);
         closed.push_back(u);
-      } else if (what == 1 && plain.heap.size() > 1) {  // a forced pass takes the top
-        deep_pops += plain.heap.size() > 256;
-        const UnitId expect = plain.pop();
+      } else if (what == 1 && heap.size() > 1) {  // a forced pass takes the top
+        deep_pops += heap.size() > 256;
+        const UnitId expect = model.pop();
         REQUIRE(g.select(t, forced()) == expect);
         ++pops;
         t.valid[expect] = kSlots - rng() % 3;  // erased and written again at once
         g.on_close(t, expect);
-        if (t.valid[expect] != kSlots) plain.insert(expect);
+        if (t.valid[expect] != kSlots) model.insert(expect);
       } else if (!closed.empty()) {  // a slot of a closed unit goes invalid
         const UnitId u = closed[rng() % closed.size()];
         if (t.valid[u] == 0) continue;
@@ -220,12 +172,12 @@ TEST_CASE("the greedy heap keeps pqueue.c's exact shape through random closes, i
         --t.valid[u];
         g.on_invalidate(t, u);
         if (was_full) {
-          plain.insert(u);
+          model.insert(u);
         } else {
-          plain.fell(u);
+          model.change_priority(u);
         }
       }
-      REQUIRE(g.order() == plain.heap);
+      REQUIRE(g.order() == heap);
     }
     CHECK(pops > 500);
     CHECK(deep_pops > 100);  // pops from a heap of 9 levels or more

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "pqueue_model.h"
+
 namespace ftlsim::reftest {
 namespace {
 
@@ -225,58 +227,15 @@ class Reference {
     return li * per_line + (rank * c_.planes + plane) * c_.pages + page;
   }
 
-  // ---- the victim heap, exactly docs/model.md "Victim queue" ----
+  // ---- the victim heap, exactly docs/model.md "Victim queue" (pqueue_model.h) ----
   uint32_t key(uint32_t u) const { return units_[u].valid; }
-  void place_at(Pool& p, uint32_t i, uint32_t u) {
-    p.heap[i] = u;
-    units_[u].pos = i;
+  auto heap_of(Pool& p) {
+    return PqueueModel{p.heap, [this](uint32_t u) { return key(u); },
+                       [this](uint32_t u) -> uint32_t& { return units_[u].pos; }};
   }
-  void bubble_up(Pool& p, uint32_t i) {
-    const uint32_t moving = p.heap[i];
-    while (i > 1 && key(p.heap[i / 2]) > key(moving)) {
-      place_at(p, i, p.heap[i / 2]);
-      i /= 2;
-    }
-    place_at(p, i, moving);
-  }
-  uint32_t maxchild(const Pool& p, uint32_t i) const {
-    const uint32_t n = static_cast<uint32_t>(p.heap.size()) - 1;
-    const uint32_t left = 2 * i;
-    if (left > n) return 0;
-    if (left + 1 <= n && key(p.heap[left]) > key(p.heap[left + 1])) return left + 1;
-    return left;
-  }
-  void percolate_down(Pool& p, uint32_t i) {
-    const uint32_t moving = p.heap[i];
-    for (uint32_t child = maxchild(p, i); child != 0 && key(moving) > key(p.heap[child]); child = maxchild(p, i)) {
-      place_at(p, i, p.heap[child]);
-      i = child;
-    }
-    place_at(p, i, moving);
-  }
-  void heap_insert(Pool& p, uint32_t u) {
-    p.heap.push_back(u);
-    bubble_up(p, static_cast<uint32_t>(p.heap.size()) - 1);
-  }
-  uint32_t heap_pop(Pool& p) {
-    const uint32_t top = p.heap[1];
-    const uint32_t last = p.heap.back();
-    p.heap.pop_back();
-    units_[top].pos = 0;
-    if (p.heap.size() > 1) {
-      p.heap[1] = last;
-      percolate_down(p, 1);
-    }
-    return top;
-  }
-  void change_priority(Pool& p, uint32_t u) {
-    const uint32_t i = units_[u].pos;
-    if (i > 1 && key(p.heap[i / 2]) > key(u)) {
-      bubble_up(p, i);
-    } else {
-      percolate_down(p, i);
-    }
-  }
+  void heap_insert(Pool& p, uint32_t u) { heap_of(p).insert(u); }
+  uint32_t heap_pop(Pool& p) { return heap_of(p).pop(); }
+  void change_priority(Pool& p, uint32_t u) { heap_of(p).change_priority(u); }
   bool heap_empty(const Pool& p) const { return p.heap.size() == 1; }
 
   // ---- streams and units ----

@@ -8,6 +8,7 @@ Desnoyers' sssl-ftlsim on the identical stream.
   bench/bench_speed.py --old OLD_FTLSIM --parts geo --pairs 5   # paired A/B per geometry
   bench/bench_speed.py --old OLD_FTLSIM --parts timed --pairs 5 # timed/fast of each, new/old timed
   bench/bench_speed.py --parts sizes --pairs 6 --callgrind       # the 1x1 device's time per op by map size
+  bench/bench_speed.py --parts plain --pairs 6 --callgrind       # the engine against a plain one-die FTL
 
 Every figure is CPU time of the child process (user + system, from wait4),
 not wall time: the machine is shared. Runs of two binaries (--old) or two
@@ -42,6 +43,10 @@ sizes (only when named in --parts): the 1x1 LUN with 64-page units of (a)
     at 1, 2, 4 and 8 GiB logical, fill + --size-writes writes each, the sizes
     interleaved: CPU per NAND op as the maps outgrow the caches while the
     work per op stays about the same (--callgrind: instructions per op).
+plain (only when named): the engine against bench/plain_line_ftl.cpp, a
+    plain FEMU-exact FTL for one die and nothing else, on the 8 GiB trace of
+    part sizes, interleaved; stops if any counter differs (--callgrind:
+    instructions per op of each).
 """
 import argparse
 import json
@@ -113,6 +118,16 @@ def sim(ftlsim, trace, args, out):
 
 def spread(xs):
     return f"{statistics.median(xs):.3f} ({min(xs):.3f}..{max(xs):.3f})"
+
+
+def instructions_per_op(cmd, ops):
+    """Instructions per NAND op in one valgrind run of cmd, or why there is no count."""
+    if not shutil.which("valgrind"):
+        return "no valgrind"
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                          capture_output=True, text=True)
+    m = re.search(r"refs:\s+([\d,]+)", done.stderr)
+    return f"{int(m.group(1).replace(',', '')) / ops:.1f}" if done.returncode == 0 and m else "valgrind failed"
 
 
 def part_geo(a):
@@ -222,16 +237,56 @@ def part_sizes(a):
         ops = h + g
         cpu = statistics.median(row["cpu"])
         instr = "-"
-        if a.callgrind and not shutil.which("valgrind"):
-            instr = "no valgrind"
-        elif a.callgrind:
-            done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", a.ftlsim,
-                                   "--trace", row["trace"], "--no-progress", "--force", "--out", out] + row["args"],
-                                  capture_output=True, text=True)
-            m = re.search(r"refs:\s+([\d,]+)", done.stderr)
-            instr = f"{int(m.group(1).replace(',', '')) / ops:.1f}" if done.returncode == 0 and m else "valgrind failed"
+        if a.callgrind:
+            instr = instructions_per_op([a.ftlsim, "--trace", row["trace"], "--no-progress", "--force", "--out", out] +
+                                        row["args"], ops)
         print(f"| {size} | {row['maps']:.1f} | {w:.4f} | {ops / 1e6:.1f} M | {spread(row['cpu'])} | "
               f"{cpu / ops * 1e9:.2f} | {ops / cpu / 1e6:.1f} | {instr} |", flush=True)
+    print()
+
+
+def part_plain(a):
+    print("## The engine against a plain FEMU-exact FTL for one die (bench/plain_line_ftl.cpp), same trace")
+    name = "1x1 LUN, 64-page units, 8G"
+    trace = gen(a.ftlsim, a.workdir, name, ["--logical", "8G"], a.size_writes)
+    sim_args = ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", "8G",
+                "--op", "0.333333"]
+    exe = os.path.join(a.workdir, "plain_line_ftl")
+    subprocess.run(["g++", "-O2", "-std=c++20", "-I", os.path.join(ROOT, "tests", "reference"),
+                    os.path.join(HERE, "plain_line_ftl.cpp"), "-o", exe], check=True)
+    out = os.path.join(a.workdir, "out-plain")
+    engine_cmd = [a.ftlsim, "--trace", trace, "--no-progress", "--force", "--out", out] + sim_args
+    cpu = {"engine": [], "plain": []}
+    plain_cmd = None
+    for r in range(a.pairs):
+        for who in (("engine", "plain") if r % 2 == 0 else ("plain", "engine")):
+            if who == "engine":
+                c, _ = timed(engine_cmd)
+                if plain_cmd is None:
+                    s = summary(out)
+                    geo, gc = s["config"]["geometry"], s["config"]["gc"]
+                    want = (s["host_pages"], s["gc_pages"], s["unit_erases"])
+                    plain_cmd = [exe, trace, str(geo["lines"]), str(geo["pages_per_block"]),
+                                 str(geo["logical_bytes"] // geo["page_bytes"]), str(gc["thres_units"]),
+                                 str(gc["thres_units_high"])]
+            else:  # after the engine's first run, which gives its arguments
+                c, text = timed(plain_cmd)
+                got = tuple(int(x) for x in text.split())
+                if got != want:
+                    sys.exit(f"plain_line_ftl's counters (host, gc, erases) {got} differ from the engine's {want}")
+            cpu[who].append(c)
+    ops = want[0] + want[1]
+    ratios = [p / e for p, e in zip(cpu["plain"], cpu["engine"])]
+    print(f"Fill + {a.size_writes} uniform writes, 8 GiB logical, {ops / 1e6:.1f} M NAND pages; counters equal; "
+          f"plain/engine CPU per pair: median (min..max) {spread(ratios)}.")
+    print()
+    print("| program | CPU s: median (min..max) | ns per NAND op | M ops/CPU s | instructions per NAND op |")
+    print("|---|---|---|---|---|")
+    for who, cmd in (("engine (ftlsim)", engine_cmd), ("plain_line_ftl", plain_cmd)):
+        xs = cpu["engine" if who.startswith("engine") else "plain"]
+        c = statistics.median(xs)
+        instr = instructions_per_op(cmd, ops) if a.callgrind else "-"
+        print(f"| {who} | {spread(xs)} | {c / ops * 1e9:.2f} | {ops / c / 1e6:.1f} | {instr} |", flush=True)
     print()
 
 
@@ -504,7 +559,7 @@ def main():
                     "its own timed/fast ratio and new/old timed CPU, in part (c) its own ratio to the peer from "
                     "the same rounds")
     ap.add_argument("--parts", default="geo,bound,timed,peer",
-                    help="comma list of geo, bound, timed, peer, sizes (sizes runs only when named)")
+                    help="comma list of geo, bound, timed, peer, sizes, plain (the last two run only when named)")
     ap.add_argument("--writes", type=lambda s: int(float(s)), default=20_000_000,
                     help="uniform overwrites after the fill in part (a)")
     ap.add_argument("--timed-writes", type=lambda s: int(float(s)), default=2_000_000)
@@ -515,9 +570,10 @@ def main():
     ap.add_argument("--peer-minfree", type=int, default=64, help="peer: free-segment target (ftl.minfree)")
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--size-writes", type=lambda s: int(float(s)), default=5_000_000,
-                    help="part sizes: uniform overwrites after the fill at each logical size")
+                    help="parts sizes and plain: uniform overwrites after the fill at each logical size")
     ap.add_argument("--callgrind", action="store_true",
-                    help="part sizes: also count instructions per NAND op with valgrind (about a minute)")
+                    help="parts sizes and plain: also count instructions per NAND op with valgrind (about a "
+                         "minute)")
     ap.add_argument("--only", help="part (a): only the geometries whose name contains this")
     ap.add_argument("--workdir", default=os.path.join(os.path.expanduser("~"), ".cache", "ftlsim-bench-speed"),
                     help="traces, outputs and the peer's build (outside the repository; not a symbolic link)")
@@ -539,6 +595,8 @@ def main():
         part_peer(a)
     if "sizes" in parts:
         part_sizes(a)
+    if "plain" in parts:
+        part_plain(a)
     return 0
 
 

@@ -3,8 +3,9 @@
 // "Victim queue" states them, written plainly: a binary min-heap d[1..n] of
 // unit numbers (d[0] unused) keyed by key(u), each unit's index kept by the
 // caller through pos(u) (0: not queued). The reference FTL's victim heap
-// (reference_ftl.cpp), and what tests/ftl/test_victims.cpp compares the
-// engine's HeapVictims with, index by index.
+// (reference_ftl.cpp), what tests/ftl/test_victims.cpp compares the
+// engine's HeapVictims with, index by index, and the heap of the plain
+// one-die FTL bench/plain_line_ftl.cpp.
 #include <cstdint>
 #include <vector>
 

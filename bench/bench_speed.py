@@ -8,7 +8,7 @@ Desnoyers' sssl-ftlsim on the identical stream.
   bench/bench_speed.py --old OLD_FTLSIM --parts geo --pairs 5   # paired A/B per geometry
   bench/bench_speed.py --old OLD_FTLSIM --parts timed --pairs 5 # timed/fast of each, new/old timed
   bench/bench_speed.py --parts sizes --pairs 6 --callgrind       # the 1x1 device's time per op by map size
-  bench/bench_speed.py --parts plain --pairs 6 --callgrind       # the engine against a plain one-die FTL
+  bench/bench_speed.py --parts plain --pairs 8 --callgrind       # the engine against a plain one-die FTL
 
 Every figure is CPU time of the child process (user + system, from wait4),
 not wall time: the machine is shared. Runs of two binaries (--old) or two
@@ -65,13 +65,19 @@ ROOT = os.path.dirname(HERE)
 PEER_URL = "https://github.com/pjd-nu/sssl-ftlsim"
 TARGET_OPS = 150e6
 
+
+
+def one_die_args(logical):
+    """Simulation arguments of the 1x1 LUN with 64-page units at `logical` (e.g. "8G")."""
+    return ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", logical,
+            "--op", "0.333333"]
+
+
 # (name, gen arguments, simulation arguments)
 GEOMETRIES = [
     ("femu-default", ["--logical", "12G"], ["--preset", "femu-default"]),
     ("femu-eth (64 GiB logical)", ["--logical", "64G"], ["--preset", "femu-eth"]),
-    ("1x1 LUN, 64-page units", ["--logical", "8G"],
-     ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", "8G",
-      "--op", "0.333333"]),
+    ("1x1 LUN, 64-page units", ["--logical", "8G"], one_die_args("8G")),
 ]
 
 
@@ -100,6 +106,11 @@ def find_key(obj, key):
             if r is not None:
                 return r
     return None
+
+
+def one_die_trace(a, logical):
+    """The trace of parts sizes and plain at `logical`: a fill and --size-writes uniform writes."""
+    return gen(a.ftlsim, a.workdir, f"1x1 LUN, 64-page units, {logical}", ["--logical", logical], a.size_writes)
 
 
 def gen(ftlsim, workdir, name, gen_args, writes):
@@ -211,11 +222,7 @@ def part_sizes(a):
     sizes = ["1G", "2G", "4G", "8G"]
     rows = {}
     for size in sizes:
-        name = f"1x1 LUN, 64-page units, {size}"
-        sim_args = ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", size,
-                    "--op", "0.333333"]
-        rows[size] = {"trace": gen(a.ftlsim, a.workdir, name, ["--logical", size], a.size_writes), "args": sim_args,
-                      "cpu": [], "ref": None}
+        rows[size] = {"trace": one_die_trace(a, size), "args": one_die_args(size), "cpu": [], "ref": None}
     out = os.path.join(a.workdir, "out-sizes")
     for r in range(a.pairs):
         for size in (sizes if r % 2 == 0 else sizes[::-1]):
@@ -247,15 +254,12 @@ def part_sizes(a):
 
 def part_plain(a):
     print("## The engine against a plain FEMU-exact FTL for one die (bench/plain_line_ftl.cpp), same trace")
-    name = "1x1 LUN, 64-page units, 8G"
-    trace = gen(a.ftlsim, a.workdir, name, ["--logical", "8G"], a.size_writes)
-    sim_args = ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", "8G",
-                "--op", "0.333333"]
+    trace = one_die_trace(a, "8G")
     exe = os.path.join(a.workdir, "plain_line_ftl")
     subprocess.run(["g++", "-O2", "-std=c++20", "-I", os.path.join(ROOT, "tests", "reference"),
                     os.path.join(HERE, "plain_line_ftl.cpp"), "-o", exe], check=True)
     out = os.path.join(a.workdir, "out-plain")
-    engine_cmd = [a.ftlsim, "--trace", trace, "--no-progress", "--force", "--out", out] + sim_args
+    engine_cmd = [a.ftlsim, "--trace", trace, "--no-progress", "--force", "--out", out] + one_die_args("8G")
     cpu = {"engine": [], "plain": []}
     plain_cmd = None
     for r in range(a.pairs):
@@ -282,11 +286,11 @@ def part_plain(a):
     print()
     print("| program | CPU s: median (min..max) | ns per NAND op | M ops/CPU s | instructions per NAND op |")
     print("|---|---|---|---|---|")
-    for who, cmd in (("engine (ftlsim)", engine_cmd), ("plain_line_ftl", plain_cmd)):
-        xs = cpu["engine" if who.startswith("engine") else "plain"]
+    for label, who, cmd in (("engine (ftlsim)", "engine", engine_cmd), ("plain_line_ftl", "plain", plain_cmd)):
+        xs = cpu[who]
         c = statistics.median(xs)
         instr = instructions_per_op(cmd, ops) if a.callgrind else "-"
-        print(f"| {who} | {spread(xs)} | {c / ops * 1e9:.2f} | {ops / c / 1e6:.1f} | {instr} |", flush=True)
+        print(f"| {label} | {spread(xs)} | {c / ops * 1e9:.2f} | {ops / c / 1e6:.1f} | {instr} |", flush=True)
     print()
 
 

@@ -1,19 +1,21 @@
 // A plain FEMU-exact FTL for a device of one die and one plane (the 1x1 LUN
 // of issue #27), to compare the engine with: the line path of
-// docs/model.md (rules 1, 2, 9 to 12 and 14, one pool, greedy victims in
-// pqueue.c's heap, tests/reference/pqueue_model.h) written for this case
-// and nothing else. An l2p and a p2l array, the p2l entry of an invalid
+// docs/model.md (rules 1, 2, 9, 10, 12 and 14, one pool, greedy victims in
+// pqueue.c's heap, tests/reference/pqueue_model.h; rule 11's thresholds in
+// lines are arguments) written for this case and nothing else. An l2p and a p2l array, the p2l entry of an invalid
 // slot set to a sentinel (so a GC pass reads its victim's live slots from
 // the p2l alone), a valid count and a heap position per line, the free
 // lines in a ring; no statistics beyond the counters printed, no options.
-// It prefetches as the engine does: a write's l2p entry 16 records ahead,
-// its old slot's lines 4 ahead. Aligned 4 KiB-multiple writes only.
+// Its look-ahead has two stages, a write's l2p entry 16 records ahead and
+// its old slot's lines 4 ahead (the engine's has three, 64, 16 and 4
+// ahead: ftl/page_ftl.h, and prefetches its GC copies' lines too).
+// Aligned 4 KiB-multiple writes only.
 //
 // bench/bench_speed.py --parts plain runs it beside the engine on part
-// (a)'s 1x1 trace and stops if any counter differs, so it does the engine's
-// work; what it leaves out is the engine's generality (FDP, timing, other
-// rules and victim policies, trims, reads, statistics). Nothing in src/
-// uses it, and it is checked only by that comparison.
+// sizes' 8 GiB trace, with the engine's line count and thresholds, and
+// stops if any counter differs, so it does the engine's work; what it leaves out is the engine's generality (FDP,
+// timing, other rules and victim policies, trims, reads, statistics). Nothing in src/ uses it, and it is checked only
+// by that comparison.
 //
 //   g++ -O2 -std=c++20 -I tests/reference bench/plain_line_ftl.cpp -o /tmp/plain_line_ftl
 //   /tmp/plain_line_ftl TRACE.ftr LINES PAGES LOGICAL_SLOTS THRES_LINES THRES_HIGH_LINES

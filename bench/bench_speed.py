@@ -44,9 +44,9 @@ sizes (only when named in --parts): the 1x1 LUN with 64-page units of (a)
     interleaved: CPU per NAND op as the maps outgrow the caches while the
     work per op stays about the same (--callgrind: instructions per op).
 plain (only when named): the engine against bench/plain_line_ftl.cpp, a
-    plain FEMU-exact FTL for one die and nothing else, on the 8 GiB trace of
-    part sizes, interleaved; stops if any counter differs (--callgrind:
-    instructions per op of each).
+    plain FEMU-exact FTL for one die and nothing else, on part sizes' trace
+    at each of --plain-logical (8G; e.g. 1G,8G), interleaved; stops if any
+    counter differs (--callgrind: instructions per op of each).
 """
 import argparse
 import json
@@ -254,44 +254,45 @@ def part_sizes(a):
 
 def part_plain(a):
     print("## The engine against a plain FEMU-exact FTL for one die (bench/plain_line_ftl.cpp), same trace")
-    trace = one_die_trace(a, "8G")
     exe = os.path.join(a.workdir, "plain_line_ftl")
     subprocess.run(["g++", "-O2", "-std=c++20", "-I", os.path.join(ROOT, "tests", "reference"),
                     os.path.join(HERE, "plain_line_ftl.cpp"), "-o", exe], check=True)
     out = os.path.join(a.workdir, "out-plain")
-    engine_cmd = [a.ftlsim, "--trace", trace, "--no-progress", "--force", "--out", out] + one_die_args("8G")
-    cpu = {"engine": [], "plain": []}
-    plain_cmd = None
-    for r in range(a.pairs):
-        for who in (("engine", "plain") if r % 2 == 0 else ("plain", "engine")):
-            if who == "engine":
-                c, _ = timed(engine_cmd)
-                if plain_cmd is None:
-                    s = summary(out)
-                    geo, gc = s["config"]["geometry"], s["config"]["gc"]
-                    want = (s["host_pages"], s["gc_pages"], s["unit_erases"])
-                    plain_cmd = [exe, trace, str(geo["lines"]), str(geo["pages_per_block"]),
-                                 str(geo["logical_bytes"] // geo["page_bytes"]), str(gc["thres_units"]),
-                                 str(gc["thres_units_high"])]
-            else:  # after the engine's first run, which gives its arguments
-                c, text = timed(plain_cmd)
-                got = tuple(int(x) for x in text.split())
-                if got != want:
-                    sys.exit(f"plain_line_ftl's counters (host, gc, erases) {got} differ from the engine's {want}")
-            cpu[who].append(c)
-    ops = want[0] + want[1]
-    ratios = [p / e for p, e in zip(cpu["plain"], cpu["engine"])]
-    print(f"Fill + {a.size_writes} uniform writes, 8 GiB logical, {ops / 1e6:.1f} M NAND pages; counters equal; "
-          f"plain/engine CPU per pair: median (min..max) {spread(ratios)}.")
-    print()
-    print("| program | CPU s: median (min..max) | ns per NAND op | M ops/CPU s | instructions per NAND op |")
-    print("|---|---|---|---|---|")
-    for label, who, cmd in (("engine (ftlsim)", "engine", engine_cmd), ("plain_line_ftl", "plain", plain_cmd)):
-        xs = cpu[who]
-        c = statistics.median(xs)
-        instr = instructions_per_op(cmd, ops) if a.callgrind else "-"
-        print(f"| {label} | {spread(xs)} | {c / ops * 1e9:.2f} | {ops / c / 1e6:.1f} | {instr} |", flush=True)
-    print()
+    for logical in a.plain_logical.split(","):
+        trace = one_die_trace(a, logical)
+        engine_cmd = [a.ftlsim, "--trace", trace, "--no-progress", "--force", "--out", out] + one_die_args(logical)
+        cpu = {"engine": [], "plain": []}
+        plain_cmd = None
+        for r in range(a.pairs):
+            for who in (("engine", "plain") if r % 2 == 0 else ("plain", "engine")):
+                if who == "engine":
+                    c, _ = timed(engine_cmd)
+                    if plain_cmd is None:
+                        s = summary(out)
+                        geo, gc = s["config"]["geometry"], s["config"]["gc"]
+                        want = (s["host_pages"], s["gc_pages"], s["unit_erases"])
+                        plain_cmd = [exe, trace, str(geo["lines"]), str(geo["pages_per_block"]),
+                                     str(geo["logical_bytes"] // geo["page_bytes"]), str(gc["thres_units"]),
+                                     str(gc["thres_units_high"])]
+                else:  # after the engine's first run, which gives its arguments
+                    c, text = timed(plain_cmd)
+                    got = tuple(int(x) for x in text.split())
+                    if got != want:
+                        sys.exit(f"plain_line_ftl's counters (host, gc, erases) {got} differ from the engine's {want}")
+                cpu[who].append(c)
+        ops = want[0] + want[1]
+        ratios = [p / e for p, e in zip(cpu["plain"], cpu["engine"])]
+        print(f"Fill + {a.size_writes} uniform writes, {logical} logical, {ops / 1e6:.1f} M NAND pages; counters "
+              f"equal; plain/engine CPU per pair: median (min..max) {spread(ratios)}.")
+        print()
+        print("| program | CPU s: median (min..max) | ns per NAND op | M ops/CPU s | instructions per NAND op |")
+        print("|---|---|---|---|---|")
+        for label, who, cmd in (("engine (ftlsim)", "engine", engine_cmd), ("plain_line_ftl", "plain", plain_cmd)):
+            xs = cpu[who]
+            c = statistics.median(xs)
+            instr = instructions_per_op(cmd, ops) if a.callgrind else "-"
+            print(f"| {label} | {spread(xs)} | {c / ops * 1e9:.2f} | {ops / c / 1e6:.1f} | {instr} |", flush=True)
+        print()
 
 
 def part_timed(a):
@@ -573,6 +574,8 @@ def main():
                     help="peer: segments beyond the logical space and the free target, as a fraction of it")
     ap.add_argument("--peer-minfree", type=int, default=64, help="peer: free-segment target (ftl.minfree)")
     ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--plain-logical", default="8G",
+                    help="part plain: comma list of the logical sizes to run it at (the traces of part sizes)")
     ap.add_argument("--size-writes", type=lambda s: int(float(s)), default=5_000_000,
                     help="parts sizes and plain: uniform overwrites after the fill at each logical size")
     ap.add_argument("--callgrind", action="store_true",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # check_sim_only.sh SIM_ONLY_BINARY FULL_BINARY: the simulator built without
-# live replay (CMake preset sim-only, FTLSIM_REPLAY=OFF) links none of
-# liburing, libnvme and libblkid, simulates exactly as the full build does,
-# and refuses `replay` with one line before creating its target.
-# Run by `make test` (Makefile target sim-only-check).
+# live replay (FTLSIM_REPLAY=OFF, as the CMake preset sim-only builds it; the
+# release tree's src/cli/sim-only/ftlsim links the same objects that way)
+# links none of liburing, libnvme and libblkid, simulates exactly as the
+# full build does, and refuses `replay` with one line before creating its
+# target. Run by `make test` (Makefile target sim-only-check).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 sim="${1:?usage: check_sim_only.sh SIM_ONLY_BINARY FULL_BINARY}" full="${2:?usage: check_sim_only.sh SIM_ONLY_BINARY FULL_BINARY}"

@@ -8,7 +8,7 @@ Desnoyers' sssl-ftlsim on the identical stream.
   bench/bench_speed.py --old OLD_FTLSIM --parts geo --pairs 5   # paired A/B per geometry
   bench/bench_speed.py --old OLD_FTLSIM --parts timed --pairs 5 # timed/fast of each, new/old timed
   bench/bench_speed.py --parts sizes --pairs 6 --callgrind       # the 1x1 device's time per op by map size
-  bench/bench_speed.py --parts plain --pairs 8 --callgrind       # the engine against a plain one-die FTL
+  bench/bench_speed.py --parts plain --plain-logical 1G,8G --pairs 6 --callgrind  # the engine against a plain one-die FTL
 
 Every figure is CPU time of the child process (user + system, from wait4),
 not wall time: the machine is shared. Runs of two binaries (--old) or two

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "common/analytic_waf.h"
+#include "sim/sim_test_util.h"
 #include "sim/simulate.h"
 #include "workload/synth.h"
 
@@ -64,7 +65,7 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
   p.fdp.handles = handles;
   set_kind(p.fdp, type);
   p.fdp.pi_gc_ru = pi_gc_ru;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
+  return test::simulate_records(c, recs, {}, p);
 }
 
 void check_same(const sim::SimResult& a, const sim::SimResult& b) {
@@ -94,7 +95,7 @@ TEST_CASE("with one placement ID, fdp reduces exactly to the non-FDP model", "[f
     p.fdp.handles = 1;
     set_kind(p.fdp, Kind::kPi);
     p.fdp.pi_gc_ru = false;
-    const auto r = sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
+    const auto r = test::simulate_records(c, recs, {}, p);
     CHECK(r.units == 256);
     check_same(r, single);
   }
@@ -234,7 +235,7 @@ TEST_CASE("initially isolated handles win at tight over-provisioning, persistent
     p.fdp.handles = 8;
     p.fdp.ru_bytes = 4u << 20;
     set_kind(p.fdp, type);
-    return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p).ftl.waf();
+    return test::simulate_records(c, recs, {}, p).ftl.waf();
   };
   const double tight_pi = waf(0.15, Kind::kPi);
   const double tight_ii = waf(0.15, Kind::kIi);

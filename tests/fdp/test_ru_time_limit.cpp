@@ -22,7 +22,7 @@ sim::SimResult run_limited(const ftl::FtlConfig& c, const std::vector<trace::Rec
   p.placement = fdp::parse_placement(placement);
   p.fdp.handles = handles;
   p.fdp.ru_time_limit_ns = limit_ns;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
+  return test::simulate_records(c, recs, {}, p);
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 #pragma once
 // Builders for in-memory traces and small devices used by the simulation
-// tests (their records: common/records.h).
+// tests (their records: common/records.h), and a run of such a trace.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "common/records.h"
 #include "core/rng.h"
+#include "fdp/placement.h"
 #include "ftl/ftl_config.h"
+#include "sim/simulate.h"
 #include "trace/record.h"
 
 namespace ftlsim::test {
@@ -43,6 +46,13 @@ inline void append_uniform(std::vector<trace::Record>& out, uint64_t slots, uint
   for (uint64_t i = 0; i < count; ++i) {
     out.push_back(rec(trace::Op::kWrite, rng.below(slots) * 8, 8, 0, out.size()));
   }
+}
+
+// Simulates `records`, an in-memory trace of 512-byte sectors that error
+// messages name "t.ftr", on device c.
+inline sim::SimResult simulate_records(const ftl::FtlConfig& c, std::span<const trace::Record> records,
+                                       const sim::SimOptions& o = {}, const fdp::PlacementSetup& p = {}) {
+  return sim::simulate(c, sim::TraceView{"t.ftr", records, kSectorBytes}, o, p);
 }
 
 }  // namespace ftlsim::test

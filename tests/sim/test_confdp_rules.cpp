@@ -42,7 +42,7 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
   sim::SimOptions o;
   o.keep_l2p = true;
   o.reset = reset;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, setup);
+  return test::simulate_records(c, recs, o, setup);
 }
 
 }  // namespace

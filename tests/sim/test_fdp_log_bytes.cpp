@@ -26,11 +26,6 @@ ftl::FtlConfig log_device(uint32_t lines, uint64_t logical_slots, double thres, 
   return test::two_channel_device(4, lines, logical_slots, thres, high);
 }
 
-sim::SimResult run_placed(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs,
-                          const fdp::PlacementSetup& p) {
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, sim::SimOptions{}, p);
-}
-
 fdp::PlacementSetup placement(const char* kind, uint32_t handles) {
   fdp::PlacementSetup p;
   p.placement = fdp::parse_placement(kind);
@@ -56,7 +51,7 @@ TEST_CASE("FDP log: HBMW and MBMW in the bytes the host sent, per handle", "[val
   const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 0, 12, 0),  test::rec(Op::kWrite, 12, 12, 0),
                                            test::rec(Op::kWrite, 24, 12, 0), test::rec(Op::kWrite, 40, 2, 1),
                                            test::rec(Op::kWrite, 48, 8, 1),  test::rec(Op::kWrite, 0, 1, 5)};
-  const auto r = run_placed(c, recs, placement("fdp", 2));
+  const auto r = test::simulate_records(c, recs, {}, placement("fdp", 2));
   CHECK(r.host_sent_bytes == 24064);
   CHECK(r.ftl.host_slots == 9);
   CHECK(r.ftl.gc_slots == 0);
@@ -95,7 +90,7 @@ TEST_CASE("FDP log: an unaligned stream gives the log WAF from the bytes sent", 
     recs.push_back(test::rec(Op::kWrite, lba, 12, 0));
     lba += 12;
   }
-  const auto r = run_placed(c, recs, placement("single", 1));
+  const auto r = test::simulate_records(c, recs, {}, placement("single", 1));
   CHECK(r.ftl.host_slots == 96);
   CHECK(r.host_sent_bytes == 48 * 6144);
   REQUIRE(r.ftl.gc_slots > 0);

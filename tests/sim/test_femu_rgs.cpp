@@ -35,7 +35,7 @@ fdp::PlacementSetup two_rgs(uint32_t handles, fdp::RgOf rg_of, bool min_rgif = f
 sim::SimResult run_rgs(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, const fdp::PlacementSetup& p) {
   sim::SimOptions o;
   o.keep_l2p = true;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, p);
+  return test::simulate_records(c, recs, o, p);
 }
 
 }  // namespace

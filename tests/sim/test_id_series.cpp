@@ -21,7 +21,7 @@ sim::SimResult run_series(const ftl::FtlConfig& c, const std::vector<trace::Reco
   sim::SimOptions o;
   o.id_series = true;
   o.precondition = pre;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, p);
+  return test::simulate_records(c, recs, o, p);
 }
 
 void write(std::vector<trace::Record>& out, uint64_t first, uint64_t last, uint16_t pid) {

@@ -27,7 +27,7 @@ sim::SimResult run(const std::vector<trace::Record>& recs, Precondition pre, uin
   o.precondition = pre;
   o.repeat = repeat;
   o.keep_l2p = true;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o);
+  return test::simulate_records(c, recs, o);
 }
 
 // 4 KiB writes of the given slots, record i at time i.
@@ -167,7 +167,7 @@ TEST_CASE("after preconditioning, reads of never-written slots get the read late
     o.timing.emplace();
     o.timing->mode = timing::HostMode::kClosed;
     o.timing->qd = 1;
-    const auto r = sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, o);
+    const auto r = test::simulate_records(tiny(), recs, o);
     REQUIRE(r.timing);
     const auto& reads = r.timing->ops[static_cast<size_t>(timing::HostOp::kRead)].latency;
     if (pre == Precondition::kNone) {
@@ -196,7 +196,7 @@ TEST_CASE("a fill is spread over the reclaim groups", "[validation]") {
   sim::SimOptions o;
   o.precondition = Precondition::kSeq;
   o.keep_l2p = true;
-  const auto r = sim::simulate(c, sim::TraceView{"t.ftr", writes({5}), 512}, o, p);
+  const auto r = test::simulate_records(c, writes({5}), o, p);
   REQUIRE(r.precondition);
   CHECK(r.precondition->host_slots == 32);
   CHECK(r.precondition->gc_slots == 0);
@@ -212,14 +212,13 @@ TEST_CASE("repeat and precondition refuse what they cannot do", "[unit]") {
   sim::SimOptions o;
   o.repeat = 2;
   o.timing.emplace();
-  CHECK_THROWS_WITH(sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, o),
-                    Catch::Contains("`repeat` works in fast mode only"));
+  CHECK_THROWS_WITH(test::simulate_records(tiny(), recs, o), Catch::Contains("`repeat` works in fast mode only"));
   sim::SimOptions z;
   z.repeat = 0;
-  CHECK_THROWS_AS(sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, z), InputError);
+  CHECK_THROWS_AS(test::simulate_records(tiny(), recs, z), InputError);
   sim::SimOptions d;
   d.precondition = Precondition::kSeq;
   d.reset.kind = sim::ResetAt::Kind::kDevice;
-  CHECK_THROWS_WITH(sim::simulate(tiny(), sim::TraceView{"t.ftr", recs, 512}, d),
+  CHECK_THROWS_WITH(test::simulate_records(tiny(), recs, d),
                     Catch::Contains("`precondition` cannot be combined with `reset-at` device"));
 }

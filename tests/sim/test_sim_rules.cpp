@@ -35,7 +35,7 @@ ftl::FtlConfig small_device(ftl::VictimPolicy victim) {
 sim::SimResult run_rules(const ftl::FtlConfig& c, const std::vector<trace::Record>& recs, bool wrap = false) {
   sim::SimOptions o;
   o.wrap = wrap;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o);
+  return test::simulate_records(c, recs, o);
 }
 
 }  // namespace
@@ -170,7 +170,7 @@ TEST_CASE("logical fit: remaps the touched pages densely in first-touch order", 
   sim::SimOptions o;
   o.fit = 0.5;
   o.keep_l2p = true;
-  const auto r = sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o);
+  const auto r = test::simulate_records(c, recs, o);
   CHECK(r.fit_footprint_slots == 4);
   REQUIRE(r.fitted_geometry);
   CHECK(r.fitted_geometry->logical_bytes == 8 * 4096);
@@ -191,7 +191,7 @@ TEST_CASE("logical fit: remaps the touched pages densely in first-touch order", 
   test::append_sequential(seq, 0, 1000);
   o.fit_op = 0.25;
   o.keep_l2p = false;
-  const auto s = sim::simulate(c, sim::TraceView{"t.ftr", seq, 512}, o);
+  const auto s = test::simulate_records(c, seq, o);
   REQUIRE(s.fitted_geometry);
   CHECK(s.fitted_geometry->logical_bytes == 2000 * 4096);
   CHECK(s.fitted_geometry->pages_per_block == 5);

@@ -39,7 +39,7 @@ sim::SimResult run(const ftl::FtlConfig& c, const std::vector<trace::Record>& re
                    std::optional<timing::TimingConfig> t, const fdp::PlacementSetup& placement = {}) {
   sim::SimOptions o;
   o.timing = t;
-  return sim::simulate(c, sim::TraceView{"t.ftr", recs, 512}, o, placement);
+  return test::simulate_records(c, recs, o, placement);
 }
 
 const LatencyHistogram& lat(const sim::SimResult& r, timing::HostOp op) {

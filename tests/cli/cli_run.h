@@ -142,11 +142,18 @@ inline void put(const std::filesystem::path& path, std::string_view text) {
   REQUIRE(out.good());
 }
 
-// A uniform trace `name` in `tmp` from `ftlsim gen --pattern uniform ARGS`;
-// "" when gen fails (the caller REQUIREs it).
+// `ftlsim gen --pattern uniform ARGS -o 'path'`, REQUIREd to succeed (what
+// gen printed is logged if not); returns path.
+inline std::string gen_uniform(const std::string& path, const std::string& args) {
+  const RunResult g = run_ftlsim("gen --pattern uniform " + args + " -o '" + path + "'");
+  INFO(g.output);
+  REQUIRE(g.exit_code == 0);
+  return path;
+}
+
+// gen_uniform() of the trace `name` in `tmp`.
 inline std::string uniform_trace(const TempDir& tmp, const std::string& name, const std::string& args) {
-  const std::string t = tmp.file(name);
-  return run_ftlsim("gen --pattern uniform " + args + " -o " + t).exit_code == 0 ? t : std::string();
+  return gen_uniform(tmp.file(name), args);
 }
 
 }  // namespace ftlsim::test

@@ -117,7 +117,7 @@ TEST_CASE("bad input and impossible configurations fail with one line and exit c
 TEST_CASE("only option names in backquotes become flags (a trace path in backquotes is printed as given)", "[cli]") {
   test::TempDir dir("flag");
   const std::string tr = dir.file("run`abc`.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o '" + tr + "'").exit_code == 0);
+  ftlsim::test::gen_uniform(tr, "--logical 8M --writes 1000");
   const auto r = run_ftlsim("--trace '" + tr + "' " + test::kDevice);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -137,7 +137,7 @@ TEST_CASE("a file named like an option in backquotes is printed as given", "[cli
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Catch::Contains("`force`: ") && !Catch::Contains("--force"));
   const std::string tr = dir.file("`gc-thres`.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o '" + tr + "'").exit_code == 0);
+  ftlsim::test::gen_uniform(tr, "--logical 8M --writes 1000");
   const auto r = run_ftlsim("--trace '" + tr + "' " + test::kDevice);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);

@@ -108,7 +108,7 @@ TEST_CASE("a trace that changes during a sweep leaves missing rows, and the reru
 TEST_CASE("error rows from a changed input are rerun, and --force reruns every error row", "[cli][hostile]") {
   const TempDir tmp("changed-rows");
   const std::string trace = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 12M --writes 20000 --seed 9 -o " + trace).exit_code == 0);
+  ftlsim::test::gen_uniform(trace, "--logical 12M --writes 20000 --seed 9");
   const std::string out = tmp.file("out");
   const std::string sweep = "--trace " + trace + " " + kSweepDevice + " --gc-thres 60,70 -j 1 --out " + out;
   REQUIRE(run_ftlsim(sweep).exit_code == 0);

@@ -22,7 +22,6 @@ namespace {
 
 std::string trace_of(const TempDir& tmp) {
   std::string t = test::uniform_trace(tmp, "g.ftr", "--logical 4M --writes 500 --seed 5");
-  REQUIRE(!t.empty());
   return t;
 }
 

@@ -17,10 +17,7 @@ namespace {
 
 // 2000 uniform 4 KiB writes over the first 1 GiB: fits every device below.
 std::string hint_trace(const TempDir& tmp) {
-  const std::string t = tmp.file("h.ftr");
-  const RunResult g = run_ftlsim("gen --pattern uniform --logical 1G --writes 2000 -o " + t);
-  REQUIRE(g.exit_code == 0);
-  return t;
+  return ftlsim::test::uniform_trace(tmp, "h.ftr", "--logical 1G --writes 2000");
 }
 
 RunResult sim(const std::string& trace, const std::string& args) {

@@ -56,7 +56,7 @@ void expect_error(const RunResult& r, const std::string& pattern, int code = 2) 
 
 std::string small_trace(const TempDir& tmp) {
   const std::string t = tmp.file("small.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 4M --writes 2000 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 4M --writes 2000");
   return t;
 }
 
@@ -413,7 +413,7 @@ TEST_CASE("ftrace-blk lost events saturate and keep the warning", "[cli][hostile
 TEST_CASE("a resumed sweep prints WAF exactly as an uninterrupted one", "[cli][hostile]") {
   const TempDir tmp("hostile-resume");
   const std::string trace = tmp.file("s.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 48M --fill --writes 30000 -o " + trace).exit_code == 0);
+  ftlsim::test::gen_uniform(trace, "--logical 48M --fill --writes 30000");
   const std::string cmd = "--trace " + trace + " " + kDevice + " --gc-thres 60,75 -j 1 --out " + tmp.file("sw");
   const RunResult first = run_ftlsim(cmd);
   REQUIRE(first.exit_code == 0);
@@ -443,7 +443,7 @@ TEST_CASE("a trace truncated during a timed replay ends it with a partial report
   // 4 KiB (header and about 130 records): the replay reaches the lost
   // records after about 1.3 s.
   const std::string trace = tmp.file("slow.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 2000 --iat 10ms -o " + trace).exit_code == 0);
+  ftlsim::test::gen_uniform(trace, "--logical 8M --writes 2000 --iat 10ms");
   const std::string out = tmp.file("out");
   const std::string cmd = std::string("sh -c '") + FTLSIM_BINARY + " replay --trace " + trace + " --target " +
                           tmp.file("s.img") + " --create 8M --mode timed --no-progress --out " + out +

@@ -191,7 +191,7 @@ TEST_CASE(
     "[cli]") {
   const TempDir tmp("keyed-options");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 --markers 200 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 1000 --markers 200");
   const std::map<std::string, Option> table = simulate_options();
   check_known("", options_in_help(help_of("")), table);
 
@@ -234,7 +234,7 @@ TEST_CASE(
 TEST_CASE("a sweep resumed with --id-series is another sweep: no folder without id_timeseries.csv is kept", "[cli]") {
   const TempDir tmp("keyed-id-series");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 1000");
   const std::string sweep = "--trace " + t + " --logical 8M --no-progress --gc-thres 60,70 --out " + tmp.file("sw");
   REQUIRE(run_ftlsim(sweep).exit_code == 0);
   const RunResult resumed = run_ftlsim(sweep + " --id-series");
@@ -259,8 +259,8 @@ TEST_CASE("compare and qd-sweep and replay: every option of theirs that changes 
           "[cli]") {
   const TempDir tmp("keyed-commands");
   const std::string t = tmp.file("t.ftr"), t2 = tmp.file("t2.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + t).exit_code == 0);
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 --seed 2 -o " + t2).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 1000");
+  ftlsim::test::gen_uniform(t2, "--logical 8M --writes 1000 --seed 2");
   const std::map<std::string, Option> common = simulate_options();
   int n = 0;
   const auto run_keys = [&](const std::string& args, const std::vector<std::string>& files) {

@@ -38,9 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string make_trace(const std::string& path) {
-  const RunResult g = run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + path);
-  REQUIRE(g.exit_code == 0);
-  return path;
+  return ftlsim::test::gen_uniform(path, "--logical 8M --writes 1000");
 }
 
 const std::string kSmall = "--logical 8M --no-progress";

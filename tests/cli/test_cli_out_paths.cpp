@@ -34,7 +34,7 @@ size_t lines_of(const std::string& text) {
 TEST_CASE("an empty --out or -o is refused by every command, before anything runs", "[cli]") {
   const TempDir tmp("out-empty");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 1000");
   const std::string small = " --logical 8M --no-progress";
   const std::string img = tmp.file("t.img");
   struct Case {
@@ -70,7 +70,7 @@ TEST_CASE("an empty --out or -o is refused by every command, before anything run
 TEST_CASE("the wrote line names an output folder given with repeated or trailing slashes cleanly", "[cli]") {
   const TempDir tmp("out-clean");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 1000");
   const std::string small = " --logical 8M --no-progress";
   struct Case {
     std::string args, folder, wrote;

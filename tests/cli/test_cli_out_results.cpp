@@ -24,10 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string make_results_trace(const std::string& path, const std::string& seed = "1") {
-  const RunResult g =
-      run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 --seed " + seed + " -o " + path + " --force");
-  REQUIRE(g.exit_code == 0);
-  return path;
+  return ftlsim::test::gen_uniform(path, "--logical 8M --writes 1000 --force --seed " + seed);
 }
 
 // Every regular file under `dir` with its bytes, for "nothing changed".

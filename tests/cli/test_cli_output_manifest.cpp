@@ -87,7 +87,7 @@ TEST_CASE(
     "[cli]") {
   const TempDir tmp("manifest-entry");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 1000 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 1000");
   const std::string small = " --logical 8M --no-progress";
   for (const std::string kind : {"file", "folder", "symlink", "fifo"}) {
     const std::string base = tmp.file(kind);

@@ -36,10 +36,7 @@ namespace fs = std::filesystem;
 
 // 48 MiB of uniform 4 KiB writes after a fill: fits kDevice's logical space.
 std::string make_trace(const TempDir& tmp, const std::string& name = "t.ftr", const std::string& writes = "20000") {
-  const std::string t = tmp.file(name);
-  const RunResult g = run_ftlsim("gen --pattern uniform --logical 48M --fill --writes " + writes + " -o " + t);
-  REQUIRE(g.exit_code == 0);
-  return t;
+  return ftlsim::test::uniform_trace(tmp, name, "--logical 48M --fill --writes " + writes);
 }
 
 // Runs `args` with the output file size limited to `kib` KiB (dash's ulimit

@@ -85,7 +85,6 @@ Ended run_into_closed_pipe(const std::string& args) {
 TEST_CASE("standard output: a failed write is one line and exit code 1, for every command", "[cli]") {
   const TempDir tmp("stdout");
   const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 2000");
-  REQUIRE_FALSE(t.empty());
   const std::string cmp = tmp.file("cmp");
   const std::vector<std::string> commands = {
       "--trace " + t + " " + kDevice,
@@ -127,7 +126,6 @@ TEST_CASE("standard output: a failed write is one line and exit code 1, for ever
 TEST_CASE("standard output: a reader that closed the pipe ends the command quietly, exit 0, no SIGPIPE", "[cli]") {
   const TempDir tmp("stdout-pipe");
   const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 48M --writes 300000");
-  REQUIRE_FALSE(t.empty());
   for (const std::string& c :
        {"dump " + t, std::string("--help"), "info " + t, "info --json " + t, "--trace " + t + " " + kDevice,
         "compare --trace " + t + " " + kDevice + " --b --gc-thres=60"}) {
@@ -155,7 +153,6 @@ TEST_CASE("standard output: a reader that closed the pipe ends the command quiet
 TEST_CASE("standard output or error onto an input is refused before a byte is written, for every command", "[cli]") {
   const TempDir tmp("stdout-input");
   const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 2000");
-  REQUIRE_FALSE(t.empty());
   const std::string original = test::slurp(t);
   const std::string csv = tmp.file("t.csv");
   REQUIRE(run_ftlsim("dump " + t + " -o " + csv).exit_code == 0);

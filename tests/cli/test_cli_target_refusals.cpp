@@ -39,9 +39,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string make_refusal_trace(const std::string& path, const std::string& writes = "1000") {
-  const RunResult g = run_ftlsim("gen --pattern uniform --logical 8M --writes " + writes + " -o " + path);
-  REQUIRE(g.exit_code == 0);
-  return path;
+  return ftlsim::test::gen_uniform(path, "--logical 8M --writes " + writes);
 }
 
 // `args` exits 2 with one line holding `message`.

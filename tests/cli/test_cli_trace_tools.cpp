@@ -596,7 +596,7 @@ TEST_CASE("info on a truncated trace names the file and the first incomplete rec
   TempDir dir("trunc");
   const std::string full = dir.file("full.ftr");
   // 100 writes and no fill: exactly 100 records.
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 1M --writes 100 -o " + full).exit_code == 0);
+  ftlsim::test::gen_uniform(full, "--logical 1M --writes 100");
   const std::string bytes = slurp(full);
   const uint64_t header = ftr_header_bytes(bytes);
   REQUIRE(bytes.size() == header + 100 * 24);

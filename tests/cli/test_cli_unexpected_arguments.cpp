@@ -18,7 +18,6 @@ namespace test = ftlsim::test;
 TEST_CASE("arguments nobody takes are named in the order given, by every command", "[cli]") {
   const TempDir tmp("extras");
   const std::string t = test::uniform_trace(tmp, "t.ftr", "--logical 8M --writes 100");
-  REQUIRE_FALSE(t.empty());
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"--trace " + t + " --gc-thres 60 --bogus a b c", "--bogus a b c"},
       {"qd-sweep --trace " + t + " --aa 1 --bb 2", "--aa 1 --bb 2"},
@@ -45,7 +44,7 @@ TEST_CASE("arguments nobody takes are named in the order given, by every command
 TEST_CASE("an option given twice is one line naming it, exit 2", "[cli]") {
   const TempDir tmp("twice");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 10 -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 10");
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--trace " + t + " --trace " + t, "ftlsim: error: --trace given 2 times; give it once (see --help)\n"},
       {"--trace " + t + " --gc-thres 60 --gc-thres 70 --gc-thres 80",

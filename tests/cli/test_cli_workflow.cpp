@@ -333,7 +333,7 @@ TEST_CASE("info warns when the timestamps imply more than a device sustains", "[
 TEST_CASE("a single run's --out holding another configuration's results is refused without --force", "[cli][out]") {
   const TempDir tmp("out-config");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 4000 --no-progress -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 4000 --no-progress");
   const std::string out = tmp.file("out");
   const std::string run = "--trace " + t + " " + kDevice + " --out " + out;
   REQUIRE(run_ftlsim(run + " --gc-thres 60").exit_code == 0);
@@ -349,8 +349,7 @@ TEST_CASE("a single run's --out holding another configuration's results is refus
   CHECK(slurp(out + "/summary.json") == first);
   // Another trace with the same options: refused too.
   const std::string t2 = tmp.file("t2.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 4000 --seed 2 --no-progress -o " + t2).exit_code ==
-          0);
+  ftlsim::test::gen_uniform(t2, "--logical 8M --writes 4000 --seed 2 --no-progress");
   CHECK(run_ftlsim("--trace " + t2 + " " + kDevice + " --out " + out + " --gc-thres 60").exit_code == 2);
   // With --force: this run's results.
   REQUIRE(run_ftlsim(run + " --gc-thres 70 --force").exit_code == 0);
@@ -372,7 +371,7 @@ TEST_CASE("a single run's --out holding another configuration's results is refus
 TEST_CASE("FDP device options given with single placement get a warning", "[cli][options]") {
   const TempDir tmp("single-opts");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 2000 --no-progress -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 2000 --no-progress");
   const std::string run = "--trace " + t + " " + kDevice;
   const RunResult plain = run_ftlsim(run);
   REQUIRE(plain.exit_code == 0);
@@ -410,7 +409,7 @@ TEST_CASE("under --rules confdp, single runs on the FDP device: its settings app
   // the FDP device, so its reclaim groups split the dies and move WAF.
   const TempDir tmp("confdp-single");
   const std::string t = tmp.file("t.ftr");
-  REQUIRE(run_ftlsim("gen --pattern uniform --logical 8M --writes 20000 --no-progress -o " + t).exit_code == 0);
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 20000 --no-progress");
   const std::string run = "--trace " + t + " " + kDevice;
   const auto waf_of = [](const RunResult& r) { return r.output.substr(r.output.find("WAF"), 20); };
   const RunResult one = run_ftlsim(run + " --rules confdp");

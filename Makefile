@@ -53,10 +53,11 @@ sim-only:
 	@cmake --preset sim-only >/dev/null
 	@cmake --build --preset sim-only -j $(JOBS)
 
-# It links none of them, gives the full build's numbers and refuses `replay`:
-# the release tree's sim-only/ftlsim (the same objects as its ftlsim, linked
-# as a build with FTLSIM_REPLAY=OFF links them), after the sim-only preset
-# configures (a configure only: compiling src/ a third time would add nothing).
+# The check of that build: the release tree's src/cli/sim-only/ftlsim (its
+# ftlsim's objects, linked as FTLSIM_REPLAY=OFF links them) links none of
+# those libraries, gives the full build's numbers and refuses `replay`. The
+# sim-only preset is only configured: its libraries are release's (same
+# sources and flags), so compiling them a third time would check nothing new.
 sim-only-check: release
 	@cmake --preset sim-only >/dev/null
 	tests/build/check_sim_only.sh build/release/src/cli/sim-only/ftlsim build/release/src/cli/ftlsim
@@ -65,8 +66,8 @@ sim-only-check: release
 # capture test, the Go tests of tools/geth_patch, the Python tests of
 # analysis/ and the VM tests of tests/vm included), then everything but the
 # slow, capture, Go, Python and VM tests again
-# under ASan+UBSan with FTL invariant checks on, the simulator built without
-# live replay, and the fuzz smoke run.
+# under ASan+UBSan with FTL invariant checks on, the check of the simulator
+# without live replay, and the fuzz smoke run.
 test: test-deps release asan
 	ctest --preset release -j $(JOBS)
 	ctest --preset asan -j $(JOBS) -LE "slow|capture|go|python|vm"

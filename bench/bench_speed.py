@@ -66,7 +66,6 @@ PEER_URL = "https://github.com/pjd-nu/sssl-ftlsim"
 TARGET_OPS = 150e6
 
 
-
 def one_die_args(logical):
     """Simulation arguments of the 1x1 LUN with 64-page units at `logical` (e.g. "8G")."""
     return ["--preset", "femu-default", "--channels", "1", "--luns", "1", "--pages", "64", "--logical", logical,

@@ -2,20 +2,24 @@
 // of issue #27), to compare the engine with: the line path of
 // docs/model.md (rules 1, 2, 9, 10, 12 and 14, one pool, greedy victims in
 // pqueue.c's heap, tests/reference/pqueue_model.h; rule 11's thresholds in
-// lines are arguments) written for this case and nothing else. An l2p and a p2l array, the p2l entry of an invalid
-// slot set to a sentinel (so a GC pass reads its victim's live slots from
-// the p2l alone), a valid count and a heap position per line, the free
-// lines in a ring; no statistics beyond the counters printed, no options.
-// Its look-ahead has two stages, a write's l2p entry 16 records ahead and
-// its old slot's lines 4 ahead (the engine's has three, 64, 16 and 4
-// ahead: ftl/page_ftl.h, and prefetches its GC copies' lines too).
-// Aligned 4 KiB-multiple writes only.
+// lines are arguments) written for this case and nothing else. An l2p and a
+// p2l array, the p2l entry of an invalid slot set to a sentinel (so a GC
+// pass reads its victim's live slots from the p2l alone), a valid count and
+// a heap position per line, the free lines in a ring; no statistics beyond
+// the counters printed, no options. Its look-ahead has two stages, a write's
+// l2p entry 16 records ahead and its old slot's lines 4 ahead (the engine's
+// has three, 64, 16 and 4 ahead: ftl/page_ftl.h, and prefetches its GC
+// copies' lines too). Aligned 4 KiB-multiple writes only. It reads only the
+// .ftr header fields it needs (record offset, sector size, count;
+// docs/trace_format.md), not the metadata or the checksum: the counter
+// comparison below is what vouches for it.
 //
 // bench/bench_speed.py --parts plain runs it beside the engine on part
-// sizes' 8 GiB trace, with the engine's line count and thresholds, and
-// stops if any counter differs, so it does the engine's work; what it leaves out is the engine's generality (FDP,
-// timing, other rules and victim policies, trims, reads, statistics). Nothing in src/ uses it, and it is checked only
-// by that comparison.
+// sizes' trace at each size of --plain-logical, with the engine's line count
+// and thresholds, and stops if any counter differs, so it does the engine's
+// work; what it leaves out is the engine's generality (FDP, timing, other
+// rules and victim policies, trims, reads, statistics). Nothing in src/ uses
+// it, and it is checked only by that comparison.
 //
 //   g++ -O2 -std=c++20 -I tests/reference bench/plain_line_ftl.cpp -o /tmp/plain_line_ftl
 //   /tmp/plain_line_ftl TRACE.ftr LINES PAGES LOGICAL_SLOTS THRES_LINES THRES_HIGH_LINES
@@ -184,13 +188,17 @@ int main(int argc, char** argv) {
   void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   if (map == MAP_FAILED) fail(path, "cannot map");
   const auto* base = static_cast<const unsigned char*>(map);
-  uint32_t header = 0, sector = 0;
+  uint16_t major = 0;
+  uint32_t header = 0, record_bytes = 0, sector = 0;
   uint64_t count = 0;
+  std::memcpy(&major, base + 8, 2);
   std::memcpy(&header, base + 16, 4);
+  std::memcpy(&record_bytes, base + 20, 4);
   std::memcpy(&sector, base + 24, 4);
   std::memcpy(&count, base + 32, 8);
-  if (std::memcmp(base, "FTLTRACE", 8) != 0 || sector == 0 || 4096 % sector != 0 || (sector & (sector - 1)) != 0 ||
-      header % 8 != 0 || header > size || count > (size - header) / 24 || header + count * 24 != size) {
+  if (std::memcmp(base, "FTLTRACE", 8) != 0 || major != 1 || record_bytes != 24 || sector == 0 || 4096 % sector != 0 ||
+      (sector & (sector - 1)) != 0 || header % 8 != 0 || header < 48 || header > size || count > (size - header) / 24 ||
+      header + count * 24 != size) {
     fail(path, "not an .ftr file this program reads");
   }
   const auto* recs = reinterpret_cast<const Record*>(base + header);

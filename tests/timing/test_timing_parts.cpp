@@ -142,6 +142,9 @@ void check_one_to_one(const ftl::Geometry& g, const fdp::FdpConfig& c) {
       const NandLoc l = m.locate(slot);
       const uint32_t die = l.plane / g.planes_per_lun;
       const uint32_t plane = l.plane % g.planes_per_lun;
+      REQUIRE(m.die_of_plane(l.plane) == die);
+      REQUIRE(m.plane_at(m.first_die_index(unit), static_cast<uint32_t>(o)) == l.plane);
+      REQUIRE(m.plane_loc(l.plane).channel == l.channel);
       const auto first = ru.die_order.begin() + group * group_dies;
       REQUIRE(std::find(first, first + group_dies, die) != first + group_dies);
       REQUIRE(l.channel == die % g.channels);
@@ -192,6 +195,13 @@ TEST_CASE("NAND map places every slot on its own page, within its reclaim group'
     fdp::FdpConfig c;
     c.ru_bytes = 4 * die_row * g.dies();
     check_one_to_one(g, c);
+  }
+  SECTION("three planes a die (a plane count that is no power of two), lines and one die per RU") {
+    const ftl::Geometry g3 = test::geometry(2, 2, 3, 4, 4, 64);
+    check_one_to_one(g3, fdp::FdpConfig{});
+    fdp::FdpConfig c;
+    c.ru_bytes = uint64_t{g3.planes_per_lun} * g3.block_bytes();
+    check_one_to_one(g3, c);
   }
 }
 

@@ -73,8 +73,8 @@ std::optional<TraceRate> trace_rate(const trace::TraceStats& s) {
 
 // Above what one NVMe device sustains by far (a few million IOPS, tens of
 // GB/s): a trace this fast has times in a smaller unit than its conversion
-// assumed (the CloudPhysics sample with its times read as microseconds gives
-// 15.8 M requests/s).
+// assumed (the CloudPhysics sample, whose times are seconds, read as
+// microseconds gives 15.8 M requests/s).
 inline constexpr double kImplausibleIops = 5e6;
 inline constexpr double kImplausibleBytesPerS = 64.0 * (1ull << 30);
 

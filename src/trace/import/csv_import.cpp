@@ -1,10 +1,10 @@
 // Generic CSV: a header naming the columns, and a mapping from the record's
 // fields to columns given as --columns / --op-map (CsvOptions in import.h;
 // docs/trace_format.md has the grammar). For example the CloudPhysics trace
-// (header version,time,op,size,lbn; time in us, size in bytes, lbn in
+// (header version,time,op,size,lbn; time in seconds, size in bytes, lbn in
 // sectors, op a SCSI opcode in hex):
 //
-//   --columns time=time:us,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read
+//   --columns time=time:s,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read
 #include <fmt/format.h>
 
 #include <array>

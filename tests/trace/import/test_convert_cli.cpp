@@ -149,9 +149,20 @@ TEST_CASE("convert the CloudPhysics trace with the documented mapping", "[trace]
     return;
   }
   TempDir dir;
-  const auto r = run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp.ftr") +
-                            " --columns time=time:us,lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read");
+  const std::string mapping = ",lba=lbn,length=size:bytes,op=op --op-map 2a=write,28=read";
+  const auto r =
+      run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp.ftr") + " --columns time=time:s" + mapping);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("113872 records written (66898 writes, 46974 reads"));
+  // Its times are seconds: two hours (5633898 to 5641098 by hand), no rate warning.
+  const auto info = run_ftlsim("info " + dir.file("cp.ftr"));
+  INFO(info.output);
+  CHECK_THAT(info.output, Contains("span 7200.000 s") && !Contains("warning"));
+  // Read as microseconds, as docs/cli.md shows: 7.2 ms, and info warns.
+  REQUIRE(run_ftlsim("convert --from csv " + in + " -o " + dir.file("cp-us.ftr") + " --columns time=time:us" + mapping)
+              .exit_code == 0);
+  const auto us = run_ftlsim("info " + dir.file("cp-us.ftr"));
+  INFO(us.output);
+  CHECK_THAT(us.output, Contains("113872 requests in 7.2 ms is 15.82 M requests/s and 544.04 GiB/s"));
 }

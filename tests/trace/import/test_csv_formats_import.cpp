@@ -3,6 +3,7 @@
 // through the shared driver.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -183,8 +184,10 @@ TEST_CASE("csv: option and data errors", "[trace][unit][csv]") {
 TEST_CASE("the CloudPhysics trace imports with a csv mapping", "[trace][unit][csv][external]") {
   const std::string in = external_trace("cloudphysics-io.csv");
   if (in.empty()) return;
-  // Independent count: data lines by opcode, and the sectors they move.
+  // Independent count: data lines by opcode, the sectors they move, and the
+  // first and latest time (whole seconds, docs/trace_format.md).
   uint64_t lines = 0, unparsed = 0, writes = 0, write_sectors = 0, read_sectors = 0;
+  uint64_t first_s = 0, last_s = 0;
   std::ifstream f(in);
   std::string line;
   std::getline(f, line);  // header
@@ -197,6 +200,8 @@ TEST_CASE("the CloudPhysics trace imports with a csv mapping", "[trace][unit][cs
       ++unparsed;
       continue;
     }
+    if (lines == 0) first_s = std::stoull(time);
+    last_s = std::max<uint64_t>(last_s, std::stoull(time));
     ++lines;
     (op == "2a" ? write_sectors : read_sectors) += (std::stoull(size) + 511) / 512;
     writes += op == "2a" ? 1 : 0;
@@ -206,13 +211,14 @@ TEST_CASE("the CloudPhysics trace imports with a csv mapping", "[trace][unit][cs
   CHECK(writes == 66898);
 
   TempDir dir;
-  const ImportSummary s = import_text_trace(in, dir.file("cp.ftr"),
-                                            csv("time=time:us,lba=lbn,length=size:bytes,op=op", "2a=write,28=read"));
+  const ImportSummary s =
+      import_text_trace(in, dir.file("cp.ftr"), csv("time=time:s,lba=lbn,length=size:bytes,op=op", "2a=write,28=read"));
   CHECK(s.records == lines);
   CHECK(s.bad_lines == 0);
   const FtrReader reader(dir.file("cp.ftr"));
-  uint64_t got_writes = 0, got_ws = 0, got_rs = 0;
+  uint64_t got_writes = 0, got_ws = 0, got_rs = 0, got_last_ns = 0;
   for (const Record& r : reader.records()) {
+    got_last_ns = std::max<uint64_t>(got_last_ns, r.time_ns);
     const bool w = r.op == static_cast<uint8_t>(Op::kWrite);
     got_writes += w ? 1 : 0;
     (w ? got_ws : got_rs) += r.sectors;
@@ -221,6 +227,9 @@ TEST_CASE("the CloudPhysics trace imports with a csv mapping", "[trace][unit][cs
   CHECK(got_writes == writes);
   CHECK(got_ws == write_sectors);
   CHECK(got_rs == read_sectors);
+  CHECK(reader.records()[0].time_ns == 0);  // times count from the first record
+  CHECK(got_last_ns == (last_s - first_s) * 1'000'000'000);
+  CHECK(last_s - first_s == 7200);  // two hours (by hand: 5641098 - 5633898)
 }
 
 TEST_CASE("disksim through the shared driver: same records, plus LBA placement", "[trace][unit][disksim]") {

@@ -193,7 +193,8 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   if (imp.format == trace::TextFormat::kCsv && req.columns.empty()) {
     throw InputError(
         "--from csv needs --columns (see docs/trace_format.md), e.g. "
-        "--columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type");
+        "--columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type; for a CSV from ftlsim dump: "
+        "--columns time=time,lba=lba,length=length,op=op,pid=pid --keep-time");
   }
 
   trace::PlacementOptions& p = o.placement;

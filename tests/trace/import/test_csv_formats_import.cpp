@@ -153,9 +153,10 @@ TEST_CASE("csv: --columns with units, --op-map with skip, pid column", "[trace][
 }
 
 TEST_CASE("an SPC trace (UMass Financial, WebSearch) imports with the documented csv mapping", "[trace][unit][csv]") {
-  // SPC's fields (docs/trace_format.md): ASU, LBA in 512-byte blocks, size
-  // in bytes, opcode R or W in either case, seconds with decimals, then any
-  // number of optional fields; blanks may follow a comma. Hand-made lines.
+  // SPC's fields (docs/trace_format.md): ASU, LBA (read as 512-byte
+  // sectors), size in bytes, opcode R or W in either case, seconds with
+  // decimals, then any number of optional fields; blanks may follow a
+  // comma. Hand-made lines.
   const std::string text =
       "0,2048,8192,W,0.500000,Alpha\n"
       "1,100,512, r,1.250000,0x1,2.5,x\n"
@@ -245,7 +246,7 @@ TEST_CASE("the CloudPhysics trace imports with a csv mapping", "[trace][unit][cs
     got_writes += w ? 1 : 0;
     (w ? got_ws : got_rs) += r.sectors;
   }
-  CHECK(reader.size() == lines);
+  REQUIRE(reader.size() == lines);
   CHECK(got_writes == writes);
   CHECK(got_ws == write_sectors);
   CHECK(got_rs == read_sectors);

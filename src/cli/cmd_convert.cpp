@@ -47,7 +47,8 @@ struct Importer {
 
 // One row per format, in TextFormat order.
 constexpr std::array<Importer, trace::kTextFormatCount> kImporters = {{
-    {"DiskSim/MQSim ASCII: arrival_ns device lba size type (0 write, 1 read)", trace::TextFormat::kDiskSim, kDevice},
+    {"MQSim ASCII (DiskSim's columns, time in ns): arrival_ns device lba size type (0 write, 1 read)",
+     trace::TextFormat::kDiskSim, kDevice},
     {"blkparse text: MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + N [COMM] (or --blk-format)",
      trace::TextFormat::kBlkparse, kDevice | kAction | kBlkFormat},
     {"kernel blk tracer (trace_pipe): TASK-PID [CPU] FLAGS TIME: MAJ,MIN ACTION RWBS SECTOR + N [COMM]",

@@ -4,7 +4,9 @@
 //   arrival_ns  device  lba_sector  size_sectors  type
 //
 // type 0 is a write, 1 a read; sectors are 512 bytes. This is what MQSim's
-// IO_Flow_Trace_Based reads with <Time_Unit>NANOSECOND</Time_Unit>.
+// IO_Flow_Trace_Based reads with <Time_Unit>NANOSECOND</Time_Unit>. DiskSim's
+// own ASCII traces (time in ms as a decimal, hex flags) are not this form:
+// they convert through the csv importer (docs/trace_format.md, disksim).
 // Accepted beyond MQSim's own files: any run of spaces/tabs between and
 // around the columns, CRLF line ends, a last line without '\n', blank lines,
 // and comment lines whose first non-blank character is '#'. Everything else is

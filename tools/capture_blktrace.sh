@@ -387,7 +387,7 @@ probe_ftrace() {
 pre_enable="$(cat "$sysdev/trace/enable" 2>/dev/null || echo 0)"
 if [ "$pre_enable" = 1 ]; then
   for p in $(pgrep -x blktrace 2>/dev/null || true); do
-    if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qE "(^| )(-d *|--dev=)($device|$dev_real)( |$)"; then
+    if grep -qE "(^| )(-d *|--dev=)($device|$dev_real)( |$)" <<<"$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"; then
       die "$device is being traced by blktrace (pid $p); stop it first"
     fi
   done

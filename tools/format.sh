@@ -21,7 +21,7 @@ no_tool=2
 cf="${CLANG_FORMAT:-}"
 if [ -z "$cf" ]; then
   for c in clang-format-14 clang-format; do
-    if command -v "$c" >/dev/null 2>&1 && "$c" --version | grep -q "version 14\."; then
+    if command -v "$c" >/dev/null 2>&1 && grep -q "version 14\." <<<"$("$c" --version)"; then
       cf="$c"
       break
     fi

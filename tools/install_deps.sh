@@ -76,7 +76,7 @@ done
 
 missing=()
 for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+  if ! grep -q "install ok installed" <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)"; then
     missing+=("$p")
   fi
 done
@@ -187,7 +187,7 @@ if [ "${want_vm:-0}" = 1 ]; then
     vm_sources_ok=0
   fi
   for p in "${vm_backports[@]}"; do
-    if ! dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null | grep -q "install ok installed .*bpo"; then
+    if ! grep -q "install ok installed .*bpo" <<<"$(dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null)"; then
       vm_missing+=("$p/bookworm-backports")
     fi
   done

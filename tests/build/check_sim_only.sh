@@ -13,9 +13,14 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # 1. No replay library among the binary's dynamic dependencies (the full
-#    build must show them, or the check would pass vacuously).
-ldd "$full" | grep -q 'liburing' || fail "$full does not link liburing: the comparison below means nothing"
-if ldd "$sim" | grep -E 'liburing|libnvme|libblkid'; then fail "$sim links a replay library"; fi
+#    build must show them, or the check would pass vacuously). ldd's output
+#    is read whole first: piped into `grep -q`, which leaves at the first
+#    match, ldd (one write per line) could get SIGPIPE, and pipefail would
+#    fail the check on a busy machine (it did, in CI).
+full_libs="$(ldd "$full")" || fail "ldd $full failed"
+sim_libs="$(ldd "$sim")" || fail "ldd $sim failed"
+grep -q 'liburing' <<<"$full_libs" || fail "$full does not link liburing: the comparison below means nothing"
+if grep -E 'liburing|libnvme|libblkid' <<<"$sim_libs"; then fail "$sim links a replay library"; fi
 
 # 2. The same numbers as the full build: a comparison of single and FDP and
 #    a timed run, every line but the run-time ones equal.

@@ -162,7 +162,7 @@ for r in "${routes[@]}"; do
   [ -s "$tmp/$r.raw.txt" ] || fail "$r: no raw block trace"
   [ -s "$tmp/$r.hints.csv" ] || fail "$r: no hint log"
   [ -s "$tmp/$r.capture.json" ] || fail "$r: no capture metadata"
-  head -1 "$tmp/$r.hints.csv" | grep -qx 'time_ns,dev,sector,sectors,hint,stream,ino,pid,comm' ||
+  [ "$(head -1 "$tmp/$r.hints.csv")" = 'time_ns,dev,sector,sectors,hint,stream,ino,pid,comm' ] ||
     fail "$r: hint log header is '$(head -1 "$tmp/$r.hints.csv")'"
   grep -q "\"route\": \"$r\"" "$tmp/$r.capture.json" || fail "$r: capture.json does not name the route"
   grep -q 'hinttrace: [0-9]* records, 0 lost' "$tmp/$r.err" || fail "$r: hint records lost or not counted"
@@ -271,7 +271,7 @@ missing=()
 for r in "${routes[@]}"; do
   fmt=ftrace-blk; [ "$r" = blktrace ] && fmt=blkparse
   if [ ! -s "$tmp/$r.ftr" ]; then
-    if ! "${FTLSIM:-$repo/ftlsim}" convert --help 2>&1 | grep -qw -- "$fmt"; then
+    if ! grep -qw -- "$fmt" <<<"$("${FTLSIM:-$repo/ftlsim}" convert --help 2>&1)"; then
       missing+=("$fmt"); continue
     fi
     fail "$r: capture wrote no trace although ftlsim can convert $fmt (see $r output above)"

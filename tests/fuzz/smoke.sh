@@ -65,7 +65,7 @@ for t in "${targets[@]}"; do
     echo "fuzz-smoke: $t: ${runs:-?} executions, no finding"
   else
     echo "fuzz-smoke: $t: FINDING (log: $log)" >&2
-    grep -E "FUZZ_CHECK|ERROR:|SUMMARY:|Test unit written" "$log" | head -5 >&2
+    grep -m 5 -E "FUZZ_CHECK|ERROR:|SUMMARY:|Test unit written" "$log" >&2 || true
     failed+=("$t")
   fi
 done

@@ -234,7 +234,8 @@ for force in "" --force; do
 done
 # From another folder the relative source leads nowhere; the FUSE daemon,
 # which holds the image open, tells (fdinfo of /dev/fuse, Linux 6.x).
-daemon_fds=$(for p in $(pgrep -x fuse2fs); do grep -l fuse_connection /proc/"$p"/fdinfo/* 2>/dev/null; done | head -1)
+daemon_fds=$(for p in $(pgrep -x fuse2fs); do grep -l fuse_connection /proc/"$p"/fdinfo/* 2>/dev/null || true; done)
+daemon_fds="${daemon_fds%%$'\n'*}"
 if [ -n "$daemon_fds" ]; then
   expect_refusal "D3 fuse2fs image from another folder" "is on a file system of 0:[0-9]+ \(the fuse[.a-z0-9]* file system mounted at $tmp/fm, built on $tmp/f.img, which its FUSE daemon" \
     bash -c "cd / && '$ftlsim' replay --no-progress --wrap --trace '$tmp/fm/t.ftr' --target '$tmp/f.img' --force"

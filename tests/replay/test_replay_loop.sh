@@ -103,7 +103,7 @@ settle() { command -v udevadm >/dev/null && udevadm settle 2>/dev/null; sleep 0.
 if command -v mkfs.ext4 >/dev/null; then
   settle
   for _ in 1 2 3 4 5; do mkfs.ext4 -q -F "$loop" 2>/dev/null && break; sleep 1; done
-  blkid -p "$loop" 2>/dev/null | grep -q ext4 || fail "mkfs.ext4 $loop failed"
+  grep -q ext4 <<<"$(blkid -p "$loop" 2>/dev/null)" || fail "mkfs.ext4 $loop failed"
   expect_refusal "ext4 signature" "refusing to write to $loop: .*ext4 file system signature" \
     "$ftlsim" replay --trace "$tmp/mixed.ftr" --target "$loop" --no-progress
   mkdir -p "$mnt"

@@ -51,7 +51,7 @@ for kind in tracefs debugfs; do
   pseudo_mounts+=("$dir")
   # A file not meant to be written (no w bit), so that a refusal that
   # failed would not hand the trace's bytes to a kernel setting.
-  f="$(find "$dir" -maxdepth 1 -type f ! -perm /222 | head -1)"
+  f="$(find "$dir" -maxdepth 1 -type f ! -perm /222 -print -quit)"
   [ -n "$f" ] || fail "$kind: no read-only file at its top"
   for force in "" --force; do
     expect_refusal "$kind target $force" "--target $f is a file of the kernel's $kind file system, not storage" \

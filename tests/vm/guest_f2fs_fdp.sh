@@ -47,7 +47,8 @@ for n in 8 1; do
   # each surviving file's inode block: dump.f2fs prints its NAT entry
   for ino in $(awk '$1 == "file" {print $4}' "$out/files"); do
     # (it asks whether to copy the file out: answer no)
-    blk=$(printf 'n\n' | timeout 60 dump.f2fs -d 1 -i "$ino" "$FDP_BLK" 2>/dev/null | sed -n 's/.*nat_entry.block_addr *\[\(0x[0-9a-f]*\)\].*/\1/p' | head -n1)
+    blk=$(printf 'n\n' | timeout 60 dump.f2fs -d 1 -i "$ino" "$FDP_BLK" 2>/dev/null | sed -n 's/.*nat_entry.block_addr *\[\(0x[0-9a-f]*\)\].*/\1/p')
+    blk="${blk%%$'\n'*}"
     echo "inode_blk $ino ${blk:-none}" >>"$out/files"
   done
   echo "fdp_log_n=$n: $(grep -c . "$out/hints.csv") write bios traced"

@@ -60,7 +60,7 @@ snap s4
 ftlsim replay --trace "$T" --target "$FDP_BLK" --ops write --mode timed --no-progress >/tmp/holder.out 2>&1 &
 holder=$!
 for i in $(seq 50); do
-  ls -l /proc/$holder/fd 2>/dev/null | grep -q "$FDP_BLK" && break
+  grep -q "$FDP_BLK" <<<"$(ls -l /proc/$holder/fd 2>/dev/null)" && break
   sleep 0.1
 done
 run busy_ng ftlsim replay --trace /run/small.ftr --target "$FDP_NG" --placement nvme --allow-unlisted-pids \

@@ -13,7 +13,7 @@ vm_prereqs() {
   [ "$(uname -m)" = x86_64 ] || vm_skip "the test VM is x86_64 only (this is $(uname -m))"
   [ -x "$1" ] || vm_skip "ftlsim binary $1 missing"
   command -v qemu-system-x86_64 >/dev/null 2>&1 || vm_skip "qemu-system-x86_64 not installed (tools/install_deps.sh vm)"
-  qemu-system-x86_64 -device nvme-subsys,help 2>/dev/null | grep -q 'fdp=' ||
+  grep -q 'fdp=' <<<"$(qemu-system-x86_64 -device nvme-subsys,help 2>/dev/null)" ||
     vm_skip "this QEMU's nvme-subsys has no FDP emulation (QEMU 8.0 or later; tools/install_deps.sh vm installs 10.x)"
   ls "$vm_repo"/build/vm/kernel/boot/vmlinuz-* >/dev/null 2>&1 ||
     vm_skip "no VM kernel in build/vm/kernel (tools/install_deps.sh vm)"

@@ -75,7 +75,7 @@ if grep -q "$marker" "$pebble_go" || [[ -e "$src/ethdb/pebble/fdpvfs" || -e "$sr
   die 3 "$src is already patched"
 fi
 grep -Eq '^[[:space:]]github\.com/cockroachdb/pebble v1\.1\.[0-9]+' "$src/go.mod" ||
-  die 3 "go.mod does not require github.com/cockroachdb/pebble v1.1.x (found: $(grep -o 'cockroachdb/pebble[^ ]* v[^ ]*' "$src/go.mod" | head -1)); fdpvfs is written for Pebble v1.1"
+  die 3 "go.mod does not require github.com/cockroachdb/pebble v1.1.x (found: $(grep -m 1 -o 'cockroachdb/pebble[^ ]* v[^ ]*' "$src/go.mod")); fdpvfs is written for Pebble v1.1"
 grep -Eq '^[[:space:]]golang\.org/x/sys v' "$src/go.mod" ||
   die 3 "go.mod does not require golang.org/x/sys"
 grep -Eq '^func New\(file string, ' "$pebble_go" ||

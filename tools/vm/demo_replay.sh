@@ -6,7 +6,7 @@
 # set by the guest's /init (on real hardware: /dev/ng0n1, /dev/nvme0).
 set -eu
 echo "# nvme fdp configs $FDP_CTRL -e 1"
-nvme fdp configs "$FDP_CTRL" -e 1 | head -n 7
+nvme fdp configs "$FDP_CTRL" -e 1 | sed -n 1,7p
 echo "# ftlsim replay --trace traces/geth-ethstate.ftr --target $FDP_NG --placement nvme --predict ..."
 ftlsim replay --trace traces/geth-ethstate.ftr --target "$FDP_NG" --placement nvme --no-progress \
   --predict "--preset femu-eth-512m --gc-thres 60 --placement fdp"

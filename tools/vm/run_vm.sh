@@ -57,7 +57,8 @@ done
 [ -n "$script" ] || die "--script FILE is required"
 [ -r "$script" ] || die "$script: cannot read"
 command -v qemu-system-x86_64 >/dev/null 2>&1 || die "qemu-system-x86_64 not found; run tools/install_deps.sh vm"
-kernel="$(ls "$kroot"/boot/vmlinuz-* 2>/dev/null | head -n1)"
+kernel=""  # the first in the glob's order; none: the message below, not a silent exit
+for k in "$kroot"/boot/vmlinuz-*; do [ -e "$k" ] && { kernel="$k"; break; }; done
 [ -n "$kernel" ] || die "no kernel in $kroot/boot; run tools/install_deps.sh vm"
 [ -r "$initramfs" ] || die "$initramfs: missing; build it with tools/vm/build_initramfs.sh"
 [[ "$handles" =~ ^[0-9]+$ ]] && [ "$handles" -ge 1 ] || die "--handles: '$handles' is not a positive count"

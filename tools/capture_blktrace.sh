@@ -170,6 +170,9 @@ devname="$(basename "$sysdev")"
 case "$out" in *.ftr) base="${out%.ftr}" ;; *) base="$out" ;; esac
 out_dir="$(dirname "$out")"
 [ -d "$out_dir" ] && [ -w "$out_dir" ] || die "output directory '$out_dir' does not exist or is not writable"
+# Not among the device nodes (as ftlsim's outputs: docs/bad_input.md).
+[ "$(findmnt -n -o FSTYPE --target "$out_dir" 2>/dev/null || true)" != devtmpfs ] ||
+  die "output directory '$out_dir' is on devtmpfs, where the kernel makes device nodes; give a folder on a disk"
 raw="$base.raw.txt" hints_csv="$base.hints.csv" meta_json="$base.capture.json"
 # The capture's own files grow while tracing: on the traced device they would
 # show up in the trace (and feed it). Allowed, for tracing a system disk.

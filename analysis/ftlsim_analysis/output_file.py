@@ -10,7 +10,8 @@ a FIFO or device) that is not an input of the command (by device and inode:
 every file the command read through input_file.open_input is noted); then
 each output is written to a temporary made in that folder with O_EXCL and
 renamed over its name (os.replace with dir_fd), so a failed command leaves
-no half-written file. A regular file that is not an input is replaced: a
+no half-written file. Nothing is made on devtmpfs (/dev), where a file or
+folder takes the name of a device that is not there (refuse_devtmpfs). A regular file that is not an input is replaced: a
 figure overwriting its own earlier figure is expected.
 
 Output folders (OwnedFolder, report.py and sweep.py): a folder the tool did
@@ -33,6 +34,8 @@ from .errors import InputError
 
 MANIFEST = ".ftlsim_analysis_manifest"
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# Where the mounts are read (tests point it at a fixture).
+MOUNTINFO = "/proc/self/mountinfo"
 
 # (st_dev, st_ino) -> path of every input file the command has opened
 # (input_file.open_input notes them; errors.run_main starts each command with none).
@@ -108,6 +111,38 @@ def escape(text):
     return "".join(out)
 
 
+def on_devtmpfs(fd):
+    """True when the open folder fd is on devtmpfs: its device number among
+    MOUNTINFO's mounts of that type (statfs cannot tell it from tmpfs)."""
+    dev = os.fstat(fd).st_dev
+    try:
+        with open(MOUNTINFO, encoding="utf-8", errors="surrogateescape") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    for line in lines:
+        fields = line.split(" ")
+        try:
+            sep = fields.index("-", 6)  # after the optional fields
+        except ValueError:
+            continue
+        fstype = fields[sep + 1] if sep + 1 < len(fields) else ""
+        major, _, minor = fields[2].partition(":")
+        if fstype == "devtmpfs" and major.isdigit() and minor.isdigit() and \
+                os.makedev(int(major), int(minor)) == dev:
+            return True
+    return False
+
+
+def refuse_devtmpfs(fd, shown, folder):
+    """InputError when nothing may be made in the open folder fd (`folder`,
+    for the message): it is on devtmpfs, as ftlsim refuses (core/io_identity.h)."""
+    if on_devtmpfs(fd):
+        raise InputError(f"{shown}: {folder} is on devtmpfs, where the kernel makes device nodes: what is made "
+                         "there lives in memory and takes the name of a device that is not there (a mistyped "
+                         "or absent disk); give a folder on a disk")
+
+
 def _strip(path):
     """The path without trailing '/' and '/.' (`dir/.` names `dir`); '..' as the last component is refused."""
     p = os.fspath(path)
@@ -139,6 +174,7 @@ def open_folder(path, shown, create=False):
             except FileNotFoundError:
                 if not create:
                     raise InputError(f"{shown}: the folder {walked} does not exist") from None
+                refuse_devtmpfs(fd, shown, os.path.dirname(walked) or ("/" if absolute else "."))
                 try:
                     os.mkdir(part, 0o777, dir_fd=fd)
                     made.append(walked)
@@ -234,6 +270,7 @@ class OutputSet:
                     pending.append((parent, name, path, write))  # made once everything is checked
                     continue
                 check_name(path, name, fd, may_replace)
+                refuse_devtmpfs(fd, path, parent)
                 dst = os.fstat(fd)
                 key = (dst.st_dev, dst.st_ino, name)
                 if key in seen:
@@ -336,6 +373,7 @@ class OwnedFolder:
                                      "is never followed through a link)")
                 if st is not None and not stat.S_ISDIR(st.st_mode):
                     raise InputError(f"{self.shown}: exists and is not a folder")
+                refuse_devtmpfs(pfd, self.shown, parent)
                 if st is None:
                     try:
                         os.mkdir(name, 0o777, dir_fd=pfd)
@@ -343,6 +381,7 @@ class OwnedFolder:
                         raise InputError(f"{self.shown}: cannot create the folder: {e.strerror}") from None
                 fd = os.open(name, _DIR_FLAGS, dir_fd=pfd)
             else:
+                refuse_devtmpfs(pfd, self.shown, parent)
                 fd = os.dup(pfd)
         finally:
             os.close(pfd)

@@ -204,6 +204,55 @@ def test_png_on_proc(work):
     refused(run("plot_waf.py", "run", "-o", "/proc/x.png", cwd=work), "plot_waf", "/proc/x.png: ")
 
 
+def _dev_is_devtmpfs():
+    """/dev is a devtmpfs mount (read here, not through the code under test)."""
+    with open("/proc/self/mountinfo") as f:
+        return any(line.split(" ")[4] == "/dev" and " - devtmpfs " in line for line in f)
+
+
+def test_nothing_made_on_devtmpfs(tmp_path, monkeypatch):
+    """With tmp_path's file system named devtmpfs in a mountinfo fixture, no
+    output file or folder is made there (in-process); named tmpfs, they are."""
+    from ftlsim_analysis import output_file
+    from ftlsim_analysis.output_file import OwnedFolder, write_text
+    st = os.stat(tmp_path)
+    info = tmp_path / "mountinfo"
+    for fstype in ("devtmpfs", "tmpfs"):
+        info.write_text("22 1 0:5 / /dev rw - devtmpfs udev rw\n"
+                        f"40 1 {os.major(st.st_dev)}:{os.minor(st.st_dev)} / /mnt rw shared:1 - {fstype} x rw\n")
+        monkeypatch.setattr(output_file, "MOUNTINFO", str(info))
+        before = sorted(os.listdir(tmp_path))
+        cases = [lambda: write_text(str(tmp_path / f"{fstype}.csv"), "x\n"),
+                 lambda: write_text(str(tmp_path / f"{fstype}-new" / "x.csv"), "x\n"),
+                 lambda: OwnedFolder(str(tmp_path / f"{fstype}-out"), "report.py")]
+        for case in cases:
+            if fstype == "devtmpfs":
+                with pytest.raises(InputError, match="is on devtmpfs, where the kernel makes device nodes"):
+                    case()
+            else:
+                case()
+        if fstype == "devtmpfs":
+            assert sorted(os.listdir(tmp_path)) == before
+        else:
+            assert {"tmpfs.csv", "tmpfs-new", "tmpfs-out"} <= set(os.listdir(tmp_path))
+
+
+@pytest.mark.skipif(not _dev_is_devtmpfs(), reason="/dev is not a devtmpfs mount here")
+def test_png_in_dev(work):
+    name = f"/dev/ftlsim-test-{os.getpid()}"
+    try:
+        for out in (name + ".png", name + "/x.png"):
+            refused(run("plot_waf.py", "run", "-o", out, cwd=work), "plot_waf", "is on devtmpfs")
+            assert not os.path.lexists(name + ".png") and not os.path.lexists(name + ".csv")
+            assert not os.path.lexists(name)
+    finally:
+        for leftover in (name + ".png", name + ".csv"):
+            if os.path.lexists(leftover):
+                os.unlink(leftover)
+        if os.path.isdir(name):
+            shutil.rmtree(name)
+
+
 def test_no_temporary_left_behind(work):
     (work / "z.csv").mkdir()
     run("plot_waf.py", "run", "-o", "z.png", cwd=work)

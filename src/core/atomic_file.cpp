@@ -90,14 +90,14 @@ void OutputFile::check(std::string_view option, bool force, const RunInputs& inp
     throw InputError(fmt::format("{} {}: cannot stat ({})", option_, path_, std::strerror(open_errno_)));
   }
   // A kernel file system first: what its names are (or that they cannot
-  // even be looked at, as in bpf) says nothing useful.
-  if (const auto kind = pseudo_fs_of(dir_.get())) {
-    throw InputError(
-        fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
-                    "a folder on a disk",
-                    option_, path_, folder_, *kind));
-  }
+  // even be looked at, as in bpf) says nothing useful. devtmpfs after the
+  // name, so that a device node there is refused as what it is.
+  const auto refuse_folder = [&](const std::string& why) {
+    throw InputError(fmt::format("{} {}: {} is {}; give a folder on a disk", option_, path_, folder_, why));
+  };
+  if (pseudo_fs_of(dir_.get())) refuse_folder(no_outputs_in(dir_.get()).value_or("a kernel file system"));
   check_name(dir_.get(), name_, existing_);
+  if (const auto why = no_outputs_in(dir_.get())) refuse_folder(*why);
   if (::faccessat(dir_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option_, path_, folder_, std::strerror(errno)));
   }

@@ -14,13 +14,11 @@
 namespace ftlsim {
 namespace {
 
-// Refuses a folder on a pseudo file system or one this process cannot write into.
+// Refuses a folder no output may go in (no_outputs_in) or one this process
+// cannot write into.
 void check_writable(int dir, const std::string& option, const std::string& path, const std::string& shown) {
-  if (const auto kind = pseudo_fs_of(dir)) {
-    throw InputError(
-        fmt::format("{} {}: {} is on a {} file system, which holds no files ftlsim could write; give "
-                    "a folder on a disk",
-                    option, path, shown, *kind));
+  if (const auto why = no_outputs_in(dir)) {
+    throw InputError(fmt::format("{} {}: {} is {}; give a folder on a disk", option, path, shown, *why));
   }
   if (::faccessat(dir, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(fmt::format("{} {}: cannot write into {} ({})", option, path, shown, std::strerror(errno)));

@@ -90,6 +90,27 @@ std::optional<std::string_view> pseudo_fs_of(int fd) {
   return pseudo_fs_name(fs.f_type);
 }
 
+bool on_devtmpfs(int fd, const std::string& mountinfo_path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  for (const MountEntry& m : parse_mounts(slurp(mountinfo_path))) {
+    if (m.fstype == "devtmpfs" && makedev(m.major, m.minor) == st.st_dev) return true;
+  }
+  return false;
+}
+
+std::optional<std::string> no_outputs_in(int dir, const std::string& mountinfo_path) {
+  if (const auto kind = pseudo_fs_of(dir)) {
+    return fmt::format("on a {} file system, which holds no files ftlsim could write", *kind);
+  }
+  if (on_devtmpfs(dir, mountinfo_path)) {
+    return std::string(
+        "on devtmpfs, where the kernel makes device nodes: what is made there lives in memory and takes the "
+        "name of a device that is not there (a mistyped or absent disk)");
+  }
+  return std::nullopt;
+}
+
 std::string_view file_type_name(mode_t mode) {
   if (S_ISREG(mode)) return "a regular file";
   if (S_ISDIR(mode)) return "a folder";

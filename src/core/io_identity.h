@@ -57,6 +57,20 @@ struct ContentMark {
 // also when fstatfs fails).
 [[nodiscard]] std::optional<std::string_view> pseudo_fs_of(int fd);
 
+// True when the open file or folder `fd` is on devtmpfs, the file system
+// the kernel fills with device nodes (/dev); found by its device number
+// among the mounts of `mountinfo_path`, as statfs tells it from no tmpfs.
+[[nodiscard]] bool on_devtmpfs(int fd, const std::string& mountinfo_path = "/proc/self/mountinfo");
+// Why no output may be made in the folder `dir`, worded to follow "FOLDER
+// is ": on a pseudo file system (pseudo_fs_of), or on devtmpfs, whose names
+// are the kernel's device nodes: a file or folder made there takes the name
+// of a device that is not there (a mistyped or unplugged disk), keeps the
+// kernel from making that device's node later, and lives in memory. nullopt
+// when outputs may go there. Every output (files, folders, replay targets
+// made with --create) is checked against it.
+[[nodiscard]] std::optional<std::string> no_outputs_in(int dir,
+                                                       const std::string& mountinfo_path = "/proc/self/mountinfo");
+
 // "a character device", "a FIFO", ... for the type bits of st_mode.
 [[nodiscard]] std::string_view file_type_name(mode_t mode);
 

@@ -71,11 +71,15 @@ OutputDir::OutputDir(Message option, int parent_fd, const std::string& parent_sh
 
 void OutputDir::check_target(const RunInputs& inputs) {
   inputs.check_resolved(option_, path_);
-  if (const auto kind = pseudo_fs_of(base_.get())) {
-    throw InputError(option_ +
-                     Message(fmt::format(" {}: its folder is on a {} file system, which holds no files ftlsim could "
-                                         "write; give a folder on a disk",
-                                         path_, *kind)));
+  if (const auto why = no_outputs_in(base_.get())) {
+    // A device node of that name (/dev/sda) is refused as what it is.
+    struct stat st {};
+    if (missing_.empty() && ::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))) {
+      throw InputError(option_ +
+                       Message(fmt::format(" {} exists and is {}, not a folder", path_, file_type_name(st.st_mode))));
+    }
+    throw InputError(option_ + Message(fmt::format(" {}: its folder is {}; give a folder on a disk", path_, *why)));
   }
   if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(option_ + Message(fmt::format(" {}: cannot write into {} ({})", path_,

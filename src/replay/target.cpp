@@ -65,19 +65,19 @@ void refuse_findings(const std::string& path, const std::vector<std::string>& fi
   if (!findings.empty() && !force) throw InputError(refusal(path, findings));
 }
 
-// A target (or the folder a --create file goes in) on one of the kernel's
-// pseudo file systems (proc, sysfs, ...: core/io_identity.h) is refused,
-// --force or not: its files are the kernel's settings, not storage (a
-// writable sysfs attribute would take the trace's bytes as a setting).
-void refuse_pseudo_fs(int fd, const std::string& path, const std::string& folder = {}) {
+// A target on one of the kernel's pseudo file systems (proc, sysfs, ...:
+// core/io_identity.h) is refused, --force or not: its files are the kernel's
+// settings, not storage (a writable sysfs attribute would take the trace's
+// bytes as a setting). So is a --create file in a folder no output may go
+// in (no_outputs_in: those, and devtmpfs).
+void refuse_create_in(int folder_fd, const std::string& path, const std::string& folder) {
+  if (const auto why = no_outputs_in(folder_fd)) {
+    throw InputError(say("`target` {}: its folder {} is {}; give a folder on a disk", path, folder, *why));
+  }
+}
+void refuse_pseudo_fs(int fd, const std::string& path) {
   const auto kind = pseudo_fs_of(fd);
   if (!kind) return;
-  if (!folder.empty()) {
-    throw InputError(
-        say("`target` {}: its folder {} is on a {} file system, which holds no files ftlsim could "
-            "write; give a folder on a disk",
-            path, folder, *kind));
-  }
   throw InputError(
       say("`target` {} is a file of the kernel's {} file system, not storage; give a file on a disk "
           "or a block device",
@@ -149,6 +149,14 @@ Target::Target(const TargetRequest& r, Deferred) {
     if (r.create_bytes != 0) throw InputError(say("`create` applies to regular files; {} is a block device", r.path));
     open_block_device(r, node.get(), st);
   } else if (S_ISREG(st.st_mode)) {
+    // A regular file among the device nodes stands where a device is not
+    // (left by a run before this check): refused, --force or not.
+    if (on_devtmpfs(node.get())) {
+      throw InputError(
+          say("`target` {} is a regular file on devtmpfs, not a device: the device of that name is not "
+              "there; give a block device or a file on a disk",
+              r.path));
+    }
     open_file(r, node.get(), st);
   } else if (S_ISDIR(st.st_mode)) {
     throw InputError(say("`target` {} is a directory; give a file or a block device", r.path));
@@ -332,7 +340,7 @@ void Target::probe_new_file_alignment(const TargetRequest& r) {
   // removal all go through it.
   parent_fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (parent_fd_ < 0) throw InputError(say("`target` {}: its folder {} does not exist", r.path, folder));
-  refuse_pseudo_fs(parent_fd_, r.path, folder);
+  refuse_create_in(parent_fd_, r.path, folder);
   if (::faccessat(parent_fd_, ".", W_OK | X_OK, 0) != 0) {
     throw InputError(say("`target` {}: cannot create it in {} ({})", r.path, folder, std::strerror(errno)));
   }

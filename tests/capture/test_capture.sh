@@ -217,6 +217,12 @@ expect_refusal "tolerance without hints" 2 'hint-tolerance needs --hints' -- \
   "$capture" -d "$loop" -o "$tmp/x.ftr" --hint-tolerance 5s -- true
 expect_refusal "bad unmatched limit" 2 'percentage from 0 to 100' -- \
   "$capture" -d "$loop" -o "$tmp/x.ftr" --hints --max-unmatched 101 -- true
+if [ "$(findmnt -n -o FSTYPE --target /dev 2>/dev/null || true)" = devtmpfs ]; then
+  devout="/dev/ftlsim-capture-test-$$"
+  expect_refusal "output in /dev" 2 'is on devtmpfs' -- "$capture" -d "$loop" -o "$devout.ftr" --dry-run -- true
+  compgen -G "$devout*" >/dev/null && { rm -f "$devout"*; fail "the refused capture left files in /dev"; }
+  pass "no capture output in /dev"
+fi
 
 # An unattached loop device exists with size 0: refused, even by --dry-run.
 free_loop="$(losetup --find 2>/dev/null || true)"

@@ -22,7 +22,9 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -133,6 +135,62 @@ TEST_CASE("replay: a target on a kernel file system (/proc, /sys) is refused bef
     expect_one_line(args, "file system, which holds no files ftlsim could write");
   }
   CHECK_FALSE(fs::exists(tmp.file("r.img")));
+}
+
+namespace {
+
+// True when /dev is a devtmpfs mount (read here from mountinfo's text, not
+// through the code under test).
+bool dev_is_devtmpfs() {
+  std::istringstream lines(slurp("/proc/self/mountinfo"));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream f(line);
+    std::string id, parent, dev, root, point;
+    f >> id >> parent >> dev >> root >> point;
+    if (point == "/dev" && line.find(" - devtmpfs ") != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("no command makes a file or folder in devtmpfs (/dev): a mistyped or absent device is refused", "[cli]") {
+  if (!dev_is_devtmpfs()) SKIP_TEST("/dev is not a devtmpfs mount here");
+  const TempDir tmp("refuse-devtmpfs");
+  const std::string t = make_refusal_trace(tmp.file("t.ftr"));
+  const std::string in = tmp.file("in.disksim");
+  std::ofstream(in) << "0 0 8 8 0\n";
+  // Names no device has; each is removed again if a run made it after all.
+  const std::string base = "/dev/ftlsim-test-" + std::to_string(::getpid());
+  const std::string small = " --logical 8M --no-progress";
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"dump " + t + " -o " + base + "-a.csv", base + "-a.csv"},
+      {"convert --from disksim " + in + " -o " + base + "-b.ftr", base + "-b.ftr"},
+      {"gen --pattern uniform --logical 8M --writes 10 -o " + base + "-c.ftr", base + "-c.ftr"},
+      {"--trace " + t + small + " --out " + base + "-d", base + "-d"},
+      {"--trace " + t + small + " --out " + base + "-e/deeper", base + "-e"},
+      {"--trace " + t + small + " --gc-thres 60,80 --out " + base + "-f", base + "-f"},
+      {"replay --no-progress --trace " + t + " --target " + base + "-g --create 8M", base + "-g"},
+      {"replay --no-progress --trace " + t + " --target " + tmp.file("r.img") + " --create 8M --out " + base + "-h",
+       base + "-h"}};
+  for (const auto& [args, made] : runs) {
+    expect_one_line(args, "is on devtmpfs, where the kernel makes device nodes");
+    std::error_code ec;
+    CHECK_FALSE(fs::exists(made, ec));
+    fs::remove_all(made, ec);
+  }
+  CHECK_FALSE(fs::exists(tmp.file("r.img")));
+  // A regular file there (left before this check) is no replay target,
+  // --force or not, and is left as it was.
+  if (::geteuid() != 0) return;
+  const std::string stray = base + "-i";
+  std::ofstream(stray) << std::string(8 << 20, 'x');
+  for (const char* force : {"", " --force"}) {
+    expect_one_line("replay --no-progress --wrap --trace " + t + " --target " + stray + force,
+                    "is a regular file on devtmpfs, not a device");
+  }
+  CHECK(slurp(stray) == std::string(8 << 20, 'x'));
+  fs::remove(stray);
 }
 
 TEST_CASE("replay: a lock released within the busy wait is waited for, one held longer refused in bounded time",

@@ -34,10 +34,31 @@ def run_spec(text):
     return escape(label), path
 
 
+# The file that marks each kind of ftlsim output folder, and what it holds,
+# for a figure given the wrong kind.
+_FOLDER_KINDS = (
+    ("compare.csv", "a compare folder", "its runs are {path}/a and {path}/b"),
+    ("sweep.csv", "a sweep folder", "plot_sweep.py draws it, and each configuration folder ({first}) is a run"),
+    ("qd_sweep.csv", "a qd-sweep folder", "plot_qd.py draws it"),
+)
+
+
 def _file_in(path, name):
     """path/name for a folder (or a path that does not exist), else path
-    itself: a file, or a FIFO or device that reading then refuses."""
-    return os.path.join(path, name) if os.path.isdir(path) or not os.path.lexists(path) else path
+    itself: a file, or a FIFO or device that reading then refuses. A folder
+    of another kind of output without `name` is refused saying what it is."""
+    if not os.path.isdir(path) and os.path.lexists(path):
+        return path
+    file = os.path.join(path, name)
+    if os.path.isdir(path) and not os.path.lexists(file):
+        for marker, kind, holds in _FOLDER_KINDS:
+            if marker != name and os.path.isfile(os.path.join(path, marker)):
+                folders = sorted(e.name for e in os.scandir(path) if e.is_dir(follow_symlinks=False))
+                shown = path.rstrip("/") or "/"
+                first = os.path.join(shown, folders[0]) if folders else os.path.join(shown, "ID")
+                raise InputError(f"{file}: no such file; {path} is {kind} ({marker}): "
+                                 + holds.format(path=shown, first=first))
+    return file
 
 
 def _interval_ns(text):

@@ -3,6 +3,7 @@ and CSV; bad input is one line on stderr and exit code 2. The mains run in
 this process (importing matplotlib once); one case per outcome also runs the
 script itself, as a user would."""
 import os
+import shutil
 
 import pytest
 from conftest import ANALYSIS, assert_png, fixture, read_csv, run_script
@@ -57,6 +58,28 @@ def test_entry_points(tmp_path, capsys, name, args, csv_rows):
     assert len(read_csv(tmp_path / "fig.csv")) == csv_rows
 
 
+def test_a_compare_folder_names_its_runs(tmp_path, capsys):
+    """A figure of one run given a compare folder (compare.csv, runs a/ and
+    b/) says so and names the runs; a sweep folder names its first configuration."""
+    cmp = tmp_path / "cmp"
+    for run in ("a", "b"):
+        shutil.copytree(fixture("run_a"), cmp / run)
+    (cmp / "compare.csv").write_text("metric,a,b\n")
+    for name, args in (("plot_waf.py", [cmp]), ("plot_ids.py", [cmp]), ("plot_sweep.py", [cmp, "--x", "gc-thres"])):
+        code, _, err = run_in_process(capsys, name, *args, "-o", tmp_path / "x.png")
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"{cmp} is a compare folder (compare.csv): its runs are {cmp}/a and {cmp}/b" in err, err
+    sweep = tmp_path / "sw"
+    shutil.copytree(fixture("sweep"), sweep)
+    for config in ("gc-thres=70", "gc-thres=60"):
+        shutil.copytree(fixture("run_a"), sweep / config)
+    code, _, err = run_in_process(capsys, "plot_waf.py", str(sweep) + "/", "-o", tmp_path / "x.png")
+    assert code == 2 and f"each configuration folder ({sweep}/gc-thres=60) is a run" in err, err
+    # The run's own folder draws as before.
+    code, _, err = run_in_process(capsys, "plot_waf.py", cmp / "a", "-o", tmp_path / "x.png")
+    assert code == 0, err
+
+
 @pytest.mark.parametrize("name,args,message", [
     ("plot_waf.py", ["nowhere"], "plot_waf: error: nowhere/timeseries.csv: no such file"),
     ("plot_sweep.py", [fixture("sweep"), "--x", "gc-thres"], "'ru-size' also varies"),
@@ -66,6 +89,13 @@ def test_entry_points(tmp_path, capsys, name, args, csv_rows):
     ("plot_waf.py", [], "required"),
     ("plot_ids.py", [fixture("run_a")], "run_a/id_timeseries.csv: no such file (run ftlsim with --id-series"),
     ("plot_ids.py", [fixture("timed", "events.csv")], "missing column(s) host_bytes"),
+    ("plot_waf.py", [fixture("sweep")], "sweep/timeseries.csv: no such file; " + fixture("sweep")
+     + " is a sweep folder (sweep.csv): plot_sweep.py draws it, and each configuration folder ("
+     + fixture("sweep", "ID") + ") is a run"),
+    ("plot_handles.py", [fixture("qd")], "qd/summary.json: no such file; " + fixture("qd")
+     + " is a qd-sweep folder (qd_sweep.csv): plot_qd.py draws it"),
+    ("plot_qd.py", [fixture("sweep")], "is a sweep folder (sweep.csv)"),
+    ("plot_sweep.py", [fixture("qd"), "--x", "qd"], "is a qd-sweep folder (qd_sweep.csv)"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, name, args, message):
     code, _, err = run_in_process(capsys, name, *args, "-o", tmp_path / "x.png")

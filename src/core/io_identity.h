@@ -59,7 +59,8 @@ struct ContentMark {
 
 // True when the open file or folder `fd` is on devtmpfs, the file system
 // the kernel fills with device nodes (/dev); found by its device number
-// among the mounts of `mountinfo_path`, as statfs tells it from no tmpfs.
+// among the mounts of `mountinfo_path` (statfs gives devtmpfs and tmpfs one
+// type).
 [[nodiscard]] bool on_devtmpfs(int fd, const std::string& mountinfo_path = "/proc/self/mountinfo");
 // Why no output may be made in the folder `dir`, worded to follow "FOLDER
 // is ": on a pseudo file system (pseudo_fs_of), or on devtmpfs, whose names

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/atomic_file.h"
@@ -75,6 +76,14 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.begin_object();
     j.field("fill", *run.options.fit);
     j.field("footprint_bytes", r.fit_footprint_slots * kSlot);
+    // The over-provisioning asked for (the preset's or --op; null with
+    // --pages or --blocks): geometry.over_provisioning is at least this,
+    // by whole pages per block.
+    if (run.options.fit_op) {
+      j.field("over_provisioning_wanted", *run.options.fit_op);
+    } else {
+      j.key("over_provisioning_wanted").null();
+    }
     j.end_object();
   } else {
     j.null();
@@ -334,6 +343,16 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
         "fit        the trace's footprint, {} in {} pages, remapped densely to fill {:g}% of the "
         "logical space\n",
         format_bytes(r.fit_footprint_slots * kSlot), r.fit_footprint_slots, *run.options.fit * 100.0);
+    // Pages per block are whole: the physical size moves in steps of a
+    // page in every block, so a small footprint gets more spare than asked.
+    const double wanted = run.options.fit_op.value_or(g.over_provisioning());
+    if (std::abs(100.0 * (g.over_provisioning() - wanted)) >= 0.05) {
+      out += fmt::format(
+          "fit OP     {:.1f}%, not the {:.1f}% asked (the preset's, or --op): {} pages per block is the fewest "
+          "that reach it, and a page per block is {} here (--pages or --blocks sizes the device instead)\n",
+          100.0 * g.over_provisioning(), 100.0 * wanted, g.pages_per_block,
+          format_bytes(uint64_t{g.lines()} * g.blocks_per_line() * g.slots_per_page() * kSlot));
+    }
   }
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   if (fdp.isolated_gc) {

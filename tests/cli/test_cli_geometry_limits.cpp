@@ -120,3 +120,42 @@ TEST_CASE("a fit share too small for any geometry is refused with the true figur
   CHECK(r.output.find("capacity of 0 slots") == std::string::npos);
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
+
+// fit keeps the preset's over-provisioning only as closely as whole pages
+// per block allow, and says so. femu-default: 256 lines x 64 blocks, so a
+// page per block is 16384 slots (64 MiB). 25600 pages of footprint at
+// fit:100%: 25600 x 4/3 = 34133.3 slots wanted, ceil(34133.3 / 16384) = 3
+// pages per block = 49152 slots, OP 49152 / 25600 - 1 = 92.0%. 12288
+// pages: 12288 x 4/3 = 16384 slots, one page per block, OP exactly 1/3.
+TEST_CASE("fit reports the over-provisioning whole pages per block give when it is not the one asked",
+          "[cli][geometry]") {
+  const TempDir tmp("geo-fit-op");
+  for (const auto& [pages, shown] : {std::pair{25600, true}, std::pair{12288, false}}) {
+    const std::string trace = tmp.file("seq" + std::to_string(pages) + ".ftr");
+    const std::string out = tmp.file("o" + std::to_string(pages));
+    REQUIRE(run_ftlsim("gen --pattern seq --logical " + std::to_string(pages * 4) + "K --writes " +
+                       std::to_string(pages) + " --no-progress -o " + trace)
+                .exit_code == 0);
+    const test::RunResult r = run_ftlsim("--trace " + trace + " --logical fit:100% --no-progress --out " + out);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::string s = test::slurp(out + "/summary.json");
+    CHECK_THAT(s, Contains("\"over_provisioning_wanted\": 0.333333"));
+    if (shown) {
+      CHECK_THAT(r.output, Contains("(OP 92.0%)"));
+      CHECK_THAT(r.output, Contains("fit OP     92.0%, not the 33.3% asked (the preset's, or --op): 3 pages per block "
+                                    "is the fewest that reach it, and a page per block is 64.00 MiB here"));
+      CHECK_THAT(s, Contains("\"pages_per_block\": 3"));
+      CHECK_THAT(s, Contains("\"over_provisioning\": 0.92,"));
+    } else {
+      CHECK_THAT(r.output, Contains("(OP 33.3%)"));
+      CHECK_THAT(r.output, !Contains("fit OP"));
+      CHECK_THAT(s, Contains("\"pages_per_block\": 1"));
+    }
+  }
+  // --pages sizes the device itself: nothing was asked of the OP.
+  const std::string out = tmp.file("given");
+  REQUIRE(run_ftlsim("--trace " + tmp.file("seq25600.ftr") + " --logical fit:100% --pages 3 --no-progress --out " + out)
+              .exit_code == 0);
+  CHECK_THAT(test::slurp(out + "/summary.json"), Contains("\"over_provisioning_wanted\": null"));
+}

@@ -194,6 +194,21 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDes
   lines.push_back(number_line("invalid placement IDs", "invalid_pid_requests", a.invalid_pid_requests,
                               b.invalid_pid_requests, integer, integer));
 
+  // The devices, when the two sides did not simulate the same one (the
+  // options differ in geometry, or --logical fit sized each to its trace):
+  // a WAF is then of another device, and the table says so.
+  const ftl::Geometry ga = sim::simulated_geometry(ra, a), gb = sim::simulated_geometry(rb, b);
+  if (ga.logical_bytes != gb.logical_bytes || ga.physical_bytes() != gb.physical_bytes() || ga.lines() != gb.lines()) {
+    const auto pct1 = [](double v) { return fmt::format("{:.1f}%", 100.0 * v); };
+    lines.push_back(
+        number_line("device: logical capacity", "logical_bytes", ga.logical_bytes, gb.logical_bytes, bytes, integer));
+    lines.push_back(number_line("device: physical capacity", "physical_bytes", ga.physical_bytes(), gb.physical_bytes(),
+                                bytes, integer));
+    lines.push_back(number_line("device: over-provisioning", "over_provisioning", ga.over_provisioning(),
+                                gb.over_provisioning(), pct1, ratio6));
+    lines.push_back(number_line("device: lines", "lines", ga.lines(), gb.lines(), integer, integer));
+  }
+
   // Host bytes per placement ID (equal on both sides when they replay one trace).
   std::vector<uint16_t> pids;
   for (const sim::SimResult* r : {&a, &b}) {

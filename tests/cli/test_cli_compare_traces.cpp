@@ -83,6 +83,8 @@ TEST_CASE("compare --trace-b: side b replays its own trace, as a plain run of th
   CHECK_THAT(r.output, Contains("trace a    " + ta + " (" + std::to_string(writes_a) + " records)\ntrace b    " + tb +
                                 " (" + std::to_string(writes_b) + " records)\nmetric"));
   CHECK_THAT(r.output, Contains("host writes PID 1 (cold / wal)"));
+  CHECK_THAT(r.output, !Contains("device:"));  // one device on both sides
+  CHECK_THAT(csv, !Contains("\nlogical_bytes,"));
   CHECK_THAT(csv, Contains("\ntrace," + ta + "," + tb + ",\ntrace_records," + std::to_string(writes_a) + "," +
                            std::to_string(writes_b) + ",\n"));
 
@@ -93,6 +95,31 @@ TEST_CASE("compare --trace-b: side b replays its own trace, as a plain run of th
   CHECK_THAT(one.output, Contains("trace      " + ta + " ("));
   CHECK_THAT(slurp(dir.file("d/compare.csv")), Contains("\ntrace," + ta + "," + ta + ",\n"));
   CHECK(slurp(dir.file("d/a/summary.json")) == sum_a);
+}
+
+// --logical fit sizes each side to its own trace: 4000 and 2000 slots of
+// footprint at fit:50% give 8000 and 4000 logical slots on kDevice's 16384
+// physical ones (--pages given: no OP is kept), OP 16384/8000 - 1 = 1.048
+// and 16384/4000 - 1 = 3.096.
+TEST_CASE("compare: sides that simulated different devices show both devices", "[cli]") {
+  test::TempDir dir("cmp-devices");
+  const std::string ta = dir.file("a.ftr"), tb = dir.file("b.ftr");
+  write_round_robin(ta, 4000, 12000, "a");
+  write_round_robin(tb, 2000, 12000, "b");
+  const auto r =
+      run_ftlsim("compare --trace " + ta + " --trace-b " + tb + " " + kDevice +
+                 " --logical fit:50% --a \"--placement single\" --b \"--placement single\" --out " + dir.file("c"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = slurp(dir.file("c/compare.csv"));
+  CHECK_THAT(csv, Contains("\nlogical_bytes," + std::to_string(8000 * 4096) + "," + std::to_string(4000 * 4096) +
+                           ",-50.000000\n"));
+  CHECK_THAT(csv, Contains("\nphysical_bytes,67108864,67108864,0.000000\n"));
+  CHECK_THAT(csv, Contains("\nover_provisioning,1.048000,3.096000,"));
+  CHECK_THAT(csv, Contains("\nlines,64,64,0.000000\n"));
+  CHECK_THAT(r.output, Contains("device: over-provisioning"));
+  CHECK_THAT(r.output, Contains("104.8%"));
+  CHECK_THAT(r.output, Contains("309.6%"));
 }
 
 TEST_CASE("compare --trace-b: a bad second trace is refused with one line naming it, nothing written", "[cli]") {

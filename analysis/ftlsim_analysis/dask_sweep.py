@@ -165,8 +165,9 @@ def write_outputs(owned, axes, configs, results):
             outcomes.append(json.loads(r["summary"]))
         else:
             outcomes.append(r["error"])
+    fitted = any(a.startswith("--logical=fit:") for c in configs for a in c.args)
     write_text(os.path.join(out_dir, "sweep.csv"),
-               sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes),
+               sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes, fitted),
                owned.may_replace("sweep.csv"))
     owned.save()
     return sum(1 for r in results if not r["ok"])

@@ -53,8 +53,10 @@ COMPARE_COLUMNS = ["metric", "a", "b", "change_pct"]
 # sweep.csv: the columns after the swept options, before waf_share_<handle>...
 # (ru_not_fully_written is newer than the others: files without it are read).
 SWEEP_RESULT_COLUMNS = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
-                        "invalid_pid_requests", "ru_not_fully_written"]
-_SWEEP_OPTIONAL = {"ru_not_fully_written"}
+                        "invalid_pid_requests", "ru_not_fully_written", "logical_bytes", "physical_bytes",
+                        "over_provisioning"]
+# Columns older files, or sweeps without --logical fit (the last three), lack.
+_SWEEP_OPTIONAL = {"ru_not_fully_written", "logical_bytes", "physical_bytes", "over_provisioning"}
 
 
 def parse_number(text):
@@ -237,6 +239,7 @@ class SweepResults:
         self.path = path
         self.axes = h[1:waf_at]
         self.handles = [c[len("waf_share_"):] for c in h if c.startswith("waf_share_")]
+        self.columns = [c for c in SWEEP_RESULT_COLUMNS if c in h]  # the result columns this file has
         self.rows = []
         kinds = dict(SETTINGS)
         seen, ids = {}, {}  # swept values / config_id -> line

@@ -8,7 +8,6 @@ import numpy as np
 
 from .errors import InputError
 from .figure import colors, new_figure, save
-from .results import SWEEP_RESULT_COLUMNS
 from .source import describe_sweep, title as default_title
 from .values import SETTINGS
 
@@ -100,7 +99,7 @@ def _select(sweep, used, where, metric):
     for name in list(used) + list(where):
         if name is not None and name not in sweep.axes:
             raise InputError(f"{sweep.path}: '{name}' is not a swept option (swept: {', '.join(sweep.axes) or 'none'})")
-    columns = SWEEP_RESULT_COLUMNS + [f"waf_share_{h}" for h in sweep.handles]
+    columns = sweep.columns + [f"waf_share_{h}" for h in sweep.handles]
     if metric not in columns:
         raise InputError(f"--metric {metric}: not a column of {sweep.path} (choose from {', '.join(columns)})")
     if not sweep.rows:

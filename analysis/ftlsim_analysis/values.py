@@ -143,6 +143,9 @@ def expand_values(option, kind, text):
             raise InputError(f"{option} {text}: an item of the list is empty")
         if kind in ("word", "placement"):
             items.append(item)
+        elif kind == "size" and item.startswith("fit:"):
+            _fit_fraction(option, item)  # --logical fit:P%, a word among sizes (src/sweep/sweep_values.cpp)
+            items.append(item)
         elif ":" in item:
             _expand_range(option, kind, item, items)
         else:
@@ -179,6 +182,17 @@ def expand_values(option, kind, text):
     return items
 
 
+_FIT_NUMBER = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+
+def _fit_fraction(option, item):
+    """fit:P% as a fraction, as ftlsim's parse_fit (src/sim/fit.cpp) reads it."""
+    p = item[4:]
+    if p.endswith("%") and _FIT_NUMBER.fullmatch(p[:-1]) and 0.0 < float(p[:-1]) <= 100.0:
+        return float(p[:-1]) / 100.0
+    raise InputError(f"{option} {item}: fit takes a fill level in percent above 0 and at most 100, e.g. fit:85%")
+
+
 def _value_of(option, kind, item):
     """What a checked item stands for, as ftlsim compares a list's items
     (src/sweep/sweep_values.cpp): numbers by value (60, 60.0, 6e1), sizes in
@@ -194,7 +208,7 @@ def _value_of(option, kind, item):
         v = parse_real(item)
         return 0.0 if v == 0 else v
     if kind == "size":
-        return parse_size(item)
+        return ("fit", _fit_fraction(option, item)) if item.startswith("fit:") else parse_size(item)
     if kind == "placement" and item.startswith("map:"):
         pairs = [p.partition("=") for p in item[4:].split(",")]
         if all(parse_whole(a) is not None and eq and parse_whole(b) is not None for a, eq, b in pairs):
@@ -259,12 +273,14 @@ def _handle_order(name):
     return (1, 0, name)
 
 
-def sweep_csv(axes, ids, values, outcomes):
+def sweep_csv(axes, ids, values, outcomes, fitted=False):
     """sweep.csv text as ftlsim writes it, except config_key, which stays
     empty: ftlsim's resume key hashes every record of the trace, so a sweep
     written here is not resumed by ftlsim (src/sweep/sweep_product.h allows empty keys).
     outcomes[i] is the configuration's summary.json (a dict) or, when it
-    failed, its error message (a str); status is then done or error."""
+    failed, its error message (a str); status is then done or error.
+    fitted: the sweep used --logical fit, so the fitted device's columns
+    follow ru_not_fully_written, as in ftlsim's."""
     handles = []
     for o in outcomes:
         if isinstance(o, dict):
@@ -274,7 +290,9 @@ def sweep_csv(axes, ids, values, outcomes):
     handles.sort(key=_handle_order)
     head = ["config_id"] + [csv_field(a) for a in axes] + [
         "waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
-        "invalid_pid_requests", "ru_not_fully_written"] + [csv_field(f"waf_share_{h}") for h in handles] + [
+        "invalid_pid_requests", "ru_not_fully_written"] + (
+        ["logical_bytes", "physical_bytes", "over_provisioning"] if fitted else []) + [
+        csv_field(f"waf_share_{h}") for h in handles] + [
         "error", "status", "config_key"]
     lines = [",".join(head)]
     for cid, vals, o in zip(ids, values, outcomes):
@@ -291,6 +309,9 @@ def sweep_csv(axes, ids, values, outcomes):
             events = o["fdp_stats"]["events"]
             f.append(f"{events['invalid_placement_id']}")
             f.append(f"{events['ru_not_fully_written']}")
+            if fitted:
+                g = o["config"]["geometry"]
+                f += [f"{g['logical_bytes']}", f"{g['physical_bytes']}", "%.6f" % g["over_provisioning"]]
             by_name = {h["name"]: h for h in o["handles"]}
             host_bytes = host * SLOT_BYTES
             for name in handles:
@@ -302,6 +323,6 @@ def sweep_csv(axes, ids, values, outcomes):
                     f.append("%.6f" % share)
             f += ["", "done", ""]
         else:
-            f += [""] * (8 + len(handles)) + [csv_field(o), "error", ""]
+            f += [""] * (8 + (3 if fitted else 0) + len(handles)) + [csv_field(o), "error", ""]
         lines.append(",".join(f))
     return "\n".join(lines) + "\n"

@@ -90,6 +90,24 @@ def test_scheduler_sweep_matches_ftlsim(tmp_path, ftlsim, tiny_trace, scheduler)
     assert_same_folders(out, direct)
 
 
+def test_fit_sweep_matches_ftlsim(tmp_path, ftlsim, tiny_trace, scheduler):
+    """--logical fit:P% values sweep as in ftlsim, with its columns of the
+    fitted device (whose over-provisioning moves with the fill level)."""
+    options = ["--channels", "8", "--luns", "1", "--logical", "fit:50%,fit:80%"]
+    direct = tmp_path / "direct"
+    assert direct_sweep(ftlsim, tiny_trace, options, direct) == 0
+    out = tmp_path / "dask"
+    proc = run_script("sweep.py", "--trace", tiny_trace, "--out", out, "--scheduler", scheduler, "--ftlsim", ftlsim,
+                      *options)
+    assert proc.returncode == 0, proc.stderr
+    rows = read_csv(out / "sweep.csv")
+    assert [r["logical"] for r in rows] == ["fit:50%", "fit:80%"]
+    assert all(parse_number(r["over_provisioning"]) > 0 and parse_number(r["logical_bytes"]) > 0 for r in rows)
+    assert parse_number(rows[0]["logical_bytes"]) > parse_number(rows[1]["logical_bytes"])
+    assert_same_rows(out / "sweep.csv", direct / "sweep.csv")
+    assert_same_folders(out, direct)
+
+
 def test_default_local_cluster_two_traces(tmp_path, ftlsim, tiny_trace):
     second = tmp_path / "second.ftr"
     shutil.copy(tiny_trace, second)

@@ -30,6 +30,8 @@ def test_lists_and_ranges():
         "single", "fdp", "map:0=0,1=0,2=1", "oracle"]
     assert expand_values("--placement", "placement", "map:0=1") == ["map:0=1"]
     assert expand_values("--victim", "word", "greedy,fifo") == ["greedy", "fifo"]
+    # --logical fit:P%: a word among sizes, never a range (its ':').
+    assert expand_values("--logical", "size", "fit:85%,fit:100%,64M") == ["fit:85%", "fit:100%", "64M"]
 
 
 @pytest.mark.parametrize("option,kind,text,message", [
@@ -54,6 +56,10 @@ def test_lists_and_ranges():
     ("--placement", "placement", "map:0=1,1=2;map:1=2,0=1", "'map:1=2,0=1' is the same value as 'map:0=1,1=2'"),
     ("--ru-time-limit", "word", "off,500ms,0.5s", "'0.5s' is the same value as '500ms'"),
     ("--ruh", "int", "1:20000:1", "gives more than 10000 values"),
+    ("--logical", "size", "fit:85", "--logical fit:85: fit takes a fill level in percent above 0 and at most 100"),
+    ("--logical", "size", "fit:0%", "fit takes a fill level in percent above 0"),
+    ("--logical", "size", "fit:101%", "fit takes a fill level in percent above 0"),
+    ("--logical", "size", "fit:50%,fit:50.0%", "'fit:50.0%' is the same value as 'fit:50%'"),
 ])
 def test_bad_values(option, kind, text, message):
     with pytest.raises(InputError, match=re.escape(message)):

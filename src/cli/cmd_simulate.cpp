@@ -166,6 +166,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
         return r;
       });
   plan.table.timed = a.timing.timing;
+  for (const sim::SweepJob& job : plan.jobs) plan.table.fitted = plan.table.fitted || job.run.options.fit.has_value();
   // A --reset-at marker the trace lacks (not sweepable: the same in every
   // configuration) would fail each one alike: refused once, before any runs.
   for (const sim::SweepJob& job : plan.jobs) {

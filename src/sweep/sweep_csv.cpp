@@ -30,6 +30,9 @@ constexpr std::array<std::string_view, 8> kMetricColumns = {"waf",
 // Timed mode: requests per second and latencies in ns of all host requests.
 constexpr std::array<std::string_view, 5> kTimedColumns = {"iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns",
                                                            "lat_p99_9_ns"};
+// --logical fit: the device each configuration was sized to (its
+// over-provisioning moves with the fill level by whole pages per block).
+constexpr std::array<std::string_view, 3> kFitColumns = {"logical_bytes", "physical_bytes", "over_provisioning"};
 constexpr std::string_view kSharePrefix = "waf_share_";
 
 }  // namespace
@@ -49,6 +52,11 @@ std::map<std::string, std::string> sweep_row_cells(const SweepOutcome& o) {
     }
     cells["invalid_pid_requests"] = fmt::format("{}", r.invalid_pid_requests);
     cells["ru_not_fully_written"] = fmt::format("{}", r.ftl.units_not_fully_written);
+    if (r.fitted_geometry) {
+      cells["logical_bytes"] = fmt::format("{}", r.fitted_geometry->logical_bytes);
+      cells["physical_bytes"] = fmt::format("{}", r.fitted_geometry->physical_bytes());
+      cells["over_provisioning"] = fmt::format("{:.6f}", r.fitted_geometry->over_provisioning());
+    }
     for (const fdp::HandleStats& h : r.handles)
       cells[std::string(kSharePrefix) + h.name] = fmt::format("{:.6f}", h.waf_share);
     if (r.timing) {
@@ -86,7 +94,13 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
   }
   const std::span<const std::string_view> timed =
       table.timed ? std::span<const std::string_view>(kTimedColumns) : std::span<const std::string_view>();
+  const std::span<const std::string_view> fitted =
+      table.fitted ? std::span<const std::string_view>(kFitColumns) : std::span<const std::string_view>();
   for (const std::string_view column : kMetricColumns) {
+    out += ',';
+    out += column;
+  }
+  for (const std::string_view column : fitted) {
     out += ',';
     out += column;
   }
@@ -112,6 +126,10 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
       out += csv_field(v);
     }
     for (const std::string_view column : kMetricColumns) {
+      out += ',';
+      out += cell(row, std::string(column));
+    }
+    for (const std::string_view column : fitted) {
       out += ',';
       out += cell(row, std::string(column));
     }

@@ -15,6 +15,8 @@ namespace ftlsim::sim {
 //   config_id, <each axis>, waf, host_bytes, gc_bytes, erases (blocks),
 //   gc_onset_host_bytes, gc_onset_marker, invalid_pid_requests,
 //   ru_not_fully_written,
+//   when table.fitted: logical_bytes, physical_bytes, over_provisioning
+//   (the device --logical fit sized for the row),
 //   when table.timed: iops, lat_mean_ns, lat_p50_ns, lat_p99_ns,
 //   lat_p99_9_ns (all host requests of the run: timing::timed_row),
 //   waf_share_<handle> for the union of handle names over all rows

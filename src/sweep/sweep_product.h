@@ -41,6 +41,7 @@ struct SweepTable {
   std::vector<std::vector<std::string>> values;  // per row: one value per axis
   std::vector<std::string> keys;                 // config_key per row; empty: the column stays empty
   bool timed = false;                            // timed mode (--timing): sweep.csv has the timed columns
+  bool fitted = false;                           // --logical fit: sweep.csv has the fitted device's columns
 };
 
 }  // namespace ftlsim::sim

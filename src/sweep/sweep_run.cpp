@@ -192,6 +192,7 @@ std::string sweep_text(const SweepTable& t, std::span<const SweepOutcome> outcom
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header = t.axes;
   header.emplace_back("WAF");
+  if (t.fitted) header.emplace_back("OP");
   if (t.timed) {
     header.emplace_back("IOPS");
     header.emplace_back("p99 latency");
@@ -207,6 +208,14 @@ std::string sweep_text(const SweepTable& t, std::span<const SweepOutcome> outcom
       const std::map<std::string, std::string> c = o.result ? sweep_row_cells(o) : o.carried;
       const auto cell = [&](const char* name) { return c.count(name) != 0 ? c.at(name) : std::string(); };
       row.push_back(real_cell(cell("waf"), 4));
+      if (t.fitted) {
+        double op = 0;
+        const std::string text = cell("over_provisioning");
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), op);
+        row.push_back(!text.empty() && ec == std::errc() && end == text.data() + text.size()
+                          ? fmt::format("{:.1f}%", 100.0 * op)
+                          : text);
+      }
       if (t.timed) {
         row.push_back(real_cell(cell("iops"), 0));
         const auto p99 = whole_cell(cell("lat_p99_ns"));
@@ -219,6 +228,7 @@ std::string sweep_text(const SweepTable& t, std::span<const SweepOutcome> outcom
       row.push_back(std::move(text));
     } else {
       row.emplace_back("-");
+      if (t.fitted) row.emplace_back("-");
       if (t.timed) {
         row.emplace_back("-");
         row.emplace_back("-");

@@ -153,6 +153,28 @@ TEST_CASE("fit reports the over-provisioning whole pages per block give when it 
       CHECK_THAT(s, Contains("\"pages_per_block\": 1"));
     }
   }
+  // A sweep of fill levels: sweep.csv and the table carry each row's device.
+  // fit:50%: 51200 logical slots, 51200 x 4/3 = 68266.7 wanted, ceil(68266.7 /
+  // 16384) = 5 pages per block = 81920 slots, OP 81920 / 51200 - 1 = 0.6.
+  const std::string sw = tmp.file("sw");
+  const test::RunResult swept =
+      run_ftlsim("--trace " + tmp.file("seq25600.ftr") + " --logical fit:100%,fit:50% --no-progress --out " + sw);
+  INFO(swept.output);
+  REQUIRE(swept.exit_code == 0);
+  const std::string csv = test::slurp(sw + "/sweep.csv");
+  CHECK_THAT(csv, Contains(",ru_not_fully_written,logical_bytes,physical_bytes,over_provisioning,"));
+  CHECK_THAT(csv, Contains(",104857600,201326592,0.920000,"));
+  CHECK_THAT(csv, Contains(",209715200,335544320,0.600000,"));
+  CHECK_THAT(swept.output, Contains("logical   WAF     OP     GC onset\nfit:100%"));
+  CHECK_THAT(swept.output, Contains("  92.0%  "));
+  CHECK_THAT(swept.output, Contains("  60.0%  "));
+  // Without fit, no such columns.
+  const std::string plain = tmp.file("plain");
+  REQUIRE(run_ftlsim("--trace " + tmp.file("seq25600.ftr") + " --logical 200M --gc-thres 60,70 --no-progress --out " +
+                     plain)
+              .exit_code == 0);
+  CHECK_THAT(test::slurp(plain + "/sweep.csv"), !Contains("over_provisioning"));
+
   // --pages sizes the device itself: nothing was asked of the OP.
   const std::string out = tmp.file("given");
   REQUIRE(run_ftlsim("--trace " + tmp.file("seq25600.ftr") + " --logical fit:100% --pages 3 --no-progress --out " + out)

@@ -150,6 +150,8 @@ def expand_values(option, kind, text):
             _expand_range(option, kind, item, items)
         else:
             if _parse(kind, item) is None:
+                if kind == "size" and option == "--logical" and item.endswith("%"):
+                    _bad(option, item, f"is not a size; a fill level is written fit:{item} (each item of a list)")
                 _bad(option, item, _NOUN[kind])
             items.append(item)
 

@@ -60,6 +60,7 @@ def test_lists_and_ranges():
     ("--logical", "size", "fit:0%", "fit takes a fill level in percent above 0"),
     ("--logical", "size", "fit:101%", "fit takes a fill level in percent above 0"),
     ("--logical", "size", "fit:50%,fit:50.0%", "'fit:50.0%' is the same value as 'fit:50%'"),
+    ("--logical", "size", "fit:70%,80%", "--logical: '80%' is not a size; a fill level is written fit:80%"),
 ])
 def test_bad_values(option, kind, text, message):
     with pytest.raises(InputError, match=re.escape(message)):

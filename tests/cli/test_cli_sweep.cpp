@@ -173,6 +173,8 @@ TEST_CASE("lists and ranges: bad items fail with one line naming option and item
       {"--gc-thres 90:50:10", "--gc-thres: '90:50:10' has START above STOP"},
       {"--ruh 2,,4", "--ruh 2,,4: an item of the list is empty"},
       {"--ru-size 1M,4Q", "--ru-size: '4Q' is not a size"},
+      {"--logical fit:70%,80%", "--logical: '80%' is not a size; a fill level is written fit:80%"},
+      {"--ru-size 80%", "--ru-size: '80%' is not a size (examples"},
       {"--planes 1,6.5", "--planes: '6.5' is not a whole number"},
       {"--victim greedy,lru", "unknown policy 'lru'"},
       {"--placement single,nope", "--placement: unknown policy 'nope'"},

@@ -170,20 +170,29 @@ std::vector<SweepOutcome> run_sweep_in_folder(const TraceView& trace, SweepPlan&
 
 namespace {
 
-// A whole-number cell, or nullopt when it is empty or not a number.
-std::optional<uint64_t> whole_cell(const std::string& text) {
-  uint64_t v = 0;
+// A cell as a number of type T, or nullopt when it is empty or not one
+// (an error text).
+template <class T>
+std::optional<T> cell_as(const std::string& text) {
+  T v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return v;
 }
+std::optional<uint64_t> whole_cell(const std::string& text) { return cell_as<uint64_t>(text); }
+std::optional<double> cell_number(const std::string& text) { return cell_as<double>(text); }
 
 // A real cell rounded to `decimals`, or the text as it is when not a number.
 std::string real_cell(const std::string& text, int decimals) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return text;
-  return fmt::format("{:.{}f}", v, decimals);
+  const auto v = cell_number(text);
+  return v ? fmt::format("{:.{}f}", *v, decimals) : text;
+}
+
+// A fraction's cell in percent with one decimal ("0.464" -> "46.4%"), or the
+// text as it is when not a number.
+std::string percent_cell(const std::string& text) {
+  const auto v = cell_number(text);
+  return v ? fmt::format("{:.1f}%", 100.0 * *v) : text;
 }
 
 }  // namespace
@@ -208,14 +217,7 @@ std::string sweep_text(const SweepTable& t, std::span<const SweepOutcome> outcom
       const std::map<std::string, std::string> c = o.result ? sweep_row_cells(o) : o.carried;
       const auto cell = [&](const char* name) { return c.count(name) != 0 ? c.at(name) : std::string(); };
       row.push_back(real_cell(cell("waf"), 4));
-      if (t.fitted) {
-        double op = 0;
-        const std::string text = cell("over_provisioning");
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), op);
-        row.push_back(!text.empty() && ec == std::errc() && end == text.data() + text.size()
-                          ? fmt::format("{:.1f}%", 100.0 * op)
-                          : text);
-      }
+      if (t.fitted) row.push_back(percent_cell(cell("over_provisioning")));
       if (t.timed) {
         row.push_back(real_cell(cell("iops"), 0));
         const auto p99 = whole_cell(cell("lat_p99_ns"));

@@ -52,7 +52,9 @@ std::vector<SettingInfo> own_settings() {
                "Logical capacity the host sees, in bytes (e.g. 12G); with --op, the number of blocks is derived "
                "from it. fit:P% sizes it from the trace: its footprint (the 4 KiB pages it touches, remapped densely "
                "in first-touch order) fills P% of it, and unless --pages or --blocks is given the device keeps the "
-               "preset's lines and over-provisioning (or --op) with as many pages per block as that needs. "
+               "preset's lines and takes the fewest whole pages per block that give at least its "
+               "over-provisioning (or --op): more, by up to a page in every block, on a small footprint (printed "
+               "as `fit OP`). "
                "Default: physical / (1 + op)",
                "", "", true, nullptr});
   v.push_back({"op", ValueKind::kReal, "FRACTION", "Device",

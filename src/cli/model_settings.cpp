@@ -56,7 +56,13 @@ std::vector<SettingInfo> own_settings() {
                "over-provisioning (or --op): more, by up to a page in every block, on a small footprint (printed "
                "as `fit OP`). "
                "Default: physical / (1 + op)",
-               "", "", true, nullptr});
+               "", "", true, [](std::string_view t) {
+                 // "80%" in `--logical fit:70%,80%`: each fill level is its own fit: item.
+                 if (!t.empty() && t.back() == '%') {
+                   throw InputError(fmt::format(
+                       "--logical: '{}' is not a size; a fill level is written fit:{} (each item of a list)", t, t));
+                 }
+               }});
   v.push_back({"op", ValueKind::kReal, "FRACTION", "Device",
                "Over-provisioning as a fraction, physical/logical - 1 (default: the preset's: " +
                    ftl::preset_values(&preset_op_text) + ")",

@@ -59,13 +59,7 @@ void check_scalar(std::string_view option, ValueKind kind, std::string_view item
     (void)parse_uint_option(item, option);  // the one integer parser: its message names the range
     return;
   }
-  if (!parses(kind, item)) {
-    // "80%" in `--logical fit:70%,80%`: each fill level is its own fit: item.
-    if (kind == ValueKind::kSize && option == "--logical" && !item.empty() && item.back() == '%') {
-      bad_item(option, item, fmt::format("is not a size; a fill level is written fit:{} (each item of a list)", item));
-    }
-    bad_item(option, item, kind_noun(kind));
-  }
+  if (!parses(kind, item)) bad_item(option, item, kind_noun(kind));
 }
 
 // START:STOP:STEP, inclusive, appended to `out`.

@@ -11,8 +11,9 @@ every file the command read through input_file.open_input is noted); then
 each output is written to a temporary made in that folder with O_EXCL and
 renamed over its name (os.replace with dir_fd), so a failed command leaves
 no half-written file. Nothing is made on devtmpfs (/dev), where a file or
-folder takes the name of a device that is not there (refuse_devtmpfs). A regular file that is not an input is replaced: a
-figure overwriting its own earlier figure is expected.
+folder takes the name of a device that is not there (refuse_devtmpfs). A
+regular file that is not an input is replaced: a figure overwriting its own
+earlier figure is expected.
 
 Output folders (OwnedFolder, report.py and sweep.py): a folder the tool did
 not make is refused unless it is empty; one it made holds its manifest,

@@ -95,7 +95,7 @@ void OutputFile::check(std::string_view option, bool force, const RunInputs& inp
   const auto refuse_folder = [&](const std::string& why) {
     throw InputError(fmt::format("{} {}: {} is {}; give a folder on a disk", option_, path_, folder_, why));
   };
-  if (pseudo_fs_of(dir_.get())) refuse_folder(no_outputs_in(dir_.get()).value_or("a kernel file system"));
+  if (pseudo_fs_of(dir_.get())) refuse_folder(*no_outputs_in(dir_.get()));
   check_name(dir_.get(), name_, existing_);
   if (const auto why = no_outputs_in(dir_.get())) refuse_folder(*why);
   if (::faccessat(dir_.get(), ".", W_OK | X_OK, 0) != 0) {

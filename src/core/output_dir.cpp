@@ -71,16 +71,30 @@ OutputDir::OutputDir(Message option, int parent_fd, const std::string& parent_sh
 
 void OutputDir::check_target(const RunInputs& inputs) {
   inputs.check_resolved(option_, path_);
-  if (const auto why = no_outputs_in(base_.get())) {
-    // A device node of that name (/dev/sda) is refused as what it is.
-    struct stat st {};
-    if (missing_.empty() && ::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))) {
-      throw InputError(option_ +
-                       Message(fmt::format(" {} exists and is {}, not a folder", path_, file_type_name(st.st_mode))));
+  const auto refuse_folder = [&](const std::string& why) {
+    throw InputError(option_ + Message(fmt::format(" {}: its folder is {}; give a folder on a disk", path_, why)));
+  };
+  // A kernel file system first: what its names are says nothing useful.
+  if (pseudo_fs_of(base_.get())) refuse_folder(*no_outputs_in(base_.get()));
+  // What the name is now (when its folder exists): a link or a non-folder is
+  // refused as what it is, a device node in /dev included.
+  struct stat st {};
+  bool exists = false;
+  if (missing_.empty()) {
+    if (::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      exists = true;
+    } else if (errno != ENOENT) {
+      throw InputError(option_ + Message(fmt::format(" {}: cannot stat ({})", path_, std::strerror(errno))));
     }
-    throw InputError(option_ + Message(fmt::format(" {}: its folder is {}; give a folder on a disk", path_, *why)));
   }
+  if (exists && S_ISLNK(st.st_mode)) {
+    throw InputError(option_ + Message(fmt::format(" {} is a symbolic link; give the folder it points to", path_)));
+  }
+  if (exists && !S_ISDIR(st.st_mode)) {
+    throw InputError(option_ +
+                     Message(fmt::format(" {} exists and is {}, not a folder", path_, file_type_name(st.st_mode))));
+  }
+  if (const auto why = no_outputs_in(base_.get())) refuse_folder(*why);  // devtmpfs
   if (::faccessat(base_.get(), ".", W_OK | X_OK, 0) != 0) {
     throw InputError(option_ + Message(fmt::format(" {}: cannot write into {} ({})", path_,
                                                    parent_text_.empty() ? "." : parent_text_, std::strerror(errno))));
@@ -102,18 +116,7 @@ void OutputDir::check_target(const RunInputs& inputs) {
     }
     return;
   }
-  struct stat st {};
-  if (::fstatat(base_.get(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno == ENOENT) return;
-    throw InputError(option_ + Message(fmt::format(" {}: cannot stat ({})", path_, std::strerror(errno))));
-  }
-  if (S_ISLNK(st.st_mode)) {
-    throw InputError(option_ + Message(fmt::format(" {} is a symbolic link; give the folder it points to", path_)));
-  }
-  if (!S_ISDIR(st.st_mode)) {
-    throw InputError(option_ +
-                     Message(fmt::format(" {} exists and is {}, not a folder", path_, file_type_name(st.st_mode))));
-  }
+  if (!exists) return;
   const UniqueFd dir = open_subfolder(base_.get(), name_);
   if (!dir.valid()) {
     throw InputError(option_ + Message(fmt::format(" {}: cannot open ({})", path_, std::strerror(errno))));

@@ -70,11 +70,15 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
   // Timed mode: per-unit and per-die tables, and the GC queue's first ring
   // (it grows with the work queued, which no estimate before the run knows).
   if (timed) b += units * 44 + uint64_t{g.dies()} * 256 + timing::GcQueue::kFirstRingBytes;
-  // Timeseries rows: one per interval of written bytes, and the last.
+  // Timeseries rows: one per interval of written bytes (every pass's, with
+  // --repeat), but at most one per request, and the last.
   const uint64_t written = trace.written_bytes;
-  const uint64_t interval =
-      run.options.interval_bytes != 0 ? run.options.interval_bytes : std::max<uint64_t>(written / 100, ftl::kSlotBytes);
-  b += (written / interval + 2) * sizeof(TimeseriesRow) * 2;  // a vector grows to twice what it holds
+  const uint64_t passes = std::max<uint64_t>(run.options.repeat, 1);
+  const uint64_t all_written = written > UINT64_MAX / passes ? UINT64_MAX : written * passes;
+  const uint64_t interval = run.options.interval_bytes != 0 ? run.options.interval_bytes
+                                                            : std::max<uint64_t>(all_written / 100, ftl::kSlotBytes);
+  const uint64_t rows = std::min(all_written / interval, trace.records * passes) + 2;
+  b += rows * sizeof(TimeseriesRow) * 2;  // a vector grows to twice what it holds
   if (run.placement.placement.kind == fdp::PlacementKind::kOracle) {
     b += logical * 8 + 2 * (written / ftl::kSlotBytes + trace.records);
   } else if (run.placement.placement.kind == fdp::PlacementKind::kInterval) {
@@ -93,13 +97,14 @@ void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std
   uint64_t need = 0;
   for (size_t i = 0; i < n; ++i) need += sorted[i];
   if (need <= limit->bytes) return;
-  throw InputError(what +
-                   Message(fmt::format(" needs about {} of memory ({} bytes: the maps of the device's slots, its "
-                                       "units and tables; docs/bad_input.md, Memory), more than the {} available (",
-                                       format_bytes(need), need, format_bytes(limit->bytes))) +
-                   limit->source +
-                   say("); give a smaller geometry{}, or `mem-limit` SIZE to allow more (off: no limit)",
-                       jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
+  throw InputError(
+      what +
+      Message(fmt::format(" needs about {} of memory ({} bytes: the maps of the device's slots, its "
+                          "units and tables, the time series; docs/bad_input.md, Memory), more than the {} available (",
+                          format_bytes(need), need, format_bytes(limit->bytes))) +
+      limit->source +
+      say("); give a smaller geometry{}, or `mem-limit` SIZE to allow more (off: no limit)",
+          jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));
 }
 
 }  // namespace ftlsim::sim

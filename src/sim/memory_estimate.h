@@ -10,7 +10,8 @@
 //                      44 B more in timed mode
 //   per stream         112 B; per die (timed) 256 B
 //   write orders       8 B per entry (the layout's and the engine's copy)
-//   timeseries         one row per --interval of written bytes
+//   timeseries         one row per --interval of written bytes (x --repeat),
+//                      at most one per request
 //   oracle             1 B per written slot
 //   the program        7 MiB (code, libraries, fixed tables)
 // Each big array is rounded up to the 2 MiB huge pages it is allocated in.

@@ -25,6 +25,15 @@ struct TimeseriesRow {
   std::optional<uint64_t> marker;  // last marker value seen
 };
 
+// Where the time series' next row falls once `host_bytes` are written: the
+// first multiple of `interval` (> 0) above it, or UINT64_MAX when that does
+// not fit in 64 bits. One row per request at most, however small the
+// interval: a request that crosses several multiples adds one row.
+[[nodiscard]] inline uint64_t next_row_after(uint64_t host_bytes, uint64_t interval) {
+  const uint64_t q = host_bytes / interval;  // (q + 1) x interval fits iff q < UINT64_MAX / interval
+  return q >= UINT64_MAX / interval ? UINT64_MAX : (q + 1) * interval;
+}
+
 // --id-series: one placement ID's or handle's cumulative counts at a
 // timeseries row (id_timeseries.csv).
 struct IdSeriesRow {

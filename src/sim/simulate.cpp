@@ -303,7 +303,7 @@ class Driver {
     }
     if (ftl_.stats().host_slots * kSlot >= next_row_) [[unlikely]] {
       add_row(r);
-      while (next_row_ <= ftl_.stats().host_slots * kSlot) next_row_ += interval_;
+      next_row_ = next_row_after(ftl_.stats().host_slots * kSlot, interval_);
     }
   }
 

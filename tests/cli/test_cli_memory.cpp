@@ -113,6 +113,9 @@ TEST_CASE("the memory estimate is within 10% + 4 MiB of the measured peak RSS", 
       "--blocks 512 --pages 256 --placement oracle",
       "--blocks 256 --pages 256 --channels 16 --luns 8 --placement interval --logical 256M",
       "--blocks 512 --pages 256 --timing --logical 8M",
+      // A row per byte asked for: one per request at most (the estimate
+      // used to count 8 M rows of 80 B, twice, for this 8 MB of writes).
+      "--blocks 512 --pages 256 --logical 8M --interval 1",
   };
   for (const std::string& g : runs) {
     const std::string args = "--trace " + trace + " " + g + " --no-progress";
@@ -124,6 +127,33 @@ TEST_CASE("the memory estimate is within 10% + 4 MiB of the measured peak RSS", 
     const double tolerance = 0.10 * static_cast<double>(est) + 4.0 * (1 << 20);
     CHECK(std::abs(static_cast<double>(rss) - static_cast<double>(est)) <= tolerance);
   }
+}
+
+TEST_CASE("the time series is estimated at one row per interval, at most one per request, for every pass",
+          "[cli][memory]") {
+  const TempDir tmp("mem-rows");
+  const std::string trace = small_trace(tmp);  // 2000 writes of 4 KiB: 8,192,000 bytes
+  const std::string base = "--trace " + trace + " --blocks 512 --pages 256 --logical 8M --no-progress";
+  // A row is 80 B (TimeseriesRow: eight 8-byte fields, a 4-byte one padded
+  // to 8, a 16-byte optional), counted twice (a vector grows to twice what
+  // it holds), with 2 rows more. By default the interval is 1% of what
+  // every pass writes: 100 rows (+2).
+  constexpr int64_t kRow = 160;
+  const auto rows_over_default = [&](const std::string& more, const std::string& repeat) {
+    return static_cast<int64_t>(estimate_of(base + repeat + more)) - static_cast<int64_t>(estimate_of(base + repeat));
+  };
+  CHECK(rows_over_default(" --interval 1", "") == (2000 - 100) * kRow);  // a row per request, not per byte
+  CHECK(rows_over_default(" --interval 4K", "") == (2000 - 100) * kRow);
+  CHECK(rows_over_default(" --interval 1M", "") == (8192000 / 1048576 - 100) * kRow);
+  CHECK(rows_over_default(" --interval 1", " --repeat 3") == (6000 - 100) * kRow);
+  CHECK(rows_over_default(" --interval 1M", " --repeat 3") == (3 * 8192000 / 1048576 - 100) * kRow);
+  // And what the run writes: at most a row per request (plus the header).
+  const test::RunResult r = run_ftlsim(base + " --interval 1 --out " + tmp.file("o"));
+  REQUIRE(r.exit_code == 0);
+  std::ifstream csv(tmp.file("o") + "/timeseries.csv");
+  size_t lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  CHECK(lines == 2000 + 1);
 }
 
 TEST_CASE("a 4-billion-slot geometry is refused before allocating, with the figure", "[cli][memory]") {

@@ -168,7 +168,8 @@ void run_qd_sweep(const QdSweepArgs& a) {
   std::vector<uint64_t> needs;
   const sim::TraceSize size = sim::trace_size(
       view,
-      std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.fit.has_value(); }));
+      {std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.fit.has_value(); }),
+       std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.id_series; })});
   for (const sim::RunDescription& run : runs) {
     sim::RunDescription timed = run;
     timed.options.timing = base;

@@ -68,7 +68,8 @@ void run_single(const SimulateArgs& a, const Point& point) {
   // before anything else reads them all (the key, the run).
   view.scan = sim::scan(view);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
-  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, run.options.fit.has_value())).bytes;
+  const uint64_t need =
+      sim::estimate_run_memory(run, sim::trace_size(view, {run.options.fit.has_value(), run.options.id_series})).bytes;
   sim::check_memory(
       {&need, 1}, 1, limit,
       run.options.fit ? say("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : Message("this run"));
@@ -181,7 +182,9 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // the fit refuses is left to fail alone, as it always did.
   const bool any_fit = std::any_of(plan.jobs.begin(), plan.jobs.end(),
                                    [](const sim::SweepJob& j) { return j.run.options.fit.has_value(); });
-  const sim::TraceSize size = sim::trace_size(view, any_fit, written);
+  const bool any_ids =
+      std::any_of(plan.jobs.begin(), plan.jobs.end(), [](const sim::SweepJob& j) { return j.run.options.id_series; });
+  const sim::TraceSize size = sim::trace_size(view, {any_fit, any_ids}, written);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   for (sim::SweepJob& job : plan.jobs) {
     if (job.error.empty()) {

@@ -25,13 +25,15 @@ class IdSeries {
 
   // `streams`: the engine's stream count; `fdp` the effective configuration.
   IdSeries(uint32_t logical_slots, const fdp::FdpConfig& fdp, size_t streams)
-      : tags_(logical_slots, 0),
-        host_(kTags, 0),
-        gc_(kTags, 0),
-        seen_(kTags, 0),
-        handles_(fdp.isolated_gc ? fdp.handles + (fdp.has_shared_gc_ru() ? 1 : 0) : 1) {
+      : tags_(logical_slots, 0), host_(kTags, 0), gc_(kTags, 0), seen_(kTags, 0), handles_(handle_rows(fdp)) {
     for (ftl::StreamId s = 0; s < streams; ++s)
       handle_of_stream_.push_back(fdp.isolated_gc ? fdp::stream_handle(fdp, s) : 0);
+  }
+
+  // The handle rows at each timeseries row: every handle, and the shared
+  // GC handle when there is one (one row without isolation).
+  [[nodiscard]] static uint32_t handle_rows(const fdp::FdpConfig& fdp) {
+    return fdp.isolated_gc ? fdp.handles + (fdp.has_shared_gc_ru() ? 1 : 0) : 1;
   }
 
   // For PageFtl::count_gc_by_tag.

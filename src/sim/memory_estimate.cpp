@@ -12,6 +12,7 @@
 #include "fdp/fdp_config.h"
 #include "fdp/placement.h"
 #include "ftl/ftl_layout.h"
+#include "sim/id_series.h"
 #include "sim/run_layout.h"
 #include "sim/sim_result.h"
 #include "timing/gc_queue.h"
@@ -27,13 +28,30 @@ constexpr uint64_t kFixedBytes = uint64_t{7} << 20;
 // A HugeArray of `n` elements of `size` bytes: whole 2 MiB pages.
 uint64_t huge(uint64_t n, uint64_t size) { return (n * size + kHugePage - 1) / kHugePage * kHugePage; }
 
+// The placement IDs write records carry (those IdSeries counts).
+uint32_t write_pid_count(const TraceView& trace) {
+  std::vector<uint64_t> seen(65536 / 64, 0);
+  uint32_t n = 0;
+  for (const trace::Record& r : trace.records) {
+    if (r.op != static_cast<uint8_t>(trace::Op::kWrite)) continue;
+    uint64_t& w = seen[r.pid / 64];
+    const uint64_t bit = uint64_t{1} << (r.pid % 64);
+    n += (w & bit) == 0 ? 1 : 0;
+    w |= bit;
+  }
+  return n;
+}
+
 }  // namespace
 
-TraceSize trace_size(const TraceView& trace, bool fit) { return trace_size(trace, fit, trace_write_bytes(trace)); }
+TraceSize trace_size(const TraceView& trace, TraceSizeNeeds needs) {
+  return trace_size(trace, needs, trace_write_bytes(trace));
+}
 
-TraceSize trace_size(const TraceView& trace, bool fit, uint64_t written_bytes) {
-  TraceSize t{trace.records.size(), written_bytes, std::nullopt};
-  if (fit) t.fit = fit_footprint(trace);
+TraceSize trace_size(const TraceView& trace, TraceSizeNeeds needs, uint64_t written_bytes) {
+  TraceSize t{trace.records.size(), written_bytes, std::nullopt, std::nullopt};
+  if (needs.fit) t.fit = fit_footprint(trace);
+  if (needs.write_pids) t.write_pids = write_pid_count(trace);
   return t;
 }
 
@@ -79,6 +97,14 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
                                                             : std::max<uint64_t>(all_written / 100, ftl::kSlotBytes);
   const uint64_t rows = std::min(all_written / interval, trace.records * passes) + 2;
   b += rows * sizeof(TimeseriesRow) * 2;  // a vector grows to twice what it holds
+  if (run.options.id_series) {
+    // id_timeseries: at each row, one per placement ID written so far (the
+    // data --precondition wrote counts as one more) and one per handle.
+    if (!trace.write_pids) throw std::logic_error("estimate_run_memory: an --id-series run needs the trace's IDs");
+    const uint64_t per_row = uint64_t{*trace.write_pids} + (run.options.precondition != Precondition::kNone ? 1 : 0) +
+                             IdSeries::handle_rows(fdp);
+    b += rows * per_row * sizeof(IdSeriesRow) * 2;
+  }
   if (run.placement.placement.kind == fdp::PlacementKind::kOracle) {
     b += logical * 8 + 2 * (written / ftl::kSlotBytes + trace.records);
   } else if (run.placement.placement.kind == fdp::PlacementKind::kInterval) {

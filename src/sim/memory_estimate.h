@@ -11,7 +11,8 @@
 //   per stream         112 B; per die (timed) 256 B
 //   write orders       8 B per entry (the layout's and the engine's copy)
 //   timeseries         one row per --interval of written bytes (x --repeat),
-//                      at most one per request
+//                      at most one per request; with --id-series a row more
+//                      per placement ID written and per handle, in each
 //   oracle             1 B per written slot
 //   the program        7 MiB (code, libraries, fixed tables)
 // Each big array is rounded up to the 2 MiB huge pages it is allocated in.
@@ -39,20 +40,27 @@ struct TraceSize {
   uint64_t written_bytes = 0;  // trace_write_bytes
   // For --logical fit: runs, whose geometry comes from the trace's footprint.
   std::optional<FitFootprint> fit;
+  // For --id-series runs: the placement IDs the write records carry (each
+  // gets a row of id_timeseries.csv per timeseries row).
+  std::optional<uint32_t> write_pids;
 };
-// `fit`: also measure the footprint (sim/fit.h), needed to estimate a
-// --logical fit: run.
-[[nodiscard]] TraceSize trace_size(const TraceView& trace, bool fit = false);
+// What runs need measured beyond the records and the written bytes.
+struct TraceSizeNeeds {
+  bool fit = false;         // the footprint (sim/fit.h): a --logical fit: run
+  bool write_pids = false;  // the write records' placement IDs: an --id-series run
+};
+[[nodiscard]] TraceSize trace_size(const TraceView& trace, TraceSizeNeeds needs = {});
 // The same with the written bytes already counted (trace_write_bytes, the
 // first pass over a trace, which also refuses a malformed record).
-[[nodiscard]] TraceSize trace_size(const TraceView& trace, bool fit, uint64_t written_bytes);
+[[nodiscard]] TraceSize trace_size(const TraceView& trace, TraceSizeNeeds needs, uint64_t written_bytes);
 
 // The estimate of simulate(run.config, trace, run.options, run.placement)
 // with its layout. A --logical fit: run (run.options.fit; `trace` must have
 // its footprint) is estimated with its fitted geometry and its remap table
 // (4 B per slot the trace addresses), so callers count it with the runs
-// beside it. Throws InputError for a configuration run_layout or the fit
-// refuses (as simulate would).
+// beside it; an --id-series run needs `trace`'s write_pids. Throws
+// InputError for a configuration run_layout or the fit refuses (as simulate
+// would).
 [[nodiscard]] MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& trace);
 
 // Refuses (InputError, before anything is allocated) when the `at_once`

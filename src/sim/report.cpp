@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <iterator>
+#include <utility>
 
 #include "core/atomic_file.h"
 #include "core/build_identity.h"
@@ -21,6 +24,75 @@ namespace ftlsim::sim {
 namespace {
 
 constexpr uint64_t kSlot = ftl::kSlotBytes;
+
+// A CSV made row by row and handed to `emit` in chunks of about kChunk
+// bytes, so that a file of millions of rows (id_timeseries.csv: a row per
+// placement ID per timeseries row) is never held whole in memory.
+class CsvChunks {
+ public:
+  static constexpr size_t kChunk = size_t{1} << 16;
+  explicit CsvChunks(std::function<void(std::string_view)> emit) : emit_(std::move(emit)) {}
+  CsvChunks(const CsvChunks&) = delete;
+  CsvChunks& operator=(const CsvChunks&) = delete;
+  template <class... Args>
+  void row(fmt::format_string<Args...> f, Args&&... args) {
+    fmt::format_to(std::back_inserter(buf_), f, std::forward<Args>(args)...);
+    if (buf_.size() >= kChunk) flush();
+  }
+  // Hands over what is left; call once at the end.
+  void flush() {
+    emit_(std::string_view(buf_.data(), buf_.size()));
+    buf_.clear();
+  }
+
+ private:
+  std::function<void(std::string_view)> emit_;
+  fmt::memory_buffer buf_;
+};
+
+void timeseries_rows(const SimResult& r, CsvChunks& out) {
+  out.row("host_bytes,trace_time_ns,waf,interval_waf,free_units,valid_ratio,gc_bytes,unit_erases,marker\n");
+  for (const TimeseriesRow& row : r.timeseries) {
+    out.row("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns, row.waf, row.interval_waf,
+            row.free_units, row.valid_ratio, row.gc_bytes, row.erases,
+            row.marker ? fmt::format("{}", *row.marker) : std::string());
+  }
+  out.flush();
+}
+
+void id_timeseries_rows(const RunDescription& run, const SimResult& r, CsvChunks& out) {
+  const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
+  out.row("host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share\n");
+  for (const IdSeriesRow& row : r.id_timeseries) {
+    std::string_view kind = "pid";
+    std::string id = std::to_string(row.id), name;
+    if (row.kind == IdSeriesRow::Kind::kPid) {
+      const auto it = run.pid_names.find(static_cast<trace::PlacementId>(row.id));
+      if (it != run.pid_names.end()) name = it->second;
+    } else if (row.kind == IdSeriesRow::Kind::kPrecondition) {
+      kind = "precondition";
+      id.clear();
+    } else {
+      kind = "handle";
+      name = fdp::handle_name(fdp, row.id);
+    }
+    const double share = row.host_bytes == 0 ? 0.0
+                                             : static_cast<double>(row.id_host_bytes + row.id_gc_bytes) /
+                                                   static_cast<double>(row.host_bytes);
+    out.row("{},{},{},{},{},{},{:.6f}\n", row.host_bytes, kind, id, csv_field(name), row.id_host_bytes, row.id_gc_bytes,
+            share);
+  }
+  out.flush();
+}
+
+// Writes a CSV made by `rows` to `path` atomically, a chunk at a time.
+template <class Rows>
+void write_csv_atomically(const std::string& path, Rows&& rows) {
+  AtomicFile f(path);
+  CsvChunks out([&f](std::string_view chunk) { f.write(chunk); });
+  rows(out);
+  f.commit();
+}
 
 void write_marker(JsonWriter& j, const std::optional<uint64_t>& m) {
   if (m) {
@@ -289,38 +361,17 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
 }
 
 std::string timeseries_csv(const SimResult& r) {
-  std::string out = "host_bytes,trace_time_ns,waf,interval_waf,free_units,valid_ratio,gc_bytes,unit_erases,marker\n";
-  for (const TimeseriesRow& row : r.timeseries) {
-    out += fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{},{},{}\n", row.host_bytes, row.trace_time_ns, row.waf,
-                       row.interval_waf, row.free_units, row.valid_ratio, row.gc_bytes, row.erases,
-                       row.marker ? fmt::format("{}", *row.marker) : std::string());
-  }
-  return out;
+  std::string text;
+  CsvChunks out([&text](std::string_view chunk) { text += chunk; });
+  timeseries_rows(r, out);
+  return text;
 }
 
 std::string id_timeseries_csv(const RunDescription& run, const SimResult& r) {
-  const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
-  std::string out = "host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share\n";
-  for (const IdSeriesRow& row : r.id_timeseries) {
-    std::string_view kind = "pid";
-    std::string id = std::to_string(row.id), name;
-    if (row.kind == IdSeriesRow::Kind::kPid) {
-      const auto it = run.pid_names.find(static_cast<trace::PlacementId>(row.id));
-      if (it != run.pid_names.end()) name = it->second;
-    } else if (row.kind == IdSeriesRow::Kind::kPrecondition) {
-      kind = "precondition";
-      id.clear();
-    } else {
-      kind = "handle";
-      name = fdp::handle_name(fdp, row.id);
-    }
-    const double share = row.host_bytes == 0 ? 0.0
-                                             : static_cast<double>(row.id_host_bytes + row.id_gc_bytes) /
-                                                   static_cast<double>(row.host_bytes);
-    out += fmt::format("{},{},{},{},{},{},{:.6f}\n", row.host_bytes, kind, id, csv_field(name), row.id_host_bytes,
-                       row.id_gc_bytes, share);
-  }
-  return out;
+  std::string text;
+  CsvChunks out([&text](std::string_view chunk) { text += chunk; });
+  id_timeseries_rows(run, r, out);
+  return text;
 }
 
 std::string summary_text(const RunDescription& run, const SimResult& r, SettingShow show) {
@@ -483,8 +534,10 @@ void write_outputs(const std::string& dir, const RunDescription& run, const SimR
   std::filesystem::create_directories(dir, ec);
   if (ec) throw SystemError(fmt::format("cannot create output directory {}: {}", dir, ec.message()));
   write_file_atomically(dir + "/summary.json", summary_json(run, r));
-  write_file_atomically(dir + "/timeseries.csv", timeseries_csv(r));
-  if (run.options.id_series) write_file_atomically(dir + "/id_timeseries.csv", id_timeseries_csv(run, r));
+  write_csv_atomically(dir + "/timeseries.csv", [&](CsvChunks& out) { timeseries_rows(r, out); });
+  if (run.options.id_series) {
+    write_csv_atomically(dir + "/id_timeseries.csv", [&](CsvChunks& out) { id_timeseries_rows(run, r, out); });
+  }
   if (r.timing) {
     write_file_atomically(dir + "/events.csv", r.timing->events.csv());
     write_file_atomically(dir + "/latency_cdf.csv", timing::latency_cdf_csv(*r.timing));

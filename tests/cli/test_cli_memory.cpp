@@ -156,6 +156,37 @@ TEST_CASE("the time series is estimated at one row per interval, at most one per
   CHECK(lines == 2000 + 1);
 }
 
+TEST_CASE("an --id-series run is estimated at a row per placement ID written and per handle, at each timeseries row",
+          "[cli][memory]") {
+  const TempDir tmp("mem-id-rows");
+  // Three streams, pids 0, 1 and 2, 2000 writes of 4 KiB.
+  const std::string trace = tmp.file("s.ftr");
+  const test::RunResult g = run_ftlsim(
+      "gen --pattern streams --streams 0.5:0.5,0.25:0.25,0.25:0.25 --logical 8M --writes 2000 "
+      "--seed 3 -o " +
+      trace);
+  REQUIRE(g.exit_code == 0);
+  const std::string base = "--trace " + trace + " --blocks 512 --pages 256 --logical 8M --no-progress";
+  // What --id-series adds at 2002 timeseries rows (--interval 4K: a row per
+  // request, and 2 more) less what it adds at the default 102 rows: 1900
+  // rows' worth, each IdSeriesRow 32 B (three 8-byte fields, a 1-byte kind
+  // and a 4-byte id in 8), counted twice (a vector grows to twice what it
+  // holds). The tags per logical slot and the per-tag counts cancel out.
+  const auto added_by_ids = [&](const std::string& more) {
+    return static_cast<int64_t>(estimate_of(base + more + " --id-series")) -
+           static_cast<int64_t>(estimate_of(base + more));
+  };
+  const auto per_row = [&](const std::string& more) {
+    return added_by_ids(more + " --interval 4K") - added_by_ids(more);
+  };
+  // placement single: the three IDs and one handle row.
+  CHECK(per_row("") == 1900 * (3 + 1) * 64);
+  // fdp: the three IDs and the 8 handles.
+  CHECK(per_row(" --placement fdp") == 1900 * (3 + 8) * 64);
+  // --precondition: its data is one tag more.
+  CHECK(per_row(" --precondition seq") == 1900 * (3 + 1 + 1) * 64);
+}
+
 TEST_CASE("a 4-billion-slot geometry is refused before allocating, with the figure", "[cli][memory]") {
   const TempDir tmp("mem-huge");
   const std::string trace = small_trace(tmp);

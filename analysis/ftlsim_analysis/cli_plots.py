@@ -103,8 +103,9 @@ def sweep_main(argv=None):
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--x", required=True, help="swept option on the x axis, e.g. gc-thres")
     p.add_argument("--y", help="second swept option: draw heatmaps (e.g. ru-size)")
-    p.add_argument("--group", default="placement", help="lines: one per value of this option (default: placement)")
-    p.add_argument("--facet", default="placement", help="heatmaps: one per value of this option (default: placement)")
+    p.add_argument("--group", help="lines: one per value of this option (default: placement, unless it is --x)")
+    p.add_argument("--facet", help="heatmaps: one per value of this option (default: placement, unless it is --x "
+                   "or --y)")
     p.add_argument("--change-vs", metavar="VALUE", help="heatmaps: add the change in %% against this --facet value")
     p.add_argument("--metric", default="waf", help="column to draw (default: waf)")
     p.add_argument("--where", action="append", metavar="OPTION=VALUE", help="fix another swept option (repeatable)")
@@ -112,11 +113,15 @@ def sweep_main(argv=None):
     a = p.parse_args(argv)
     sweep = read_sweep(_file_in(a.sweep, "sweep.csv"))
     where = parse_where(a.where)
+    # placement groups or facets by default, unless it is an axis already
+    # (given explicitly, --group or --facet must differ from the axes).
     if a.y:
-        plot_sweep_heatmap(sweep, a.x, a.y, a.out, metric=a.metric, facet=a.facet, change_vs=a.change_vs,
+        facet = a.facet if a.facet is not None else None if "placement" in (a.x, a.y) else "placement"
+        plot_sweep_heatmap(sweep, a.x, a.y, a.out, metric=a.metric, facet=facet, change_vs=a.change_vs,
                            where=where, title=a.title)
     else:
-        plot_sweep_lines(sweep, a.x, a.out, group=a.group, metric=a.metric, where=where, title=a.title)
+        group = a.group if a.group is not None else None if a.x == "placement" else "placement"
+        plot_sweep_lines(sweep, a.x, a.out, group=group, metric=a.metric, where=where, title=a.title)
     _done(a.out)
 
 

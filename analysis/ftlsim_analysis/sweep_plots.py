@@ -206,6 +206,9 @@ def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=N
     xs = ordered_values([r["values"][x] for r in rows])
     ys = ordered_values([r["values"][y] for r in rows])
     facets = ordered_values([r["values"][facet] for r in rows]) if facet else [None]
+    if change_vs is not None and facet is None:
+        raise InputError(f"--change-vs {change_vs}: there is no --facet to compare across (one panel); give "
+                         "--facet with a swept option other than --x and --y")
     if change_vs is not None and change_vs not in facets:
         raise InputError(f"--change-vs {change_vs}: not a value of --{facet} ({', '.join(map(str, facets))})")
     cell = {(r["values"][facet] if facet else None, r["values"][y], r["values"][x]): r for r in rows}

@@ -58,6 +58,34 @@ def test_entry_points(tmp_path, capsys, name, args, csv_rows):
     assert len(read_csv(tmp_path / "fig.csv")) == csv_rows
 
 
+def test_placement_groups_and_facets_by_default_unless_it_is_an_axis(tmp_path, capsys):
+    """plot_sweep.py --x placement (or --y placement) draws without --group
+    none / --facet none; they used to be refused as "--group placement is
+    the x axis too" and "--x, --y and --facet must name different options"
+    though the user had given neither."""
+    sweep = fixture("sweep")
+    png = tmp_path / "p.png"
+    code, _, err = run_in_process(capsys, "plot_sweep.py", sweep, "--x", "placement", "--where", "ru-size=64M",
+                                  "--where", "gc-thres=90", "-o", png)
+    assert code == 0, err
+    rows = read_csv(tmp_path / "p.csv")
+    assert [(r["placement"], r["waf"]) for r in rows] == [("single", "1.5"), ("fdp", "1.2")]  # the fixture's
+    code, _, err = run_in_process(capsys, "plot_sweep.py", sweep, "--x", "gc-thres", "--y", "placement",
+                                  "--where", "ru-size=64M", "-o", png)
+    assert code == 0, err
+    rows = read_csv(tmp_path / "p.csv")
+    assert {r["panel"] for r in rows} == {"waf"} and len(rows) == 4  # one panel: 2 gc-thres x 2 placements
+    # Asked for explicitly, the same option twice is still refused; and a
+    # change against a facet value needs a facet.
+    for args, message in ((["--x", "placement", "--group", "placement"], "--group placement is the x axis too"),
+                          (["--x", "gc-thres", "--y", "placement", "--facet", "placement"],
+                           "--x, --y and --facet must name different options"),
+                          (["--x", "gc-thres", "--y", "placement", "--change-vs", "single"],
+                           "--change-vs single: there is no --facet to compare across")):
+        code, _, err = run_in_process(capsys, "plot_sweep.py", sweep, *args, "--where", "ru-size=64M", "-o", png)
+        assert code == 2 and message in err and err.count("\n") == 1, err
+
+
 def test_a_compare_folder_names_its_runs(tmp_path, capsys):
     """A figure of one run given a compare folder (compare.csv, runs a/ and
     b/) says so and names the runs; a sweep folder names its first configuration."""

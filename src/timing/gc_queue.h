@@ -14,13 +14,14 @@
 // operation is placed is one load; the oldest queued operation advances over
 // marked entries. Memory: 32 bytes per operation between the oldest queued
 // and the newest (a busy device holds hundreds of thousands), in huge pages
-// (2 MiB at least); nothing is moved but when the ring doubles.
+// (2 MiB at least); nothing is moved but half the entries when the ring
+// doubles.
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "core/huge_array.h"
+#include "core/growing_huge_array.h"
 
 namespace ftlsim::timing {
 
@@ -152,15 +153,18 @@ class GcQueue {
     // Huge pages: the dies' first operations are far apart in a ring of
     // many MiB, and 4 KiB pages would add a TLB miss to most loads (and a
     // page fault per 4 KiB as the ring grows). The first ring fills 2 MiB.
-    HugeArray<Entry> bigger(ring_.size() == 0 ? kFirstRing : 2 * ring_.size(), Entry{});
-    const uint64_t m = bigger.size() - 1;
-    for (uint64_t s = head_; s != end_; ++s) bigger[s & m] = ring_[s & mask_];
-    ring_ = std::move(bigger);
-    mask_ = m;
+    // Doubling from N to 2N keeps the pages in place (GrowingHugeArray):
+    // s stays at s mod N when s mod 2N is that, and moves up by N when not.
+    const uint64_t old = ring_.size();
+    ring_.grow(old == 0 ? kFirstRing : 2 * old);
+    for (uint64_t s = head_; s != end_; ++s) {
+      if ((s & old) != 0) ring_[(s & mask_) + old] = ring_[s & mask_];
+    }
+    mask_ = ring_.size() - 1;
   }
 
   static constexpr size_t kFirstRing = kFirstRingBytes / sizeof(Entry);
-  HugeArray<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
+  GrowingHugeArray<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
   uint64_t mask_ = 0;
   uint64_t head_ = 0;  // the oldest operation not placed
   uint64_t end_ = 0;   // the next sequence number

@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/growing_huge_array.h"
+#include "core/huge_array.h"
 
 namespace ftlsim::timing {
 
@@ -153,7 +153,7 @@ class GcQueue {
     // Huge pages: the dies' first operations are far apart in a ring of
     // many MiB, and 4 KiB pages would add a TLB miss to most loads (and a
     // page fault per 4 KiB as the ring grows). The first ring fills 2 MiB.
-    // Doubling from N to 2N keeps the pages in place (GrowingHugeArray):
+    // Doubling from N to 2N keeps the pages in place (HugeArray::grow):
     // s stays at s mod N when s mod 2N is that, and moves up by N when not.
     const uint64_t old = ring_.size();
     ring_.grow(old == 0 ? kFirstRing : 2 * old);
@@ -164,7 +164,7 @@ class GcQueue {
   }
 
   static constexpr size_t kFirstRing = kFirstRingBytes / sizeof(Entry);
-  GrowingHugeArray<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
+  HugeArray<Entry> ring_;  // sequence number s at s & mask_, for s in [head_, end_)
   uint64_t mask_ = 0;
   uint64_t head_ = 0;  // the oldest operation not placed
   uint64_t end_ = 0;   // the next sequence number

@@ -229,8 +229,18 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDes
                                 integer));
   }
 
-  // WAF share per handle: ruh0, ruh1, ..., then the shared gc handle.
+  // WAF share per handle: ruh0, ruh1, ..., then the shared gc handle. A
+  // handle's change is shown only when both sides have the same handles:
+  // under `single` ruh0 holds all the data, under `fdp` one ID's, and
+  // 1.21 against 0.04 would read as -97% of something.
   std::vector<std::string> handles;
+  const auto names = [](const sim::SimResult& r) {
+    std::vector<std::string> n;
+    for (const fdp::HandleStats& h : r.handles) n.push_back(h.name);
+    std::sort(n.begin(), n.end());
+    return n;
+  };
+  const bool same_handles = names(a) == names(b);
   for (const sim::SimResult* r : {&a, &b}) {
     for (const fdp::HandleStats& h : r->handles) {
       if (std::find(handles.begin(), handles.end(), h.name) == handles.end()) handles.push_back(h.name);
@@ -244,7 +254,12 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDes
     return std::nullopt;
   };
   for (const std::string& h : handles) {
-    lines.push_back(optional_line("WAF share " + h, "waf_share_" + h, share(a, h), share(b, h), ratio4, ratio6));
+    Line l = optional_line("WAF share " + h, "waf_share_" + h, share(a, h), share(b, h), ratio4, ratio6);
+    if (!same_handles) {
+      l.change.clear();
+      l.csv_change.clear();
+    }
+    lines.push_back(std::move(l));
   }
 
   // Timed mode (--timing on either side): all host requests together.

@@ -122,6 +122,30 @@ TEST_CASE("compare: sides that simulated different devices show both devices", "
   CHECK_THAT(r.output, Contains("309.6%"));
 }
 
+TEST_CASE("compare: a handle's share changes only between sides with the same handles", "[cli]") {
+  test::TempDir dir("cmp-handles");
+  const std::string t = dir.file("t.ftr");
+  write_round_robin(t, 4000, 12000, "wal");  // every write tagged pid 1
+  // single (one handle, ruh0: all data) against fdp (8 handles, pid 1's
+  // data in ruh1): ruh0's share 1 against 0 is no change of anything.
+  const auto r = run_ftlsim("compare --trace " + t + " " + kDevice +
+                            " --a \"--placement single\" --b \"--placement fdp\" --out " + dir.file("c"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = slurp(dir.file("c/compare.csv"));
+  CHECK_THAT(csv, Contains("\nwaf_share_ruh0,1.000000,0.000000,\n"));
+  CHECK_THAT(csv, Contains("\nwaf_share_ruh1,,1.000000,\n"));
+  CHECK_THAT(r.output, !Contains("-100.0%"));
+  // fdp on both sides (another threshold): the same handles, each changes.
+  const auto s = run_ftlsim("compare --trace " + t + " " + kDevice +
+                            " --placement fdp --a \"--gc-thres 60\" --b \"--gc-thres 70\" --out " + dir.file("d"));
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const std::string csv2 = slurp(dir.file("d/compare.csv"));
+  CHECK_THAT(csv2, Contains("\nwaf_share_ruh0,0.000000,0.000000,\n"));  // 0 against 0: no change either way
+  CHECK_THAT(csv2, Contains("\nwaf_share_ruh1,1.000000,1.000000,0.000000\n"));
+}
+
 TEST_CASE("compare --trace-b: a bad second trace is refused with one line naming it, nothing written", "[cli]") {
   test::TempDir dir("cmp-traces-bad");
   const std::string ta = dir.file("a.ftr");

@@ -15,7 +15,9 @@
 #include "sim/id_series.h"
 #include "sim/run_layout.h"
 #include "sim/sim_result.h"
+#include "timing/event_series.h"
 #include "timing/gc_queue.h"
+#include "timing/timing_config.h"
 
 namespace ftlsim::sim {
 namespace {
@@ -88,6 +90,14 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
   // Timed mode: per-unit and per-die tables, and the GC queue's first ring
   // (it grows with the work queued, which no estimate before the run knows).
   if (timed) b += units * 44 + uint64_t{g.dies()} * 256 + timing::GcQueue::kFirstRingBytes;
+  // And events.csv's intervals: at most kAutoIntervals of the automatic
+  // interval, kMaxIntervals of one given (--event-interval), one more while
+  // the last is added, each at most EventSeries::max_bytes_per_interval().
+  if (timed) {
+    const uint64_t intervals =
+        (run.options.timing->event_interval_ns == 0 ? timing::kAutoIntervals : timing::EventSeries::kMaxIntervals) + 1;
+    b += intervals * timing::EventSeries::max_bytes_per_interval();
+  }
   // Timeseries rows: one per interval of written bytes (every pass's, with
   // --repeat), but at most one per request, and the last.
   const uint64_t written = trace.written_bytes;
@@ -125,9 +135,10 @@ void check_memory(std::span<const uint64_t> estimates, size_t at_once, const std
   if (need <= limit->bytes) return;
   throw InputError(
       what +
-      Message(fmt::format(" needs about {} of memory ({} bytes: the maps of the device's slots, its "
-                          "units and tables, the time series; docs/bad_input.md, Memory), more than the {} available (",
-                          format_bytes(need), need, format_bytes(limit->bytes))) +
+      Message(fmt::format(
+          " needs about {} of memory ({} bytes: the maps of the device's slots, its "
+          "units and tables, the time series, timed mode's events; docs/bad_input.md, Memory), more than the {} available (",
+          format_bytes(need), need, format_bytes(limit->bytes))) +
       limit->source +
       say("); give a smaller geometry{}, or `mem-limit` SIZE to allow more (off: no limit)",
           jobs_option && n > 1 ? " or fewer jobs (-j)" : ""));

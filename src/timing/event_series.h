@@ -43,6 +43,11 @@ class EventSeries {
 
   static constexpr uint64_t kAutoStartNs = 1'000'000;
   static constexpr size_t kMaxIntervals = 100'000;
+  // The most memory one interval takes: its cells, and a latency histogram
+  // for each kind once the interval has an event of it (for estimates).
+  [[nodiscard]] static constexpr size_t max_bytes_per_interval() {
+    return sizeof(Bin) + kSeriesKinds * IntervalHistogram::kBuckets * sizeof(uint32_t);
+  }
 
  private:
   struct Cell {

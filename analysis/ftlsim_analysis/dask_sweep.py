@@ -20,7 +20,11 @@ from .errors import InputError, RunError
 from .input_file import check_input
 from .output_file import OutputSet, OwnedFolder, text_writer, write_text
 from .runner import find_ftlsim
-from .values import MAX_CONFIGURATIONS, SETTINGS, SETTING_NAMES, config_id, expand_values, make_unique, sweep_csv
+from .values import (MAX_CONFIGURATIONS, SETTINGS, SETTING_NAMES, TIMING_NAMES, TIMING_SETTINGS, config_id,
+                     expand_values, make_unique, sweep_csv)
+
+# What `ftlsim` says of a timing option without --timing.
+NEEDS_TIMING = "--qd, --speed, --event-interval and the NAND latency options apply to timed mode; add --timing"
 
 
 class Config:
@@ -31,20 +35,24 @@ class Config:
 
 
 def parse_model_options(tokens):
-    """ftlsim model options ('--gc-thres 50,60', '--placement=single,fdp',
-    '--wrap') -> ({name: text}, wrap). InputError for anything else."""
-    given, wrap, i = {}, False, 0
+    """ftlsim model and timing options ('--gc-thres 50,60',
+    '--placement=single,fdp', '--wrap', '--timing --qd 1,4') -> ({name:
+    text}, flags), flags the set of the flags given (wrap, timing).
+    InputError for anything else, and for timing options without --timing
+    (as ftlsim)."""
+    given, flags, i = {}, set(), 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok == "--wrap":
-            wrap = True
+        if tok in ("--wrap", "--timing"):
+            flags.add(tok[2:])
             i += 1
             continue
         if not tok.startswith("--"):
             raise InputError(f"unexpected argument '{tok}' (ftlsim options are given as --name VALUE)")
         name, eq, value = tok[2:].partition("=")
-        if name not in SETTING_NAMES:
-            raise InputError(f"--{name}: not an ftlsim model option (known: {', '.join(SETTING_NAMES)}, wrap)")
+        if name not in SETTING_NAMES and name not in TIMING_NAMES:
+            raise InputError(f"--{name}: not an ftlsim model or timing option (known: {', '.join(SETTING_NAMES)}, "
+                             f"wrap, timing, {', '.join(TIMING_NAMES)})")
         if not eq:
             if i + 1 >= len(tokens):
                 raise InputError(f"--{name} needs a value")
@@ -54,14 +62,18 @@ def parse_model_options(tokens):
             raise InputError(f"--{name} is given twice")
         given[name] = value
         i += 1
-    return given, wrap
+    if "timing" not in flags and any(name in TIMING_NAMES for name in given):
+        raise InputError(NEEDS_TIMING)
+    return given, flags
 
 
-def plan(traces, given, wrap):
+def plan(traces, given, flags):
     """The configurations of the product, in ftlsim's order (traces
-    outermost, then the model options in SETTINGS order, the last fastest)."""
+    outermost, then the model options in SETTINGS order, then the timing
+    options in TIMING_SETTINGS order, the last fastest)."""
+    settings = SETTINGS + TIMING_SETTINGS
     items = []
-    for name, kind in SETTINGS:
+    for name, kind in settings:
         items.append(expand_values(f"--{name}", kind, given[name]) if name in given else [None])
     n = len(traces)
     for it in items:
@@ -74,19 +86,18 @@ def plan(traces, given, wrap):
         stem = os.path.basename(trace).removesuffix(".ftr")
         for point in itertools.product(*items):
             args = ["--trace", trace]
-            for (name, _), v in zip(SETTINGS, point):
+            for (name, _), v in zip(settings, point):
                 if v is not None:
                     args.append(f"--{name}={v}")
-            if wrap:
-                args.append("--wrap")
-            pairs = ([("trace", stem)] if len(traces) > 1 else []) + [(SETTINGS[i][0], point[i]) for i in swept]
+            args += [f"--{flag}" for flag in ("wrap", "timing") if flag in flags]
+            pairs = ([("trace", stem)] if len(traces) > 1 else []) + [(settings[i][0], point[i]) for i in swept]
             values = ([trace] if len(traces) > 1 else []) + [point[i] for i in swept]
             configs.append(Config(trace, config_id(pairs), values, args))
     ids = [c.id for c in configs]
     make_unique(ids)
     for c, cid in zip(configs, ids):
         c.id = cid
-    axes = (["trace"] if len(traces) > 1 else []) + [SETTINGS[i][0] for i in swept]
+    axes = (["trace"] if len(traces) > 1 else []) + [settings[i][0] for i in swept]
     return axes, configs
 
 
@@ -141,9 +152,18 @@ def run(configs, client, ftlsim, progress=None):
     return results
 
 
+def run_files(timed):
+    """The files each configuration's folder holds (a timed run's two more)."""
+    return ("summary.json", "timeseries.csv") + (("events.csv", "latency_cdf.csv") if timed else ())
+
+
+def is_timed(configs):
+    return any(a == "--timing" for c in configs for a in c.args)
+
+
 def output_names(configs):
     """The files of a sweep folder, relative to it."""
-    return ["sweep.csv"] + [f"{c.id}/{name}" for c in configs for name in ("summary.json", "timeseries.csv")]
+    return ["sweep.csv"] + [f"{c.id}/{name}" for c in configs for name in run_files(is_timed(configs))]
 
 
 def write_outputs(owned, axes, configs, results):
@@ -155,19 +175,20 @@ def write_outputs(owned, axes, configs, results):
 
     out_dir = owned.path
     outcomes = []
+    timed = is_timed(configs)
     for c, r in zip(configs, results):
         if r["ok"]:
             files = OutputSet()
-            for name in ("summary.json", "timeseries.csv"):
+            for name in run_files(timed):
                 rel = f"{c.id}/{name}"
-                files.add(os.path.join(out_dir, rel), text_writer(r[name.split(".")[0]]), owned.may_replace(rel))
+                files.add(os.path.join(out_dir, rel), text_writer(r["files"][name]), owned.may_replace(rel))
             files.commit()
-            outcomes.append(json.loads(r["summary"]))
+            outcomes.append(json.loads(r["files"]["summary.json"]))
         else:
             outcomes.append(r["error"])
     fitted = any(a.startswith("--logical=fit:") for c in configs for a in c.args)
     write_text(os.path.join(out_dir, "sweep.csv"),
-               sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes, fitted),
+               sweep_csv(axes, [c.id for c in configs], [c.values for c in configs], outcomes, fitted, timed),
                owned.may_replace("sweep.csv"))
     owned.save()
     return sum(1 for r in results if not r["ok"])
@@ -178,7 +199,8 @@ def main(argv=None):
         prog="sweep.py", allow_abbrev=False,
         description="Run an ftlsim sweep on a Dask cluster: one task (one ftlsim process) per configuration, "
                     "gathered into DIR/sweep.csv and DIR/<config_id>/. Every other option is an ftlsim model "
-                    "option, with lists and ranges as ftlsim takes them (--gc-thres 50:90:10 --placement single,fdp).",
+                    "or timing option, with lists and ranges as ftlsim takes them (--gc-thres 50:90:10 --placement "
+                    "single,fdp; --timing --qd 1,4,16).",
         epilog="Example: analysis/sweep.py --trace traces/demo.ftr --out sw --gc-thres 91:97:1 --ru-size 16M,64M "
                "--placement single,fdp --scheduler tcp://10.0.0.5:8786")
     p.add_argument("--trace", action="append", required=True, metavar="FILE",
@@ -203,9 +225,9 @@ def main(argv=None):
         raise InputError("a --trace is given twice")
     for trace in a.trace:
         check_input(trace)  # a missing trace, a FIFO or a folder: refused before anything is made
-    given, wrap = parse_model_options(rest)
+    given, flags = parse_model_options(rest)
     ftlsim = find_ftlsim(a.ftlsim)
-    axes, configs = plan(a.trace, given, wrap)
+    axes, configs = plan(a.trace, given, flags)
     # The sweep folder: new, empty or made by sweep.py (its manifest); every
     # file the sweep writes there is checked before it runs.
     owned = OwnedFolder(a.out, "sweep.py")

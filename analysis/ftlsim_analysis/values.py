@@ -33,6 +33,14 @@ SETTINGS = [
     ("write-spill", "word"), ("gc-spill", "word"),
 ]
 SETTING_NAMES = [name for name, _ in SETTINGS]
+# The timing options (src/timing/timing_settings.cpp), after the model
+# options in the product order (they vary faster still); with --timing only.
+# Durations take lists, not ranges, and compare by their nanoseconds.
+TIMING_SETTINGS = [
+    ("qd", "int"), ("speed", "real"), ("read-time", "duration"), ("program-time", "duration"),
+    ("erase-time", "duration"), ("xfer-time", "duration"), ("event-interval", "duration"),
+]
+TIMING_NAMES = [name for name, _ in TIMING_SETTINGS]
 MAX_ITEMS = 10000
 MAX_CONFIGURATIONS = 100000
 MAX_CONFIG_ID_BYTES = 128
@@ -143,6 +151,10 @@ def expand_values(option, kind, text):
             raise InputError(f"{option} {text}: an item of the list is empty")
         if kind in ("word", "placement"):
             items.append(item)
+        elif kind == "duration":
+            if _duration_ns(item) is None:
+                _bad(option, item, "is not a duration (examples: 40us, 2ms, 500ns)")
+            items.append(item)
         elif kind == "size" and item.startswith("fit:"):
             _fit_fraction(option, item)  # --logical fit:P%, a word among sizes (src/sweep/sweep_values.cpp)
             items.append(item)
@@ -201,7 +213,7 @@ def _value_of(option, kind, item):
     bytes (256M, 268435456), a placement map: by its pairs in ID order, a
     duration (--ru-time-limit) in ns (500ms, 0.5s); other words by their
     text, as ftlsim reads them."""
-    if option == "--ru-time-limit" and item != "off":
+    if (option == "--ru-time-limit" and item != "off") or kind == "duration":
         ns = _duration_ns(item)
         return item if ns is None else ns
     if kind == "int":
@@ -275,14 +287,32 @@ def _handle_order(name):
     return (1, 0, name)
 
 
-def sweep_csv(axes, ids, values, outcomes, fitted=False):
+def _timed_cells(o):
+    """sweep.csv's iops, lat_mean_ns, lat_p50_ns, lat_p99_ns, lat_p99_9_ns of
+    a timed configuration's summary.json, as ftlsim computes them (timed_row:
+    the timed requests together; per second of sim_time_ns; mean = sum /
+    count) and formats them."""
+    t = o["timing"]
+    r = t["requests"]
+    count, sim = r["count"], t["sim_time_ns"]
+    iops = float(count) * 1e9 / float(sim) if sim else 0.0
+    mean = float(r["lat_sum_ns"]) / float(count) if count else 0.0
+    lat = r["lat_ns"]
+    return ["%.1f" % iops, "%.0f" % mean, f"{lat['p50']}", f"{lat['p99']}", f"{lat['p99.9']}"]
+
+
+TIMED_COLUMNS = ["iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p99_9_ns"]
+
+
+def sweep_csv(axes, ids, values, outcomes, fitted=False, timed=False):
     """sweep.csv text as ftlsim writes it, except config_key, which stays
     empty: ftlsim's resume key hashes every record of the trace, so a sweep
     written here is not resumed by ftlsim (src/sweep/sweep_product.h allows empty keys).
     outcomes[i] is the configuration's summary.json (a dict) or, when it
     failed, its error message (a str); status is then done or error.
     fitted: the sweep used --logical fit, so the fitted device's columns
-    follow ru_not_fully_written, as in ftlsim's."""
+    follow ru_not_fully_written, as in ftlsim's. timed: --timing, so the
+    TIMED_COLUMNS follow those."""
     handles = []
     for o in outcomes:
         if isinstance(o, dict):
@@ -293,7 +323,8 @@ def sweep_csv(axes, ids, values, outcomes, fitted=False):
     head = ["config_id"] + [csv_field(a) for a in axes] + [
         "waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
         "invalid_pid_requests", "ru_not_fully_written"] + (
-        ["logical_bytes", "physical_bytes", "over_provisioning"] if fitted else []) + [
+        ["logical_bytes", "physical_bytes", "over_provisioning"] if fitted else []) + (
+        TIMED_COLUMNS if timed else []) + [
         csv_field(f"waf_share_{h}") for h in handles] + [
         "error", "status", "config_key"]
     lines = [",".join(head)]
@@ -314,6 +345,8 @@ def sweep_csv(axes, ids, values, outcomes, fitted=False):
             if fitted:
                 g = o["config"]["geometry"]
                 f += [f"{g['logical_bytes']}", f"{g['physical_bytes']}", "%.6f" % g["over_provisioning"]]
+            if timed:
+                f += _timed_cells(o)
             by_name = {h["name"]: h for h in o["handles"]}
             host_bytes = host * SLOT_BYTES
             for name in handles:
@@ -325,6 +358,7 @@ def sweep_csv(axes, ids, values, outcomes, fitted=False):
                     f.append("%.6f" % share)
             f += ["", "done", ""]
         else:
-            f += [""] * (8 + (3 if fitted else 0) + len(handles)) + [csv_field(o), "error", ""]
+            f += [""] * (8 + (3 if fitted else 0) + (len(TIMED_COLUMNS) if timed else 0) + len(handles)) + [
+                csv_field(o), "error", ""]
         lines.append(",".join(f))
     return "\n".join(lines) + "\n"

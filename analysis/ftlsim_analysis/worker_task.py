@@ -17,7 +17,9 @@ def run_config(ftlsim, args, cwd):
     """Runs `ftlsim ARGS --out TMP` in `cwd` (if that folder exists on this
     machine; else the worker's own) and returns a dict:
       ok:        True if ftlsim exited 0
-      summary, timeseries: the text of summary.json and timeseries.csv (ok)
+      files:     {name: text} of the files the run wrote (summary.json,
+                 timeseries.csv, and a timed run's events.csv and
+                 latency_cdf.csv) (ok)
       error:     the message of an input or configuration error (exit 2),
                  without the "ftlsim: error: " prefix (not ok)
       seconds, host: wall time of the run, and the machine it ran on
@@ -33,10 +35,12 @@ def run_config(ftlsim, args, cwd):
             raise RuntimeError(f"cannot run {ftlsim} on {socket.gethostname()}: {e}") from None
         result = {"seconds": time.monotonic() - start, "host": socket.gethostname()}
         if proc.returncode == 0:
-            with open(os.path.join(out, "summary.json")) as f:
-                result["summary"] = f.read()
-            with open(os.path.join(out, "timeseries.csv")) as f:
-                result["timeseries"] = f.read()
+            result["files"] = {}
+            for name in ("summary.json", "timeseries.csv", "events.csv", "latency_cdf.csv"):
+                path = os.path.join(out, name)
+                if os.path.exists(path):
+                    with open(path) as f:
+                        result["files"][name] = f.read()
             result["ok"] = True
             return result
         message = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""

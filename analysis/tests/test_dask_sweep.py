@@ -52,11 +52,23 @@ def assert_same_rows(mine, theirs):
     assert without_key(mine) == without_key(theirs)
 
 
-def assert_same_folders(mine, theirs):
+def without_config_key(path):
+    with open(path) as f:
+        return [line for line in f if not line.startswith('  "config_key": ')]
+
+
+def assert_same_folders(mine, theirs, files=("summary.json", "timeseries.csv"), keyed=True):
+    """Each configuration's files byte for byte; keyed=False: summary.json but
+    its config_key (a timing-swept sweep keys its configurations with the
+    lists it sweeps, a single run, which sweep.py runs, with its values)."""
     names = sorted(d for d in os.listdir(theirs) if os.path.isdir(os.path.join(theirs, d)))
     assert names == sorted(d for d in os.listdir(mine) if os.path.isdir(os.path.join(mine, d)))
     for d in names:
-        for f in ("summary.json", "timeseries.csv"):
+        for f in files:
+            if f == "summary.json" and not keyed:
+                assert without_config_key(os.path.join(mine, d, f)) == without_config_key(
+                    os.path.join(theirs, d, f)), (d, f)
+                continue
             assert filecmp.cmp(os.path.join(mine, d, f), os.path.join(theirs, d, f), shallow=False), (d, f)
 
 
@@ -108,6 +120,26 @@ def test_fit_sweep_matches_ftlsim(tmp_path, ftlsim, tiny_trace, scheduler):
     assert_same_folders(out, direct)
 
 
+def test_timed_sweep_matches_ftlsim(tmp_path, ftlsim, tiny_trace, scheduler):
+    """--timing with timing axes (a queue-depth range, a list of durations,
+    one of them written in another unit) sweeps as in ftlsim: the timing
+    options after the model options in the product, sweep.csv's iops and
+    latency columns, and each configuration's events.csv and latency_cdf.csv."""
+    options = DEVICE + ["--placement", "single,fdp", "--timing", "--qd", "1:4:3", "--read-time", "40us,0.08ms"]
+    direct = tmp_path / "direct"
+    assert direct_sweep(ftlsim, tiny_trace, options, direct) == 0
+    out = tmp_path / "dask"
+    proc = run_script("sweep.py", "--trace", tiny_trace, "--out", out, "--scheduler", scheduler, "--ftlsim", ftlsim,
+                      *options)
+    assert proc.returncode == 0, proc.stderr
+    rows = read_csv(out / "sweep.csv")
+    assert [(r["placement"], r["qd"], r["read-time"]) for r in rows] == [
+        (p, q, t) for p in ("single", "fdp") for q in ("1", "4") for t in ("40us", "0.08ms")]
+    assert all(parse_number(r["iops"]) > 0 and parse_number(r["lat_p99_ns"]) > 0 for r in rows)
+    assert_same_rows(out / "sweep.csv", direct / "sweep.csv")
+    assert_same_folders(out, direct, ("summary.json", "timeseries.csv", "events.csv", "latency_cdf.csv"), keyed=False)
+
+
 def test_default_local_cluster_two_traces(tmp_path, ftlsim, tiny_trace):
     second = tmp_path / "second.ftr"
     shutil.copy(tiny_trace, second)
@@ -137,8 +169,12 @@ def test_default_local_cluster_two_traces(tmp_path, ftlsim, tiny_trace):
 
 def test_bad_options_are_one_line_exit_2(tmp_path, ftlsim, tiny_trace):
     for args, message in ((["--gc-thres", "90:50:10"], "has START above STOP"),
-                          (["--bogus", "1"], "--bogus: not an ftlsim model option"),
-                          (["--gc-thres"], "--gc-thres needs a value")):
+                          (["--bogus", "1"], "--bogus: not an ftlsim model or timing option"),
+                          (["--gc-thres"], "--gc-thres needs a value"),
+                          (["--qd", "1,4"], "apply to timed mode; add --timing"),
+                          (["--timing", "--read-time", "40us:80us:10us"],
+                           "--read-time: '40us:80us:10us' is not a duration"),
+                          (["--timing", "--read-time", "40us,40000ns"], "is the same value as '40us'")):
         proc = run_script("sweep.py", "--trace", tiny_trace, "--out", tmp_path / "x", "--ftlsim", ftlsim, *args)
         assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
     proc = run_script("sweep.py", "--trace", tiny_trace, "--out", tmp_path / "x", "--ftlsim", ftlsim,

@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from ftlsim_analysis.errors import InputError
-from ftlsim_analysis.values import (SETTING_NAMES, config_id, csv_field, expand_values, format_size_exact,
-                                    make_unique, parse_size)
+from ftlsim_analysis.values import (SETTING_NAMES, TIMING_NAMES, config_id, csv_field, expand_values,
+                                    format_size_exact, make_unique, parse_size)
 
 
 def test_settings_in_ftlsim_product_order(ftlsim):
@@ -17,6 +17,9 @@ def test_settings_in_ftlsim_product_order(ftlsim):
     assert m, "ftlsim --help no longer states the sweep order"
     names = [n.strip() for n in m.group(1).replace("\n", " ").split(",")]
     assert names == SETTING_NAMES
+    m = re.search(r"the timing options follow them \(varying faster still\):\s+(.*?)\.\n", help_text, re.S)
+    assert m, "ftlsim --help no longer states the timing options' order"
+    assert [n.strip() for n in m.group(1).replace("\n", " ").split(",")] == TIMING_NAMES
 
 
 def test_lists_and_ranges():

@@ -16,16 +16,9 @@ QdRow qd_row(uint32_t qd, const TimingResult& t) {
   QdRow row;
   row.qd = qd;
   row.ops = std::string(op_filter_name(t.config.ops));
-  LatencyHistogram h;
-  uint64_t bytes = 0;
-  for (size_t k = 0; k < kHostOps; ++k) {
-    const bool wanted = t.config.ops == OpFilter::kAll ||
-                        (t.config.ops == OpFilter::kRead && k == static_cast<size_t>(HostOp::kRead)) ||
-                        (t.config.ops == OpFilter::kWrite && k == static_cast<size_t>(HostOp::kWrite));
-    if (!wanted) continue;
-    h.merge(t.ops[k].latency);
-    bytes += t.ops[k].bytes;
-  }
+  const TimedRequests all = timed_requests(t);
+  const LatencyHistogram& h = all.latency;
+  const uint64_t bytes = all.bytes;
   row.count = h.count();
   row.qps = per_second(t, static_cast<double>(h.count()));
   row.mib_per_s = per_second(t, static_cast<double>(bytes)) / (1u << 20);

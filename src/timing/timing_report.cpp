@@ -27,6 +27,19 @@ std::string format_ns(double ns) {
   return fmt::format("{:.2f}s", ns / 1e9);
 }
 
+TimedRequests timed_requests(const TimingResult& t) {
+  TimedRequests r;
+  for (size_t k = 0; k < kHostOps; ++k) {
+    const bool wanted = t.config.ops == OpFilter::kAll ||
+                        (t.config.ops == OpFilter::kRead && k == static_cast<size_t>(HostOp::kRead)) ||
+                        (t.config.ops == OpFilter::kWrite && k == static_cast<size_t>(HostOp::kWrite));
+    if (!wanted) continue;
+    r.latency.merge(t.ops[k].latency);
+    r.bytes += t.ops[k].bytes;
+  }
+  return r;
+}
+
 void write_timing_json(JsonWriter& j, const TimingResult& t) {
   const TimingConfig& c = t.config;
   j.key("timing").begin_object();
@@ -61,6 +74,19 @@ void write_timing_json(JsonWriter& j, const TimingResult& t) {
     j.end_object();
     j.end_object();
   }
+  j.end_object();
+  // The timed requests together (sweep.csv's and qd-sweep's columns): the
+  // sum of their latencies too, so that a reader gets the mean exactly.
+  const TimedRequests all = timed_requests(t);
+  j.key("requests").begin_object();
+  j.field("count", all.latency.count());
+  j.field("lat_sum_ns", all.latency.sum());
+  j.key("lat_ns").begin_object();
+  j.field("mean", all.latency.mean());
+  for (const Quantile& q : kQuantiles) {
+    if (q.q != 0.75 && q.q != 0.9999) j.field(q.name, all.latency.percentile(q.q));
+  }
+  j.end_object();
   j.end_object();
   j.field("unmapped_reads", t.unmapped_reads);
   j.field("gc_copies", t.gc_copies);

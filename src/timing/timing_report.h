@@ -11,8 +11,10 @@ namespace ftlsim::timing {
 // Writes `"timing": {...}` into the open object of `j`: sim_time_ns, mode,
 // qd (null in open loop), speed (null in closed loop), ops (per host op type
 // that occurred: count, iops, mib_per_s (MiB/s), lat_ns {mean, p50, p75, p95, p99, p99.9,
-// p99.99, max}), unmapped_reads, gc_copies, erases, and the details (nand,
-// gc_waits, backwards_timestamps, latencies used, events interval).
+// p99.99, max}), requests (the timed requests together, as timed_requests():
+// count, lat_sum_ns, lat_ns {mean, p50, p95, p99, p99.9}), unmapped_reads,
+// gc_copies, erases, and the details (nand, gc_waits, backwards_timestamps,
+// latencies used, events interval).
 void write_timing_json(JsonWriter& j, const TimingResult& t);
 
 // latency_cdf.csv: op,latency_ns,cum_fraction; one row per non-empty
@@ -27,5 +29,13 @@ void write_timing_json(JsonWriter& j, const TimingResult& t);
 
 // Requests per second and decimal MB per second over t.sim_time_ns.
 [[nodiscard]] double per_second(const TimingResult& t, double amount);
+
+// The host requests the run timed (those of its op filter: every type for
+// "all"), together: their latencies in one histogram, and their bytes.
+struct TimedRequests {
+  LatencyHistogram latency;
+  uint64_t bytes = 0;
+};
+[[nodiscard]] TimedRequests timed_requests(const TimingResult& t);
 
 }  // namespace ftlsim::timing

@@ -72,6 +72,18 @@ def assert_same_folders(mine, theirs, files=("summary.json", "timeseries.csv"), 
             assert filecmp.cmp(os.path.join(mine, d, f), os.path.join(theirs, d, f), shallow=False), (d, f)
 
 
+def both_sweeps(tmp_path, ftlsim, trace, scheduler, options):
+    """ftlsim's own sweep into tmp_path/direct and sweep.py's into
+    tmp_path/dask, both of which must succeed; returns (dask, direct)."""
+    direct = tmp_path / "direct"
+    assert direct_sweep(ftlsim, trace, options, direct) == 0
+    out = tmp_path / "dask"
+    proc = run_script("sweep.py", "--trace", trace, "--out", out, "--scheduler", scheduler, "--ftlsim", ftlsim,
+                      *options)
+    assert proc.returncode == 0, proc.stderr
+    return out, direct
+
+
 @pytest.fixture(scope="module")
 def scheduler():
     """A local cluster started here, reached by address like a remote one."""
@@ -106,12 +118,7 @@ def test_fit_sweep_matches_ftlsim(tmp_path, ftlsim, tiny_trace, scheduler):
     """--logical fit:P% values sweep as in ftlsim, with its columns of the
     fitted device (whose over-provisioning moves with the fill level)."""
     options = ["--channels", "8", "--luns", "1", "--logical", "fit:50%,fit:80%"]
-    direct = tmp_path / "direct"
-    assert direct_sweep(ftlsim, tiny_trace, options, direct) == 0
-    out = tmp_path / "dask"
-    proc = run_script("sweep.py", "--trace", tiny_trace, "--out", out, "--scheduler", scheduler, "--ftlsim", ftlsim,
-                      *options)
-    assert proc.returncode == 0, proc.stderr
+    out, direct = both_sweeps(tmp_path, ftlsim, tiny_trace, scheduler, options)
     rows = read_csv(out / "sweep.csv")
     assert [r["logical"] for r in rows] == ["fit:50%", "fit:80%"]
     assert all(parse_number(r["over_provisioning"]) > 0 and parse_number(r["logical_bytes"]) > 0 for r in rows)
@@ -126,12 +133,7 @@ def test_timed_sweep_matches_ftlsim(tmp_path, ftlsim, tiny_trace, scheduler):
     options after the model options in the product, sweep.csv's iops and
     latency columns, and each configuration's events.csv and latency_cdf.csv."""
     options = DEVICE + ["--placement", "single,fdp", "--timing", "--qd", "1:4:3", "--read-time", "40us,0.08ms"]
-    direct = tmp_path / "direct"
-    assert direct_sweep(ftlsim, tiny_trace, options, direct) == 0
-    out = tmp_path / "dask"
-    proc = run_script("sweep.py", "--trace", tiny_trace, "--out", out, "--scheduler", scheduler, "--ftlsim", ftlsim,
-                      *options)
-    assert proc.returncode == 0, proc.stderr
+    out, direct = both_sweeps(tmp_path, ftlsim, tiny_trace, scheduler, options)
     rows = read_csv(out / "sweep.csv")
     assert [(r["placement"], r["qd"], r["read-time"]) for r in rows] == [
         (p, q, t) for p in ("single", "fdp") for q in ("1", "4") for t in ("40us", "0.08ms")]

@@ -152,8 +152,11 @@ def expand_values(option, kind, text):
         if kind in ("word", "placement"):
             items.append(item)
         elif kind == "duration":
-            if _duration_ns(item) is None:
+            ns = _duration_ns(item)
+            if ns is None:
                 _bad(option, item, "is not a duration (examples: 40us, 2ms, 500ns)")
+            if ns == 0 and option == "--event-interval":  # the setting's own check (timing_settings.cpp)
+                raise InputError("--event-interval must be above 0")
             items.append(item)
         elif kind == "size" and item.startswith("fit:"):
             _fit_fraction(option, item)  # --logical fit:P%, a word among sizes (src/sweep/sweep_values.cpp)

@@ -176,7 +176,8 @@ def test_bad_options_are_one_line_exit_2(tmp_path, ftlsim, tiny_trace):
                           (["--qd", "1,4"], "apply to timed mode; add --timing"),
                           (["--timing", "--read-time", "40us:80us:10us"],
                            "--read-time: '40us:80us:10us' is not a duration"),
-                          (["--timing", "--read-time", "40us,40000ns"], "is the same value as '40us'")):
+                          (["--timing", "--read-time", "40us,40000ns"], "is the same value as '40us'"),
+                          (["--timing", "--event-interval", "1ms,0"], "--event-interval must be above 0")):
         proc = run_script("sweep.py", "--trace", tiny_trace, "--out", tmp_path / "x", "--ftlsim", ftlsim, *args)
         assert proc.returncode == 2 and message in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
     proc = run_script("sweep.py", "--trace", tiny_trace, "--out", tmp_path / "x", "--ftlsim", ftlsim,

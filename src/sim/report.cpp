@@ -60,6 +60,12 @@ void timeseries_rows(const SimResult& r, CsvChunks& out) {
   out.flush();
 }
 
+// --id-series: id_timeseries.csv, per timeseries row each placement ID that
+// wrote (kind pid; kind precondition: the data --precondition wrote), then
+// each handle (kind handle):
+//   host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share
+// waf_share = (id_host_bytes + id_gc_bytes) / host_bytes: a row's shares of
+// one kind sum to the WAF at that row.
 void id_timeseries_rows(const RunDescription& run, const SimResult& r, CsvChunks& out) {
   const fdp::FdpConfig fdp = fdp::effective_config(run.placement);
   out.row("host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share\n");
@@ -364,13 +370,6 @@ std::string timeseries_csv(const SimResult& r) {
   std::string text;
   CsvChunks out([&text](std::string_view chunk) { text += chunk; });
   timeseries_rows(r, out);
-  return text;
-}
-
-std::string id_timeseries_csv(const RunDescription& run, const SimResult& r) {
-  std::string text;
-  CsvChunks out([&text](std::string_view chunk) { text += chunk; });
-  id_timeseries_rows(run, r, out);
   return text;
 }
 

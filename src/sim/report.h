@@ -35,13 +35,6 @@ struct RunDescription {
 [[nodiscard]] ftl::Geometry simulated_geometry(const RunDescription& run, const SimResult& r);
 [[nodiscard]] std::string summary_json(const RunDescription& run, const SimResult& r);
 [[nodiscard]] std::string timeseries_csv(const SimResult& r);
-// --id-series: id_timeseries.csv, per timeseries row each placement ID that
-// wrote (kind pid; kind precondition: the data --precondition wrote), then
-// each handle (kind handle):
-//   host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share
-// waf_share = (id_host_bytes + id_gc_bytes) / host_bytes: a row's shares of
-// one kind sum to the WAF at that row.
-[[nodiscard]] std::string id_timeseries_csv(const RunDescription& run, const SimResult& r);
 // The text report; the settings it names are written by `show` (nullptr:
 // `name`, core/message.h).
 [[nodiscard]] std::string summary_text(const RunDescription& run, const SimResult& r, SettingShow show = nullptr);

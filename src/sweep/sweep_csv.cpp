@@ -92,19 +92,12 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
     out += ',';
     out += csv_field(axis);
   }
-  const std::span<const std::string_view> timed =
-      table.timed ? std::span<const std::string_view>(kTimedColumns) : std::span<const std::string_view>();
-  const std::span<const std::string_view> fitted =
-      table.fitted ? std::span<const std::string_view>(kFitColumns) : std::span<const std::string_view>();
-  for (const std::string_view column : kMetricColumns) {
-    out += ',';
-    out += column;
-  }
-  for (const std::string_view column : fitted) {
-    out += ',';
-    out += column;
-  }
-  for (const std::string_view column : timed) {
+  // The named columns between the axes and the shares, in order: the
+  // metrics, the fitted device's, the timed ones.
+  std::vector<std::string_view> named(kMetricColumns.begin(), kMetricColumns.end());
+  if (table.fitted) named.insert(named.end(), kFitColumns.begin(), kFitColumns.end());
+  if (table.timed) named.insert(named.end(), kTimedColumns.begin(), kTimedColumns.end());
+  for (const std::string_view column : named) {
     out += ',';
     out += column;
   }
@@ -125,15 +118,7 @@ std::string sweep_csv(const SweepTable& table, std::span<const SweepOutcome> out
       out += ',';
       out += csv_field(v);
     }
-    for (const std::string_view column : kMetricColumns) {
-      out += ',';
-      out += cell(row, std::string(column));
-    }
-    for (const std::string_view column : fitted) {
-      out += ',';
-      out += cell(row, std::string(column));
-    }
-    for (const std::string_view column : timed) {
+    for (const std::string_view column : named) {
       out += ',';
       out += cell(row, std::string(column));
     }

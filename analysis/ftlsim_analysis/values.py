@@ -304,6 +304,10 @@ def _timed_cells(o):
     return ["%.1f" % iops, "%.0f" % mean, f"{lat['p50']}", f"{lat['p99']}", f"{lat['p99.9']}"]
 
 
+# sweep.csv's named columns between the axes and the shares (src/sweep/sweep_csv.cpp).
+METRIC_COLUMNS = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
+                  "invalid_pid_requests", "ru_not_fully_written"]
+FIT_COLUMNS = ["logical_bytes", "physical_bytes", "over_provisioning"]
 TIMED_COLUMNS = ["iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p99_9_ns"]
 
 
@@ -323,12 +327,8 @@ def sweep_csv(axes, ids, values, outcomes, fitted=False, timed=False):
                 if h["name"] not in handles:
                     handles.append(h["name"])
     handles.sort(key=_handle_order)
-    head = ["config_id"] + [csv_field(a) for a in axes] + [
-        "waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
-        "invalid_pid_requests", "ru_not_fully_written"] + (
-        ["logical_bytes", "physical_bytes", "over_provisioning"] if fitted else []) + (
-        TIMED_COLUMNS if timed else []) + [
-        csv_field(f"waf_share_{h}") for h in handles] + [
+    named = METRIC_COLUMNS + (FIT_COLUMNS if fitted else []) + (TIMED_COLUMNS if timed else [])
+    head = ["config_id"] + [csv_field(a) for a in axes] + named + [csv_field(f"waf_share_{h}") for h in handles] + [
         "error", "status", "config_key"]
     lines = [",".join(head)]
     for cid, vals, o in zip(ids, values, outcomes):
@@ -361,7 +361,6 @@ def sweep_csv(axes, ids, values, outcomes, fitted=False, timed=False):
                     f.append("%.6f" % share)
             f += ["", "done", ""]
         else:
-            f += [""] * (8 + (3 if fitted else 0) + (len(TIMED_COLUMNS) if timed else 0) + len(handles)) + [
-                csv_field(o), "error", ""]
+            f += [""] * (len(named) + len(handles)) + [csv_field(o), "error", ""]
         lines.append(",".join(f))
     return "\n".join(lines) + "\n"

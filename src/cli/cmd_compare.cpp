@@ -349,13 +349,11 @@ void run_compare(const CompareArgs& c) {
   for (sim::SweepJob& j : jobs) j.run.options.progress = &progress;
   callbacks.progress = [&](size_t done, size_t total) { progress.set_configurations_done(done, total); };
   const std::array<uint64_t, 2> needs = {
-      sim::estimate_run_memory(
-          jobs[0].run,
-          sim::trace_size(views[0], {jobs[0].run.options.fit.has_value(), jobs[0].run.options.id_series}, written[0]))
+      sim::estimate_run_memory(jobs[0].run,
+                               sim::trace_size(views[0], sim::TraceSizeNeeds{}.add(jobs[0].run), written[0]))
           .bytes,
-      sim::estimate_run_memory(
-          jobs[1].run,
-          sim::trace_size(views[1], {jobs[1].run.options.fit.has_value(), jobs[1].run.options.id_series}, written[1]))
+      sim::estimate_run_memory(jobs[1].run,
+                               sim::trace_size(views[1], sim::TraceSizeNeeds{}.add(jobs[1].run), written[1]))
           .bytes};
   const std::optional<MemoryBudget> limit = memory_limit(c.mem_limit);
   sim::check_memory(needs, 2, limit, "this comparison, a and b at once,");

@@ -166,10 +166,9 @@ void run_qd_sweep(const QdSweepArgs& a) {
   };
   const size_t threads = std::min<size_t>(std::max(a.jobs, 1U), n);
   std::vector<uint64_t> needs;
-  const sim::TraceSize size = sim::trace_size(
-      view,
-      {std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.fit.has_value(); }),
-       std::any_of(runs.begin(), runs.end(), [](const sim::RunDescription& r) { return r.options.id_series; })});
+  sim::TraceSizeNeeds measure;
+  for (const sim::RunDescription& run : runs) measure.add(run);
+  const sim::TraceSize size = sim::trace_size(view, measure);
   for (const sim::RunDescription& run : runs) {
     sim::RunDescription timed = run;
     timed.options.timing = base;

@@ -202,9 +202,7 @@ replay::Prediction predict(const std::string& text, const std::string& trace_pat
     sim::RunDescription run = build_run(m, first_point(items), trace_path);
     sim::TraceView view{trace_path, reader.records(), reader.meta().sector_bytes};
     view.scan = sim::scan(view);  // once, for the estimate and the run
-    const uint64_t need =
-        sim::estimate_run_memory(run, sim::trace_size(view, {run.options.fit.has_value(), run.options.id_series}))
-            .bytes;
+    const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, sim::TraceSizeNeeds{}.add(run))).bytes;
     sim::check_memory({&need, 1}, 1, limit, "the --predict model run");
     const sim::SimResult res = sim::simulate(run.config, view, run.options, run.placement);
     replay::Prediction p{text, res.ftl.waf(), 0, {}};

@@ -68,8 +68,7 @@ void run_single(const SimulateArgs& a, const Point& point) {
   // before anything else reads them all (the key, the run).
   view.scan = sim::scan(view);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
-  const uint64_t need =
-      sim::estimate_run_memory(run, sim::trace_size(view, {run.options.fit.has_value(), run.options.id_series})).bytes;
+  const uint64_t need = sim::estimate_run_memory(run, sim::trace_size(view, sim::TraceSizeNeeds{}.add(run))).bytes;
   sim::check_memory(
       {&need, 1}, 1, limit,
       run.options.fit ? say("this run (`logical` fit:{:g}%)", *run.options.fit * 100) : Message("this run"));
@@ -167,7 +166,11 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
         return r;
       });
   plan.table.timed = a.timing.timing;
-  for (const sim::SweepJob& job : plan.jobs) plan.table.fitted = plan.table.fitted || job.run.options.fit.has_value();
+  // What the memory estimate needs of the trace (below); --logical fit also
+  // gives sweep.csv the fitted device's columns.
+  sim::TraceSizeNeeds measure;
+  for (const sim::SweepJob& job : plan.jobs) measure.add(job.run);
+  plan.table.fitted = measure.fit;
   // A --reset-at marker the trace lacks (not sweepable: the same in every
   // configuration) would fail each one alike: refused once, before any runs.
   for (const sim::SweepJob& job : plan.jobs) {
@@ -180,11 +183,7 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   std::vector<uint64_t> needs;
   // A --logical fit: configuration is counted with its fitted geometry; one
   // the fit refuses is left to fail alone, as it always did.
-  const bool any_fit = std::any_of(plan.jobs.begin(), plan.jobs.end(),
-                                   [](const sim::SweepJob& j) { return j.run.options.fit.has_value(); });
-  const bool any_ids =
-      std::any_of(plan.jobs.begin(), plan.jobs.end(), [](const sim::SweepJob& j) { return j.run.options.id_series; });
-  const sim::TraceSize size = sim::trace_size(view, {any_fit, any_ids}, written);
+  const sim::TraceSize size = sim::trace_size(view, measure, written);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   for (sim::SweepJob& job : plan.jobs) {
     if (job.error.empty()) {

@@ -50,6 +50,12 @@ struct TraceSize {
 struct TraceSizeNeeds {
   bool fit = false;         // the footprint (sim/fit.h): a --logical fit: run
   bool write_pids = false;  // the write records' placement IDs: an --id-series run
+  // Adds what estimating `run` needs (call once per run of a sweep).
+  TraceSizeNeeds& add(const RunDescription& run) {
+    fit = fit || run.options.fit.has_value();
+    write_pids = write_pids || run.options.id_series;
+    return *this;
+  }
 };
 [[nodiscard]] TraceSize trace_size(const TraceView& trace, TraceSizeNeeds needs = {});
 // The same with the written bytes already counted (trace_write_bytes, the

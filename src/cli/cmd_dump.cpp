@@ -49,6 +49,7 @@ struct DumpArgs {
 struct DumpFilter {
   uint64_t first = 0;
   uint64_t end = UINT64_MAX;
+  std::string range;                       // --range as given (empty: every record)
   std::array<bool, trace::kOpCount> op{};  // all true when --op is not given
   std::vector<bool> pid;                   // 65536 entries, or empty for every ID
 };
@@ -75,6 +76,7 @@ DumpFilter dump_filter(const DumpArgs& a) {
     f.first = bound(std::string_view(a.range).substr(0, colon), 0);
     f.end = bound(std::string_view(a.range).substr(colon + 1), UINT64_MAX);
     if (f.first > f.end) throw InputError(fmt::format("--range {}: START is after END", a.range));
+    f.range = a.range;
   }
   if (a.ops.empty()) {
     f.op.fill(true);
@@ -101,6 +103,17 @@ DumpFilter dump_filter(const DumpArgs& a) {
     }
   }
   return f;
+}
+
+// START must name a record (0 on an empty trace): past the last one the dump
+// would be its header alone. END past the last is the trace's end. Checked
+// before the output is opened.
+void check_range(const trace::FtrReader& reader, const DumpFilter& f) {
+  const uint64_t n = reader.records().size();
+  if (f.first == 0 || f.first < n) return;
+  throw InputError(fmt::format("{}: --range {}: START {} is past the last record (the trace has {} record{}{})",
+                               reader.path(), f.range, f.first, n, n == 1 ? "" : "s",
+                               n == 0 ? "" : fmt::format(", 0 to {}", n - 1)));
 }
 
 // Writes the selected records of `reader` to `out` in 512-byte sectors
@@ -151,6 +164,7 @@ void run_dump(const DumpArgs& args) {
   if (args.out.empty() || args.out == "-") {
     const trace::FtrReader reader(args.trace);
     check_not_standard_stream("trace", args.trace, reader.identity());
+    check_range(reader, filter);
     write_dump(reader, filter, stdout, "standard output");
     reader.check_intact();
     return;
@@ -158,6 +172,7 @@ void run_dump(const DumpArgs& args) {
   // The trace first: -o is compared with the file the dump reads (its
   // device and inode, from the open file), not with what the path names.
   const trace::FtrReader reader(args.trace);
+  check_range(reader, filter);
   RunInputs inputs;
   inputs.add("trace", args.trace, reader.identity());
   check_not_standard_stream(inputs);

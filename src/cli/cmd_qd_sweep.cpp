@@ -93,6 +93,16 @@ void run_qd_sweep(const QdSweepArgs& a) {
     point[placement_index] = p;
     runs.push_back(build_run(a.model, point, a.trace));
   }
+  // qd-sweep writes qd_sweep.csv and qd_sweep.json only: the time series'
+  // options would change nothing but the memory they take.
+  const auto no_series = [](std::string_view option) {
+    return InputError(
+        fmt::format("{}: qd-sweep writes no time series (only qd_sweep.csv and qd_sweep.json); a "
+                    "single timed run writes them: ftlsim --trace T --timing --qd N --out DIR",
+                    option));
+  };
+  if (a.model.is_given("interval")) throw no_series("--interval");
+  if (runs[0].options.id_series) throw no_series("--id-series");
   timing::TimingConfig base = build_latencies(a.timing);
   base.mode = timing::HostMode::kClosed;
   base.ops = ops;

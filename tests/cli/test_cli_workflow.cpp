@@ -152,7 +152,8 @@ TEST_CASE("dump selects a record range, ops and placement IDs", "[cli][dump]") {
   CHECK(run_ftlsim("dump " + t + " --range 4:").output ==
         head + "7000,marker,42,0,0\n8000,write,1099511627776,1,65535\n");
   CHECK(run_ftlsim("dump " + t + " --range :1").output == head + "5000,write,8,8,1\n");
-  CHECK(run_ftlsim("dump " + t + " --range 9:20").output == head);
+  // END past the last record is the trace's end; START must name a record.
+  CHECK(run_ftlsim("dump " + t + " --range 5:99").output == head + "8000,write,1099511627776,1,65535\n");
   CHECK(run_ftlsim("dump " + t + " --op write,marker").output ==
         head + "5000,write,8,8,1\n7000,marker,42,0,0\n8000,write,1099511627776,1,65535\n");
   CHECK(run_ftlsim("dump " + t + " --pid 0").output ==
@@ -164,6 +165,9 @@ TEST_CASE("dump selects a record range, ops and placement IDs", "[cli][dump]") {
            {"--range 5:2", "--range 5:2: START is after END"},
            {"--range 7", "--range 7: expected START:END"},
            {"--range x:2", "--range x:2: expected START:END"},
+           {"--range 9:20", t + ": --range 9:20: START 9 is past the last record (the trace has 6 records, 0 to 5)"},
+           {"--range 6:", t + ": --range 6:: START 6 is past the last record"},
+           {"--range 6: -o " + tmp.file("none.csv"), t + ": --range 6:: START 6 is past the last record"},
            {"--op writes", "--op writes: 'writes' is not one of write, read, trim, flush, marker"},
            {"--pid 65536", "--pid 65536: '65536' is not a placement ID 0..65535"},
        }) {
@@ -172,6 +176,7 @@ TEST_CASE("dump selects a record range, ops and placement IDs", "[cli][dump]") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("ftlsim: error: " + message));
   }
+  CHECK_FALSE(std::filesystem::exists(tmp.file("none.csv")));  // refused before the output is opened
   const RunResult missing = run_ftlsim("dump " + tmp.file("none.ftr"));
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.output, Contains("none.ftr: no such file"));

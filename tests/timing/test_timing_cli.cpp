@@ -347,6 +347,8 @@ TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --ops read", "no read requests to time"},
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --qd 0", "--qd: 0 is not between 1 and"},
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --ops writes", "--ops: 'writes' is not all, read or write"},
+      {"qd-sweep --trace " + tr + " " + test::kDevice + " --interval 1M", "--interval: qd-sweep writes no time series"},
+      {"qd-sweep --trace " + tr + " " + test::kDevice + " --id-series", "--id-series: qd-sweep writes no time series"},
   };
   for (const Case& c : cases) {
     const auto r = run_ftlsim(c.args);

@@ -631,6 +631,11 @@ void Target::lock_stack_files(const std::vector<std::pair<std::string, FileIdent
   }
 }
 
+FileSpace Target::file_space() const {
+  // A file still to be created: its folder's file system, and no data.
+  return read_file_space(fd_ >= 0 ? fd_ : parent_fd_, fd_, info_.path);
+}
+
 int Target::discard(uint64_t offset, uint64_t bytes) const {
   if (info_.kind == TargetKind::kBlockDevice) {
     uint64_t range[2] = {offset, bytes};

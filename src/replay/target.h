@@ -46,6 +46,7 @@
 #include "core/storage_stack.h"
 #include "replay/nvme_device.h"
 #include "replay/replay_config.h"
+#include "replay/space_need.h"
 
 namespace ftlsim::replay {
 
@@ -120,6 +121,10 @@ class Target {
   // Discards [offset, offset + bytes) of a block device (BLKDISCARD), or
   // punches a hole into a file. Returns 0 or -errno.
   [[nodiscard]] int discard(uint64_t offset, uint64_t bytes) const;
+
+  // A file target's file system and its data now (space_need.h): the free
+  // space a replay onto it may take. REQUIRES info().kind == kFile.
+  [[nodiscard]] FileSpace file_space() const;
 
   // A file this Target created is removed again on destruction unless
   // keep() was called (once the replay starts writing): a refused trace

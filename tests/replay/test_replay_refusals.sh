@@ -14,7 +14,9 @@
 #      second: the replay waits and runs; held for good: refused after the
 #      bounded wait (2 s);
 #   6. a replay killed (kill -9) while it writes to a loop device: a rerun at
-#      once runs (it was refused for 0.2-0.4 s, "it is busy").
+#      once runs (it was refused for 0.2-0.4 s, "it is busy");
+#   with 2 and 3, a replay whose writes reach more of the file's holes than
+#   its file system has free: refused, nothing created (it ran to ENOSPC).
 #
 # usage: test_replay_refusals.sh FTLSIM_BINARY
 # Exit 77 (ctest SKIP_RETURN_CODE) when it cannot run here: not root, no
@@ -84,6 +86,26 @@ for attr in +i +a; do
   chattr "${attr/+/-}" "$mnt/fixed.img"
 done
 cmp -s "$mnt/fixed.img" <(head -c $((8 << 20)) /dev/zero) || fail "the immutable file changed"
+# A replay whose writes need more of a file's holes than the file system
+# has free is refused before it writes (it ran until ENOSPC, filling the
+# file system); one onto a file that holds most of what the writes reach runs.
+"$ftlsim" gen --pattern uniform --logical 24M --fill --writes 10 -o "$tmp/fill24.ftr" >/dev/null
+truncate -s 32M "$mnt/half.img"
+dd if=/dev/urandom of="$mnt/half.img" bs=1M count=16 conv=notrunc status=none
+sync
+avail=$(df --output=avail -B1 "$mnt" | tail -n 1)
+[ "$avail" -gt $((12 << 20)) ] || fail "the scratch ext4 has only $avail bytes free"
+fallocate -l $((avail - (12 << 20))) "$mnt/filler"
+sync
+expect_refusal "not enough free space" \
+  "--target $mnt/new.img: the replay's writes reach 24.00 MiB \(25165824 bytes\) of the file's holes, .* more than the 1[12]\.[0-9]+ MiB" \
+  "$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$mnt/new.img" --create 32M
+[ ! -e "$mnt/new.img" ] || fail "the refused replay left $mnt/new.img"
+out="$("$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$mnt/half.img" 2>&1)" ||
+  fail "a replay needing 8 MiB of holes with 12 MiB free: $out"
+grep -q "status     complete" <<<"$out" || fail "a replay needing 8 MiB of holes with 12 MiB free: $out"
+pass "a replay needing 8 MiB of a file's holes with 12 MiB free runs"
+rm -f "$mnt/half.img" "$mnt/filler"
 before="$(md5sum <"$mnt/t.img")"
 mount -o remount,ro "$mnt"
 for force in "" --force; do

@@ -1,0 +1,100 @@
+#include "replay/space_need.h"
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <unordered_map>
+
+#include "core/error.h"
+
+namespace ftlsim::replay {
+namespace {
+
+// One bit per allocation unit, in leaves of 2^19 bits (64 KiB) made when
+// first touched: memory follows the parts of the file the trace reaches,
+// not the file's size (a sparse file may be exabytes long). The leaf last
+// used is kept: a run of units stays in one leaf.
+class UnitBits {
+ public:
+  // Sets bit i; true if it was clear.
+  bool set(uint64_t i) {
+    uint64_t& w = leaf(i >> kLeafShift)[(i & kLeafMask) >> 6];
+    const uint64_t m = uint64_t{1} << (i & 63);
+    if ((w & m) != 0) return false;
+    w |= m;
+    return true;
+  }
+
+ private:
+  static constexpr unsigned kLeafShift = 19;
+  static constexpr uint64_t kLeafMask = (uint64_t{1} << kLeafShift) - 1;
+  uint64_t* leaf(uint64_t k) {
+    if (k != last_ || last_leaf_ == nullptr) {
+      std::unique_ptr<uint64_t[]>& l = leaves_[k];
+      if (!l) l = std::make_unique<uint64_t[]>(size_t{1} << (kLeafShift - 6));  // zeroed
+      last_ = k;
+      last_leaf_ = l.get();
+    }
+    return last_leaf_;
+  }
+  std::unordered_map<uint64_t, std::unique_ptr<uint64_t[]>> leaves_;
+  uint64_t last_ = 0;
+  uint64_t* last_leaf_ = nullptr;
+};
+
+}  // namespace
+
+uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry& geo, uint64_t unit,
+                    const Extents& allocated) {
+  UnitBits held;
+  for (const auto& [offset, bytes] : allocated) {
+    if (bytes == 0 || offset >= geo.target_bytes) continue;
+    const uint64_t end = std::min(offset + bytes, geo.target_bytes);
+    for (uint64_t u = offset / unit; u < (end + unit - 1) / unit; ++u) (void)held.set(u);
+  }
+  uint64_t units = 0;
+  RequestStream stream(records, geo);
+  IoRequest io;
+  while (stream.next(io)) {
+    if (io.op != trace::Op::kWrite) continue;
+    const uint64_t end = io.offset + io.bytes;
+    for (uint64_t u = io.offset / unit; u < (end + unit - 1) / unit; ++u) units += held.set(u) ? 1 : 0;
+  }
+  return units * unit;
+}
+
+FileSpace read_file_space(int fs_fd, int data_fd, const std::string& path) {
+  FileSpace fs;
+  struct statvfs v {};
+  if (::fstatvfs(fs_fd, &v) != 0) throw system_error_from_errno(path + ": cannot read its file system's free space");
+  fs.unit = v.f_frsize != 0 ? v.f_frsize : v.f_bsize != 0 ? v.f_bsize : 4096;
+  fs.free_bytes = static_cast<uint64_t>(v.f_bavail) * fs.unit;
+  if (data_fd < 0) return fs;
+  const off_t size = ::lseek(data_fd, 0, SEEK_END);
+  if (size < 0) throw system_error_from_errno(path + ": cannot read its size");
+  off_t pos = 0;
+  while (pos < size) {
+    const off_t data = ::lseek(data_fd, pos, SEEK_DATA);
+    if (data < 0) {
+      if (errno == ENXIO) break;                                 // no data after pos
+      fs.allocated.assign(1, {0, static_cast<uint64_t>(size)});  // holes not known: all data
+      break;
+    }
+    off_t hole = ::lseek(data_fd, data, SEEK_HOLE);
+    if (hole < 0) hole = size;
+    fs.allocated.emplace_back(static_cast<uint64_t>(data), static_cast<uint64_t>(hole - data));
+    pos = hole;
+  }
+  return fs;
+}
+
+uint64_t space_need_bound(const StreamScan& scan, uint64_t unit) {
+  const auto w = static_cast<size_t>(trace::Op::kWrite);
+  // An I/O of b bytes touches at most b / unit + 2 units.
+  return scan.bytes[w] + scan.ios[w] * 2 * unit;
+}
+
+}  // namespace ftlsim::replay

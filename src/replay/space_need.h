@@ -1,0 +1,54 @@
+#pragma once
+// How much free space a replay onto a regular file takes from its file
+// system, found before anything is written: a sparse file (--create, or one
+// with holes) gets blocks allocated as the replay writes into its holes, and
+// a replay that runs out of them stops with ENOSPC half-way, after filling
+// the file system under every other program on it.
+//
+// The need is counted in the file system's allocation units (its fragment
+// size): a write allocates every unit it touches that holds no data. Space a
+// trim frees (a punched hole) is not counted back: a file system may return
+// it late (ext4 once its journal commits), and a replay's writes run beside
+// its trims (a replay with trims ran out of space at a point where the trims
+// before it, in trace order, had freed enough). So the need is the units the
+// replay's writes reach in the file's holes, times the unit; extent metadata
+// is not counted.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "replay/request_stream.h"
+#include "trace/record.h"
+
+namespace ftlsim::replay {
+
+// Byte ranges [offset, offset + bytes) of a file that hold data (allocated).
+using Extents = std::vector<std::pair<uint64_t, uint64_t>>;
+
+// Bytes the replay's writes allocate: the units they reach that held no
+// data. REQUIRES unit > 0. `allocated`: the file's data before the replay
+// (empty for a file to be created). Throws InputError as the request stream
+// does (malformed records).
+[[nodiscard]] uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry& geo, uint64_t unit,
+                                  const Extents& allocated);
+
+// A regular file's file system, as a replay onto it will use it.
+struct FileSpace {
+  uint64_t free_bytes = 0;  // what an unprivileged writer may still take (statvfs f_bavail x f_frsize)
+  uint64_t unit = 4096;     // the allocation unit (f_frsize)
+  Extents allocated;        // the file's data now (empty for a file still to be created)
+};
+
+// `fs_fd`: the file, or for a file to be created its folder (fstatvfs);
+// `data_fd`: the file open for reading (SEEK_DATA and SEEK_HOLE), or -1
+// when it does not exist yet. Where the file system cannot tell holes, the
+// whole file counts as data. Throws SystemError naming `path`.
+[[nodiscard]] FileSpace read_file_space(int fs_fd, int data_fd, const std::string& path);
+
+// Upper bound of space_need() from the scan alone: every write
+// I/O allocating every unit it touches.
+[[nodiscard]] uint64_t space_need_bound(const StreamScan& scan, uint64_t unit);
+
+}  // namespace ftlsim::replay

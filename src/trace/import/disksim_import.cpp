@@ -55,9 +55,17 @@ DiskSimLine parse_disksim_line(std::string_view line, Record& out, uint32_t& dev
   uint64_t lba = 0;
   uint32_t size = 0;
   uint64_t type = 0;
-  if (!parse_uint(tok[0], kColumnNames[0], time, why) || !parse_uint(tok[1], kColumnNames[1], device, why) ||
-      !parse_uint(tok[2], kColumnNames[2], lba, why) || !parse_uint(tok[3], kColumnNames[3], size, why) ||
-      !parse_uint(tok[4], kColumnNames[4], type, why)) {
+  if (!parse_uint(tok[0], kColumnNames[0], time, why)) {
+    // DiskSim's own traces have decimal milliseconds where MQSim has whole ns.
+    if (tok[0].find('.') != std::string_view::npos) {
+      why +=
+          " (MQSim's times are whole nanoseconds; DiskSim's own traces, in decimal milliseconds, convert with "
+          "--from csv: docs/trace_format.md, disksim)";
+    }
+    return DiskSimLine::kBad;
+  }
+  if (!parse_uint(tok[1], kColumnNames[1], device, why) || !parse_uint(tok[2], kColumnNames[2], lba, why) ||
+      !parse_uint(tok[3], kColumnNames[3], size, why) || !parse_uint(tok[4], kColumnNames[4], type, why)) {
     return DiskSimLine::kBad;
   }
   if (size == 0) {

@@ -185,7 +185,7 @@ TEST_CASE("DiskSim's own ASCII trace converts through csv as documented", "[trac
   o.device = "0";
   CHECK_RECORDS(parse_text_trace(text, "mem", o).records,
                 {rec(0, Op::kWrite, 2048, 16), rec(948'294, Op::kRead, 4096, 8)});
-  // --from disksim (MQSim's nanosecond integers) refuses the decimal time.
+  // --from disksim (MQSim's nanosecond integers) refuses the decimal time, pointing to csv.
   ImportOptions d = options_for(TextFormat::kDiskSim);
   d.device = "0";
   CHECK_THAT(import_error(text, d), Contains("mem: line 1: arrival time '0.551706' is not a decimal integer"));

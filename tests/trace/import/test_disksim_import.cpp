@@ -74,7 +74,9 @@ TEST_CASE("malformed lines are reported with their 1-based line number", "[disks
       {"1", "found 1"},
       {"1 0 0 8 0 7", "found 6"},
       {"abc 0 0 8 0", "mem: line 3: arrival time 'abc' is not a decimal integer"},
-      {"1.5 0 0 8 0", "arrival time '1.5' is not a decimal integer"},
+      {"1.5 0 0 8 0",
+       "arrival time '1.5' is not a decimal integer (MQSim's times are whole nanoseconds; DiskSim's own traces, in "
+       "decimal milliseconds, convert with --from csv: docs/trace_format.md, disksim)"},
       {"+1 0 0 8 0", "arrival time '+1' is not a decimal integer"},
       {"1 x 0 8 0", "device 'x' is not a decimal integer"},
       {"1 0 0x10 8 0", "lba '0x10' is not a decimal integer"},

@@ -103,9 +103,10 @@ def sweep_main(argv=None):
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--x", required=True, help="swept option on the x axis, e.g. gc-thres")
     p.add_argument("--y", help="second swept option: draw heatmaps (e.g. ru-size)")
-    p.add_argument("--group", help="lines: one per value of this option (default: placement, unless it is --x)")
-    p.add_argument("--facet", help="heatmaps: one per value of this option (default: placement, unless it is --x "
-                   "or --y)")
+    p.add_argument("--group", help="lines: one per value of this option (default: placement, unless it is --x or "
+                   "--facet)")
+    p.add_argument("--facet", help="panels: one per value of this option (heatmaps: default placement, unless it "
+                   "is --x or --y; lines: none by default)")
     p.add_argument("--change-vs", metavar="VALUE", help="heatmaps: add the change in %% against this --facet value")
     p.add_argument("--metric", default="waf", help="column to draw (default: waf)")
     p.add_argument("--where", action="append", metavar="OPTION=VALUE", help="fix another swept option (repeatable)")
@@ -120,8 +121,10 @@ def sweep_main(argv=None):
         plot_sweep_heatmap(sweep, a.x, a.y, a.out, metric=a.metric, facet=facet, change_vs=a.change_vs,
                            where=where, title=a.title)
     else:
-        group = a.group if a.group is not None else None if a.x == "placement" else "placement"
-        plot_sweep_lines(sweep, a.x, a.out, group=group, metric=a.metric, where=where, title=a.title)
+        group = a.group if a.group is not None else None if "placement" in (a.x, a.facet) else "placement"
+        if a.change_vs is not None:
+            raise InputError(f"--change-vs {a.change_vs}: heatmaps only (give --y)")
+        plot_sweep_lines(sweep, a.x, a.out, group=group, metric=a.metric, where=where, title=a.title, facet=a.facet)
     _done(a.out)
 
 

@@ -117,51 +117,66 @@ def _select(sweep, used, where, metric):
     return rows
 
 
-def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=None, title=None, source=None):
+def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=None, title=None, source=None,
+                     facet=None):
     """Draws `metric` against swept option `x`, one line per value of swept
-    option `group` (one line if group is None or not swept), and writes
-    png_path and its CSV. x values are evenly spaced, numerically ordered.
-    Configurations that failed (error column) leave a gap.
+    option `group` (one line if group is None or not swept), and with `facet`
+    one panel per value of that swept option (side by side, one y scale), and
+    writes png_path and its CSV. x values are evenly spaced, numerically
+    ordered. Configurations that failed (error column) leave a gap.
 
     sweep: SweepResults (results.read_sweep). where: {option: value} fixing the
-    other swept options; each swept option other than x and group must be
-    fixed or have one value. CSV columns: <x>, <group or "group">, <metric>,
-    error. Returns the CSV rows."""
+    other swept options; each swept option other than x, group and facet must
+    be fixed or have one value. CSV columns: [<facet>,] <x>, <group or
+    "group">, <metric>, error (the facet column only with a facet). Returns
+    the CSV rows."""
     where = where or {}
     if group is not None and group not in sweep.axes:
         group = None
+    if facet is not None and facet not in sweep.axes:
+        facet = None
     if group == x:
         raise InputError(f"--group {group} is the x axis too")
-    rows = _select(sweep, [x, group], where, metric)
+    if facet is not None and facet in (x, group):
+        raise InputError(f"--facet {facet} is the {'x axis' if facet == x else 'group'} too")
+    rows = _select(sweep, [x, group, facet], where, metric)
     xs = ordered_values([r["values"][x] for r in rows])
     groups = ordered_values([r["values"][group] for r in rows]) if group else [None]
+    facets = ordered_values([r["values"][facet] for r in rows]) if facet else [None]
     cell = {}
     for r in rows:
-        cell[(r["values"][x], r["values"][group] if group else None)] = r
-    fig, axes = new_figure(width=7, height=4)
-    ax = axes[0][0]
+        cell[(r["values"][facet] if facet else None, r["values"][x], r["values"][group] if group else None)] = r
+    fig, axes = new_figure(1, len(facets), width=7 if facet is None else 1.5 + 4.2 * len(facets), height=4,
+                           sharey=True)
     out = []
-    for g, color in zip(groups, colors(len(groups))):
-        ys = []
-        for v in xs:
-            r = cell.get((v, g))
-            y = None if r is None else r[metric]
-            ys.append(np.nan if y is None else y)
-            if r is not None:
-                out.append([v, g if g is not None else "", y, r["error"]])
-        ax.plot(range(len(xs)), ys, marker="o", color=color, label=g if g is not None else metric)
     x_label, x_ticks = option_axis(x, xs)
-    ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(x_ticks)
-    ax.set_xlabel(x_label)
-    ax.set_ylabel(metric_label(metric))
-    ax.grid(True, alpha=0.3)
+    for ax, f in zip(axes[0], facets):
+        for g, color in zip(groups, colors(len(groups))):
+            ys = []
+            for v in xs:
+                r = cell.get((f, v, g))
+                y = None if r is None else r[metric]
+                ys.append(np.nan if y is None else y)
+                if r is not None:
+                    out.append(([f] if facet else []) + [v, g if g is not None else "", y, r["error"]])
+            ax.plot(range(len(xs)), ys, marker="o", color=color, label=g if g is not None else metric)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels(x_ticks)
+        ax.set_xlabel(x_label)
+        ax.grid(True, alpha=0.3)
+        if facet:
+            ax.set_title(f"--{facet} {f}", fontsize=10)
+    axes[0][0].set_ylabel(metric_label(metric))
     if group:
-        ax.legend(title=f"--{group}", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        axes[0][-1].legend(title=f"--{group}", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fixed = ", ".join(f"{k}={v}" for k, v in where.items())
     what = f"{metric_name(metric)} against --{x}" + (f" ({fixed})" if fixed else "")
-    ax.set_title(title or default_title(what, describe_sweep(sweep) if source is None else source), fontsize=10)
-    save(fig, png_path, [x, group or "group", metric, "error"], out)
+    text = title or default_title(what, describe_sweep(sweep) if source is None else source)
+    if facet:
+        fig.suptitle(text, fontsize=11)
+    else:
+        axes[0][0].set_title(text, fontsize=10)
+    save(fig, png_path, ([facet] if facet else []) + [x, group or "group", metric, "error"], out)
     return out
 
 

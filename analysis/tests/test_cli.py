@@ -81,9 +81,27 @@ def test_placement_groups_and_facets_by_default_unless_it_is_an_axis(tmp_path, c
                           (["--x", "gc-thres", "--y", "placement", "--facet", "placement"],
                            "--x, --y and --facet must name different options"),
                           (["--x", "gc-thres", "--y", "placement", "--change-vs", "single"],
-                           "--change-vs single: there is no --facet to compare across")):
+                           "--change-vs single: there is no --facet to compare across"),
+                          (["--x", "gc-thres", "--change-vs", "single"], "--change-vs single: heatmaps only")):
         code, _, err = run_in_process(capsys, "plot_sweep.py", sweep, *args, "--where", "ru-size=64M", "-o", png)
         assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_facet_in_line_plots_takes_placement_from_the_groups(tmp_path, capsys):
+    """plot_sweep.py --x gc-thres --facet placement: a panel per placement and,
+    placement being the facet, one line per panel unless --group is given."""
+    png = tmp_path / "f.png"
+    code, _, err = run_in_process(capsys, "plot_sweep.py", fixture("sweep"), "--x", "gc-thres", "--facet",
+                                  "placement", "--where", "ru-size=16M", "-o", png)
+    assert code == 0, err
+    rows = read_csv(tmp_path / "f.csv")
+    assert list(rows[0]) == ["placement", "gc-thres", "group", "waf", "error"]
+    assert [(r["placement"], r["gc-thres"], r["waf"]) for r in rows] == [
+        ("single", "90", "1.4"), ("single", "95", "1.25"), ("fdp", "90", "1.05"), ("fdp", "95", "1.0")]
+    code, _, err = run_in_process(capsys, "plot_sweep.py", fixture("sweep"), "--x", "gc-thres", "--facet",
+                                  "placement", "--group", "ru-size", "-o", png)
+    assert code == 0, err
+    assert len(read_csv(tmp_path / "f.csv")) == 8
 
 
 def test_a_compare_folder_names_its_runs(tmp_path, capsys):

@@ -184,6 +184,24 @@ def test_plot_sweep_lines(tmp_path):
                                                   ("16M", "fdp", 320), ("64M", "fdp", 832)]
 
 
+def test_plot_sweep_lines_in_panels_by_facet(tmp_path):
+    """--facet in line plots: a panel per value of a third swept option, its
+    rows those of the fixture (it used to be ignored, and the option then
+    "also varies")."""
+    s = read_sweep(fixture("sweep", "sweep.csv"))
+    rows = plot_sweep_lines(s, "gc-thres", str(tmp_path / "f.png"), facet="ru-size")
+    assert_png(tmp_path / "f.png")
+    assert [tuple(r[:4]) for r in rows] == [
+        ("16M", "90", "single", 1.4), ("16M", "95", "single", 1.25), ("16M", "90", "fdp", 1.05),
+        ("16M", "95", "fdp", 1.0), ("64M", "90", "single", 1.5), ("64M", "95", "single", 1.25),
+        ("64M", "90", "fdp", 1.2), ("64M", "95", "fdp", None)]
+    assert list(read_csv(tmp_path / "f.csv")[0]) == ["ru-size", "gc-thres", "placement", "waf", "error"]
+    with pytest.raises(InputError, match="--facet gc-thres is the x axis too"):
+        plot_sweep_lines(s, "gc-thres", str(tmp_path / "f.png"), facet="gc-thres")
+    with pytest.raises(InputError, match="--facet placement is the group too"):
+        plot_sweep_lines(s, "gc-thres", str(tmp_path / "f.png"), facet="placement")
+
+
 def test_plot_sweep_lines_needs_every_other_option_fixed(tmp_path):
     s = read_sweep(fixture("sweep", "sweep.csv"))
     with pytest.raises(InputError, match="'ru-size' also varies"):

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <memory>
 #include <unordered_map>
 
@@ -49,19 +50,40 @@ class UnitBits {
 
 uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry& geo, uint64_t unit,
                     const Extents& allocated) {
-  UnitBits held;
-  for (const auto& [offset, bytes] : allocated) {
-    if (bytes == 0 || offset >= geo.target_bytes) continue;
-    const uint64_t end = std::min(offset + bytes, geo.target_bytes);
-    for (uint64_t u = offset / unit; u < (end + unit - 1) / unit; ++u) (void)held.set(u);
+  // The units that hold data already: looked up in the extents the first
+  // time a write reaches a unit, not marked up front (a file may be a
+  // terabyte of data in one extent). The extents as [start, end), sorted and
+  // merged: disjoint, so their ends ascend too.
+  std::vector<std::pair<uint64_t, uint64_t>> data;
+  for (auto [offset, bytes] : allocated) {
+    if (bytes != 0) data.emplace_back(offset, offset + bytes);
   }
+  std::sort(data.begin(), data.end());
+  size_t n = 0;
+  for (const auto& e : data) {
+    if (n != 0 && e.first <= data[n - 1].second) {
+      data[n - 1].second = std::max(data[n - 1].second, e.second);
+    } else {
+      data[n++] = e;
+    }
+  }
+  data.resize(n);
+  const auto holds_data = [&data, unit](uint64_t u) {
+    // The last extent starting before the unit's end reaches furthest of those.
+    const auto after =
+        std::partition_point(data.begin(), data.end(), [&](const auto& e) { return e.first < (u + 1) * unit; });
+    return after != data.begin() && std::prev(after)->second > u * unit;
+  };
+  UnitBits reached;
   uint64_t units = 0;
   RequestStream stream(records, geo);
   IoRequest io;
   while (stream.next(io)) {
     if (io.op != trace::Op::kWrite) continue;
     const uint64_t end = io.offset + io.bytes;
-    for (uint64_t u = io.offset / unit; u < (end + unit - 1) / unit; ++u) units += held.set(u) ? 1 : 0;
+    for (uint64_t u = io.offset / unit; u < (end + unit - 1) / unit; ++u) {
+      if (reached.set(u) && !holds_data(u)) ++units;
+    }
   }
   return units * unit;
 }

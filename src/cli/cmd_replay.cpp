@@ -240,24 +240,29 @@ std::string replay_config_key(const ReplayArgs& a, const replay::ReplayConfig& c
   return trace_config_key(description, view, reader.meta().pid_names);
 }
 
-// A replay onto a regular file allocates its holes as it writes them: one
-// that would need more than its file system has free is refused here, not
-// stopped by ENOSPC half-way after filling the file system (space_need.h).
+// A replay onto a regular file (or a loop device over one) allocates the
+// file's holes as it writes them: one that would need more than its file
+// system has free is refused here, not stopped by ENOSPC half-way after
+// filling the file system (space_need.h).
 void check_free_space(const replay::Target& target, std::span<const trace::Record> records,
                       const replay::StreamGeometry& geo, const replay::StreamScan& scan) {
-  const replay::FileSpace fs = target.file_space();
+  const std::optional<replay::Target::StorageFile> file = target.storage_file();
+  if (!file) return;
+  const replay::FileSpace& fs = file->space;
   const uint64_t bound = replay::space_need_bound(scan, fs.unit);
   if (bound + bound / 32 <= fs.free_bytes) return;  // the writes' bytes fit
-  const uint64_t need = replay::space_need(records, geo, fs.unit, fs.allocated);
+  const uint64_t need = replay::space_need(records, geo, fs.unit, fs.allocated, file->origin);
   // With the file system's own metadata for the new extents, taken as 1/32
   // of the data (ext4 took 1.5 MiB more than the 32 MiB of data a replay's
   // writes reached in a file's holes).
   if (need + need / 32 <= fs.free_bytes) return;
+  const std::string whose =
+      file->path == target.info().path ? std::string("the file's") : "its backing file " + file->path + "'s";
   throw InputError(fmt::format(
-      "--target {}: the replay's writes reach {} ({} bytes) of the file's holes, which with their metadata (1/32 "
+      "--target {}: the replay's writes reach {} ({} bytes) of {} holes, which with their metadata (1/32 "
       "more) is more than the {} ({} bytes) its file system has free: it would run out of space part-way; free "
       "some, or put the target on another file system",
-      target.info().path, format_bytes(need), need, format_bytes(fs.free_bytes), fs.free_bytes));
+      target.info().path, format_bytes(need), need, whose, format_bytes(fs.free_bytes), fs.free_bytes));
 }
 
 // Every check comes first (options, the target is no input, the target's
@@ -328,7 +333,7 @@ void run_replay(const ReplayArgs& a) {
                     a.trace, a.target));
   }
 
-  if (info.kind == replay::TargetKind::kFile) check_free_space(target, reader.records(), geo, scan);
+  check_free_space(target, reader.records(), geo, scan);
 
   replay::ReplayReport report;
   report.config_key = key;

@@ -49,7 +49,7 @@ class UnitBits {
 }  // namespace
 
 uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry& geo, uint64_t unit,
-                    const Extents& allocated) {
+                    const Extents& allocated, uint64_t origin) {
   // The units that hold data already: looked up in the extents the first
   // time a write reaches a unit, not marked up front (a file may be a
   // terabyte of data in one extent). The extents as [start, end), sorted and
@@ -80,8 +80,8 @@ uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry
   IoRequest io;
   while (stream.next(io)) {
     if (io.op != trace::Op::kWrite) continue;
-    const uint64_t end = io.offset + io.bytes;
-    for (uint64_t u = io.offset / unit; u < (end + unit - 1) / unit; ++u) {
+    const uint64_t start = origin + io.offset, end = start + io.bytes;
+    for (uint64_t u = start / unit; u < (end + unit - 1) / unit; ++u) {
       if (reached.set(u) && !holds_data(u)) ++units;
     }
   }

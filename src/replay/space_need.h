@@ -1,7 +1,8 @@
 #pragma once
-// How much free space a replay onto a regular file takes from its file
-// system, found before anything is written: a sparse file (--create, or one
-// with holes) gets blocks allocated as the replay writes into its holes, and
+// How much free space a replay onto a regular file (or a loop device over
+// one) takes from its file system, found before anything is written: a
+// sparse file (--create, or one with holes) gets blocks allocated as the
+// replay writes into its holes, and
 // a replay that runs out of them stops with ENOSPC half-way, after filling
 // the file system under every other program on it.
 //
@@ -29,10 +30,11 @@ using Extents = std::vector<std::pair<uint64_t, uint64_t>>;
 
 // Bytes the replay's writes allocate: the units they reach that held no
 // data. REQUIRES unit > 0. `allocated`: the file's data before the replay
-// (empty for a file to be created). Throws InputError as the request stream
-// does (malformed records).
+// (empty for a file to be created). `origin`: the file's byte the target's
+// byte 0 is (a loop device's offset in its backing file; 0 for a file).
+// Throws InputError as the request stream does (malformed records).
 [[nodiscard]] uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry& geo, uint64_t unit,
-                                  const Extents& allocated);
+                                  const Extents& allocated, uint64_t origin = 0);
 
 // A regular file's file system, as a replay onto it will use it.
 struct FileSpace {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <linux/fs.h>
+#include <linux/loop.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -535,6 +536,15 @@ void Target::open_block_device(const TargetRequest& r, int node, const struct st
   }
   lock_stack_files(files_of(stack));
   check_stack_busy(stack, Message::setting("target") + Message(" " + r.path), r.force);
+  // A loop device right over a regular file: its writes allocate in that
+  // file, at the loop's offset (storage_file()).
+  struct loop_info64 loop {};
+  if (stack.below.size() == 1 && stack.files.size() == 1 && lock_fds_.size() == 1 &&
+      ::ioctl(fd_, LOOP_GET_STATUS64, &loop) == 0) {
+    loop_file_fd_ = lock_fds_[0];
+    loop_file_ = stack.files[0].path;
+    loop_offset_ = loop.lo_offset;
+  }
   uint64_t bytes = 0;
   int block = 0;
   if (::ioctl(fd_, BLKGETSIZE64, &bytes) != 0) throw system_error_from_errno(fmt::format("{}: BLKGETSIZE64", r.path));
@@ -631,9 +641,13 @@ void Target::lock_stack_files(const std::vector<std::pair<std::string, FileIdent
   }
 }
 
-FileSpace Target::file_space() const {
-  // A file still to be created: its folder's file system, and no data.
-  return read_file_space(fd_ >= 0 ? fd_ : parent_fd_, fd_, info_.path);
+std::optional<Target::StorageFile> Target::storage_file() const {
+  if (info_.kind == TargetKind::kFile) {
+    // A file still to be created: its folder's file system, and no data.
+    return StorageFile{info_.path, 0, read_file_space(fd_ >= 0 ? fd_ : parent_fd_, fd_, info_.path)};
+  }
+  if (loop_file_fd_ < 0) return std::nullopt;
+  return StorageFile{loop_file_, loop_offset_, read_file_space(loop_file_fd_, loop_file_fd_, loop_file_)};
 }
 
 int Target::discard(uint64_t offset, uint64_t bytes) const {

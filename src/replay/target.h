@@ -37,6 +37,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -122,9 +123,17 @@ class Target {
   // punches a hole into a file. Returns 0 or -errno.
   [[nodiscard]] int discard(uint64_t offset, uint64_t bytes) const;
 
-  // A file target's file system and its data now (space_need.h): the free
-  // space a replay onto it may take. REQUIRES info().kind == kFile.
-  [[nodiscard]] FileSpace file_space() const;
+  // The regular file a replay's writes allocate in (space_need.h): a file
+  // target, or the backing file of a loop device target built directly on
+  // one (no partition or device mapper between), with its file system's free
+  // space and the file's data now; nullopt for other devices. `origin`: the
+  // file's byte that the target's byte 0 is (the loop's offset).
+  struct StorageFile {
+    std::string path;
+    uint64_t origin = 0;
+    FileSpace space;
+  };
+  [[nodiscard]] std::optional<StorageFile> storage_file() const;
 
   // A file this Target created is removed again on destruction unless
   // keep() was called (once the replay starts writing): a refused trace
@@ -145,6 +154,11 @@ class Target {
   bool creates_file_ = false;
   int claim_fd_ = -1;          // --placement nvme: the namespace's block device, held with O_EXCL
   std::vector<int> lock_fds_;  // the stack's regular files, held with flock(LOCK_EX)
+  // A loop device target directly over a regular file: that file (one of
+  // lock_fds_), its name and the loop's offset in it.
+  int loop_file_fd_ = -1;
+  std::string loop_file_;
+  uint64_t loop_offset_ = 0;
   // Takes flock(LOCK_EX | LOCK_NB) on each file at the bottom of the stack.
   void lock_stack_files(const std::vector<std::pair<std::string, FileIdentity>>& files);
   TargetInfo info_;

@@ -105,7 +105,30 @@ out="$("$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$mnt/h
   fail "a replay needing 8 MiB of holes with 12 MiB free: $out"
 grep -q "status     complete" <<<"$out" || fail "a replay needing 8 MiB of holes with 12 MiB free: $out"
 pass "a replay needing 8 MiB of a file's holes with 12 MiB free runs"
+# The same through a loop device over a sparse file there: its writes
+# allocate in the backing file, from the loop's offset on.
 rm -f "$mnt/half.img" "$mnt/filler"
+truncate -s 48M "$mnt/back.img"
+dd if=/dev/urandom of="$mnt/back.img" bs=1M seek=16 count=24 conv=notrunc status=none
+sync
+avail=$(df --output=avail -B1 "$mnt" | tail -n 1)
+[ "$avail" -gt $((4 << 20)) ] || fail "the scratch ext4 has only $avail bytes free"
+fallocate -l $((avail - (4 << 20))) "$mnt/filler"
+sync
+back="$(losetup -f --show -o $((8 << 20)) "$mnt/back.img")" || skip "losetup -o failed"
+expect_refusal "not enough free space under a loop device" \
+  "--target $back: the replay's writes reach 8.00 MiB \(8388608 bytes\) of its backing file $mnt/back.img's holes" \
+  "$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$back"
+losetup -d "$back"
+back="$(losetup -f --show -o $((16 << 20)) "$mnt/back.img")" || skip "losetup -o failed"
+out="$("$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$back" 2>&1)" || {
+  losetup -d "$back"
+  fail "a loop device whose writes all land on its file's data: $out"
+}
+losetup -d "$back"
+grep -q "status     complete" <<<"$out" || fail "a loop device whose writes all land on its file's data: $out"
+pass "a loop device whose writes all land on its backing file's data runs with 4 MiB free"
+rm -f "$mnt/back.img" "$mnt/filler"
 before="$(md5sum <"$mnt/t.img")"
 mount -o remount,ro "$mnt"
 for force in "" --force; do

@@ -62,6 +62,12 @@ TEST_CASE("space_need: the units a replay's writes reach in a file's holes, coun
   CHECK(space_need(r, g, 4096, Extents{{3 << 20, 4096}, {0, 0}}) == 5 * 4096);
   // A larger unit: 64 KiB units 0 and 15 (1044480 / 65536 = 15.9, 1052672 / 65536 = 16.06): 0, 15, 16.
   CHECK(space_need(r, g, 65536, {}) == 3 * 65536);
+  // A loop device at offset 2048 of its backing file: the units are the
+  // file's, [2048, 6144) touches units 0 and 1, the last write
+  // [1046528, 1054720) units 255 to 257: 0, 1, 2, 255, 256, 257; the data,
+  // in the file's bytes, holds unit 0.
+  CHECK(space_need(r, g, 4096, {}, 2048) == 6 * 4096);
+  CHECK(space_need(r, g, 4096, Extents{{0, 4096}}, 2048) == 5 * 4096);
   // Writes not replayed (--ops) allocate nothing.
   CHECK(space_need(r, geometry(2 << 20, "read,trim"), 4096, {}) == 0);
 }

@@ -64,7 +64,9 @@ backing files) and every device built on any of them (other loop devices
 over the same file at any offset, holders, partitions); an input found in
 it (a backing file, or on a file system mounted from it) is refused, --force
 or not. A file target is locked (OFD lock) for the run: a second replay
-onto it is refused.
+onto it is refused. A replay whose writes reach more of a file's holes (a
+file target's, or a loop device's backing file's) than its file system has
+free is refused, --force or not, instead of running out of space.
 
 An I/O waits while an earlier overlapping I/O is in flight (reads may
 overlap reads), and a flush waits for all earlier I/Os, so the target ends

@@ -269,7 +269,7 @@ void check_free_space(const replay::Target& target, std::span<const trace::Recor
 
 // Every check comes first (options, the target is no input, the target's
 // safety findings, --out, the trace's range against the target's size,
-// trims, placement, --predict); only then is a --create file created or
+// trims, the free space, placement, --predict); only then is a --create file created or
 // resized and written. A file --create made is kept only when the replay
 // ran and did at least one record; otherwise (refused, interrupted before
 // the first record, the engine throwing) ~Target removes it again.

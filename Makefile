@@ -32,19 +32,22 @@ asan: deps
 # study's comparison from its two shipped captures (docs/geth_study.md, "The
 # study's table"): the non-FDP host mode with one placement against the FDP
 # host mode with FDP placement, then the same split into the host's and the
-# device's parts (tools/study_decomposition.sh).
+# device's parts (tools/study_decomposition.sh). Its folders under
+# build/demo-out are its own: each `make demo` replaces them (--force), also
+# when an earlier build wrote them (results are keyed by the sources, so
+# without it a `make demo` after any source change was refused).
 demo: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS) --target ftlsim
 	@ln -sfn build/release/src/cli/ftlsim ftlsim
 ifneq ($(wildcard $(DEMO_FDP)),)
 	./ftlsim compare --trace $(DEMO_NONFDP) --trace-b $(DEMO_FDP) $(STUDY_DEVICE) \
-	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study
-	tools/study_decomposition.sh --nonfdp $(DEMO_NONFDP) --fdp $(DEMO_FDP) --out build/demo-out -- $(STUDY_DEVICE)
+	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study --force
+	tools/study_decomposition.sh --nonfdp $(DEMO_NONFDP) --fdp $(DEMO_FDP) --out build/demo-out -- $(STUDY_DEVICE) --force
 else
 	@echo "demo: $(DEMO_FDP) (the FDP host mode) is not shipped yet: the non-FDP capture alone, without and with FDP placement"
 	./ftlsim compare --trace $(DEMO_NONFDP) $(STUDY_DEVICE) \
-	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study
+	  --a "--placement single" --b "--placement fdp" --out build/demo-out/study --force
 endif
 
 # The simulator alone, without live replay and its libraries (liburing,

@@ -250,21 +250,22 @@ void check_free_space(const replay::Target& target, std::span<const trace::Recor
                       const replay::StreamGeometry& geo, const replay::StreamScan& scan) {
   const std::optional<replay::Target::StorageFile> file = target.storage_file();
   if (!file) return;
-  const replay::FileSpace& fs = file->space;
-  const uint64_t bound = replay::space_need_bound(scan, fs.unit);
-  if (bound + bound / 32 <= fs.free_bytes) return;  // the writes' bytes fit
-  const uint64_t need = replay::space_need(records, geo, fs.unit, fs.allocated, file->origin);
   // With the file system's own metadata for the new extents, taken as 1/32
   // of the data (ext4 took 1.5 MiB more than the 32 MiB of data a replay's
   // writes reached in a file's holes).
-  if (need + need / 32 <= fs.free_bytes) return;
+  const auto fits = [&file](uint64_t bytes) { return bytes + bytes / 32 <= file->space.free_bytes; };
+  if (fits(replay::space_need_bound(scan, file->space.unit))) return;  // the writes' bytes fit: no count
+  const replay::Extents data = file->fd >= 0 ? replay::data_extents(file->fd, file->path) : replay::Extents{};
+  const uint64_t need = replay::space_need(records, geo, file->space.unit, data, file->origin);
+  if (fits(need)) return;
   const std::string whose =
       file->path == target.info().path ? std::string("the file's") : "its backing file " + file->path + "'s";
   throw InputError(fmt::format(
       "--target {}: the replay's writes reach {} ({} bytes) of {} holes, which with their metadata (1/32 "
       "more) is more than the {} ({} bytes) its file system has free: it would run out of space part-way; free "
       "some, or put the target on another file system",
-      target.info().path, format_bytes(need), need, whose, format_bytes(fs.free_bytes), fs.free_bytes));
+      target.info().path, format_bytes(need), need, whose, format_bytes(file->space.free_bytes),
+      file->space.free_bytes));
 }
 
 // Every check comes first (options, the target is no input, the target's

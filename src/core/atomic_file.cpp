@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc 2.28+)
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -105,10 +104,10 @@ void OutputFile::check(std::string_view option, bool force, const RunInputs& inp
 }
 
 std::optional<uint64_t> OutputFile::free_bytes() const {
-  struct statvfs vfs {};
-  if (!dir_.valid() || ::fstatvfs(dir_.get(), &vfs) != 0) return std::nullopt;
-  const long double bytes = static_cast<long double>(vfs.f_bavail) * static_cast<long double>(vfs.f_frsize);
-  return bytes >= 0x1p64L ? UINT64_MAX : static_cast<uint64_t>(bytes);
+  if (!dir_.valid()) return std::nullopt;
+  const std::optional<FsSpace> space = fs_space_of(dir_.get());
+  if (!space) return std::nullopt;
+  return space->free_bytes;
 }
 
 OutputFile open_output_file(std::string_view option, std::string path, bool force, const RunInputs& inputs) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -88,6 +89,16 @@ std::optional<std::string_view> pseudo_fs_of(int fd) {
   struct statfs fs {};
   if (::fstatfs(fd, &fs) != 0) return std::nullopt;
   return pseudo_fs_name(fs.f_type);
+}
+
+std::optional<FsSpace> fs_space_of(int fd) {
+  struct statvfs v {};
+  if (::fstatvfs(fd, &v) != 0) return std::nullopt;
+  FsSpace s;
+  s.unit = v.f_frsize != 0 ? v.f_frsize : v.f_bsize != 0 ? v.f_bsize : 4096;
+  const long double bytes = static_cast<long double>(v.f_bavail) * static_cast<long double>(s.unit);
+  s.free_bytes = bytes >= 0x1p64L ? UINT64_MAX : static_cast<uint64_t>(bytes);
+  return s;
 }
 
 bool on_devtmpfs(int fd, const std::string& mountinfo_path) {

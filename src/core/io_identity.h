@@ -57,6 +57,15 @@ struct ContentMark {
 // also when fstatfs fails).
 [[nodiscard]] std::optional<std::string_view> pseudo_fs_of(int fd);
 
+// The space of the file system the open file or folder `fd` is on: what an
+// unprivileged writer may still take (statvfs f_bavail x f_frsize, at most
+// UINT64_MAX) and its allocation unit (f_frsize); nullopt when fstatvfs fails.
+struct FsSpace {
+  uint64_t free_bytes = 0;
+  uint64_t unit = 4096;
+};
+[[nodiscard]] std::optional<FsSpace> fs_space_of(int fd);
+
 // True when the open file or folder `fd` is on devtmpfs, the file system
 // the kernel fills with device nodes (/dev); found by its device number
 // among the mounts of `mountinfo_path` (statfs gives devtmpfs and tmpfs one

@@ -1,6 +1,5 @@
 #include "replay/space_need.h"
 
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -52,11 +51,11 @@ uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry
                     const Extents& allocated, uint64_t origin) {
   // The units that hold data already: looked up in the extents the first
   // time a write reaches a unit, not marked up front (a file may be a
-  // terabyte of data in one extent). The extents as [start, end), sorted and
-  // merged: disjoint, so their ends ascend too.
-  std::vector<std::pair<uint64_t, uint64_t>> data;
-  for (auto [offset, bytes] : allocated) {
-    if (bytes != 0) data.emplace_back(offset, offset + bytes);
+  // terabyte of data in one extent). The extents sorted and merged:
+  // disjoint, so their ends ascend too.
+  Extents data;
+  for (const auto& e : allocated) {
+    if (e.first < e.second) data.push_back(e);
   }
   std::sort(data.begin(), data.end());
   size_t n = 0;
@@ -88,29 +87,24 @@ uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry
   return units * unit;
 }
 
-FileSpace read_file_space(int fs_fd, int data_fd, const std::string& path) {
-  FileSpace fs;
-  struct statvfs v {};
-  if (::fstatvfs(fs_fd, &v) != 0) throw system_error_from_errno(path + ": cannot read its file system's free space");
-  fs.unit = v.f_frsize != 0 ? v.f_frsize : v.f_bsize != 0 ? v.f_bsize : 4096;
-  fs.free_bytes = static_cast<uint64_t>(v.f_bavail) * fs.unit;
-  if (data_fd < 0) return fs;
-  const off_t size = ::lseek(data_fd, 0, SEEK_END);
+Extents data_extents(int fd, const std::string& path) {
+  Extents data;
+  const off_t size = ::lseek(fd, 0, SEEK_END);
   if (size < 0) throw system_error_from_errno(path + ": cannot read its size");
   off_t pos = 0;
   while (pos < size) {
-    const off_t data = ::lseek(data_fd, pos, SEEK_DATA);
-    if (data < 0) {
-      if (errno == ENXIO) break;                                 // no data after pos
-      fs.allocated.assign(1, {0, static_cast<uint64_t>(size)});  // holes not known: all data
+    const off_t start = ::lseek(fd, pos, SEEK_DATA);
+    if (start < 0) {
+      if (errno == ENXIO) break;                         // no data after pos
+      data.assign(1, {0, static_cast<uint64_t>(size)});  // holes not known: all data
       break;
     }
-    off_t hole = ::lseek(data_fd, data, SEEK_HOLE);
-    if (hole < 0) hole = size;
-    fs.allocated.emplace_back(static_cast<uint64_t>(data), static_cast<uint64_t>(hole - data));
-    pos = hole;
+    off_t end = ::lseek(fd, start, SEEK_HOLE);
+    if (end < 0) end = size;
+    data.emplace_back(static_cast<uint64_t>(start), static_cast<uint64_t>(end));
+    pos = end;
   }
-  return fs;
+  return data;
 }
 
 uint64_t space_need_bound(const StreamScan& scan, uint64_t unit) {

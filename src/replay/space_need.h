@@ -25,29 +25,22 @@
 
 namespace ftlsim::replay {
 
-// Byte ranges [offset, offset + bytes) of a file that hold data (allocated).
+// Byte ranges [start, end) of a file that hold data (allocated).
 using Extents = std::vector<std::pair<uint64_t, uint64_t>>;
 
 // Bytes the replay's writes allocate: the units they reach that held no
 // data. REQUIRES unit > 0. `allocated`: the file's data before the replay
-// (empty for a file to be created). `origin`: the file's byte the target's
-// byte 0 is (a loop device's offset in its backing file; 0 for a file).
-// Throws InputError as the request stream does (malformed records).
+// (empty for a file to be created; any order, may overlap). `origin`: the
+// file's byte the target's byte 0 is (a loop device's offset in its backing
+// file; 0 for a file). Throws InputError as the request stream does
+// (malformed records).
 [[nodiscard]] uint64_t space_need(std::span<const trace::Record> records, const StreamGeometry& geo, uint64_t unit,
                                   const Extents& allocated, uint64_t origin = 0);
 
-// A regular file's file system, as a replay onto it will use it.
-struct FileSpace {
-  uint64_t free_bytes = 0;  // what an unprivileged writer may still take (statvfs f_bavail x f_frsize)
-  uint64_t unit = 4096;     // the allocation unit (f_frsize)
-  Extents allocated;        // the file's data now (empty for a file still to be created)
-};
-
-// `fs_fd`: the file, or for a file to be created its folder (fstatvfs);
-// `data_fd`: the file open for reading (SEEK_DATA and SEEK_HOLE), or -1
-// when it does not exist yet. Where the file system cannot tell holes, the
-// whole file counts as data. Throws SystemError naming `path`.
-[[nodiscard]] FileSpace read_file_space(int fs_fd, int data_fd, const std::string& path);
+// The data of the file open as `fd` (SEEK_DATA and SEEK_HOLE), in order;
+// where the file system cannot tell holes, the whole file. Throws
+// SystemError naming `path`.
+[[nodiscard]] Extents data_extents(int fd, const std::string& path);
 
 // Upper bound of space_need() from the scan alone: every write
 // I/O allocating every unit it touches.

@@ -642,12 +642,19 @@ void Target::lock_stack_files(const std::vector<std::pair<std::string, FileIdent
 }
 
 std::optional<Target::StorageFile> Target::storage_file() const {
+  StorageFile f;
   if (info_.kind == TargetKind::kFile) {
-    // A file still to be created: its folder's file system, and no data.
-    return StorageFile{info_.path, 0, read_file_space(fd_ >= 0 ? fd_ : parent_fd_, fd_, info_.path)};
+    f = StorageFile{info_.path, 0, {}, fd_};
+  } else if (loop_file_fd_ >= 0) {
+    f = StorageFile{loop_file_, loop_offset_, {}, loop_file_fd_};
+  } else {
+    return std::nullopt;
   }
-  if (loop_file_fd_ < 0) return std::nullopt;
-  return StorageFile{loop_file_, loop_offset_, read_file_space(loop_file_fd_, loop_file_fd_, loop_file_)};
+  // A file still to be created: its folder's file system.
+  const std::optional<FsSpace> space = fs_space_of(f.fd >= 0 ? f.fd : parent_fd_);
+  if (!space) return std::nullopt;
+  f.space = *space;
+  return f;
 }
 
 int Target::discard(uint64_t offset, uint64_t bytes) const {

@@ -47,7 +47,6 @@
 #include "core/storage_stack.h"
 #include "replay/nvme_device.h"
 #include "replay/replay_config.h"
-#include "replay/space_need.h"
 
 namespace ftlsim::replay {
 
@@ -126,12 +125,15 @@ class Target {
   // The regular file a replay's writes allocate in (space_need.h): a file
   // target, or the backing file of a loop device target built directly on
   // one (no partition or device mapper between), with its file system's free
-  // space and the file's data now; nullopt for other devices. `origin`: the
-  // file's byte that the target's byte 0 is (the loop's offset).
+  // space; nullopt for other devices, and when the free space cannot be
+  // read. `origin`: the file's byte that the target's byte 0 is (the loop's
+  // offset). `fd`: the file, open while the Target is (-1: a file still to
+  // be created, which holds no data).
   struct StorageFile {
     std::string path;
     uint64_t origin = 0;
-    FileSpace space;
+    FsSpace space;
+    int fd = -1;
   };
   [[nodiscard]] std::optional<StorageFile> storage_file() const;
 

@@ -1,17 +1,20 @@
 // The free space a replay onto a regular file takes (src/replay/space_need.h):
 // hand-counted cases, then random traces against a naive count (a set of
-// the units written that held no data), and a sparse file's data read back.
+// the units written that held no data), and a sparse file's data read back
+// with its file system's free space.
 #include <fcntl.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <set>
 #include <vector>
 
 #include "cli/cli_run.h"
 #include "common/records.h"
+#include "core/io_identity.h"
 #include "replay/request_stream.h"
 #include "replay/space_need.h"
 
@@ -54,12 +57,13 @@ TEST_CASE("space_need: the units a replay's writes reach in a file's holes, coun
   const StreamGeometry g = geometry(2 << 20);
   CHECK(space_need(r, g, 4096, {}) == 5 * 4096);
   // Units that hold data already cost nothing: unit 0 and units 255..256.
-  CHECK(space_need(r, g, 4096, Extents{{0, 4096}, {255 * 4096, 2 * 4096}}) == 2 * 4096);
+  CHECK(space_need(r, g, 4096, Extents{{0, 4096}, {255 * 4096, 257 * 4096}}) == 2 * 4096);
   // An extent that touches a unit in part holds the unit: [4000, 4200) holds units 0 and 1.
-  CHECK(space_need(r, g, 4096, Extents{{4000, 200}}) == 3 * 4096);
-  CHECK(space_need(r, g, 4096, Extents{{4000, 50}}) == 4 * 4096);
-  // Extents past the target are ignored; an empty one holds nothing.
-  CHECK(space_need(r, g, 4096, Extents{{3 << 20, 4096}, {0, 0}}) == 5 * 4096);
+  CHECK(space_need(r, g, 4096, Extents{{4000, 4200}}) == 3 * 4096);
+  CHECK(space_need(r, g, 4096, Extents{{4000, 4050}}) == 4 * 4096);
+  // Extents past the target hold none of its units; an empty one holds nothing; overlapping ones merge.
+  CHECK(space_need(r, g, 4096, Extents{{3 << 20, (3 << 20) + 4096}, {8, 8}}) == 5 * 4096);
+  CHECK(space_need(r, g, 4096, Extents{{4096, 8192}, {0, 5000}}) == 3 * 4096);
   // A larger unit: 64 KiB units 0 and 15 (1044480 / 65536 = 15.9, 1052672 / 65536 = 16.06): 0, 15, 16.
   CHECK(space_need(r, g, 65536, {}) == 3 * 65536);
   // A loop device at offset 2048 of its backing file: the units are the
@@ -92,13 +96,15 @@ TEST_CASE("space_need equals a naive count of new units, and the scan's bound is
       r.push_back(rec(k < 6 ? Op::kWrite : k < 8 ? Op::kRead : Op::kTrim, lba, sectors));
     }
     Extents held;
-    for (int i = 0; i < 30; ++i) held.emplace_back(rng() % target, rng() % (1 << 20));
+    for (int i = 0; i < 30; ++i) {
+      const uint64_t start = rng() % target;
+      held.emplace_back(start, start + rng() % (1 << 20));  // may be empty, overlap, pass the target's end
+    }
     const StreamGeometry g = geometry(target);
     // The naive count: units of the data, then each write's units not in it.
     std::set<uint64_t> units;
-    for (const auto& [off, len] : held) {
-      const uint64_t end = std::min(off + len, target);
-      for (uint64_t u = off / unit; len != 0 && off < target && u * unit < end; ++u) units.insert(u);
+    for (const auto& [start, end] : held) {
+      for (uint64_t u = start / unit; u * unit < std::min(end, target); ++u) units.insert(u);
     }
     uint64_t fresh = 0;
     RequestStream s(r, g);
@@ -114,7 +120,7 @@ TEST_CASE("space_need equals a naive count of new units, and the scan's bound is
   }
 }
 
-TEST_CASE("read_file_space: a sparse file's data and its file system's free space", "[replay]") {
+TEST_CASE("data_extents reads a sparse file's data, fs_space_of its file system's free space", "[replay]") {
   const ftlsim::test::TempDir tmp("space-need");
   const std::string path = tmp.file("sparse.img");
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -123,28 +129,27 @@ TEST_CASE("read_file_space: a sparse file's data and its file system's free spac
   const std::vector<char> data(8192, 'x');
   REQUIRE(::pwrite(fd, data.data(), data.size(), 1 << 20) == 8192);
   REQUIRE(::fsync(fd) == 0);
-  const ftlsim::replay::FileSpace fs = ftlsim::replay::read_file_space(fd, fd, path);
-  const int dir = ::open(tmp.file("").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  REQUIRE(dir >= 0);
-  const ftlsim::replay::FileSpace folder = ftlsim::replay::read_file_space(dir, -1, tmp.file("new.img"));
-  ::close(dir);
+  const Extents extents = ftlsim::replay::data_extents(fd, path);
+  const std::optional<ftlsim::FsSpace> space = ftlsim::fs_space_of(fd);
   ::close(fd);
-  CHECK(fs.unit > 0);
-  CHECK(fs.free_bytes > 0);
-  CHECK(folder.allocated.empty());  // a file still to be created holds nothing
-  CHECK(folder.unit == fs.unit);
+  REQUIRE(space);
+  CHECK(space->unit > 0);
+  CHECK(space->free_bytes > 0);
   // The written bytes are data, whether the file system tells holes (ext4,
   // XFS, tmpfs: then [1 MiB, 1 MiB + 8 KiB) and nothing else of 4 MiB) or
   // not (the whole file).
   uint64_t total = 0;
   bool covers = false;
-  for (const auto& [off, len] : fs.allocated) {
-    total += len;
-    covers = covers || (off <= (1u << 20) && off + len >= (1u << 20) + 8192);
+  for (const auto& [start, end] : extents) {
+    total += end - start;
+    covers = covers || (start <= (1u << 20) && end >= (1u << 20) + 8192);
   }
   CHECK(covers);
   CHECK(total <= (4u << 20));
-  // Writing the data's range again needs nothing; a write into a hole needs its unit.
+  // Writing the data's range again needs nothing; where holes are told, a
+  // write into one needs its unit.
   const std::vector<Record> over = {rec(Op::kWrite, 2048, 16)};
-  CHECK(space_need(over, geometry(4 << 20), fs.unit, fs.allocated) == 0);
+  CHECK(space_need(over, geometry(4 << 20), space->unit, extents) == 0);
+  const std::vector<Record> hole = {rec(Op::kWrite, 0, 8)};
+  CHECK(space_need(hole, geometry(4 << 20), space->unit, extents) == (total < (4u << 20) ? space->unit : 0));
 }

@@ -154,7 +154,7 @@ def run(configs, client, ftlsim, progress=None):
 
 def run_files(timed):
     """The files each configuration's folder holds (a timed run's two more)."""
-    return ("summary.json", "timeseries.csv") + (("events.csv", "latency_cdf.csv") if timed else ())
+    return worker_task.RUN_FILES + (worker_task.TIMED_FILES if timed else ())
 
 
 def is_timed(configs):

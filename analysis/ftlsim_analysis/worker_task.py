@@ -13,6 +13,11 @@ import time
 ERROR_PREFIX = "ftlsim: error: "
 
 
+# The files an ftlsim run writes into its --out folder, and a timed run's two more.
+RUN_FILES = ("summary.json", "timeseries.csv")
+TIMED_FILES = ("events.csv", "latency_cdf.csv")
+
+
 def run_config(ftlsim, args, cwd):
     """Runs `ftlsim ARGS --out TMP` in `cwd` (if that folder exists on this
     machine; else the worker's own) and returns a dict:
@@ -36,7 +41,7 @@ def run_config(ftlsim, args, cwd):
         result = {"seconds": time.monotonic() - start, "host": socket.gethostname()}
         if proc.returncode == 0:
             result["files"] = {}
-            for name in ("summary.json", "timeseries.csv", "events.csv", "latency_cdf.csv"):
+            for name in RUN_FILES + TIMED_FILES:
                 path = os.path.join(out, name)
                 if os.path.exists(path):
                     with open(path) as f:

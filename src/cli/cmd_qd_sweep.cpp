@@ -264,6 +264,9 @@ Command add_qd_sweep_command(CLI::App& root) {
                   fmt::format("Queue depths run in parallel, 1 to {} (default: all cores, {} here)", kMaxJobs, a->jobs))
       ->type_name("N");
   add_model_options(*sub, a->model);
+  // The time series' options are refused here (qd-sweep writes none): kept
+  // for that message, left out of --help.
+  for (const char* name : {"--interval", "--id-series"}) sub->get_option(name)->group("");
   add_timing_options(*sub, a->timing, false);
   add_mem_limit_option(*sub, a->mem_limit);
   sub->add_flag("--no-progress", a->no_progress, "No progress line on stderr (shown only on a terminal)");

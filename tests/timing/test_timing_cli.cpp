@@ -357,4 +357,8 @@ TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
     CHECK_THAT(r.output, Catch::StartsWith("ftlsim: error: ") && Catch::Contains(c.message));
     CHECK(lines(r.output) == 1);
   }
+  // qd-sweep's --help does not offer the time series' options it refuses.
+  const auto help = run_ftlsim("qd-sweep --help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.output, Catch::Contains("--qd") && !Catch::Contains("--interval") && !Catch::Contains("--id-series"));
 }

@@ -8,6 +8,12 @@
 # removed, whether the test passed, failed or was interrupted.
 # attach VAR FILE [losetup options]: a loop device over FILE into $VAR,
 # detached on exit (scratch_loops).
+# detach DEV: losetup -d DEV (no longer detached on exit: its number may be
+# another test's by then), then wait (at most 10 s) until the kernel has
+# released it: while another program has DEV open (udev's probe, another
+# test's ftlsim reading every loop device's status) the detach is only
+# deferred, the backing file stays open, and unmounting its file system
+# fails as busy.
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
@@ -58,4 +64,16 @@ attach() {
   dev="$(losetup -f --show "$@" "$file")" || skip "losetup failed"
   scratch_loops+=("$dev")
   printf -v "$var" '%s' "$dev"
+}
+
+detach() {
+  losetup -d "$1" || fail "cannot detach $1"
+  local i
+  for i in "${!scratch_loops[@]}"; do [ "${scratch_loops[i]}" = "$1" ] && unset 'scratch_loops[i]'; done
+  scratch_loops=("${scratch_loops[@]}")
+  for ((i = 0; i < 1000; i++)); do
+    [ -e "/sys/block/${1##*/}/loop/backing_file" ] || return 0
+    sleep 0.01
+  done
+  fail "$1: still attached 10 s after losetup -d (held open by another program?)"
 }

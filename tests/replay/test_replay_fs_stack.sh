@@ -71,14 +71,6 @@ unmount() {
   for i in "${!mounts[@]}"; do [ "${mounts[i]}" = "$1" ] && unset 'mounts[i]'; done
   mounts=("${mounts[@]}")
 }
-# detach DEV: a loop device attach made, no longer detached on exit (its
-# number may be another test's by then).
-detach() {
-  losetup -d "$1" || fail "cannot detach $1"
-  local i
-  for i in "${!scratch_loops[@]}"; do [ "${scratch_loops[i]}" = "$1" ] && unset 'scratch_loops[i]'; done
-  scratch_loops=("${scratch_loops[@]}")
-}
 need() { command -v "$1" >/dev/null || skip "needs $1"; }
 # wait_closed FILE: until no process holds FILE open (a FUSE daemon exits
 # a moment after its file system is unmounted), at most 10 s.

@@ -115,17 +115,15 @@ avail=$(df --output=avail -B1 "$mnt" | tail -n 1)
 [ "$avail" -gt $((4 << 20)) ] || fail "the scratch ext4 has only $avail bytes free"
 fallocate -l $((avail - (4 << 20))) "$mnt/filler"
 sync
-back="$(losetup -f --show -o $((8 << 20)) "$mnt/back.img")" || skip "losetup -o failed"
+attach back "$mnt/back.img" -o $((8 << 20))
 expect_refusal "not enough free space under a loop device" \
   "--target $back: the replay's writes reach 8.00 MiB \(8388608 bytes\) of its backing file $mnt/back.img's holes" \
   "$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$back"
-losetup -d "$back"
-back="$(losetup -f --show -o $((16 << 20)) "$mnt/back.img")" || skip "losetup -o failed"
-out="$("$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$back" 2>&1)" || {
-  losetup -d "$back"
+detach "$back"
+attach back "$mnt/back.img" -o $((16 << 20))
+out="$("$ftlsim" replay --no-progress --trace "$tmp/fill24.ftr" --target "$back" 2>&1)" ||
   fail "a loop device whose writes all land on its file's data: $out"
-}
-losetup -d "$back"
+detach "$back"
 grep -q "status     complete" <<<"$out" || fail "a loop device whose writes all land on its file's data: $out"
 pass "a loop device whose writes all land on its backing file's data runs with 4 MiB free"
 rm -f "$mnt/back.img" "$mnt/filler"

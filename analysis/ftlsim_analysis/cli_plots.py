@@ -13,7 +13,7 @@ from .qd import plot_qd
 from .results import (read_events, read_id_timeseries, read_latency_cdf, read_qd_sweep, read_summary, read_sweep,
                       read_timeseries)
 from .source import describe, op_counts, qd_sweep_source, summary_beside
-from .sweep_plots import parse_where, plot_sweep_heatmap, plot_sweep_lines
+from .sweep_plots import default_x, parse_where, plot_sweep_heatmap, plot_sweep_lines
 from .waf import X_AXES, plot_waf
 
 
@@ -101,7 +101,8 @@ def sweep_main(argv=None):
                 "--group value) or, with --y, against two (heatmaps, one per --facet value).")
     p.add_argument("sweep", metavar="SWEEP", help="sweep.csv or the sweep's --out folder")
     p.add_argument("-o", "--out", required=True, metavar="PNG")
-    p.add_argument("--x", required=True, help="swept option on the x axis, e.g. gc-thres")
+    p.add_argument("--x", help="swept option on the x axis, e.g. gc-thres (default: the one swept option that "
+                   "no other argument names, placement last)")
     p.add_argument("--y", help="second swept option: draw heatmaps (e.g. ru-size)")
     p.add_argument("--group", help="lines: one per value of this option (default: placement, unless it is --x or "
                    "--facet)")
@@ -114,6 +115,8 @@ def sweep_main(argv=None):
     a = p.parse_args(argv)
     sweep = read_sweep(_file_in(a.sweep, "sweep.csv"))
     where = parse_where(a.where)
+    if a.x is None:
+        a.x = default_x(sweep, [a.y, a.group, a.facet, *where])
     # placement groups or facets by default, unless it is an axis already
     # (given explicitly, --group or --facet must differ from the axes).
     if a.y:

@@ -93,6 +93,22 @@ def parse_where(items):
     return out
 
 
+def default_x(sweep, named):
+    """The x axis when --x is not given: the one swept option that no other
+    argument names (`named`: --y, --group, --facet, --where's options), placement
+    only if nothing else is left (placement otherwise draws the lines).
+    InputError naming the choices when there are none or several."""
+    left = [axis for axis in sweep.axes if axis not in named]
+    if len(left) > 1 and "placement" in left:
+        left.remove("placement")
+    if len(left) == 1:
+        return left[0]
+    if not left:
+        raise InputError(f"{sweep.path}: no swept option is left for the x axis (swept: "
+                         f"{', '.join(sweep.axes) or 'none'}); give --x")
+    raise InputError(f"{sweep.path}: several options vary ({', '.join(left)}): name the x axis with --x")
+
+
 def _select(sweep, used, where, metric):
     """Rows matching `where`; checks that the options named exist and that
     every swept option not in `used` or `where` has one value left."""

@@ -104,6 +104,28 @@ def test_facet_in_line_plots_takes_placement_from_the_groups(tmp_path, capsys):
     assert len(read_csv(tmp_path / "f.csv")) == 8
 
 
+def test_x_defaults_to_the_one_swept_option_left(tmp_path, capsys):
+    """Without --x, the x axis is the one swept option that no other argument
+    names (placement draws the lines unless nothing else is left); with two
+    or more left, one line names them and asks for --x."""
+    png = tmp_path / "x.png"
+    code, _, err = run_in_process(capsys, "plot_sweep.py", fixture("sweep"), "--where", "ru-size=16M", "-o", png)
+    assert code == 0, err
+    rows = read_csv(tmp_path / "x.csv")
+    assert [(r["gc-thres"], r["placement"], r["waf"]) for r in rows] == [
+        ("90", "single", "1.4"), ("95", "single", "1.25"), ("90", "fdp", "1.05"), ("95", "fdp", "1.0")]
+    code, _, err = run_in_process(capsys, "plot_sweep.py", fixture("sweep"), "--where", "ru-size=64M", "--where",
+                                  "gc-thres=90", "-o", png)
+    assert code == 0, err
+    assert [(r["placement"], r["waf"]) for r in read_csv(tmp_path / "x.csv")] == [("single", "1.5"), ("fdp", "1.2")]
+    code, _, err = run_in_process(capsys, "plot_sweep.py", fixture("sweep"), "--y", "ru-size", "-o", png)
+    assert code == 0, err
+    assert {r["gc-thres"] for r in read_csv(tmp_path / "x.csv")} == {"90", "95"}
+    code, _, err = run_in_process(capsys, "plot_sweep.py", fixture("sweep"), "-o", png)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "several options vary (gc-thres, ru-size): name the x axis with --x" in err
+
+
 def test_a_compare_folder_names_its_runs(tmp_path, capsys):
     """A figure of one run given a compare folder (compare.csv, runs a/ and
     b/) says so and names the runs; a sweep folder names its first configuration."""

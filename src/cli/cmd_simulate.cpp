@@ -182,15 +182,18 @@ void run_sweep_command(const SimulateArgs& a, const std::vector<std::vector<std:
   // Memory: the -j largest configurations may run at once.
   std::vector<uint64_t> needs;
   // A --logical fit: configuration is counted with its fitted geometry; one
-  // the fit refuses is left to fail alone, as it always did.
+  // the fit refuses is left to fail alone, as it always did. A configuration
+  // whose device cannot be laid out (an RU size that does not divide the
+  // lines that configuration's --gc-thres gives under --sizing thres) is an
+  // impossible one: its row carries the message, the others run.
   const sim::TraceSize size = sim::trace_size(view, measure, written);
   const std::optional<MemoryBudget> limit = memory_limit(a.mem_limit);
   for (sim::SweepJob& job : plan.jobs) {
     if (job.error.empty()) {
       try {
         needs.push_back(sim::estimate_run_memory(job.run, size).bytes);
-      } catch (const InputError&) {
-        if (!job.run.options.fit) throw;
+      } catch (const InputError& e) {
+        if (!job.run.options.fit) job.error = e.message();
       }
     }
   }

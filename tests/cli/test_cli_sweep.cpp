@@ -161,6 +161,24 @@ TEST_CASE("an invalid configuration in the product gives an error row and exit c
   const auto vrows = lines_of(slurp(dir.file("v/sweep.csv")));
   REQUIRE(vrows.size() == 3);
   CHECK_THAT(vrows[2], Catch::StartsWith("gc-thres-high=99.9,99.9,,") && Catch::Contains("at least 1 is needed"));
+
+  // An RU size that one configuration's device cannot be laid out in (2
+  // lines divide 128 blocks per plane, not 127) is that configuration's error
+  // row; the whole sweep used to be refused with the message.
+  const std::string dev = "--channels 8 --luns 1 --pages 32 --op 0.25 --no-progress --placement fdp --ru-size 2M";
+  const auto u = run_ftlsim("--trace " + tr + " " + dev + " --blocks 128,127 --out " + dir.file("u"));
+  INFO(u.output);
+  CHECK(u.exit_code == 2);
+  CHECK_THAT(u.output, Catch::Contains("ftlsim: error: 1 of 2 configurations failed"));
+  const auto urows = lines_of(slurp(dir.file("u/sweep.csv")));
+  REQUIRE(urows.size() == 3);
+  CHECK_THAT(urows[1], Catch::Matches("blocks=128,128,[0-9]+\\.[0-9]{6},.*,,done,[0-9a-f]{16}"));
+  CHECK_THAT(urows[2], Catch::StartsWith("blocks=127,127,,") &&
+                           Catch::Contains("--ru-size 2M: a reclaim unit must be whole blocks") &&
+                           Catch::Contains("dividing the 127 blocks per plane") &&
+                           Catch::Matches(".*\",error,[0-9a-f]{16}"));
+  CHECK(std::filesystem::exists(dir.file("u/blocks=128/summary.json")));
+  CHECK_FALSE(std::filesystem::exists(dir.file("u/blocks=127")));
 }
 
 TEST_CASE("lists and ranges: bad items fail with one line naming option and item", "[cli]") {

@@ -25,18 +25,42 @@ def device_text(config):
     return preset + (f": {', '.join(parts)}" if parts else "")
 
 
+def _span(values, unit):
+    """'512 MiB logical', or '568 MiB to 1 GiB physical' for several sizes."""
+    low, high = min(values), max(values)
+    return f"{_size(low)} {unit}" if low == high else f"{_size(low)} to {_size(high)} {unit}"
+
+
+def devices_text(configs):
+    """The devices of `configs` (summary.json configs) for a title: each one's
+    device_text, ' / ' between them; from three distinct devices on (a sweep
+    of geometry, or --sizing thres over --gc-thres), the presets and the range
+    of each capacity: 'confdp-eth-512m: 512 MiB logical, 568 MiB to 1 GiB
+    physical (5 devices)', so that the title stays one line."""
+    texts = list(dict.fromkeys(device_text(c) for c in configs))
+    if len(texts) <= 2:
+        return " / ".join(texts)
+    presets = list(dict.fromkeys(c.get("preset") or "device" for c in configs))
+    geos = [c.get("geometry") or {} for c in configs]
+    parts = []
+    for key, unit in (("logical_bytes", "logical"), ("physical_bytes", "physical")):
+        values = [g[key] for g in geos if g.get(key)]
+        if values:
+            parts.append(_span(values, unit))
+    return f"{' / '.join(presets)}{': ' + ', '.join(parts) if parts else ''} ({len(texts)} devices)"
+
+
 def describe(summaries):
     """One line naming the trace(s) and device(s) of `summaries` (summary.json
     objects; None for a run without one), and the GC threshold when all runs
     share it: 'geth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB
-    physical; GC threshold 60%'. Differing traces or devices are listed, in
-    order; runs without a summary are 'trace and device not recorded'."""
+    physical; GC threshold 60%'. Differing traces are listed, in order, and
+    devices as devices_text() gives them; runs without a summary are 'trace and device not recorded'."""
     known = [s for s in summaries if s]
     if not known:
         return "trace and device not recorded"
     traces = list(dict.fromkeys(os.path.basename(str(s.get("trace", "?"))) for s in known))
-    devices = list(dict.fromkeys(device_text(s.get("config") or {}) for s in known))
-    text = f"{' / '.join(traces)} on {' / '.join(devices)}"
+    text = f"{' / '.join(traces)} on {devices_text([s.get('config') or {} for s in known])}"
     thres = {((s.get("config") or {}).get("gc") or {}).get("thres_pcent") for s in known}
     if len(thres) == 1 and None not in thres:
         text += f"; GC threshold {next(iter(thres)):g}%"

@@ -153,6 +153,17 @@ def test_default_titles_name_the_trace_and_the_device(close_figures, monkeypatch
                                       "GC threshold 60%")
     assert describe([full, None]).endswith("(some runs: not recorded)")
     assert describe([None]) == "trace and device not recorded"
+    # Two devices are named; from three on (a sweep of --gc-thres under
+    # --sizing thres), the capacities' ranges, so the title stays one line.
+    sized = []
+    for physical_mib in (848, 1024, 568, 848):
+        s = copy.deepcopy(full)
+        s["config"]["geometry"]["physical_bytes"] = physical_mib << 20
+        sized.append(s)
+    assert describe(sized[:2]) == ("geth-ethstate.ftr on femu-default: 512 MiB logical, 848 MiB physical / "
+                                   "femu-default: 512 MiB logical, 1 GiB physical; GC threshold 60%")
+    assert describe(sized) == ("geth-ethstate.ftr on femu-default: 512 MiB logical, 568 MiB to 1 GiB physical "
+                               "(3 devices); GC threshold 60%")
     fig, _, _ = draw_handles([("a", a), ("b", _summary("b"))])
     assert fig._suptitle.get_text() == "Where the bytes went\nfixture.ftr on femu-default"
     # The command lines pass the runs' summary.json to the figure.

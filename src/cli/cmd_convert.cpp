@@ -292,6 +292,10 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   }
   if (r.bad_lines > 0) line += fmt::format(" (first bad line {}: {})", r.first_bad_line, r.first_bad_reason);
   fmt::print(stderr, "{}\n", escape_for_terminal(line));
+  // Times in a smaller unit than the format assumes (or --columns says):
+  // said here, where the unit is chosen, as `info` says it of the trace.
+  const std::string warning = trace::implausible_rate_warning(req.out, r.span);
+  if (!warning.empty()) fmt::print(stderr, "ftlsim convert: warning: {}\n", escape_for_terminal(warning));
 }
 
 // The options as given (not input, output, --force or --no-progress), for the header.

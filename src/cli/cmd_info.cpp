@@ -21,6 +21,7 @@
 #include "core/json_writer.h"
 #include "core/units.h"
 #include "trace/ftr_reader.h"
+#include "trace/trace_rate.h"
 #include "trace/trace_stats.h"
 
 namespace ftlsim::cli {
@@ -54,37 +55,6 @@ std::vector<std::pair<std::string, std::string>> merged_devices(const trace::Tra
     list.remove_prefix(std::min(blank + 1, list.size()));
   }
   return out;
-}
-
-// Requests (not markers) per second and bytes per second over the trace's
-// time span; nullopt when the span is 0 or there is at most one request.
-struct TraceRate {
-  double requests_per_s = 0;
-  double bytes_per_s = 0;
-};
-std::optional<TraceRate> trace_rate(const trace::TraceStats& s) {
-  const uint64_t requests = s.records - s.ops[static_cast<size_t>(Op::kMarker)].records;
-  if (requests < 2 || s.max_time_ns == s.min_time_ns) return std::nullopt;
-  const double span_s = static_cast<double>(s.max_time_ns - s.min_time_ns) * 1e-9;
-  uint64_t bytes = 0;
-  for (uint8_t op = 0; op < trace::kOpCount; ++op) bytes += s.ops[op].bytes;
-  return TraceRate{static_cast<double>(requests) / span_s, static_cast<double>(bytes) / span_s};
-}
-
-// Above what one NVMe device sustains by far (a few million IOPS, tens of
-// GB/s): a trace this fast has times in a smaller unit than its conversion
-// assumed (the CloudPhysics sample, whose times are seconds, read as
-// microseconds gives 15.8 M requests/s).
-inline constexpr double kImplausibleIops = 5e6;
-inline constexpr double kImplausibleBytesPerS = 64.0 * (1ull << 30);
-
-// "7.2 ms", "3.5 s": a time span with three significant digits.
-std::string span_text(uint64_t ns) {
-  const auto v = static_cast<double>(ns);
-  if (ns < 1'000) return fmt::format("{} ns", ns);
-  if (ns < 1'000'000) return fmt::format("{:.3g} us", v * 1e-3);
-  if (ns < kNsPerSecond) return fmt::format("{:.3g} ms", v * 1e-6);
-  return fmt::format("{:.3g} s", v * 1e-9);
 }
 
 std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s, const std::string& warning) {
@@ -157,7 +127,7 @@ std::string to_json(const trace::FtrReader& reader, const trace::TraceStats& s, 
   }
   j.end_array();
   j.key("rate");
-  if (const std::optional<TraceRate> rate = trace_rate(s)) {
+  if (const std::optional<trace::TraceRate> rate = trace::trace_rate(trace::record_span(s))) {
     j.begin_object().field("requests_per_s", rate->requests_per_s).field("bytes_per_s", rate->bytes_per_s).end_object();
   } else {
     j.null();
@@ -233,25 +203,11 @@ std::string to_table(const trace::FtrReader& reader, const trace::TraceStats& s)
   return out;
 }
 
-// The warning about an implausible rate, or "" (see kImplausibleIops).
-std::string rate_warning(const trace::FtrReader& reader, const trace::TraceStats& stats) {
-  const std::optional<TraceRate> rate = trace_rate(stats);
-  if (!rate || (rate->requests_per_s <= kImplausibleIops && rate->bytes_per_s <= kImplausibleBytesPerS)) return {};
-  const double mega = rate->requests_per_s * 1e-6;
-  return fmt::format(
-      "{}: {} requests in {} is {} M requests/s and {}/s, more than a device sustains; are the times in the "
-      "unit the conversion assumed?",
-      reader.path(), stats.records - stats.ops[static_cast<size_t>(Op::kMarker)].records,
-      span_text(stats.max_time_ns - stats.min_time_ns),
-      mega < 1e4 ? fmt::format("{:.4g}", mega) : fmt::format("{:.0f}", mega),
-      format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
-}
-
 void run_info(const InfoArgs& args) {
   const trace::FtrReader reader(args.trace);
   check_not_standard_stream("trace", args.trace, reader.identity());
   const trace::TraceStats stats = trace::compute_trace_stats(reader);
-  const std::string warning = rate_warning(reader, stats);
+  const std::string warning = trace::implausible_rate_warning(reader.path(), trace::record_span(stats));
   // JSON carries the warning (stderr stays clean for `2>&1` consumers); the
   // table prints it on stderr after the table.
   fmt::print("{}", args.json ? to_json(reader, stats, warning) : to_table(reader, stats));

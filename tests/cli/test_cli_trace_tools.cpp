@@ -503,15 +503,15 @@ TEST_CASE("convert disksim: a malformed line names the file and line and leaves 
   const std::string in = dir.file("bad.trace");
   const std::string out = dir.file("bad.ftr");
   // Line 6 has type 7; lines 3 and 5 are blank and comment, so the count
-  // must include them.
+  // must include them. 100 us apart: a rate a device sustains (no warning).
   const std::string text =
-      "100 0 0 8 0\r\n"
-      "200\t0\t8\t8\t1\r\n"
+      "100000 0 0 8 0\r\n"
+      "200000\t0\t8\t8\t1\r\n"
       "\r\n"
-      "300 0 16 8 0\n"
+      "300000 0 16 8 0\n"
       "# comment\n"
-      "400 0 24 8 7\n"
-      "500 0 32 16 0\n";
+      "400000 0 24 8 7\n"
+      "500000 0 32 16 0\n";
   put(in, text);
 
   const RunResult r = run_ftlsim("convert --from disksim " + in + " -o " + out);
@@ -541,7 +541,7 @@ TEST_CASE("convert disksim: a malformed line names the file and line and leaves 
 
   // With --force but a second bad line beyond --skip-bad 1: the conversion
   // fails at that line and the existing output survives untouched.
-  put(in, text + "600 0 48 0 0\n");  // line 8: zero size
+  put(in, text + "600000 0 48 0 0\n");  // line 8: zero size
   const RunResult over = run_ftlsim("convert --from disksim " + in + " -o " + out + " --skip-bad 1 --force");
   check_one_line_failure(over);
   CHECK_THAT(over.output, Catch::Contains(in + ": line 8:"));

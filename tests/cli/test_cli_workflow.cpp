@@ -307,15 +307,20 @@ TEST_CASE("a write issued long after it was queued keeps its hint when Q is impo
   CHECK_THAT(convert("d2.ftr", "--action D --hint-tolerance 2s"), Contains("2 writes matched, 0 unmatched"));
 }
 
-TEST_CASE("info warns when the timestamps imply more than a device sustains", "[cli][info]") {
+TEST_CASE("info and convert warn when the timestamps imply more than a device sustains", "[cli][info]") {
   const TempDir tmp("rate");
   // 1000 requests 1 ns apart: 999 ns, 1e9 requests/s (times in us read as ns).
   std::string text = "time,lba,len\n";
   for (int i = 0; i < 1000; ++i) text += fmt::format("{},{},8\n", i, 8 * i);
   put(tmp.file("fast.csv"), text);
-  REQUIRE(run_ftlsim("convert --from csv " + tmp.file("fast.csv") + " -o " + tmp.file("fast.ftr") +
-                     " --columns time=time,lba=lba,length=len --no-progress")
-              .exit_code == 0);
+  const RunResult converted = run_ftlsim("convert --from csv " + tmp.file("fast.csv") + " -o " + tmp.file("fast.ftr") +
+                                         " --columns time=time,lba=lba,length=len --no-progress");
+  INFO(converted.output);
+  REQUIRE(converted.exit_code == 0);
+  // convert says it where the unit is chosen, in the words info uses.
+  CHECK_THAT(converted.output,
+             Contains("ftlsim convert: warning: " + tmp.file("fast.ftr") +
+                      ": 1000 requests in 999 ns is 1001 M requests/s and 3.73 TiB/s"));  // 4 KiB each
   const RunResult fast = run_ftlsim("info " + tmp.file("fast.ftr"));
   INFO(fast.output);
   CHECK(fast.exit_code == 0);
@@ -329,10 +334,22 @@ TEST_CASE("info warns when the timestamps imply more than a device sustains", "[
   text = "time,lba,len\n";
   for (int i = 0; i < 1000; ++i) text += fmt::format("{},{},8\n", i * 10, 8 * i);
   put(tmp.file("slow.csv"), text);
-  REQUIRE(run_ftlsim("convert --from csv " + tmp.file("slow.csv") + " -o " + tmp.file("slow.ftr") +
-                     " --columns time=time:us,lba=lba,length=len --no-progress")
-              .exit_code == 0);
+  const RunResult slow = run_ftlsim("convert --from csv " + tmp.file("slow.csv") + " -o " + tmp.file("slow.ftr") +
+                                    " --columns time=time:us,lba=lba,length=len --no-progress");
+  REQUIRE(slow.exit_code == 0);
+  CHECK_THAT(slow.output, !Contains("warning"));
   CHECK_THAT(run_ftlsim("info " + tmp.file("slow.ftr")).output, !Contains("warning"));
+  // The path that parses everything before writing (--merge-devices) spans
+  // what it writes too: two devices, 500 requests each, 1 ns apart.
+  text = "time,dev,lba,len\n";
+  for (int i = 0; i < 1000; ++i) text += fmt::format("{},{},{},8\n", i, i % 2, 8 * i);
+  put(tmp.file("two.csv"), text);
+  const RunResult merged = run_ftlsim("convert --from csv " + tmp.file("two.csv") + " -o " + tmp.file("two.ftr") +
+                                      " --columns time=time,device=dev,lba=lba,length=len --merge-devices "
+                                      "--no-progress");
+  REQUIRE(merged.exit_code == 0);
+  CHECK_THAT(merged.output, Contains("ftlsim convert: warning: " + tmp.file("two.ftr") +
+                                     ": 1000 requests in 999 ns is 1001 M requests/s"));
 }
 
 TEST_CASE("a single run's --out holding another configuration's results is refused without --force", "[cli][out]") {

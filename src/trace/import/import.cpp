@@ -204,8 +204,18 @@ void append_to_vector(void* ctx, std::span<const Record> records) {
   v->insert(v->end(), records.begin(), records.end());
 }
 
+// The file being written, and the span of what it was given.
+struct SpannedWriter {
+  FtrWriter* writer;
+  RecordSpan* span;
+  void append(const Record& r) {
+    span->add(r, kSectorBytes);
+    writer->append(r);
+  }
+};
+
 void append_to_writer(void* ctx, std::span<const Record> records) {
-  auto* w = static_cast<FtrWriter*>(ctx);
+  auto* w = static_cast<SpannedWriter*>(ctx);
   for (const Record& r : records) w->append(r);
 }
 
@@ -288,13 +298,16 @@ ImportSummary import_with(const std::string& in, const ImportOptions& options, M
     const ParsedTrace parsed = parse_with(input.text(), in, options, p);
     input.check_intact();
     FtrWriter writer = make(parsed.meta);
-    for (const Record& r : parsed.records) writer.append(r);
+    ImportSummary summary = parsed.summary;
+    SpannedWriter out{&writer, &summary.span};
+    for (const Record& r : parsed.records) out.append(r);
     writer.finish();
-    return parsed.summary;
+    return summary;
   }
   ImportSummary summary;
   FtrWriter writer = make(make_meta(options, in, p));
-  detail::RecordSink sink(&append_to_writer, &writer);
+  SpannedWriter out{&writer, &summary.span};
+  detail::RecordSink sink(&append_to_writer, &out);
   run(options, input.text(), in, p, sink, summary);
   input.check_intact();  // before the output appears
   writer.finish();

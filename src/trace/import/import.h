@@ -31,6 +31,7 @@
 #include "core/progress_line.h"
 #include "trace/record.h"
 #include "trace/trace_meta.h"
+#include "trace/trace_rate.h"
 
 namespace ftlsim::trace {
 
@@ -148,6 +149,9 @@ struct ImportSummary {
   // Requests per device in the input (before the device filter), by device
   // (device_label names one); a format without devices has one, 0.
   std::vector<std::pair<uint32_t, uint64_t>> devices;
+  // The records written (import_text_trace only): their times' span and the
+  // requests' bytes, for the rate `convert` checks as `info` does.
+  RecordSpan span;
 };
 
 // How messages and the `devices` header key name device `dev` of `format`:

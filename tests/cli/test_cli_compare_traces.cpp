@@ -83,6 +83,14 @@ TEST_CASE("compare --trace-b: side b replays its own trace, as a plain run of th
   CHECK_THAT(r.output, Contains("trace a    " + ta + " (" + std::to_string(writes_a) + " records)\ntrace b    " + tb +
                                 " (" + std::to_string(writes_b) + " records)\nmetric"));
   CHECK_THAT(r.output, Contains("host writes PID 1 (cold / wal)"));
+  // The ID names different data on each side: both amounts, no change (the
+  // byte counts would give +67%).
+  const std::string bytes_a = std::to_string(writes_a * 4096), bytes_b = std::to_string(writes_b * 4096);
+  CHECK_THAT(csv, Contains("\nhost_bytes_pid_1," + bytes_a + "," + bytes_b + ",\n"));
+  const size_t pid_row = r.output.find("host writes PID 1 (cold / wal)");
+  REQUIRE(pid_row != std::string::npos);
+  const std::string row = r.output.substr(pid_row, r.output.find('\n', pid_row) - pid_row);
+  CHECK_THAT(row, Contains("153.60 MiB") && Contains("256.00 MiB") && !Contains("%"));
   CHECK_THAT(r.output, !Contains("device:"));  // one device on both sides
   CHECK_THAT(csv, !Contains("\nlogical_bytes,"));
   CHECK_THAT(csv, Contains("\ntrace," + ta + "," + tb + ",\ntrace_records," + std::to_string(writes_a) + "," +

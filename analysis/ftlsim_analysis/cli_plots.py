@@ -34,6 +34,20 @@ def run_spec(text):
     return escape(label), path
 
 
+def run_specs(texts):
+    """run_spec() of each RUN argument; a compare folder (compare.csv beside
+    its runs a/ and b/) gives both of its runs, labelled LABEL/a and LABEL/b."""
+    out = []
+    for text in texts:
+        label, path = run_spec(text)
+        sides = [os.path.join(path, side) for side in ("a", "b")]
+        if os.path.isfile(os.path.join(path, "compare.csv")) and all(os.path.isdir(s) for s in sides):
+            out += [(f"{label}/{side}", s) for side, s in zip(("a", "b"), sides)]
+        else:
+            out.append((label, path))
+    return out
+
+
 # The file that marks each kind of ftlsim output folder, and what it holds,
 # for a figure given the wrong kind.
 _FOLDER_KINDS = (
@@ -79,20 +93,20 @@ def _done(png):
 def waf_main(argv=None):
     p = _Parser(prog="plot_waf.py", description="Cumulative and interval WAF over the run, several runs overlaid, "
                 "GC onset marked. A RUN is an ftlsim --out folder (timeseries.csv; summary.json for the GC "
-                "onset) given as DIR or LABEL=DIR.")
+                "onset) given as DIR or LABEL=DIR; a compare folder gives its runs a and b.")
     p.add_argument("runs", nargs="+", metavar="RUN")
     p.add_argument("-o", "--out", required=True, metavar="PNG", help="output .png (the CSV goes beside it)")
     p.add_argument("--x", default="host_bytes", choices=list(X_AXES), help="x axis (default: host_bytes)")
     p.add_argument("--title")
     a = p.parse_args(argv)
     runs = []
-    for spec in a.runs:
-        label, path = run_spec(spec)
+    specs = run_specs(a.runs)
+    for label, path in specs:
         series = read_timeseries(_file_in(path, "timeseries.csv"))
         summary_path = os.path.join(path if os.path.isdir(path) else os.path.dirname(path), "summary.json")
         onset = read_summary(summary_path)["gc_onset"] if os.path.exists(summary_path) else None
         runs.append((label, series, onset))
-    plot_waf(runs, a.out, x=a.x, title=a.title, source=describe([summary_beside(run_spec(s)[1]) for s in a.runs]))
+    plot_waf(runs, a.out, x=a.x, title=a.title, source=describe([summary_beside(path) for _, path in specs]))
     _done(a.out)
 
 
@@ -134,13 +148,13 @@ def sweep_main(argv=None):
 def handles_main(argv=None):
     p = _Parser(prog="plot_handles.py", description="Host bytes per placement ID and each handle's WAF share "
                 "(host writes + GC copying), stacked, per run. A RUN is an ftlsim --out folder or its "
-                "summary.json, as DIR or LABEL=DIR.")
+                "summary.json, as DIR or LABEL=DIR; a compare folder gives its runs a and b.")
     p.add_argument("runs", nargs="+", metavar="RUN")
     p.add_argument("-o", "--out", required=True, metavar="PNG")
     p.add_argument("--title")
     a = p.parse_args(argv)
     runs = []
-    for label, path in map(run_spec, a.runs):
+    for label, path in run_specs(a.runs):
         file = _file_in(path, "summary.json")
         summary = read_summary(file)
         if not summary["handles"]:
@@ -171,7 +185,8 @@ def latency_main(argv=None):
                 "more runs) or `events` (events.csv of one run).")
     sub = p.add_subparsers(dest="figure", required=True, parser_class=_Parser)
     c = sub.add_parser("cdf", help="latency CDF per op type")
-    c.add_argument("runs", nargs="+", metavar="RUN", help="an ftlsim --timing --out folder or its latency_cdf.csv")
+    c.add_argument("runs", nargs="+", metavar="RUN", help="an ftlsim --timing --out folder or its latency_cdf.csv; a compare folder gives its "
+                   "runs a and b")
     c.add_argument("-o", "--out", required=True, metavar="PNG")
     c.add_argument("--ops", help="ops to show, e.g. read,write (default: all)")
     c.add_argument("--tail", action="store_true", help="draw 1 - CDF on a log scale")
@@ -184,8 +199,9 @@ def latency_main(argv=None):
     e.add_argument("--title")
     a = p.parse_args(argv)
     if a.figure == "cdf":
-        runs = [(label, read_latency_cdf(_file_in(path, "latency_cdf.csv"))) for label, path in map(run_spec, a.runs)]
-        summaries = {label: summary_beside(path) for label, path in map(run_spec, a.runs)}
+        specs = run_specs(a.runs)
+        runs = [(label, read_latency_cdf(_file_in(path, "latency_cdf.csv"))) for label, path in specs]
+        summaries = {label: summary_beside(path) for label, path in specs}
         plot_latency_cdf(runs, a.out, ops=_csv_list(a.ops), tail=a.tail, title=a.title,
                          counts={label: op_counts(s) for label, s in summaries.items()},
                          source=describe(list(summaries.values())))

@@ -107,11 +107,13 @@ def title(what, source):
     return f"{what}\n{source}" if source else what
 
 
-def describe_sweep(sweep):
+def describe_sweep(sweep, rows=None):
     """describe() of a sweep (results.read_sweep): the summary.json of each
-    configuration folder beside its sweep.csv that ran."""
+    configuration folder beside its sweep.csv that ran, of `rows` (those a
+    figure draws) or of every row."""
     folder = os.path.dirname(sweep.path) or "."
-    return describe([summary_beside(os.path.join(folder, r["config_id"])) for r in sweep.rows if not r["error"]])
+    rows = sweep.rows if rows is None else rows
+    return describe([summary_beside(os.path.join(folder, r["config_id"])) for r in rows if not r["error"]])
 
 
 def op_counts(summary):

@@ -187,7 +187,7 @@ def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=
         axes[0][-1].legend(title=f"--{group}", fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fixed = ", ".join(f"{k}={v}" for k, v in where.items())
     what = f"{metric_name(metric)} against --{x}" + (f" ({fixed})" if fixed else "")
-    text = title or default_title(what, describe_sweep(sweep) if source is None else source)
+    text = title or default_title(what, describe_sweep(sweep, rows) if source is None else source)
     if facet:
         fig.suptitle(text, fontsize=11)
     else:
@@ -300,5 +300,5 @@ def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=N
         bar = fig.colorbar(im, ax=ax, shrink=0.9)
         bar.set_label(f"change in {metric_name(metric)} vs {change_vs} (%)" if change else metric_label(metric))
     what = f"{metric_name(metric)} over --{y} x --{x}"
-    fig.suptitle(title or default_title(what, describe_sweep(sweep) if source is None else source), fontsize=11)
+    fig.suptitle(title or default_title(what, describe_sweep(sweep, rows) if source is None else source), fontsize=11)
     return fig, ["panel", y, x, "value", "error"], out

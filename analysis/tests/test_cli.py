@@ -133,7 +133,7 @@ def test_a_compare_folder_names_its_runs(tmp_path, capsys):
     for run in ("a", "b"):
         shutil.copytree(fixture("run_a"), cmp / run)
     (cmp / "compare.csv").write_text("metric,a,b\n")
-    for name, args in (("plot_waf.py", [cmp]), ("plot_ids.py", [cmp]), ("plot_sweep.py", [cmp, "--x", "gc-thres"])):
+    for name, args in (("plot_ids.py", [cmp]), ("plot_sweep.py", [cmp, "--x", "gc-thres"])):
         code, _, err = run_in_process(capsys, name, *args, "-o", tmp_path / "x.png")
         assert code == 2 and err.count("\n") == 1, err
         assert f"{cmp} is a compare folder (compare.csv): its runs are {cmp}/a and {cmp}/b" in err, err
@@ -146,6 +146,40 @@ def test_a_compare_folder_names_its_runs(tmp_path, capsys):
     # The run's own folder draws as before.
     code, _, err = run_in_process(capsys, "plot_waf.py", cmp / "a", "-o", tmp_path / "x.png")
     assert code == 0, err
+
+
+def test_figures_of_several_runs_take_a_compare_folder_as_its_two_runs(tmp_path, capsys):
+    """plot_waf.py, plot_handles.py and plot_latency.py cdf given a compare
+    folder draw both of its runs, labelled LABEL/a and LABEL/b (they used to
+    refuse it, naming cmp/a and cmp/b)."""
+    cmp = tmp_path / "cmp"
+    shutil.copytree(fixture("run_a"), cmp / "a")
+    shutil.copytree(fixture("run_b"), cmp / "b")
+    (cmp / "compare.csv").write_text("metric,a,b\n")
+    png = tmp_path / "x.png"
+    code, _, err = run_in_process(capsys, "plot_waf.py", cmp, "-o", png)
+    assert code == 0, err
+    by_run = {}
+    for r in read_csv(tmp_path / "x.csv"):
+        by_run.setdefault(r["run"], []).append(r)
+    assert list(by_run) == ["cmp/a", "cmp/b"]
+    # The same rows as the two runs given one by one, under their labels.
+    code, _, err = run_in_process(capsys, "plot_waf.py", "cmp/a=" + str(cmp / "a"), "cmp/b=" + str(cmp / "b"), "-o",
+                                  tmp_path / "y.png")
+    assert code == 0, err
+    assert read_csv(tmp_path / "y.csv") == by_run["cmp/a"] + by_run["cmp/b"]
+    code, _, err = run_in_process(capsys, "plot_waf.py", "study=" + str(cmp), fixture("run_a"), "-o", png)
+    assert code == 0, err
+    assert list(dict.fromkeys(r["run"] for r in read_csv(tmp_path / "x.csv"))) == ["study/a", "study/b", "run_a"]
+    code, _, err = run_in_process(capsys, "plot_handles.py", cmp, "-o", png)
+    assert code == 0, err
+    timed = tmp_path / "tcmp"
+    for side in ("a", "b"):
+        shutil.copytree(fixture("timed"), timed / side)
+    (timed / "compare.csv").write_text("metric,a,b\n")
+    code, _, err = run_in_process(capsys, "plot_latency.py", "cdf", timed, "-o", png)
+    assert code == 0, err
+    assert list(dict.fromkeys(r["run"] for r in read_csv(tmp_path / "x.csv"))) == ["tcmp/a", "tcmp/b"]
 
 
 @pytest.mark.parametrize("name,args,message", [

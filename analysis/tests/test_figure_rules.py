@@ -330,3 +330,24 @@ def test_two_line_titles_clear_of_the_panels(close_figures):
         for ax in fig.axes:
             box = ax.get_tightbbox(renderer)  # the axes with its own title and labels
             assert box.y1 <= top.y0 + 1, f"{fig._suptitle.get_text()!r} overlaps a panel ({box.y1:.0f} > {top.y0:.0f})"
+
+
+def test_a_sweep_figure_names_the_devices_of_the_rows_it_draws(tmp_path, close_figures):
+    """The default title of a sweep figure describes the configurations drawn
+    (those --where keeps), not every row of sweep.csv."""
+    import json
+    import shutil
+    sweep_dir = tmp_path / "sw"
+    shutil.copytree(fixture("sweep"), sweep_dir)
+    base = _summary("a")
+    for row in read_sweep(str(sweep_dir / "sweep.csv")).rows:
+        s = copy.deepcopy(base)
+        physical = (512 if "ru-size=16M" in row["config_id"] else 768) << 20
+        s["config"]["geometry"] = {"logical_bytes": 256 << 20, "physical_bytes": physical}
+        (sweep_dir / row["config_id"]).mkdir()
+        (sweep_dir / row["config_id"] / "summary.json").write_text(json.dumps(s))
+    sweep = read_sweep(str(sweep_dir / "sweep.csv"))
+    fig, _, _ = draw_sweep_heatmap(sweep, "gc-thres", "placement", facet=None, where={"ru-size": "16M"})
+    assert fig._suptitle.get_text().endswith("on femu-default: 256 MiB logical, 512 MiB physical")
+    fig, _, _ = draw_sweep_heatmap(sweep, "gc-thres", "ru-size", facet="placement")
+    assert fig._suptitle.get_text().endswith("768 MiB physical / femu-default: 256 MiB logical, 512 MiB physical")

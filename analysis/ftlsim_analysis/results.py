@@ -54,9 +54,11 @@ COMPARE_COLUMNS = ["metric", "a", "b", "change_pct"]
 # (ru_not_fully_written is newer than the others: files without it are read).
 SWEEP_RESULT_COLUMNS = ["waf", "host_bytes", "gc_bytes", "erases", "gc_onset_host_bytes", "gc_onset_marker",
                         "invalid_pid_requests", "ru_not_fully_written", "logical_bytes", "physical_bytes",
-                        "over_provisioning"]
-# Columns older files, or sweeps without --logical fit (the last three), lack.
-_SWEEP_OPTIONAL = {"ru_not_fully_written", "logical_bytes", "physical_bytes", "over_provisioning"}
+                        "over_provisioning", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p99_9_ns"]
+# Columns older files, sweeps without --logical fit (logical_bytes to
+# over_provisioning) or without --timing (iops and the latencies) lack.
+_SWEEP_OPTIONAL = {"ru_not_fully_written", "logical_bytes", "physical_bytes", "over_provisioning", "iops",
+                   "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p99_9_ns"}
 
 
 def parse_number(text):

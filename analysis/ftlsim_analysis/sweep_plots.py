@@ -23,7 +23,29 @@ METRIC_LABELS = {
     "gc_onset_marker": "GC onset: last marker seen",
     "invalid_pid_requests": "writes with an invalid placement ID (count)",
     "ru_not_fully_written": "RUs closed before fully written (count)",
+    "logical_bytes": "logical capacity (bytes)",
+    "physical_bytes": "physical capacity (bytes)",
+    "over_provisioning": "over-provisioning (physical / logical - 1)",
+    "iops": "throughput (host requests/s)",
+    "lat_mean_ns": "mean latency of host requests (us)",
+    "lat_p50_ns": "p50 latency of host requests (us)",
+    "lat_p99_ns": "p99 latency of host requests (us)",
+    "lat_p99_9_ns": "p99.9 latency of host requests (us)",
 }
+# Columns drawn (and written to the figure's CSV) in another unit: the
+# latencies in microseconds (a 2 ms p99 reads 2000, not 2e6 behind a factor).
+_DRAWN_DIVISOR = {"lat_mean_ns": 1000, "lat_p50_ns": 1000, "lat_p99_ns": 1000, "lat_p99_9_ns": 1000}
+
+
+def drawn_value(row, metric):
+    """A sweep row's `metric` in the unit it is drawn in (None stays None)."""
+    v = row[metric]
+    return v if v is None or metric not in _DRAWN_DIVISOR else v / _DRAWN_DIVISOR[metric]
+
+
+def drawn_column(metric):
+    """The figure CSV's name of `metric`'s column: lat_p99_ns is drawn as lat_p99_us."""
+    return metric[:-3] + "_us" if metric in _DRAWN_DIVISOR else metric
 CELL_FONTSIZE = 9  # heatmap cell text, points
 # The unit of each swept numeric option (ftlsim --help), for axis labels;
 # size options (values.SETTINGS kind "size") are drawn in one binary unit.
@@ -171,7 +193,7 @@ def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=
             ys = []
             for v in xs:
                 r = cell.get((f, v, g))
-                y = None if r is None else r[metric]
+                y = None if r is None else drawn_value(r, metric)
                 ys.append(np.nan if y is None else y)
                 if r is not None:
                     out.append(([f] if facet else []) + [v, g if g is not None else "", y, r["error"]])
@@ -192,7 +214,7 @@ def plot_sweep_lines(sweep, x, png_path, group="placement", metric="waf", where=
         fig.suptitle(text, fontsize=11)
     else:
         axes[0][0].set_title(text, fontsize=10)
-    save(fig, png_path, ([facet] if facet else []) + [x, group or "group", metric, "error"], out)
+    save(fig, png_path, ([facet] if facet else []) + [x, group or "group", drawn_column(metric), "error"], out)
     return out
 
 
@@ -202,7 +224,9 @@ def _cell_text(v, change):
     if change:
         return f"{v:+.1f}%"
     if isinstance(v, float):
-        return f"{v:.3f}" if abs(v) < 100 else f"{v:.4g}"
+        if abs(v) < 100:
+            return f"{v:.3f}"
+        return f"{v:.0f}" if abs(v) < 1e7 else f"{v:.4g}"  # 17862 requests/s, not 1.786e+04
     return f"{v}"
 
 
@@ -250,10 +274,10 @@ def draw_sweep_heatmap(sweep, x, y, metric="waf", facet="placement", change_vs=N
             for j, vx in enumerate(xs):
                 r = cell.get((f, vy, vx))
                 if r is not None and r[metric] is not None:
-                    g[i, j] = r[metric]
+                    g[i, j] = drawn_value(r, metric)
         return g
 
-    panels = [(f"{facet}={f}" if facet else metric, grid(f), False, f) for f in facets]
+    panels = [(f"{facet}={f}" if facet else drawn_column(metric), grid(f), False, f) for f in facets]
     if change_vs is not None:
         ref = grid(change_vs)
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -480,3 +480,35 @@ def test_read_id_timeseries_refuses_a_bad_kind(tmp_path):
     bad.write_text("host_bytes,kind,id,name,id_host_bytes,id_gc_bytes,waf_share\n1,stream,0,,1,0,1\n")
     with pytest.raises(InputError, match="kind 'stream' is not pid, precondition or handle"):
         read_id_timeseries(str(bad))
+
+
+def test_a_timed_sweep_draws_its_throughput_and_latency_columns(tmp_path):
+    """sweep.csv of `--timing` has iops and lat_*_ns columns: each is a
+    metric; latencies are drawn (and written to the figure's CSV) in
+    microseconds, throughput in whole requests per second (they were refused
+    as "not a column")."""
+    header = ("config_id,qd,placement,waf,host_bytes,gc_bytes,erases,gc_onset_host_bytes,gc_onset_marker,"
+              "invalid_pid_requests,ru_not_fully_written,iops,lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,"
+              "waf_share_ruh0,error,status,config_key\n")
+    rows = [("1", "single", "4871.0", "200703", "2047999"), ("4", "single", "18025.4", "843775", "2375679"),
+            ("1", "fdp", "4882.0", "200703", "2080767"), ("4", "fdp", "17862.0", "802815", "2572287")]
+    text = header + "".join(f"qd={qd}_placement={p},{qd},{p},1.4,100,40,8,50,,0,0,{iops},1,2,{p99},{p999},1.4,,done,"
+                            f"{i:016x}\n" for i, (qd, p, iops, p99, p999) in enumerate(rows))
+    path = tmp_path / "sweep.csv"
+    path.write_text(text)
+    s = read_sweep(str(path))
+    assert {"iops", "lat_p99_ns", "lat_p99_9_ns"} <= set(s.columns)
+    out = plot_sweep_lines(s, "qd", str(tmp_path / "l.png"), metric="lat_p99_ns")
+    assert [row[2] for row in out] == [200.703, 843.775, 200.703, 802.815]
+    assert list(read_csv(tmp_path / "l.csv")[0]) == ["qd", "placement", "lat_p99_us", "error"]
+    fig, header, out = draw_sweep_heatmap(s, "qd", "placement", metric="iops", facet=None)
+    assert header == ["panel", "placement", "qd", "value", "error"]
+    assert sorted(row[3] for row in out) == [4871.0, 4882.0, 17862.0, 18025.4]
+    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
+    assert {"4871", "18025", "17862"} <= texts
+    fig, _, out = draw_sweep_heatmap(s, "qd", "placement", metric="lat_p99_9_ns", facet=None)
+    assert out[0][0] == "lat_p99_9_us" and sorted(row[3] for row in out)[-1] == 2572.287
+    # A sweep without --timing has none of them: refused, naming its columns.
+    with pytest.raises(InputError, match="--metric iops: not a column of"):
+        plot_sweep_lines(read_sweep(fixture("sweep", "sweep.csv")), "gc-thres", str(tmp_path / "x.png"), metric="iops",
+                         where={"ru-size": "64M"})

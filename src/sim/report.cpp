@@ -245,6 +245,7 @@ std::string summary_json(const RunDescription& run, const SimResult& r) {
     j.begin_object();
     j.field("host_bytes", r.gc_onset->host_bytes);
     j.field("trace_time_ns", r.gc_onset->trace_time_ns);
+    if (r.gc_onset->sim_time_ns) j.field("sim_time_ns", *r.gc_onset->sim_time_ns);
     j.key("marker");
     write_marker(j, r.gc_onset->marker);
     j.end_object();
@@ -475,6 +476,9 @@ std::string summary_text(const RunDescription& run, const SimResult& r, SettingS
             ? 0.0
             : 100.0 * static_cast<double>(r.gc_onset->host_bytes) / static_cast<double>(s.host_slots * kSlot),
         static_cast<double>(r.gc_onset->trace_time_ns) / 1e9);
+    if (r.gc_onset->sim_time_ns) {
+      out += fmt::format(" in the trace, {:.3f} s simulated", static_cast<double>(*r.gc_onset->sim_time_ns) / 1e9);
+    }
     if (r.gc_onset->marker) out += fmt::format(", marker {}", *r.gc_onset->marker);
     out += "\n";
   } else {

@@ -49,6 +49,9 @@ struct GcOnset {
   uint64_t host_bytes = 0;         // host bytes written when the first GC pass ran
   uint64_t trace_time_ns = 0;      // time of the request that triggered it
   std::optional<uint64_t> marker;  // last marker before it
+  // Timed mode: when that request was issued, in simulated time (0 = the
+  // first request's issue; in a closed loop not the trace's time).
+  std::optional<uint64_t> sim_time_ns;
 };
 
 struct RequestCounts {

@@ -299,7 +299,7 @@ class Driver {
   // after_request()'s bookkeeping: the GC onset, the time series.
   [[gnu::always_inline]] void note_request(SimResult& r) {
     if (!r.gc_onset && ftl_.stats().gc_passes > 0) [[unlikely]] {
-      r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_};
+      r.gc_onset = GcOnset{ftl_.stats().gc_onset_host_slots * kSlot, time_ns_, marker_, std::nullopt};
     }
     if (ftl_.stats().host_slots * kSlot >= next_row_) [[unlikely]] {
       add_row(r);
@@ -713,6 +713,11 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
           timing::run_host_loop(trace.records, trace.sector_bytes, *opts.timing, device, tr, [&](size_t i) {
             driver.prefetch_ahead(i);
             driver.step(i, r);
+            // The GC onset (found by the step) in simulated time: the issue
+            // time of the request after which it ran (set again after a
+            // --reset-at, which clears the onset).
+            if (r.gc_onset && !r.gc_onset->sim_time_ns) [[unlikely]]
+              r.gc_onset->sim_time_ns = device.now();
             progress.tick(i + 1);
           });
           progress.finish(trace.records.size());

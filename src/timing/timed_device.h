@@ -50,6 +50,8 @@ class TimedDevice {
   void begin_request(uint64_t now, HostOp op);
   // Ends it; returns its completion time (now when it used no NAND).
   uint64_t end_request();
+  // The issue time of the request begun last.
+  [[nodiscard]] uint64_t now() const { return now_; }
   // Whether the request just ended read a page (false: all slots unmapped).
   [[nodiscard]] bool request_read_nand() const { return req_reads_ != 0; }
   // Off: FTL operations are not timed (records the --ops filter skips).

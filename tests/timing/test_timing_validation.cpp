@@ -76,6 +76,43 @@ TEST_CASE("one die, queue depth 1: a read takes read time plus transfer time, ex
   CHECK(r.timing->sim_time_ns == 200 * 207'000 + 1000 * 47'000);
 }
 
+TEST_CASE("the GC onset's simulated time: the sum of the service times before it, or its time stamp / speed",
+          "[validation]") {
+  // One die, sequential 4 KiB writes then overwrites: GC starts once the
+  // free lines run low. At queue depth 1 with nothing else on the die, write
+  // k is issued at k x (transfer + program), and the onset is the issue time
+  // of the write after which the first pass ran: host pages at onset - 1.
+  const auto c = device(1, 1, 32, 64);
+  std::vector<trace::Record> recs;
+  test::append_sequential(recs, 0, c.geometry.logical_slots());
+  test::append_uniform(recs, c.geometry.logical_slots(), c.geometry.logical_slots(), 4);
+  timing::TimingConfig t = closed(1);
+  t.xfer_ns = 7'000;
+  const auto r = run(c, recs, t);
+  REQUIRE(r.gc_onset);
+  REQUIRE(r.gc_onset->sim_time_ns);
+  const uint64_t pages = r.gc_onset->host_bytes / 4096;
+  REQUIRE(pages > 1);
+  CHECK(*r.gc_onset->sim_time_ns == (pages - 1) * 207'000);
+  CHECK(r.gc_onset->trace_time_ns == pages - 1);  // the records' time stamps are their indexes
+  // Open loop at speed 2 on time stamps 1 ms apart: the request is issued at
+  // its time stamp / 2.
+  for (size_t i = 0; i < recs.size(); ++i) recs[i].time_ns = i * 1'000'000;
+  timing::TimingConfig open;
+  open.mode = timing::HostMode::kOpen;
+  open.speed = 2;
+  const auto o = run(c, recs, open);
+  REQUIRE(o.gc_onset);
+  REQUIRE(o.gc_onset->sim_time_ns);
+  CHECK(*o.gc_onset->sim_time_ns == o.gc_onset->trace_time_ns / 2);
+  CHECK(o.gc_onset->host_bytes == r.gc_onset->host_bytes);  // the same FTL decisions
+  // Fast mode has no simulated time.
+  const auto f = run(c, recs, std::nullopt);
+  REQUIRE(f.gc_onset);
+  CHECK_FALSE(f.gc_onset->sim_time_ns);
+  CHECK(f.gc_onset->host_bytes == r.gc_onset->host_bytes);
+}
+
 TEST_CASE("N dies: random-read throughput rises to N / read time and no further, Little's law", "[validation]") {
   const auto c = device(4, 2, 32, 64);  // 8 dies
   const uint64_t logical = c.geometry.logical_slots();

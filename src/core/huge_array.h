@@ -51,13 +51,17 @@ class HugeArray {
   ~HugeArray() { release(); }
 
   // Replaces the contents with n copies of fill. Throws std::bad_alloc.
+  // A fill of zero bytes writes nothing: the new mapping is zero pages,
+  // which the kernel backs only where they are first written (a map sized
+  // for a 2 TiB device costs memory and time for the part a trace touches).
   void assign(size_t n, T fill) {
     release();
     if (n == 0) return;
     bytes_ = whole_pages(n);
     data_ = static_cast<T*>(map_aligned(bytes_));
     size_ = n;
-    std::fill(data_, data_ + n, fill);
+    static constexpr T kZero{};
+    if (std::memcmp(&fill, &kZero, sizeof(T)) != 0) std::fill(data_, data_ + n, fill);
   }
   // Grows to n elements (n > size()): elements [0, size()) keep their
   // values, the others are zero bytes. Throws std::bad_alloc.

@@ -150,7 +150,7 @@ class PageFtl {
       const uint32_t pool = streams_[stream].pool;
       if (pools_[pool].free_count <= pools_[pool].high) forced_gc(pool);
     }
-    const uint32_t old = l2p_[lpn];
+    const uint32_t old = ~l2p_[lpn];
     if (old != kUnmapped) {
       invalidate(old);
     } else {
@@ -166,9 +166,9 @@ class PageFtl {
 
   // Unmaps a logical slot (trim / discard). REQUIRES lpn < logical_slots().
   void trim(uint32_t lpn) {
-    const uint32_t old = l2p_[lpn];
+    const uint32_t old = ~l2p_[lpn];
     if (old == kUnmapped) return;
-    l2p_[lpn] = kUnmapped;
+    l2p_[lpn] = ~kUnmapped;
     --mapped_;
     ++stats_.trimmed_slots;
     invalidate(old);
@@ -209,18 +209,18 @@ class PageFtl {
     return streams_.size() == 1 && pools_.size() == 1 && !per_slot_check_ && unit_time_limit_ == 0;
   }
 
-  [[nodiscard]] bool is_mapped(uint32_t lpn) const { return l2p_[lpn] != kUnmapped; }
+  [[nodiscard]] bool is_mapped(uint32_t lpn) const { return ~l2p_[lpn] != kUnmapped; }
   // Host read of a logical slot: true when mapped (the sink then hears of the
   // physical slot read). Changes no state. REQUIRES lpn < logical_slots().
   bool read(uint32_t lpn) {
-    const uint32_t s = l2p_[lpn];
+    const uint32_t s = ~l2p_[lpn];
     if (s == kUnmapped) return false;
     sink_.on_host_read(s);
     return true;
   }
   // Physical slot holding lpn, or kUnmapped, in the engine's internal
   // (write-order) numbering, which the Sink also hears. REQUIRES lpn < logical_slots().
-  [[nodiscard]] uint32_t physical_of(uint32_t lpn) const { return l2p_[lpn]; }
+  [[nodiscard]] uint32_t physical_of(uint32_t lpn) const { return ~l2p_[lpn]; }
   // An internal slot number in docs/model.md's numbering (block order).
   [[nodiscard]] uint32_t exported_slot(uint32_t slot) const;
   // Software pipelining for the host path, in three steps before the write
@@ -332,7 +332,7 @@ class PageFtl {
   template <class Div, class VictimsOf>
   [[gnu::always_inline]] uint32_t prefetch_mapped_with(uint32_t lpn, const Div& div,
                                                        const VictimsOf& victims_for) const {
-    const uint32_t old = l2p_[lpn];
+    const uint32_t old = ~l2p_[lpn];
     if (old == kUnmapped) return old;
     __builtin_prefetch(&valid_bits_[old >> 6], 1, 3);
     if (!unit_prefetch_) return kUnmapped;  // nothing for prefetch_queued()
@@ -372,7 +372,7 @@ class PageFtl {
     Stream& writer = streams_[stream];
     const uint32_t s = writer.base + writer.off;
     sink_.on_host_program(s);
-    l2p_[lpn] = s;
+    l2p_[lpn] = ~s;
     p2l_[s] = lpn;
     valid_bits_[s >> 6] |= uint64_t{1} << (s & 63);
     ++table_.valid[writer.open];
@@ -523,9 +523,12 @@ class PageFtl {
   uint32_t columns_ = 0;              // S: dies x planes of a unit
   uint32_t block_slots_ = 0;          // G: slots in one block
   std::vector<uint64_t> transposed_;  // gc_pass() scratch: a row's columns as words (64 columns)
-  HugeArray<uint32_t> l2p_;           // logical slot -> physical slot or kUnmapped
-  HugeArray<uint32_t> p2l_;           // physical slot -> logical slot last written there
-  HugeArray<uint64_t> valid_bits_;    // physical slot holds live data
+  // logical slot -> the complement (~) of its physical slot, or of kUnmapped:
+  // 0, so that the zero pages of a map never written read as unmapped (a
+  // 2 TiB device's 2 GiB l2p costs memory only where a trace writes).
+  HugeArray<uint32_t> l2p_;
+  HugeArray<uint32_t> p2l_;         // physical slot -> logical slot last written there
+  HugeArray<uint64_t> valid_bits_;  // physical slot holds live data
   UnitTable table_;
   std::vector<StreamId> owner_;  // per unit: the stream that filled it
   std::vector<Pool> pools_;

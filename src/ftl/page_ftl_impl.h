@@ -53,8 +53,11 @@ PageFtl<Victims, Sink>::PageFtl(const FtlConfig& cfg, const FtlLayout& layout, V
   cfg_ = cfg;
   layout_ = layout;
   victims0_ = victims;
-  l2p_.assign(cfg.geometry.logical_slots(), kUnmapped);
-  p2l_.assign(layout.physical_slots(), kUnmapped);
+  l2p_.assign(cfg.geometry.logical_slots(), ~kUnmapped);  // complements (page_ftl.h): zero pages
+  // p2l is read only for slots whose valid bit is set (GC's copies; the
+  // invariant check tells a stale entry by l2p), so a slot never written
+  // needs no value: zero pages, touched as the lines are first written.
+  p2l_.assign(layout.physical_slots(), 0);
   valid_bits_.assign((layout.physical_slots() + 63) / 64, 0);
   table_.resize(layout.units, slots_per_unit_);
   owner_.assign(layout.units, 0);
@@ -240,7 +243,7 @@ template <VictimSelector Victims, class Sink>
   const uint32_t* const p2l = p2l_.data();
   // Unrolled: the loop's own count and branch were half its instructions.
 #pragma GCC unroll 4
-  for (uint32_t d = begin; d < end; ++d) l2p[p2l[d]] = d;
+  for (uint32_t d = begin; d < end; ++d) l2p[p2l[d]] = ~d;
   if (gc_per_tag_ != nullptr) [[unlikely]] {
     for (uint32_t d = begin; d < end; ++d) ++gc_per_tag_[tag_of_[p2l[d]]];
   }
@@ -475,7 +478,7 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   std::vector<uint32_t> live(table_.size(), 0);
   uint64_t mapped = 0;
   for (uint32_t lpn = 0; lpn < l2p_.size(); ++lpn) {
-    const uint32_t s = l2p_[lpn];
+    const uint32_t s = ~l2p_[lpn];
     if (s == kUnmapped) continue;
     ++mapped;
     if (s >= p2l_.size()) {
@@ -495,7 +498,7 @@ std::vector<std::string> PageFtl<Victims, Sink>::check_invariants() const {
   for (uint64_t s = 0; s < p2l_.size(); ++s) {
     const bool bit = (valid_bits_[s >> 6] >> (s & 63)) & 1;
     const uint32_t lpn = p2l_[s];
-    const bool holds = lpn != kUnmapped && l2p_[lpn] == s;
+    const bool holds = lpn < l2p_.size() && ~l2p_[lpn] == s;
     if (bit != holds) {
       out.push_back(fmt::format("slot {}: valid bit {} but the maps say {}", s, bit, holds ? "live" : "dead"));
       break;

@@ -67,7 +67,7 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
   // program() at the write pointer); the counters, the first-write stamp
   // and the unit's end are apply()'s.
   const auto write_slot = [&](uint32_t lpn) __attribute__((always_inline)) {
-    const uint32_t old = l2p[lpn];
+    const uint32_t old = ~l2p[lpn];  // complements (page_ftl.h)
     if (old != kUnmapped) {
       bits[old >> 6] &= ~(uint64_t{1} << (old & 63));
       const UnitId u = div.divide(old);
@@ -78,7 +78,7 @@ size_t PageFtl<Victims, Sink>::write_plain_by(PlainRequest* req, size_t count, s
     }
     const uint32_t s = base + off;
     sink_.on_host_program(s);
-    l2p[lpn] = s;
+    l2p[lpn] = ~s;
     p2l[s] = lpn;
     bits[s >> 6] |= uint64_t{1} << (s & 63);
     ++valid[open];

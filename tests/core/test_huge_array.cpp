@@ -66,3 +66,18 @@ TEST_CASE("a huge array filled, moved and filled again", "[core]") {
   CHECK(a[9] == 3);
   CHECK(a[599'999] == 0);
 }
+
+TEST_CASE("a huge array assigned zeros reads zeros, also after values were written", "[core]") {
+  // A zero fill writes nothing (the mapping is zero pages): every element
+  // still reads 0, and assign() maps afresh, so old values do not show.
+  HugeArray<uint32_t> a(3'000'000, 0);
+  CHECK(std::all_of(a.data(), a.data() + a.size(), [](uint32_t v) { return v == 0; }));
+  for (size_t i = 0; i < a.size(); i += 4099) a[i] = 0xABCD;
+  a.assign(3'000'000, 0);
+  CHECK(std::all_of(a.data(), a.data() + a.size(), [](uint32_t v) { return v == 0; }));
+  struct Pair {
+    uint32_t x, y;
+  };
+  HugeArray<Pair> p(1000, Pair{0, 1});  // not all zero bytes: filled
+  CHECK(std::all_of(p.data(), p.data() + p.size(), [](const Pair& v) { return v.x == 0 && v.y == 1; }));
+}

@@ -185,8 +185,8 @@ def latency_main(argv=None):
                 "more runs) or `events` (events.csv of one run).")
     sub = p.add_subparsers(dest="figure", required=True, parser_class=_Parser)
     c = sub.add_parser("cdf", help="latency CDF per op type")
-    c.add_argument("runs", nargs="+", metavar="RUN", help="an ftlsim --timing --out folder or its latency_cdf.csv; a compare folder gives its "
-                   "runs a and b")
+    c.add_argument("runs", nargs="+", metavar="RUN", help="an ftlsim --timing --out folder or its "
+                   "latency_cdf.csv; a compare folder gives its runs a and b")
     c.add_argument("-o", "--out", required=True, metavar="PNG")
     c.add_argument("--ops", help="ops to show, e.g. read,write (default: all)")
     c.add_argument("--tail", action="store_true", help="draw 1 - CDF on a log scale")

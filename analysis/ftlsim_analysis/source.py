@@ -55,7 +55,8 @@ def describe(summaries):
     objects; None for a run without one), and the GC threshold when all runs
     share it: 'geth-ethstate.ftr on femu-eth-512m: 512 MiB logical, 784 MiB
     physical; GC threshold 60%'. Differing traces are listed, in order, and
-    devices as devices_text() gives them; runs without a summary are 'trace and device not recorded'."""
+    devices as devices_text() gives them; runs without a summary are 'trace
+    and device not recorded'."""
     known = [s for s in summaries if s]
     if not known:
         return "trace and device not recorded"

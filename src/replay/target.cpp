@@ -650,9 +650,10 @@ std::optional<Target::StorageFile> Target::storage_file() const {
   } else {
     return std::nullopt;
   }
-  // A file still to be created: its folder's file system.
+  // A file still to be created: its folder's file system. The free-space
+  // refusal depends on it: not readable is an error, not a pass.
   const std::optional<FsSpace> space = fs_space_of(f.fd >= 0 ? f.fd : parent_fd_);
-  if (!space) return std::nullopt;
+  if (!space) throw system_error_from_errno(fmt::format("{}: cannot read its file system's free space", f.path));
   f.space = *space;
   return f;
 }

@@ -125,8 +125,8 @@ class Target {
   // The regular file a replay's writes allocate in (space_need.h): a file
   // target, or the backing file of a loop device target built directly on
   // one (no partition or device mapper between), with its file system's free
-  // space; nullopt for other devices, and when the free space cannot be
-  // read. `origin`: the file's byte that the target's byte 0 is (the loop's
+  // space; nullopt for other devices. Throws SystemError when the free
+  // space cannot be read (fstatvfs fails). `origin`: the file's byte that the target's byte 0 is (the loop's
   // offset). `fd`: the file, open while the Target is (-1: a file still to
   // be created, which holds no data).
   struct StorageFile {

@@ -60,6 +60,8 @@ constexpr std::array<Importer, trace::kTextFormatCount> kImporters = {{
     {"Tencent CBS CSV: Timestamp(s),Offset,Size,IOType(0 read,1 write),VolumeID (sectors)", trace::TextFormat::kTencent,
      kDevice | kKeepTime},
     {"CSV with a header, mapped by --columns and --op-map", trace::TextFormat::kCsv, kDevice | kCsv | kKeepTime},
+    {"blktrace's binary per-CPU files (DEV.blktrace.N, all of them as inputs), as blkparse reads them",
+     trace::TextFormat::kBlktrace, kDevice | kAction | kKeepTime},
 }};
 static_assert(
     [] {
@@ -72,7 +74,7 @@ static_assert(
 
 struct ConvertRequest {
   std::string from;
-  std::string in;
+  std::vector<std::string> ins;  // one, or blktrace's per-CPU files
   std::string out;
   std::string device;
   uint32_t disk = 0;
@@ -238,10 +240,16 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
 void run_convert(const ConvertRequest& req, CLI::App& app) {
   const Importer& importer = find_importer(req.from);
   const trace::ImportOptions options = import_options(req, importer, app);
+  if (req.ins.size() > 1 && importer.format != trace::TextFormat::kBlktrace) {
+    throw InputError(
+        fmt::format("--from {} reads one input file, not {} (only blktrace takes several: its per-CPU "
+                    "files)",
+                    importer.name(), req.ins.size()));
+  }
   // No output may be an input (by device and inode), or anything but a
   // regular file; published without replacing unless --force.
   RunInputs inputs;
-  inputs.add("input", req.in);
+  for (const std::string& in : req.ins) inputs.add("input", in);
   inputs.add("--pid-map", req.pid_map);
   inputs.add("--hints", req.hints);
   inputs.add("--markers", req.markers);
@@ -250,19 +258,26 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
   OutputFile out = open_output_file("-o", req.out, req.force, inputs);
 
   std::error_code size_error;
-  const uint64_t input_bytes = std::filesystem::file_size(req.in, size_error);
+  uint64_t input_bytes = 0;
+  for (const std::string& in : req.ins) {
+    if (!size_error) input_bytes += std::filesystem::file_size(in, size_error);
+  }
   ProgressLine progress("convert", size_error ? 0 : input_bytes, ProgressUnit::kBytes,
                         progress_wanted(req.no_progress));
   trace::ImportOptions with_progress = options;
   with_progress.progress = &progress;
-  const trace::ImportSummary r = trace::import_text_trace(req.in, std::move(out), with_progress);
+  const trace::ImportSummary r = trace::import_text_trace(req.ins, std::move(out), with_progress);
+  const std::string_view unit = importer.format == trace::TextFormat::kBlktrace ? "record" : "line";
+  const std::string in_text = req.ins.size() == 1 ? req.ins[0]
+                                                  : fmt::format("{} and {} more file{}", req.ins[0], req.ins.size() - 1,
+                                                                req.ins.size() > 2 ? "s" : "");
   progress.finish();
   const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
   std::string line = fmt::format(
       "ftlsim convert: {} -> {}: {} records written ({} writes, {} reads, {} trims, {} flushes), "
-      "{} bad lines skipped, {} backwards timestamps",
-      req.in, req.out, r.records, op(trace::Op::kWrite), op(trace::Op::kRead), op(trace::Op::kTrim),
-      op(trace::Op::kFlush), r.bad_lines, r.backwards_timestamps);
+      "{} bad {}s skipped, {} backwards timestamps",
+      in_text, req.out, r.records, op(trace::Op::kWrite), op(trace::Op::kRead), op(trace::Op::kTrim),
+      op(trace::Op::kFlush), r.bad_lines, unit, r.backwards_timestamps);
   if (!options.device.empty()) line += fmt::format(", {} requests for other devices dropped", r.filtered);
   if (options.merge_devices) {
     line += fmt::format(", {} devices merged into one address space", r.devices.size());
@@ -290,7 +305,7 @@ void run_convert(const ConvertRequest& req, CLI::App& app) {
                         format_bytes(r.hint_unmatched_bytes), r.hint_rows);
     line += r.hint_bad_lines > 0 ? fmt::format(", {} bad hint lines skipped)", r.hint_bad_lines) : ")";
   }
-  if (r.bad_lines > 0) line += fmt::format(" (first bad line {}: {})", r.first_bad_line, r.first_bad_reason);
+  if (r.bad_lines > 0) line += fmt::format(" (first bad {} {}: {})", unit, r.first_bad_line, r.first_bad_reason);
   fmt::print(stderr, "{}\n", escape_for_terminal(line));
   // Times in a smaller unit than the format assumes (or --columns says):
   // said here, where the unit is chosen, as `info` says it of the trace.
@@ -331,7 +346,7 @@ Command add_convert_command(CLI::App& root) {
     return s + "\nEvery format, option and placement source is described in docs/trace_format.md.";
   }());
   app->add_option("--from", req->from, "Input format (see below)")->required();
-  app->add_option("input", req->in, "Input trace file")->required();
+  app->add_option("input", req->ins, "Input trace file (blktrace: every per-CPU file of the capture)")->required();
   add_output_path_option(*app, "-o,--out,--output", req->out, "Output .ftr file", "-o", "file")
       ->required()
       ->type_name("FILE");

@@ -45,10 +45,12 @@ inline void check_message(std::string_view msg) {
   }
 }
 
-// The line number in "<source>: line N: ...", or 0 when the message does not
-// start that way (option errors, whole-file errors).
+// The line number in "<source>: line N: ..." (a binary format's "record N"),
+// or 0 when the message does not start that way (option errors, whole-file
+// errors).
 inline uint64_t message_line(std::string_view msg, std::string_view source) {
-  const std::string prefix = std::string(source) + ": line ";
+  std::string prefix = std::string(source) + ": line ";
+  if (msg.substr(0, prefix.size()) != prefix) prefix = std::string(source) + ": record ";
   if (msg.substr(0, prefix.size()) != prefix) return 0;
   uint64_t n = 0;
   for (size_t i = prefix.size(); i < msg.size() && msg[i] >= '0' && msg[i] <= '9'; ++i) {

@@ -111,6 +111,24 @@ def main():
           "no cpu column here\n  x-1 [000] 5.0 8,16 D W 0 + 8 [x]\n  x-1 [000] 5.0: 8-16 D W 0 + 8 [x]\n"
           "  x-y [000] 5.0: 8,16 D W 0 + 8 [x]\n  x-1 [000] 4.0: 8,16 D W 0 + 8\nCPU:0 [LOST many EVENTS]\n")
 
+    # blktrace: struct blk_io_trace records (linux/blktrace_api.h, version 7)
+    def blk(time, cpu, pid, action, sector, nbytes, pdu=b"", magic=0x65617407, order="<"):
+        return struct.pack(order + "IIQQIIIIIHH", magic, 0, time, sector, nbytes, action, pid, 7 << 20, cpu, 0,
+                           len(pdu)) + pdu
+    issue_w, issue_r, queue_w = 7 | (0x42 << 16), 7 | (0x41 << 16), 1 | (0x12 << 16)
+    note = 0x400 << 16  # BLK_TN_PROCESS
+    recs = [blk(0, 0, 9, note, 0, 0, b"fio\0"), blk(1, 0, 9, queue_w, 8, 4096), blk(2, 0, 9, issue_w, 8, 4096),
+            blk(3, 1, 9, issue_r, 64, 8192), blk(5, 1, 9, 8 | (0x81 << 16), 64, 8192), blk(4, 0, 9, issue_w, 16, 512)]
+    write("blktrace", "valid", b"".join(recs))
+    write("blktrace", "cpus_interleaved", recs[3] + recs[0] + recs[1] + recs[4] + recs[2] + recs[5])
+    write("blktrace", "big_endian", b"".join(blk(t, 0, 1, issue_w, 8 * t, 4096, order=">") for t in range(4)))
+    write("blktrace", "empty", b"")
+    write("blktrace", "garbage", GARBAGE)
+    write("blktrace", "truncated", b"".join(recs)[:100])
+    write("blktrace", "version8", recs[2] + blk(6, 0, 9, issue_w, 8, 4096, magic=0x65617408))
+    write("blktrace", "overflow", recs[2] + blk(6, 0, 9, issue_w, 2**64 - 2, 4096) + recs[5])
+    write("blktrace", "discard_flush", blk(1, 0, 1, 7 | (0x2040 << 16), 0, 1 << 20) + blk(2, 0, 1, 7 | (0x44 << 16), 0, 0))
+
     # msr, alibaba, tencent
     common("msr", data("small.msr"))
     write("msr", "defects",

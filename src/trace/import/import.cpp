@@ -4,6 +4,10 @@
 
 #include <array>
 #include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #include "core/error.h"
 #include "core/io_units.h"
@@ -34,6 +38,7 @@ constexpr std::array<FormatRow, kTextFormatCount> kFormats = {{
     {TextFormat::kAlibaba, "alibaba", &detail::run_alibaba},
     {TextFormat::kTencent, "tencent", &detail::run_tencent},
     {TextFormat::kCsv, "csv", &detail::run_csv},
+    {TextFormat::kBlktrace, "blktrace", &detail::run_blktrace},
 }};
 static_assert([] {
   for (size_t i = 0; i < kFormats.size(); ++i) {
@@ -42,7 +47,9 @@ static_assert([] {
   return true;
 }());
 
-[[nodiscard]] bool is_blk(TextFormat f) { return f == TextFormat::kBlkparse || f == TextFormat::kFtraceBlk; }
+[[nodiscard]] bool is_blk(TextFormat f) {
+  return f == TextFormat::kBlkparse || f == TextFormat::kFtraceBlk || f == TextFormat::kBlktrace;
+}
 
 std::optional<uint32_t> parse_device_option(const ImportOptions& o) {
   if (o.device.empty()) return std::nullopt;
@@ -99,12 +106,20 @@ void setup_placement(const ImportOptions& o, Placement& p) {
 std::string base_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 // Header metadata known before parsing.
-TraceMeta make_meta(const ImportOptions& o, const std::string& source, const Placement& p) {
+TraceMeta make_meta(const ImportOptions& o, std::span<const std::string> sources, const Placement& p) {
   TraceMeta meta;
   meta.sector_bytes = kSectorBytes;
   meta.kv = {{"source", std::string(format_name(o.format))},
-             {"source_file", base_name(source)},
+             {"source_file", base_name(sources.front())},
              {"converted_by", "ftlsim convert"}};
+  if (sources.size() > 1) {
+    std::string names;
+    for (const std::string& f : sources) {
+      if (!names.empty()) names += ' ';
+      names += base_name(f);
+    }
+    meta.kv.emplace_back("source_files", names);
+  }
   if (!o.device.empty()) meta.kv.emplace_back("device", o.device);
   if (is_blk(o.format)) meta.kv.emplace_back("action", std::string(1, static_cast<char>(o.action)));
   if (!o.blk_format.empty()) meta.kv.emplace_back("blk_format", o.blk_format);
@@ -183,16 +198,27 @@ void check_devices(const ImportOptions& o, const std::string& source, const std:
   }
 }
 
-void run(const ImportOptions& o, std::string_view text, const std::string& source, Placement& p,
-         detail::RecordSink& sink, ImportSummary& s) {
+// Every format reads one input; blktrace, its per-CPU files.
+void check_input_count(const ImportOptions& o, size_t inputs) {
+  if (inputs == 0) throw InputError("no input file");
+  if (inputs > 1 && o.format != TextFormat::kBlktrace) {
+    throw InputError(say("`from` {} reads one input file, not {}", format_name(o.format), inputs));
+  }
+}
+
+void run(const ImportOptions& o, std::span<const std::string_view> texts, std::span<const std::string> sources,
+         Placement& p, detail::RecordSink& sink, ImportSummary& s) {
+  check_input_count(o, texts.size());
   const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
   const std::vector<MarkerPoint> markers =
       o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
   detail::DeviceTally devices;
-  DriveContext ctx{text, &source, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers, &devices};
+  DriveContext ctx{texts.front(), &sources.front(), texts, sources, &o,
+                   device,        &p.placer,        &sink, &s,      o.markers.empty() ? nullptr : &markers,
+                   &devices};
   kFormats[static_cast<size_t>(o.format)].run(ctx);
   s.devices = devices.sorted();
-  check_devices(o, source, device, s);
+  check_devices(o, sources.front(), device, s);
   if (p.hints) {
     s.hint_rows = p.hints->rows();
     s.hint_bad_lines = p.hints->bad_lines();
@@ -219,11 +245,13 @@ void append_to_writer(void* ctx, std::span<const Record> records) {
   for (const Record& r : records) w->append(r);
 }
 
-ParsedTrace parse_with(std::string_view text, const std::string& source, const ImportOptions& options, Placement& p) {
+ParsedTrace parse_with(std::span<const std::string_view> texts, std::span<const std::string> sources,
+                       const ImportOptions& options, Placement& p) {
   ParsedTrace out;
-  out.meta = make_meta(options, source, p);
+  check_input_count(options, texts.size());
+  out.meta = make_meta(options, sources, p);
   detail::RecordSink sink(&append_to_vector, &out.records);
-  run(options, text, source, p, sink, out.summary);
+  run(options, texts, sources, p, sink, out.summary);
   add_result_meta(options, p, out.summary, out.meta);
   return out;
 }
@@ -278,25 +306,41 @@ std::string device_list(TextFormat format, const std::vector<std::pair<uint32_t,
 std::string_view format_name(TextFormat format) { return kFormats[static_cast<size_t>(format)].name; }
 
 ParsedTrace parse_text_trace(std::string_view text, const std::string& source_name, const ImportOptions& options) {
+  return parse_trace_files(std::span<const std::string_view>(&text, 1), std::span<const std::string>(&source_name, 1),
+                           options);
+}
+
+ParsedTrace parse_trace_files(std::span<const std::string_view> texts, std::span<const std::string> source_names,
+                              const ImportOptions& options) {
+  if (texts.size() != source_names.size()) throw std::invalid_argument("parse_trace_files: one name per text");
   Placement p;
   setup_placement(options, p);
-  return parse_with(text, source_name, options, p);
+  return parse_with(texts, source_names, options, p);
 }
 
 namespace {
 
 // The text file `in` converted into the FtrWriter `make(meta)` creates.
 template <class MakeWriter>
-ImportSummary import_with(const std::string& in, const ImportOptions& options, MakeWriter make) {
+ImportSummary import_with(std::span<const std::string> ins, const ImportOptions& options, MakeWriter make) {
+  check_input_count(options, ins.size());
   (void)parse_device_option(options);  // option errors before any file is touched
   Placement p;
   setup_placement(options, p);
-  const MappedText input(in);
+  std::vector<std::unique_ptr<MappedText>> inputs;
+  std::vector<std::string_view> texts;
+  for (const std::string& in : ins) {
+    inputs.push_back(std::make_unique<MappedText>(in));
+    texts.push_back(inputs.back()->text());
+  }
+  const auto check_intact = [&inputs] {
+    for (const auto& input : inputs) input->check_intact();
+  };
   if (p.hints || options.merge_devices) {
     // The match counts and the device list go into the header, which is
     // sized before the first record is written: parse first, then write.
-    const ParsedTrace parsed = parse_with(input.text(), in, options, p);
-    input.check_intact();
+    const ParsedTrace parsed = parse_with(texts, ins, options, p);
+    check_intact();
     FtrWriter writer = make(parsed.meta);
     ImportSummary summary = parsed.summary;
     SpannedWriter out{&writer, &summary.span};
@@ -305,11 +349,11 @@ ImportSummary import_with(const std::string& in, const ImportOptions& options, M
     return summary;
   }
   ImportSummary summary;
-  FtrWriter writer = make(make_meta(options, in, p));
+  FtrWriter writer = make(make_meta(options, ins, p));
   SpannedWriter out{&writer, &summary.span};
   detail::RecordSink sink(&append_to_writer, &out);
-  run(options, input.text(), in, p, sink, summary);
-  input.check_intact();  // before the output appears
+  run(options, texts, ins, p, sink, summary);
+  check_intact();  // before the output appears
   writer.finish();
   return summary;
 }
@@ -318,11 +362,16 @@ ImportSummary import_with(const std::string& in, const ImportOptions& options, M
 
 ImportSummary import_text_trace(const std::string& in, const std::string& out, const ImportOptions& options,
                                 Existing existing) {
-  return import_with(in, options, [&](TraceMeta meta) { return FtrWriter(out, std::move(meta), existing); });
+  return import_with(std::span<const std::string>(&in, 1), options,
+                     [&](TraceMeta meta) { return FtrWriter(out, std::move(meta), existing); });
 }
 
 ImportSummary import_text_trace(const std::string& in, OutputFile out, const ImportOptions& options) {
-  return import_with(in, options, [&](TraceMeta meta) { return FtrWriter(std::move(out), std::move(meta)); });
+  return import_text_trace(std::span<const std::string>(&in, 1), std::move(out), options);
+}
+
+ImportSummary import_text_trace(std::span<const std::string> ins, OutputFile out, const ImportOptions& options) {
+  return import_with(ins, options, [&](TraceMeta meta) { return FtrWriter(std::move(out), std::move(meta)); });
 }
 
 }  // namespace ftlsim::trace

@@ -8,6 +8,7 @@
 //   alibaba     Alibaba block traces (device_id,opcode,offset,length,timestamp_us)
 //   tencent     Tencent CBS (timestamp_s,offset,size,iotype,volume; sectors)
 //   csv         any CSV with a header, mapped by --columns / --op-map
+//   blktrace    blktrace's binary per-CPU files (struct blk_io_trace records)
 //
 // Placement IDs come from one source per import: a constant, a pid map
 // (process name, process id, LBA range), or a write-hint log joined by
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,13 +37,13 @@
 
 namespace ftlsim::trace {
 
-enum class TextFormat : uint8_t { kDiskSim, kBlkparse, kFtraceBlk, kMsr, kAlibaba, kTencent, kCsv };
-inline constexpr size_t kTextFormatCount = 7;
+enum class TextFormat : uint8_t { kDiskSim, kBlkparse, kFtraceBlk, kMsr, kAlibaba, kTencent, kCsv, kBlktrace };
+inline constexpr size_t kTextFormatCount = 8;
 
 // The --from name of a format ("blkparse", "ftrace-blk", ...).
 [[nodiscard]] std::string_view format_name(TextFormat format);
 
-// Which blktrace event becomes a record (blkparse, ftrace-blk): a request is
+// Which blktrace event becomes a record (blkparse, ftrace-blk, blktrace): a request is
 // queued (Q), issued to the driver (D) and completed (C); importing one kind
 // counts each request once.
 enum class BlkAction : char { kQueue = 'Q', kIssue = 'D', kComplete = 'C' };
@@ -174,6 +176,11 @@ struct ParsedTrace {
 [[nodiscard]] ParsedTrace parse_text_trace(std::string_view text, const std::string& source_name,
                                            const ImportOptions& options);
 
+// The same for several inputs (blktrace's per-CPU files; every other
+// format reads one), named by `source_names`, one per text.
+[[nodiscard]] ParsedTrace parse_trace_files(std::span<const std::string_view> texts,
+                                            std::span<const std::string> source_names, const ImportOptions& options);
+
 // Converts the file `in` into the .ftr file `out`, written atomically
 // (an existing regular file is replaced unless `existing` is kRefuse; see
 // core/atomic_file.h). On any throw `out` is left as it was and no
@@ -183,5 +190,7 @@ ImportSummary import_text_trace(const std::string& in, const std::string& out, c
 // The same into the output file `out`, opened and checked (OutputFile:
 // `convert -o`): written into the folder that was checked.
 ImportSummary import_text_trace(const std::string& in, OutputFile out, const ImportOptions& options);
+// The files `ins` (several only for blktrace's per-CPU files) into `out`.
+ImportSummary import_text_trace(std::span<const std::string> ins, OutputFile out, const ImportOptions& options);
 
 }  // namespace ftlsim::trace

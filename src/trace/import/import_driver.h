@@ -55,9 +55,10 @@ enum class LineKind : uint8_t {
 
 // Counts a malformed line or throws once the limit is passed: the one
 // message format for every importer.
+// `unit` names what `line_no` counts (records in a binary format).
 inline void on_bad_line(const std::string& source, uint64_t line_no, const std::string& why, uint64_t skip_bad,
                         uint64_t& bad_lines, uint64_t* first_bad_line = nullptr,
-                        std::string* first_bad_reason = nullptr) {
+                        std::string* first_bad_reason = nullptr, std::string_view unit = "line") {
   if (bad_lines < skip_bad) {
     if (bad_lines == 0 && first_bad_line != nullptr) {
       *first_bad_line = line_no;
@@ -67,10 +68,10 @@ inline void on_bad_line(const std::string& source, uint64_t line_no, const std::
     return;
   }
   if (skip_bad > 0) {
-    throw InputError(
-        fmt::format("{}: line {}: {} (the limit of {} malformed lines is reached)", source, line_no, why, skip_bad));
+    throw InputError(fmt::format("{}: {} {}: {} (the limit of {} malformed {}s is reached)", source, unit, line_no, why,
+                                 skip_bad, unit));
   }
-  throw InputError(fmt::format("{}: line {}: {}", source, line_no, why));
+  throw InputError(fmt::format("{}: {} {}: {}", source, unit, line_no, why));
 }
 
 // Records leave the driver in chunks, through one indirect call per chunk.
@@ -186,6 +187,10 @@ using Placer = std::variant<ConstantPlacer, MapPlacer, HintPlacer>;
 struct DriveContext {
   std::string_view text;
   const std::string* source = nullptr;  // for messages
+  // Every input file's bytes and name; `text` and `source` are the first's.
+  // Only a binary format (blktrace's per-CPU files) takes more than one.
+  std::span<const std::string_view> texts;
+  std::span<const std::string> sources;
   const ImportOptions* options = nullptr;
   std::optional<uint32_t> device;  // parsed --device
   Placer* placer = nullptr;
@@ -258,6 +263,70 @@ class MarkerMerger {
   int64_t offset_ns_ = 0;
 };
 
+// What every format does with a request it parsed, in input order: counts
+// its device, applies the device filter, rebases its time, places it, merges
+// the sidecar markers before it and pushes the record.
+template <class P>
+class EventWriter {
+ public:
+  EventWriter(P& placer, const DriveContext& ctx, bool rebase)
+      : placer_(placer),
+        ctx_(ctx),
+        s_(*ctx.summary),
+        markers_(ctx.markers, ctx.options->markers_offset_ns),
+        rebase_(rebase) {}
+
+  void write(const Event& ev) {
+    ctx_.devices->add(ev.dev);
+    if (ctx_.device && ev.dev != *ctx_.device) {
+      ++s_.filtered;
+      return;
+    }
+    if (s_.records > 0 && ev.time_ns < last_) ++s_.backwards_timestamps;
+    last_ = ev.time_ns;
+    Record r{};
+    if (rebase_) {
+      if (!have_base_) {
+        have_base_ = true;
+        base_ = ev.time_ns;
+      }
+      if (ev.time_ns >= base_) {
+        r.time_ns = ev.time_ns - base_;
+      } else {
+        r.time_ns = 0;
+        ++s_.before_first;
+      }
+    } else {
+      r.time_ns = ev.time_ns;
+    }
+    r.lba = ev.lba;
+    r.sectors = ev.sectors;
+    r.op = static_cast<uint8_t>(ev.op);
+    r.flags = 0;
+    r.pid = placer_.place(ev);
+    markers_.before(ev.time_ns, rebase_, base_, s_.records == s_.markers, *ctx_.sink, s_);
+    ++s_.ops[static_cast<size_t>(ev.op)];
+    ++s_.records;
+    ctx_.sink->push(r);
+  }
+
+  // After the last request: the markers left, and the placer's counts.
+  void finish() {
+    markers_.finish(rebase_, base_, *ctx_.sink, s_);
+    placer_.report(s_);
+  }
+
+ private:
+  P& placer_;
+  const DriveContext& ctx_;
+  ImportSummary& s_;
+  MarkerMerger markers_;
+  bool rebase_;
+  bool have_base_ = false;
+  uint64_t base_ = 0;
+  uint64_t last_ = 0;
+};
+
 template <class Parser, class P>
 void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   ImportSummary& s = *ctx.summary;
@@ -266,12 +335,8 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   std::string why;
   std::string_view line;
   Event ev;
-  bool have_base = false;
-  uint64_t base = 0;
-  uint64_t last = 0;
-  MarkerMerger markers(ctx.markers, ctx.options->markers_offset_ns);
+  EventWriter<P> out(placer, ctx, Parser::kRebaseTime && !ctx.options->keep_time);
   ProgressLine* const progress = ctx.options->progress;
-  const bool rebase = Parser::kRebaseTime && !ctx.options->keep_time;
   while (cursor.next(line)) {
     if (progress != nullptr && (cursor.line_no() & (kProgressBatch - 1)) == 0) [[unlikely]] {
       progress->set(cursor.pos());
@@ -293,42 +358,11 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
       cursor.skip_overlong();  // skipped (--skip-bad): on to its end
       continue;
     }
-    ctx.devices->add(ev.dev);
-    if (ctx.device && ev.dev != *ctx.device) {
-      ++s.filtered;
-      continue;
-    }
-    if (s.records > 0 && ev.time_ns < last) ++s.backwards_timestamps;
-    last = ev.time_ns;
-    Record r{};
-    if (rebase) {
-      if (!have_base) {
-        have_base = true;
-        base = ev.time_ns;
-      }
-      if (ev.time_ns >= base) {
-        r.time_ns = ev.time_ns - base;
-      } else {
-        r.time_ns = 0;
-        ++s.before_first;
-      }
-    } else {
-      r.time_ns = ev.time_ns;
-    }
-    r.lba = ev.lba;
-    r.sectors = ev.sectors;
-    r.op = static_cast<uint8_t>(ev.op);
-    r.flags = 0;
-    r.pid = placer.place(ev);
-    markers.before(ev.time_ns, rebase, base, s.records == s.markers, *ctx.sink, s);
-    ++s.ops[static_cast<size_t>(ev.op)];
-    ++s.records;
-    ctx.sink->push(r);
+    out.write(ev);
   }
-  markers.finish(rebase, base, *ctx.sink, s);
+  out.finish();
   if (progress != nullptr) progress->set(ctx.text.size());
   s.lines = cursor.line_no();
-  placer.report(s);
 }
 
 // Runs `parser` over the context's text with its placement-ID source: the one
@@ -353,6 +387,7 @@ void run_msr(const DriveContext& ctx);
 void run_alibaba(const DriveContext& ctx);
 void run_tencent(const DriveContext& ctx);
 void run_csv(const DriveContext& ctx);
+void run_blktrace(const DriveContext& ctx);
 
 // Whether the first line of a CSV file is a header: its first field starts
 // with a letter where data would have a number.

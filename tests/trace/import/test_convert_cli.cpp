@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "blktrace_records.h"
 #include "cli/cli_run.h"
 #include "test_util.h"
 #include "trace/ftr_reader.h"
@@ -82,7 +83,7 @@ TEST_CASE("convert: unknown formats and options that do not apply", "[trace][cli
   const auto unknown = run_ftlsim("convert --from iostat " + fixture("small.msr") + " -o " + out);
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.output, Contains("--from iostat: unknown input format; supported: disksim, blkparse, "
-                                      "ftrace-blk, msr, alibaba, tencent, csv"));
+                                      "ftrace-blk, msr, alibaba, tencent, csv, blktrace"));
   const std::pair<std::string, std::string> cases[] = {
       {"--from msr --action Q", "--action does not apply to --from msr"},
       {"--from msr --device 1", "--device does not apply to --from msr"},
@@ -110,6 +111,42 @@ TEST_CASE("convert: unknown formats and options that do not apply", "[trace][cli
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.output, Contains("ftrace-blk") && Contains("alibaba") && Contains("--hint-map") &&
                               Contains("docs/trace_format.md"));
+}
+
+TEST_CASE("convert blktrace: per-CPU files in, one trace out, other formats take one file", "[trace][cli]") {
+  namespace bt = ftlsim::trace::test::blktrace;
+  TempDir dir;
+  const std::string cpu0 = dir.file("sdb.blktrace.0");
+  const std::string cpu1 = dir.file("sdb.blktrace.1");
+  const uint32_t issue_write = __BLK_TA_ISSUE | bt::tc(BLK_TC_ISSUE | BLK_TC_WRITE);
+  write_bytes(cpu0, bt::file_of({{1'000, 0, 7, issue_write, 0, 4096}, {3'000, 0, 7, issue_write, 16, 8192}}));
+  write_bytes(cpu1, bt::file_of({{2'000, 1, 8, issue_write, 8, 4096}}));
+  const std::string out = dir.file("sdb.ftr");
+  const auto r = run_ftlsim("convert --from blktrace " + cpu0 + " " + cpu1 + " -o " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains(cpu0 + " and 1 more file -> " + out + ": 3 records written (3 writes") &&
+                           Contains("0 bad records skipped"));
+  const FtrReader reader(out);
+  REQUIRE(reader.size() == 3);
+  CHECK(reader.records()[1].lba == 8);  // CPU 1's request between CPU 0's two
+  CHECK(reader.records()[1].time_ns == 1'000);
+  CHECK(reader.meta().get("source_files") == "sdb.blktrace.0 sdb.blktrace.1");
+
+  const std::string bad = dir.file("bad.blktrace.0");
+  write_bytes(bad, bt::file_of({{1'000, 0, 7, issue_write, 0, 4096}}) +
+                       "not blktrace: more than 48 bytes of text, read as a header\n");
+  const auto damaged = run_ftlsim("convert --from blktrace " + bad + " -o " + dir.file("bad.ftr"));
+  CHECK(damaged.exit_code == 2);
+  CHECK(line_count(damaged.output) == 1);
+  CHECK_THAT(damaged.output, Contains(bad + ": record 2 (byte 48): magic 0x20746f6e is not blktrace's"));
+  CHECK_FALSE(fs::exists(dir.file("bad.ftr")));
+
+  const auto two = run_ftlsim("convert --from msr " + fixture("small.msr") + " " + fixture("small.msr") + " -o " +
+                              dir.file("m.ftr"));
+  CHECK(two.exit_code == 2);
+  CHECK_THAT(two.output, Contains("--from msr reads one input file, not 2 (only blktrace takes several"));
+  CHECK_FALSE(fs::exists(dir.file("m.ftr")));
 }
 
 TEST_CASE("convert with --hints reports the match counts", "[trace][cli]") {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/dump_csv.h"
 #include "cli/path_option.h"
 #include "cli/standard_streams.h"
 #include "core/atomic_file.h"
@@ -33,8 +34,6 @@ namespace ftlsim::cli {
 namespace {
 
 using trace::Op;
-
-inline constexpr std::string_view kDumpHeader = "time,op,lba,length,pid\n";
 
 struct DumpArgs {
   std::string trace;
@@ -122,7 +121,8 @@ void write_dump(const trace::FtrReader& reader, const DumpFilter& f, std::FILE* 
   const std::span<const trace::Record> records = reader.records();
   const uint64_t scale = reader.meta().sector_bytes / kSectorBytes;
   fmt::memory_buffer buf;
-  buf.append(kDumpHeader);
+  buf.append(kDumpCsvHeader);
+  buf.push_back('\n');
   // Standard output is checked (cli/standard_streams.h): once a write to it
   // failed (the reader left: `| head`), nothing more is formatted, and
   // main() reports the failure, or for a closed pipe nothing.

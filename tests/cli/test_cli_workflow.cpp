@@ -107,6 +107,13 @@ TEST_CASE("dump -> convert --keep-time gives the records back byte for byte", "[
     INFO(c.output);
     REQUIRE(c.exit_code == 0);
     CHECK(record_bytes(back) == record_bytes(trace));
+    // Without --columns, dump's header gives the columns, and its times are kept.
+    const std::string plain = tmp.file(name + ".plain.ftr");
+    const RunResult p = run_ftlsim("convert --from csv " + csv + " -o " + plain + " --no-progress");
+    INFO(p.output);
+    REQUIRE(p.exit_code == 0);
+    CHECK_THAT(p.output, Contains("columns and times of ftlsim dump's CSV"));
+    CHECK(record_bytes(plain) == record_bytes(trace));
     // And the CSV of the converted trace is the same CSV.
     REQUIRE(run_ftlsim("dump " + back + " -o " + csv + ".2").exit_code == 0);
     CHECK(slurp(csv + ".2") == slurp(csv));

@@ -90,7 +90,7 @@ TEST_CASE("convert: unknown formats and options that do not apply", "[trace][cli
       {"--from blkparse --disk 1", "--disk does not apply to --from blkparse"},
       {"--from tencent --columns lba=a,length=b", "--columns does not apply to --from tencent"},
       {"--from csv", "--from csv needs --columns"},
-      {"--from csv", "for a CSV from ftlsim dump: --columns time=time,lba=lba,length=length,op=op,pid=pid --keep-time"},
+      {"--from csv", "(a CSV from ftlsim dump, with the header time,op,lba,length,pid, needs none)"},
       {"--from blkparse --action X", "--action X: expected Q (queued), D (issued) or C (completed)"},
       {"--from blkparse --device 8", "--device 8: expected MAJ,MIN or MAJ:MIN"},
       {"--from blkparse --pid 1 --pid-map m", "--pid, --pid-map and --hints are alternatives"},

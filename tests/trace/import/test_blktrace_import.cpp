@@ -213,3 +213,26 @@ TEST_CASE("only blktrace reads several files", "[trace][unit][blktrace]") {
   CHECK_THAT(files_error({"1 0 0 8 0\n", "1 0 0 8 0\n"}, options_for(TextFormat::kDiskSim)),
              Contains("disksim reads one input file, not 2"));
 }
+
+TEST_CASE("blktrace: a write-hint log joins on the records' device, sectors and time", "[trace][unit][blktrace]") {
+  TempDir dir;
+  const std::string log = dir.file("hints.csv");
+  // The write at 5 us, sector 2048 on 8,16: hint 3 (and hint 4 on 8,32, which
+  // must not match); the FWFS write at 2.01 ms, sector 8192: hint 2, 1 ms late.
+  write_bytes(log,
+              "time_ns,dev,sector,sectors,hint,stream,ino,pid,comm\n"
+              "5000,8:32,2048,8,4,0,1,1,x\n"
+              "5100,8:16,2048,8,3,0,1,1,x\n"
+              "3010000,8:16,8192,16,2,0,1,1,x\n");
+  ImportOptions o = bin();
+  o.placement.hints = log;
+  o.placement.hint_tolerance_ns = 2'000'000;
+  const std::vector<std::string> files = {file_of(kCpu0), file_of(kCpu1), file_of(kCpu2), file_of(kCpu3)};
+  const ParsedTrace p = parse_files(files, o);
+  std::vector<Record> want = kIssued;
+  want[0].pid = 3;
+  want[3].pid = 2;
+  CHECK_RECORDS(p.records, want);
+  CHECK(p.summary.hint_matched == 2);
+  CHECK(p.summary.hint_unmatched == 1);  // the write at 5 ms
+}

@@ -127,6 +127,7 @@ def main():
     write("blktrace", "truncated", b"".join(recs)[:100])
     write("blktrace", "version8", recs[2] + blk(6, 0, 9, issue_w, 8, 4096, magic=0x65617408))
     write("blktrace", "overflow", recs[2] + blk(6, 0, 9, issue_w, 2**64 - 2, 4096) + recs[5])
+    write("blktrace", "kernel_capture", data("loop0.blktrace.1"))
     write("blktrace", "discard_flush", blk(1, 0, 1, 7 | (0x2040 << 16), 0, 1 << 20) + blk(2, 0, 1, 7 | (0x44 << 16), 0, 0))
 
     # msr, alibaba, tencent

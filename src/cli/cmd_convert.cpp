@@ -261,8 +261,37 @@ bool use_dump_columns(const std::string& in, trace::ImportOptions& o) {
   return true;
 }
 
-void run_convert(const ConvertRequest& req, CLI::App& app) {
-  const Importer& importer = find_importer(req.from);
+// blktrace's per-CPU files named as `blkparse -i NAME` names them: NAME, when
+// no such file exists, stands for every NAME.blktrace.<cpu> beside it (in
+// CPU order). Any other input list is returned as given.
+std::vector<std::string> blktrace_inputs(const std::vector<std::string>& ins) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (ins.size() != 1 || fs::symlink_status(ins[0], ec).type() != fs::file_type::not_found) return ins;
+  const fs::path name(ins[0]);
+  const fs::path dir = name.has_parent_path() ? name.parent_path() : fs::path(".");
+  const std::string prefix = name.filename().string() + ".blktrace.";
+  std::vector<std::pair<uint64_t, std::string>> found;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string file = it->path().filename().string();
+    if (file.size() <= prefix.size() || file.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string_view cpu = std::string_view(file).substr(prefix.size());
+    uint64_t n = 0;
+    std::string why;
+    if (!trace::scan::parse_uint(cpu, "cpu", n, why)) continue;
+    found.emplace_back(n, (name.has_parent_path() ? (dir / file).string() : file));
+  }
+  if (found.empty()) return ins;  // the import names the missing file
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (auto& [cpu, path] : found) out.push_back(std::move(path));
+  return out;
+}
+
+void run_convert(const ConvertRequest& given, CLI::App& app) {
+  const Importer& importer = find_importer(given.from);
+  ConvertRequest req = given;
+  if (importer.format == trace::TextFormat::kBlktrace) req.ins = blktrace_inputs(req.ins);
   trace::ImportOptions options = import_options(req, importer, app);
   if (req.ins.size() > 1 && importer.format != trace::TextFormat::kBlktrace) {
     throw InputError(
@@ -373,7 +402,9 @@ Command add_convert_command(CLI::App& root) {
     return s + "\nEvery format, option and placement source is described in docs/trace_format.md.";
   }());
   app->add_option("--from", req->from, "Input format (see below)")->required();
-  app->add_option("input", req->ins, "Input trace file (blktrace: every per-CPU file of the capture)")->required();
+  app->add_option("input", req->ins,
+                  "Input trace file (blktrace: every per-CPU file of the capture, or DEV for every DEV.blktrace.N)")
+      ->required();
   add_output_path_option(*app, "-o,--out,--output", req->out, "Output .ftr file", "-o", "file")
       ->required()
       ->type_name("FILE");

@@ -17,6 +17,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The records of a .ftr file, as bytes.
+std::string record_bytes_of(const std::string& path) {
+  const FtrReader r(path);
+  const auto recs = r.records();
+  return {reinterpret_cast<const char*>(recs.data()), recs.size_bytes()};
+}
+
 size_t line_count(const std::string& s) {
   size_t n = 0;
   for (const char c : s) n += c == '\n' ? 1 : 0;
@@ -132,6 +139,14 @@ TEST_CASE("convert blktrace: per-CPU files in, one trace out, other formats take
   CHECK(reader.records()[1].lba == 8);  // CPU 1's request between CPU 0's two
   CHECK(reader.records()[1].time_ns == 1'000);
   CHECK(reader.meta().get("source_files") == "sdb.blktrace.0 sdb.blktrace.1");
+
+  // As `blkparse -i sdb`: a name that is no file stands for its per-CPU files.
+  const std::string by_name = dir.file("by-name.ftr");
+  const auto named = run_ftlsim("convert --from blktrace " + dir.file("sdb") + " -o " + by_name);
+  INFO(named.output);
+  REQUIRE(named.exit_code == 0);
+  CHECK_THAT(named.output, Contains(cpu0 + " and 1 more file -> " + by_name + ": 3 records written"));
+  CHECK(record_bytes_of(by_name) == record_bytes_of(out));
 
   const std::string bad = dir.file("bad.blktrace.0");
   write_bytes(bad, bt::file_of({{1'000, 0, 7, issue_write, 0, 4096}}) +

@@ -4,7 +4,6 @@
 #include <linux/blktrace_api.h>
 
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -26,36 +25,35 @@ struct Ev {
 
 inline uint32_t tc(uint32_t categories) { return BLK_TC_ACT(categories); }
 
-inline std::string bytes_of(const Ev& e, bool swap = false) {
-  blk_io_trace t{};
-  t.magic = e.magic;
-  t.time = e.time;
-  t.sector = e.sector;
-  t.bytes = e.bytes;
-  t.action = e.action;
-  t.pid = e.pid;
-  t.device = e.device;
-  t.cpu = e.cpu;
-  t.pdu_len = static_cast<uint16_t>(e.pdu.size());
-  if (swap) {
-    t.magic = __builtin_bswap32(t.magic);
-    t.time = __builtin_bswap64(t.time);
-    t.sector = __builtin_bswap64(t.sector);
-    t.bytes = __builtin_bswap32(t.bytes);
-    t.action = __builtin_bswap32(t.action);
-    t.pid = __builtin_bswap32(t.pid);
-    t.device = __builtin_bswap32(t.device);
-    t.cpu = __builtin_bswap32(t.cpu);
-    t.pdu_len = __builtin_bswap16(t.pdu_len);
-  }
-  std::string out(sizeof t, '\0');
-  std::memcpy(out.data(), &t, sizeof t);
+// The record's bytes, each field written out in the byte order asked for
+// (as linux/blktrace_api.h lays them out: no padding, 48 bytes), then the
+// payload.
+inline std::string bytes_of(const Ev& e, bool big_endian = false) {
+  std::string out;
+  const auto put = [&out, big_endian](uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) {
+      const int shift = 8 * (big_endian ? bytes - 1 - i : i);
+      out.push_back(static_cast<char>((v >> shift) & 0xFF));
+    }
+  };
+  put(e.magic, 4);
+  put(0, 4);  // sequence
+  put(e.time, 8);
+  put(e.sector, 8);
+  put(e.bytes, 4);
+  put(e.action, 4);
+  put(e.pid, 4);
+  put(e.device, 4);
+  put(e.cpu, 4);
+  put(0, 2);  // error
+  put(e.pdu.size(), 2);
+  static_assert(sizeof(blk_io_trace) == 48);
   return out + e.pdu;
 }
 
-inline std::string file_of(const std::vector<Ev>& evs, bool swap = false) {
+inline std::string file_of(const std::vector<Ev>& evs, bool big_endian = false) {
   std::string out;
-  for (const Ev& e : evs) out += bytes_of(e, swap);
+  for (const Ev& e : evs) out += bytes_of(e, big_endian);
   return out;
 }
 

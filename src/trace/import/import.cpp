@@ -332,6 +332,11 @@ ImportSummary import_with(std::span<const std::string> ins, const ImportOptions&
   for (const std::string& in : ins) {
     inputs.push_back(std::make_unique<MappedText>(in));
     texts.push_back(inputs.back()->text());
+    for (size_t i = 0; i + 1 < inputs.size(); ++i) {  // its records would be read twice
+      if (inputs[i]->identity() == inputs.back()->identity()) {
+        throw InputError(fmt::format("{}: the same file as the input {}; give each file once", in, ins[i]));
+      }
+    }
   }
   const auto check_intact = [&inputs] {
     for (const auto& input : inputs) input->check_intact();

@@ -25,6 +25,9 @@ class MappedText {
     return map_ == nullptr ? std::string_view() : std::string_view(static_cast<const char*>(map_), size_);
   }
 
+  // The mapped file's device and inode (whatever its path names by now).
+  [[nodiscard]] FileIdentity identity() const { return file_.identity(); }
+
   // Throws InputError when the file shrank or changed since it was mapped
   // (what was parsed may be zeros or a mix of two versions). Importers call
   // it after parsing, before their output is committed.

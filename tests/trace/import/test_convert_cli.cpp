@@ -148,6 +148,13 @@ TEST_CASE("convert blktrace: per-CPU files in, one trace out, other formats take
   CHECK_THAT(named.output, Contains(cpu0 + " and 1 more file -> " + by_name + ": 3 records written"));
   CHECK(record_bytes_of(by_name) == record_bytes_of(out));
 
+  // A file given twice (here by two names) would import its records twice.
+  const auto twice = run_ftlsim("convert --from blktrace " + cpu0 + " " + cpu1 + " " + dir.path().string() +
+                                "/./sdb.blktrace.0 -o " + dir.file("twice.ftr"));
+  CHECK(twice.exit_code == 2);
+  CHECK_THAT(twice.output, Contains("/./sdb.blktrace.0: the same file as the input " + cpu0 + "; give each file once"));
+  CHECK_FALSE(fs::exists(dir.file("twice.ftr")));
+
   const std::string bad = dir.file("bad.blktrace.0");
   write_bytes(bad, bt::file_of({{1'000, 0, 7, issue_write, 0, 4096}}) +
                        "not blktrace: more than 48 bytes of text, read as a header\n");

@@ -268,3 +268,20 @@ TEST_CASE("blktrace: a real capture imports as blkparse's text of it", "[trace][
     }
   }
 }
+
+TEST_CASE("blktrace: marker sidecars merge on the records' own clock", "[trace][unit][blktrace]") {
+  TempDir dir;
+  const std::string sidecar = dir.file("markers.txt");
+  // Between the read (250 us) and the flush (1.001 ms), and after the last request.
+  write_bytes(sidecar, "600000 17\n9000000 18\n");
+  ImportOptions o = bin();
+  o.keep_time = false;  // times from the first record; the merge still compares source times
+  o.markers = sidecar;
+  const ParsedTrace p = parse_files({file_of(kCpu0), file_of(kCpu1), file_of(kCpu2), file_of(kCpu3)}, o);
+  std::vector<Record> want = shifted(kIssued, 5'000);
+  want.insert(want.begin() + 2, rec(600'000 - 5'000, Op::kMarker, 17, 0));
+  want.push_back(rec(9'000'000 - 5'000, Op::kMarker, 18, 0));
+  CHECK_RECORDS(p.records, want);
+  CHECK(p.summary.markers == 2);
+  CHECK(p.summary.markers_after_last == 1);
+}

@@ -166,6 +166,16 @@ class CsvParser {
         sep_(o.csv.separator),
         header_(o.csv.header),
         source_(source) {
+    // What a value missing from the map is told: the map's values.
+    constexpr size_t kShown = 12;
+    op_map_text_ = trim(o.csv.op_map).empty() ? "the default one: " : "";
+    constexpr size_t kLongest = 16;  // keeps the message one line
+    for (size_t i = 0; i < ops_.size() && i < kShown; ++i) {
+      const std::string_view v = ops_[i].value;
+      op_map_text_ += fmt::format("{}{}{}", i == 0 ? "" : ", ", scan::printable(v.substr(0, kLongest)),
+                                  v.size() > kLongest ? "..." : "");
+    }
+    if (ops_.size() > kShown) op_map_text_ += fmt::format(", ... ({} values)", ops_.size());
     if (!header_) {
       for (const Column& c : cols_) {
         if (c.used && !c.name.empty()) {
@@ -204,7 +214,7 @@ class CsvParser {
         }
       }
       if (hit == nullptr) {
-        why = fmt::format("op {} is not in the op map", quote(v));
+        why = fmt::format("op {} is not in the op map ({})", quote(v), op_map_text_);
         return LineKind::kBad;
       }
       switch (hit->action) {
@@ -320,6 +330,7 @@ class CsvParser {
   char sep_;
   bool header_;
   const std::string& source_;
+  std::string op_map_text_;
   size_t needed_ = 0;
 };
 

@@ -135,7 +135,18 @@ TEST_CASE("csv: --columns with units, --op-map with skip, pid column", "[trace][
 
   // Without --op-map the default map knows W/R/T/F but not X.
   CHECK_THAT(import_error(read_bytes(fixture("small.csv")), csv(kCsvColumns)),
-             Contains("mem: line 6: op 'X' is not in the op map"));
+             Contains("mem: line 6: op 'X' is not in the op map (the default one: w, write, r, read, t, trim, d, "
+                      "discard, f, flush, m, marker)"));
+  // With --op-map, its values (at most 12, each cut at 16 characters).
+  CHECK_THAT(import_error(read_bytes(fixture("small.csv")), csv(kCsvColumns, "W=write,R=read,T=trim,F=flush")),
+             Contains("mem: line 6: op 'X' is not in the op map (W, R, T, F)"));
+  CHECK_THAT(import_error("a,b,c\n0,8,x\n",
+                          csv("lba=a,length=b,op=c",
+                              "1=write,2=write,3=write,4=write,5=write,6=write,7=write,8=write,9=write,10=write,"
+                              "11=write,12=write,13=write,averyveryverylongvalue=read")),
+             Contains("op 'x' is not in the op map (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, ... (14 values))"));
+  CHECK_THAT(import_error("a,b,c\n0,8,x\n", csv("lba=a,length=b,op=c", "averyveryverylongvalue=read")),
+             Contains("op 'x' is not in the op map (averyveryverylon...)"));
 
   // Columns by number, no header, sectors and 4k units, seconds with decimals,
   // tab separator, no op column (all writes).

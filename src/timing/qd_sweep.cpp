@@ -18,7 +18,7 @@ QdRow qd_row(uint32_t qd, const TimingResult& t) {
   row.ops = std::string(op_filter_name(t.config.ops));
   const TimedRequests all = timed_requests(t);
   const LatencyHistogram& h = all.latency;
-  const uint64_t bytes = all.bytes;
+  const uint64_t bytes = all.data_bytes;
   row.count = h.count();
   row.qps = per_second(t, static_cast<double>(h.count()));
   row.mib_per_s = per_second(t, static_cast<double>(bytes)) / (1u << 20);

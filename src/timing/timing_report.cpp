@@ -35,7 +35,7 @@ TimedRequests timed_requests(const TimingResult& t) {
                         (t.config.ops == OpFilter::kWrite && k == static_cast<size_t>(HostOp::kWrite));
     if (!wanted) continue;
     r.latency.merge(t.ops[k].latency);
-    r.bytes += t.ops[k].bytes;
+    if (k != static_cast<size_t>(HostOp::kTrim)) r.data_bytes += t.ops[k].bytes;
   }
   return r;
 }

@@ -31,10 +31,11 @@ void write_timing_json(JsonWriter& j, const TimingResult& t);
 [[nodiscard]] double per_second(const TimingResult& t, double amount);
 
 // The host requests the run timed (those of its op filter: every type for
-// "all"), together: their latencies in one histogram, and their bytes.
+// "all"), together: their latencies in one histogram, and the bytes their
+// reads and writes move (a trim's range moves no data).
 struct TimedRequests {
   LatencyHistogram latency;
-  uint64_t bytes = 0;
+  uint64_t data_bytes = 0;
 };
 [[nodiscard]] TimedRequests timed_requests(const TimingResult& t);
 

@@ -38,6 +38,20 @@ void write_trace(const std::string& path, bool reads) {
   w.finish();
 }
 
+// The cells of the row of `csv` whose first cell is `first`.
+std::vector<std::string> csv_row(const std::string& csv, const std::string& first) {
+  size_t at = csv.find("\n" + first + ",");
+  std::vector<std::string> cells;
+  if (at == std::string::npos) return cells;
+  const std::string line = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
+  size_t start = 0;
+  for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    cells.push_back(line.substr(start, comma - start));
+  }
+  cells.push_back(line.substr(start));
+  return cells;
+}
+
 size_t lines(const std::string& s) {
   size_t n = 0;
   for (char ch : s) n += ch == '\n';
@@ -142,6 +156,42 @@ TEST_CASE("qd-sweep writes one row per queue depth and the knee", "[cli]") {
   CHECK(slurp(dir.file("q1/qd_sweep.csv")) == csv);
 }
 
+TEST_CASE("qd-sweep's MiB/s counts the bytes reads and writes move, not the ranges trims free", "[cli]") {
+  // 2000 writes of 4 KiB and 200 trims of 1 MiB: the writes' 7.8 MiB are
+  // the data; the trims' 200 MiB (a range freed, no transfer) were counted too.
+  test::TempDir dir("qd-trims");
+  const std::string tr = dir.file("t.ftr");
+  {
+    trace::TraceMeta meta;
+    meta.kv.emplace_back("source", "test_timing_cli");
+    trace::FtrWriter w(tr, meta);
+    uint64_t t = 0;
+    uint64_t x = 7;
+    const uint64_t mib_slots = test::kLogicalSlots / 256;  // 1 MiB ranges that fit
+    for (uint64_t i = 0; i < 2000; ++i) {
+      x = test::lcg_next(x);
+      w.append({t += 20'000, ((x >> 33) % test::kLogicalSlots) * 8, 8, 0, static_cast<uint8_t>(trace::Op::kWrite), 0});
+      if (i % 10 == 9) {
+        w.append({t += 20'000, ((x >> 40) % mib_slots) * 2048, 2048, 0, static_cast<uint8_t>(trace::Op::kTrim), 0});
+      }
+    }
+    w.finish();
+  }
+  const auto r = run_ftlsim("qd-sweep --trace " + tr + " " + test::kDevice + " --qd 1,8 --out " + dir.file("q"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = slurp(dir.file("q/qd_sweep.csv"));
+  for (const std::string qd : {"1", "8"}) {
+    const std::vector<std::string> row = csv_row(csv, "single," + qd);
+    INFO(csv);
+    REQUIRE(row.size() == 11);
+    // placement,qd,ops,count,qps,mib_per_s,...: MiB/s over QPS is bytes per request.
+    CHECK(row[3] == "2200");
+    const double bytes = std::stod(row[5]) * 1048576.0 / std::stod(row[4]) * 2200.0;
+    CHECK(bytes == Approx(2000.0 * 4096).epsilon(0.002));
+  }
+}
+
 TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of separate runs", "[cli]") {
   // Single and FDP latency across queue depths in one command.
   test::TempDir dir("qdsweep-placements");
@@ -172,24 +222,6 @@ TEST_CASE("qd-sweep over a list of placements: one CSV whose rows are those of s
   CHECK_THAT(bad.output,
              Catch::Contains("qd-sweep takes a list for --placement and --qd only; --gc-thres has 2 values"));
 }
-
-namespace {
-
-// The cells of the row of `csv` whose first cell is `first`.
-std::vector<std::string> csv_row(const std::string& csv, const std::string& first) {
-  size_t at = csv.find("\n" + first + ",");
-  std::vector<std::string> cells;
-  if (at == std::string::npos) return cells;
-  const std::string line = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
-  size_t start = 0;
-  for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
-    cells.push_back(line.substr(start, comma - start));
-  }
-  cells.push_back(line.substr(start));
-  return cells;
-}
-
-}  // namespace
 
 TEST_CASE("compare --timing: IOPS and latency rows equal those qd-sweep measures", "[cli]") {
   // compare takes --timing: its timed rows are the same closed-loop runs as

@@ -24,7 +24,7 @@ RecordSpan record_span(const TraceStats& s) {
   RecordSpan out;
   out.records = s.records;
   out.markers = s.ops[static_cast<size_t>(Op::kMarker)].records;
-  for (uint8_t op = 0; op < kOpCount; ++op) out.bytes += s.ops[op].bytes;
+  out.bytes = s.ops[static_cast<size_t>(Op::kRead)].bytes + s.ops[static_cast<size_t>(Op::kWrite)].bytes;
   out.min_time_ns = s.min_time_ns;
   out.max_time_ns = s.max_time_ns;
   return out;
@@ -41,11 +41,13 @@ std::string implausible_rate_warning(const std::string& path, const RecordSpan& 
   const std::optional<TraceRate> rate = trace_rate(s);
   if (!rate || (rate->requests_per_s <= kImplausibleIops && rate->bytes_per_s <= kImplausibleBytesPerS)) return {};
   const double mega = rate->requests_per_s * 1e-6;
+  const std::string requests = mega >= 1e4 ? fmt::format("{:.0f} M ", mega)
+                               : mega >= 1 ? fmt::format("{:.4g} M ", mega)
+                                           : fmt::format("{:.4g} ", rate->requests_per_s);
   return fmt::format(
-      "{}: {} requests in {} is {} M requests/s and {}/s, more than a device sustains; are the times in the "
+      "{}: {} requests in {} is {}requests/s and {}/s, more than a device sustains; are the times in the "
       "unit the conversion assumed?",
-      path, s.records - s.markers, span_text(s.max_time_ns - s.min_time_ns),
-      mega < 1e4 ? fmt::format("{:.4g}", mega) : fmt::format("{:.0f}", mega),
+      path, s.records - s.markers, span_text(s.max_time_ns - s.min_time_ns), requests,
       format_bytes(static_cast<uint64_t>(rate->bytes_per_s)));
 }
 

@@ -14,11 +14,13 @@ namespace ftlsim::trace {
 struct TraceStats;
 
 // What the rate is computed from: every record's time (markers too, as
-// `info` spans them), and the requests' count and bytes.
+// `info` spans them), the requests' count, and the bytes reads and writes
+// move (a trim's range moves none: mkfs discarding a whole device in a
+// second is no sign of a wrong time unit).
 struct RecordSpan {
   uint64_t records = 0;
   uint64_t markers = 0;
-  uint64_t bytes = 0;  // of every request (sectors x sector size)
+  uint64_t bytes = 0;  // of the reads and writes (sectors x sector size)
   uint64_t min_time_ns = 0;
   uint64_t max_time_ns = 0;
 
@@ -28,7 +30,7 @@ struct RecordSpan {
     ++records;
     if (r.op == static_cast<uint8_t>(Op::kMarker)) {
       ++markers;
-    } else {
+    } else if (r.op == static_cast<uint8_t>(Op::kRead) || r.op == static_cast<uint8_t>(Op::kWrite)) {
       bytes += uint64_t{r.sectors} * sector_bytes;
     }
   }

@@ -357,6 +357,23 @@ TEST_CASE("info and convert warn when the timestamps imply more than a device su
   REQUIRE(merged.exit_code == 0);
   CHECK_THAT(merged.output, Contains("ftlsim convert: warning: " + tmp.file("two.ftr") +
                                      ": 1000 requests in 999 ns is 1001 M requests/s"));
+  // A trim moves no data: mkfs discarding 1 TiB at the start of a 2 s
+  // capture is no sign of a wrong unit; a 1 TiB write in that time is.
+  for (const std::string op : {"trim", "write"}) {
+    const std::string csv = tmp.file(op + "-tib.csv");
+    put(csv, "time,op,lba,length,pid\n0," + op + ",0,2147483648,0\n1000000000,write,0,8,0\n2000000000,write,8,8,0\n");
+    const std::string ftr = tmp.file(op + "-tib.ftr");
+    const RunResult c = run_ftlsim("convert --from csv " + csv + " -o " + ftr + " --no-progress");
+    INFO(c.output);
+    REQUIRE(c.exit_code == 0);
+    const RunResult i = run_ftlsim("info --json " + ftr + " 2>/dev/null");
+    if (op == "trim") {
+      CHECK_THAT(c.output, !Contains("warning"));
+      CHECK_THAT(i.output, Contains("\"bytes_per_s\": 4096") && Contains("\"warnings\": []"));  // 8 KiB in 2 s
+    } else {
+      CHECK_THAT(c.output, Contains(": 3 requests in 2 s is 1.5 requests/s and 512.00 GiB/s, more than a device"));
+    }
+  }
 }
 
 TEST_CASE("a single run's --out holding another configuration's results is refused without --force", "[cli][out]") {

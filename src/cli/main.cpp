@@ -59,6 +59,15 @@ std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
     const std::string short_name = dash_o ? " (-o)" : "";
     return fmt::format("{}{} given {} times; give it once", option, short_name, what.substr(at + tag.size()));
   }
+  // An option given without its value ("--gc-thres: 1 required PCT missing").
+  const std::string need = ": 1 required ";
+  const std::string missing = " missing";
+  const size_t n = what.find(need);
+  if (n != std::string::npos && what.find(' ') > n && what.size() > n + need.size() + missing.size() &&
+      what.compare(what.size() - missing.size(), missing.size(), missing) == 0) {
+    const std::string type = what.substr(n + need.size(), what.size() - missing.size() - n - need.size());
+    return fmt::format("{} needs a value ({})", what.substr(0, n), type);
+  }
   return what;
 }
 

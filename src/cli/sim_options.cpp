@@ -262,6 +262,13 @@ std::vector<std::vector<std::string>> expand_settings(const ModelArgs& a) {
 
 void check_options_apply(const ModelArgs& a, const std::vector<std::vector<std::string>>& items,
                          const ModelArgs* common) {
+  // The one victim policy's own option, given where that policy never runs.
+  if (a.is_given("d-choices") && (common == nullptr || !common->is_given("d-choices"))) {
+    const std::vector<std::string>& victims = items.at(setting_index("victim"));
+    if (std::find(victims.begin(), victims.end(), "d-choice") == victims.end()) {
+      fmt::print(stderr, "ftlsim: warning: --d-choices applies only to --victim d-choice and changes no result here\n");
+    }
+  }
   for (const std::string& p : items.at(setting_index("placement"))) {
     if (fdp::parse_placement(p).kind != fdp::PlacementKind::kSingle) return;
   }

@@ -450,6 +450,30 @@ TEST_CASE("FDP device options given with single placement get a warning", "[cli]
   CHECK_THAT(run_ftlsim(run + " --ru-time-limit 1ms").output, !Contains("warning"));
 }
 
+TEST_CASE("a --d-choices given without --victim d-choice gets a warning", "[cli][options]") {
+  const TempDir tmp("d-choices");
+  const std::string t = tmp.file("t.ftr");
+  ftlsim::test::gen_uniform(t, "--logical 8M --writes 20000 --no-progress");
+  const std::string run = "--trace " + t + " " + kDevice;
+  const RunResult plain = run_ftlsim(run);
+  REQUIRE(plain.exit_code == 0);
+  const std::string waf = plain.output.substr(plain.output.find("WAF"), 20);
+  const RunResult greedy = run_ftlsim(run + " --d-choices 2");
+  INFO(greedy.output);
+  CHECK(greedy.exit_code == 0);
+  CHECK_THAT(greedy.output, Contains("ftlsim: warning: --d-choices applies only to --victim d-choice and changes no "
+                                     "result here") &&
+                                Contains(waf));  // and indeed the same WAF
+  // With d-choice it applies (2 candidates choose worse than 8): no warning, another WAF.
+  const RunResult two = run_ftlsim(run + " --victim d-choice --d-choices 2");
+  const RunResult eight = run_ftlsim(run + " --victim d-choice");
+  CHECK_THAT(two.output, !Contains("warning"));
+  CHECK(two.output.substr(two.output.find("WAF"), 20) != eight.output.substr(eight.output.find("WAF"), 20));
+  // A list holding d-choice keeps it silently.
+  CHECK_THAT(run_ftlsim(run + " --victim greedy,d-choice --d-choices 2 --out " + tmp.file("sw")).output,
+             !Contains("warning"));
+}
+
 TEST_CASE("under --rules confdp, single runs on the FDP device: its settings apply, with no warning", "[cli]") {
   // ConfFDP has no non-FDP mode: `single` handle0 writes through handle 0 of
   // the FDP device, so its reclaim groups split the dies and move WAF.

@@ -39,6 +39,9 @@ grep -qw blk "$tracefs/available_tracers" || skip "kernel has no blk tracer"
 [ "$(cat "$tracefs/current_tracer")" = nop ] || skip "another tracer is active: $(cat "$tracefs/current_tracer")"
 
 orig_on="$(cat "$tracefs/tracing_on")"
+# The two options this test sets, as they were ("bin" or "nobin", ...).
+orig_bin="$(grep -xE '(no)?bin' "$tracefs/trace_options" || echo nobin)"
+orig_context="$(grep -xE '(no)?context-info' "$tracefs/trace_options" || echo context-info)"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/ftlsim-blktrace-test.XXXXXX")"
 loop="" reader=""
 cleanup() {
@@ -46,8 +49,8 @@ cleanup() {
   echo 0 >"$tracefs/tracing_on"
   [ -n "$reader" ] && kill "$reader" 2>/dev/null && wait "$reader" 2>/dev/null
   [ -n "$loop" ] && echo 0 >"/sys/block/${loop#/dev/}/trace/enable"
-  echo context-info >"$tracefs/trace_options"
-  echo nobin >"$tracefs/trace_options"
+  echo "$orig_context" >"$tracefs/trace_options"
+  echo "$orig_bin" >"$tracefs/trace_options"
   echo nop >"$tracefs/current_tracer"
   echo "$orig_on" >"$tracefs/tracing_on"
   [ -n "$loop" ] && losetup -d "$loop"

@@ -9,8 +9,8 @@
 // (BLK_TN_PROCESS) name the pids for --pid-map comm: rules.
 //
 // The files are read in two passes. The first checks every record's framing
-// (magic, version, payload inside the file) and collects the CPUs of each
-// file, before any record is written: a damaged frame stops the import (no
+// (magic, version, payload inside the file) and finds where each CPU's
+// runs of records start in each file, before any record is written: a damaged frame stops the import (no
 // later record can be found), whatever --skip-bad says. The second merges
 // the CPUs' streams by time: each CPU's records are in time order in the
 // file that holds them (one file per CPU from blktrace; all CPUs in one

@@ -1,8 +1,6 @@
 // `ftlsim convert --from FORMAT IN -o OUT.ftr`: imports a foreign trace.
 // Each input format is one row of kImporters, which says which options it
 // takes; its name and the parsing itself are trace/import/import.h's.
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,13 +12,11 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/dump_csv.h"
 #include "cli/path_option.h"
 #include "cli/standard_streams.h"
 #include "cli/uint_option.h"
 #include "core/error.h"
 #include "core/escape.h"
-#include "core/input_file.h"
 #include "core/io_identity.h"
 #include "core/io_units.h"
 #include "core/progress_line.h"
@@ -236,31 +232,6 @@ trace::ImportOptions import_options(const ConvertRequest& req, const Importer& i
   return o;
 }
 
-// --from csv without --columns: a CSV whose first line is `ftlsim dump`'s
-// header gets dump's columns and keeps its times (true); anything else is
-// refused, naming what to give.
-bool use_dump_columns(const std::string& in, trace::ImportOptions& o) {
-  std::string head(4096, '\0');
-  {
-    const InputFile file(in);
-    const ssize_t n = ::pread(file.fd(), head.data(), head.size(), 0);
-    head.resize(n > 0 ? static_cast<size_t>(n) : 0);
-  }
-  std::string_view first = head;
-  first = first.substr(0, std::min(first.find('\n'), first.size()));
-  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
-  if (first != kDumpCsvHeader) {
-    throw InputError(fmt::format(
-        "--from csv needs --columns (see docs/trace_format.md), e.g. "
-        "--columns time=ts:us,lba=offset:bytes,length=size:bytes,op=type (a CSV from ftlsim dump, with the header "
-        "{}, needs none)",
-        kDumpCsvHeader));
-  }
-  o.csv.columns = kDumpCsvColumns;
-  o.keep_time = true;
-  return true;
-}
-
 // blktrace's per-CPU files named as `blkparse -i NAME` names them: NAME, when
 // no such file exists, stands for every NAME.blktrace.<cpu> beside it (in
 // CPU order). Any other input list is returned as given.
@@ -292,13 +263,7 @@ void run_convert(const ConvertRequest& given, CLI::App& app) {
   const Importer& importer = find_importer(given.from);
   ConvertRequest req = given;
   if (importer.format == trace::TextFormat::kBlktrace) req.ins = blktrace_inputs(req.ins);
-  trace::ImportOptions options = import_options(req, importer, app);
-  if (req.ins.size() > 1 && importer.format != trace::TextFormat::kBlktrace) {
-    throw InputError(
-        fmt::format("--from {} reads one input file, not {} (only blktrace takes several: its per-CPU "
-                    "files)",
-                    importer.name(), req.ins.size()));
-  }
+  const trace::ImportOptions options = import_options(req, importer, app);
   // No output may be an input (by device and inode), or anything but a
   // regular file; published without replacing unless --force.
   RunInputs inputs;
@@ -307,8 +272,6 @@ void run_convert(const ConvertRequest& given, CLI::App& app) {
   inputs.add("--hints", req.hints);
   inputs.add("--markers", req.markers);
   check_not_standard_stream(inputs);
-  const bool dump_columns =
-      importer.format == trace::TextFormat::kCsv && req.columns.empty() && use_dump_columns(req.ins[0], options);
   // Its folder is opened once: the checks and the write look at it.
   OutputFile out = open_output_file("-o", req.out, req.force, inputs);
 
@@ -345,7 +308,7 @@ void run_convert(const ConvertRequest& given, CLI::App& app) {
     line += r.lost_events == UINT64_MAX ? std::string(", WARNING: the kernel lost at least 2^64-1 events")
                                         : fmt::format(", WARNING: the kernel lost {} events", r.lost_events);
   }
-  if (dump_columns) line += ", columns and times of ftlsim dump's CSV";
+  if (r.dump_columns) line += ", columns and times of ftlsim dump's CSV";
   if (r.skipped_ops > 0) line += fmt::format(", {} requests of skipped ops", r.skipped_ops);
   if (r.unaligned > 0) line += fmt::format(", {} unaligned requests widened to whole sectors", r.unaligned);
   if (r.before_first > 0) line += fmt::format(", {} records before the first set to time 0", r.before_first);

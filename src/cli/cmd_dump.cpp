@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/dump_csv.h"
 #include "cli/path_option.h"
 #include "cli/standard_streams.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/io_identity.h"
 #include "core/io_units.h"
+#include "trace/dump_csv.h"
 #include "trace/ftr_reader.h"
 #include "trace/import/text_scan.h"
 
@@ -121,7 +121,7 @@ void write_dump(const trace::FtrReader& reader, const DumpFilter& f, std::FILE* 
   const std::span<const trace::Record> records = reader.records();
   const uint64_t scale = reader.meta().sector_bytes / kSectorBytes;
   fmt::memory_buffer buf;
-  buf.append(kDumpCsvHeader);
+  buf.append(trace::kDumpCsvHeader);
   buf.push_back('\n');
   // Standard output is checked (cli/standard_streams.h): once a write to it
   // failed (the reader left: `| head`), nothing more is formatted, and

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/io_units.h"
+#include "trace/dump_csv.h"
 #include "trace/import/import_driver.h"
 
 namespace ftlsim::trace::detail {
@@ -51,7 +52,10 @@ std::array<Column, kFieldCount> parse_columns(std::string_view spec) {
   std::array<Column, kFieldCount> cols{};
   if (trim(spec).empty()) {
     throw InputError(
-        say("`from` csv needs `columns`, e.g. `columns` time=ts:us,lba=offset:bytes,length=size:bytes,op=type"));
+        say("`from` csv needs `columns` (see docs/trace_format.md), e.g. `columns` "
+            "time=ts:us,lba=offset:bytes,length=size:bytes,op=type (a CSV from ftlsim dump, with the header {}, "
+            "needs none)",
+            kDumpCsvHeader));
   }
   for (const std::string_view item : split_list(spec)) {
     const size_t eq = item.find('=');
@@ -336,8 +340,13 @@ class CsvParser {
 
 }  // namespace
 
+void check_csv_options(const ImportOptions& o) {
+  (void)parse_columns(o.csv.columns);
+  (void)parse_op_map(o.csv.op_map);
+}
+
 void run_csv(const DriveContext& ctx) {
-  CsvParser parser(*ctx.options, *ctx.source);
+  CsvParser parser(*ctx.options, ctx.source());
   drive(parser, ctx);
 }
 

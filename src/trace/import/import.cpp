@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/io_units.h"
+#include "trace/dump_csv.h"
 #include "trace/ftr_writer.h"
 #include "trace/import/disksim_import.h"
 #include "trace/import/import_driver.h"
@@ -198,24 +200,42 @@ void check_devices(const ImportOptions& o, const std::string& source, const std:
   }
 }
 
-// Every format reads one input; blktrace, its per-CPU files.
+// --from csv without columns: a CSV whose first line is `ftlsim dump`'s
+// header reads with dump's columns and keeps its times, so a dump converts
+// back to its records. Looked up in the text the import parses (its first
+// line, within a line's length), before the header metadata is made.
+ImportOptions resolve_options(const ImportOptions& o, std::string_view first_text) {
+  if (o.format != TextFormat::kCsv || !scan::trim(o.csv.columns).empty() || !o.csv.header || o.csv.separator != ',') {
+    return o;
+  }
+  std::string_view line = first_text.substr(0, std::min(first_text.size(), scan::kMaxLineBytes + 2));
+  line = line.substr(0, std::min(line.find('\n'), line.size()));
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line != kDumpCsvHeader) return o;  // CsvParser names what to give
+  ImportOptions dump = o;
+  dump.csv.columns = kDumpCsvColumns;
+  dump.keep_time = true;
+  return dump;
+}
+
+// Every format reads one input; blktrace, its per-CPU files. Checked by
+// both entry points, parse_trace_files() and import_with(), before anything
+// is read.
 void check_input_count(const ImportOptions& o, size_t inputs) {
   if (inputs == 0) throw InputError("no input file");
   if (inputs > 1 && o.format != TextFormat::kBlktrace) {
-    throw InputError(say("`from` {} reads one input file, not {}", format_name(o.format), inputs));
+    throw InputError(say("`from` {} reads one input file, not {} (only blktrace takes several: its per-CPU files)",
+                         format_name(o.format), inputs));
   }
 }
 
 void run(const ImportOptions& o, std::span<const std::string_view> texts, std::span<const std::string> sources,
          Placement& p, detail::RecordSink& sink, ImportSummary& s) {
-  check_input_count(o, texts.size());
   const std::optional<uint32_t> device = parse_device_option(o);  // checked before, too
   const std::vector<MarkerPoint> markers =
       o.markers.empty() ? std::vector<MarkerPoint>{} : load_marker_sidecar(o.markers);
   detail::DeviceTally devices;
-  DriveContext ctx{texts.front(), &sources.front(), texts, sources, &o,
-                   device,        &p.placer,        &sink, &s,      o.markers.empty() ? nullptr : &markers,
-                   &devices};
+  DriveContext ctx{texts, sources, &o, device, &p.placer, &sink, &s, o.markers.empty() ? nullptr : &markers, &devices};
   kFormats[static_cast<size_t>(o.format)].run(ctx);
   s.devices = devices.sorted();
   check_devices(o, sources.front(), device, s);
@@ -248,7 +268,6 @@ void append_to_writer(void* ctx, std::span<const Record> records) {
 ParsedTrace parse_with(std::span<const std::string_view> texts, std::span<const std::string> sources,
                        const ImportOptions& options, Placement& p) {
   ParsedTrace out;
-  check_input_count(options, texts.size());
   out.meta = make_meta(options, sources, p);
   detail::RecordSink sink(&append_to_vector, &out.records);
   run(options, texts, sources, p, sink, out.summary);
@@ -313,20 +332,24 @@ ParsedTrace parse_text_trace(std::string_view text, const std::string& source_na
 ParsedTrace parse_trace_files(std::span<const std::string_view> texts, std::span<const std::string> source_names,
                               const ImportOptions& options) {
   if (texts.size() != source_names.size()) throw std::invalid_argument("parse_trace_files: one name per text");
+  check_input_count(options, texts.size());
+  const ImportOptions resolved = resolve_options(options, texts.front());
   Placement p;
-  setup_placement(options, p);
-  return parse_with(texts, source_names, options, p);
+  setup_placement(resolved, p);
+  ParsedTrace out = parse_with(texts, source_names, resolved, p);
+  out.summary.dump_columns = resolved.csv.columns != options.csv.columns;
+  return out;
 }
 
 namespace {
 
 // The text file `in` converted into the FtrWriter `make(meta)` creates.
 template <class MakeWriter>
-ImportSummary import_with(std::span<const std::string> ins, const ImportOptions& options, MakeWriter make) {
-  check_input_count(options, ins.size());
-  (void)parse_device_option(options);  // option errors before any file is touched
+ImportSummary import_with(std::span<const std::string> ins, const ImportOptions& given, MakeWriter make) {
+  check_input_count(given, ins.size());
+  (void)parse_device_option(given);  // option errors before any file is touched
   Placement p;
-  setup_placement(options, p);
+  setup_placement(given, p);
   std::vector<std::unique_ptr<MappedText>> inputs;
   std::vector<std::string_view> texts;
   for (const std::string& in : ins) {
@@ -338,6 +361,10 @@ ImportSummary import_with(std::span<const std::string> ins, const ImportOptions&
       }
     }
   }
+  const ImportOptions options = resolve_options(given, texts.front());
+  const bool dump_columns = options.csv.columns != given.csv.columns;
+  // Before the output's temporary file is made.
+  if (options.format == TextFormat::kCsv) detail::check_csv_options(options);
   const auto check_intact = [&inputs] {
     for (const auto& input : inputs) input->check_intact();
   };
@@ -348,12 +375,14 @@ ImportSummary import_with(std::span<const std::string> ins, const ImportOptions&
     check_intact();
     FtrWriter writer = make(parsed.meta);
     ImportSummary summary = parsed.summary;
+    summary.dump_columns = dump_columns;
     SpannedWriter out{&writer, &summary.span};
     for (const Record& r : parsed.records) out.append(r);
     writer.finish();
     return summary;
   }
   ImportSummary summary;
+  summary.dump_columns = dump_columns;
   FtrWriter writer = make(make_meta(options, ins, p));
   SpannedWriter out{&writer, &summary.span};
   detail::RecordSink sink(&append_to_writer, &out);

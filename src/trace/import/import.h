@@ -52,7 +52,9 @@ enum class BlkAction : char { kQueue = 'Q', kIssue = 'D', kComplete = 'C' };
 enum class HintField : uint8_t { kHint, kStream };
 
 struct CsvOptions {
-  // --columns: comma-separated FIELD=COLUMN[:UNIT]. FIELD is time, lba,
+  // --columns: comma-separated FIELD=COLUMN[:UNIT]. Empty: the input must
+  // be `ftlsim dump`'s CSV (its first line trace/dump_csv.h's header), read
+  // with dump's columns and its times kept. FIELD is time, lba,
   // length, op, pid or device; COLUMN a header name or #N (1-based). Units:
   // time s|ms|us|ns (default ns, decimals allowed), lba and length
   // sectors|bytes|4k (default sectors). lba and length are required.
@@ -132,6 +134,7 @@ struct ImportSummary {
   uint64_t other_actions = 0;         // blk: events of another action than the one imported
   uint64_t no_data = 0;               // blk: RWBS N, passthrough, or zero length and not a flush
   uint64_t skipped_ops = 0;           // csv: values mapped to skip
+  bool dump_columns = false;          // csv: read with `ftlsim dump`'s columns and times (no columns given)
   uint64_t summary_lines = 0;         // blkparse: lines of the trailing statistics block
   uint64_t lost_events = 0;           // ftrace-blk: events the kernel reported lost (saturates at 2^64-1)
   uint64_t unaligned = 0;             // byte formats: requests widened to whole 512-byte sectors

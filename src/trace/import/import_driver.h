@@ -185,10 +185,8 @@ using Placer = std::variant<ConstantPlacer, MapPlacer, HintPlacer>;
 
 // Everything a format's run function gets from import.cpp.
 struct DriveContext {
-  std::string_view text;
-  const std::string* source = nullptr;  // for messages
-  // Every input file's bytes and name; `text` and `source` are the first's.
-  // Only a binary format (blktrace's per-CPU files) takes more than one.
+  // Every input file's bytes and name (for messages), at least one; only a
+  // binary format (blktrace's per-CPU files) takes more than one.
   std::span<const std::string_view> texts;
   std::span<const std::string> sources;
   const ImportOptions* options = nullptr;
@@ -198,6 +196,10 @@ struct DriveContext {
   ImportSummary* summary = nullptr;
   const std::vector<MarkerPoint>* markers = nullptr;  // sidecar markers, time order; may be null
   DeviceTally* devices = nullptr;                     // requests per device, before the device filter
+
+  // A text format's one input.
+  [[nodiscard]] std::string_view text() const { return texts.front(); }
+  [[nodiscard]] const std::string& source() const { return sources.front(); }
 };
 
 // Emits sidecar markers into the record stream as the trace's time passes
@@ -331,7 +333,7 @@ template <class Parser, class P>
 void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
   ImportSummary& s = *ctx.summary;
   const uint64_t skip_bad = ctx.options->skip_bad;
-  scan::LineCursor cursor(ctx.text);
+  scan::LineCursor cursor(ctx.text());
   std::string why;
   std::string_view line;
   Event ev;
@@ -354,14 +356,14 @@ void drive_with(Parser& parser, P& placer, const DriveContext& ctx) {
     }
     if (kind == LineKind::kSkip) continue;
     if (kind == LineKind::kBad) {
-      on_bad_line(*ctx.source, cursor.line_no(), why, skip_bad, s.bad_lines, &s.first_bad_line, &s.first_bad_reason);
+      on_bad_line(ctx.source(), cursor.line_no(), why, skip_bad, s.bad_lines, &s.first_bad_line, &s.first_bad_reason);
       cursor.skip_overlong();  // skipped (--skip-bad): on to its end
       continue;
     }
     out.write(ev);
   }
   out.finish();
-  if (progress != nullptr) progress->set(ctx.text.size());
+  if (progress != nullptr) progress->set(ctx.text().size());
   s.lines = cursor.line_no();
 }
 
@@ -388,6 +390,10 @@ void run_alibaba(const DriveContext& ctx);
 void run_tencent(const DriveContext& ctx);
 void run_csv(const DriveContext& ctx);
 void run_blktrace(const DriveContext& ctx);
+
+// Throws InputError for --columns or --op-map that no CSV could satisfy
+// (what the header must hold is checked when it is read).
+void check_csv_options(const ImportOptions& o);
 
 // Whether the first line of a CSV file is a header: its first field starts
 // with a letter where data would have a number.

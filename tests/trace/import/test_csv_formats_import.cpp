@@ -330,3 +330,22 @@ TEST_CASE("an MSR Cambridge file imports when one is present", "[trace][unit][ms
   }
   if (seen == 0) WARN("skipped: no msr*.csv in " << dir);
 }
+
+TEST_CASE("csv without columns: ftlsim dump's CSV reads with dump's columns, its times kept", "[trace][unit][csv]") {
+  const std::string dump =
+      "time,op,lba,length,pid\n5000,write,8,8,1\n4000,read,0,16,0\n6000,trim,100,8,2\n7000,marker,42,0,0\n";
+  const ParsedTrace p = parse_text_trace(dump, "mem", options_for(TextFormat::kCsv));
+  CHECK_RECORDS(p.records, {rec(5'000, Op::kWrite, 8, 8, 1), rec(4'000, Op::kRead, 0, 16, 0),
+                            rec(6'000, Op::kTrim, 100, 8, 2), rec(7'000, Op::kMarker, 42, 0, 0)});
+  CHECK(p.summary.dump_columns);
+  CHECK(p.meta.get("csv_columns") == "time=time,lba=lba,length=length,op=op,pid=pid");
+  // Any other header, or dump's with another separator, needs --columns.
+  for (const std::string& text : {std::string("time,op,lba,length\n1,write,0,8\n"), dump}) {
+    ImportOptions o = options_for(TextFormat::kCsv);
+    if (text == dump) o.csv.separator = ';';
+    CHECK_THAT(import_error(text, o), Contains("needs `columns`") &&
+                                          Contains("(a CSV from ftlsim dump, with the header "
+                                                   "time,op,lba,length,pid, needs none)"));
+  }
+  CHECK_FALSE(parse_text_trace(dump, "mem", csv("time=time,lba=lba,length=length,op=op,pid=pid")).summary.dump_columns);
+}

@@ -343,9 +343,9 @@ TEST_CASE("csv without columns: ftlsim dump's CSV reads with dump's columns, its
   for (const std::string& text : {std::string("time,op,lba,length\n1,write,0,8\n"), dump}) {
     ImportOptions o = options_for(TextFormat::kCsv);
     if (text == dump) o.csv.separator = ';';
-    CHECK_THAT(import_error(text, o), Contains("needs `columns`") &&
-                                          Contains("(a CSV from ftlsim dump, with the header "
-                                                   "time,op,lba,length,pid, needs none)"));
+    CHECK_THAT(import_error(text, o),
+               Contains("needs `columns`") && Contains("(a CSV from ftlsim dump, with the header "
+                                                       "time,op,lba,length,pid, needs none)"));
   }
   CHECK_FALSE(parse_text_trace(dump, "mem", csv("time=time,lba=lba,length=length,op=op,pid=pid")).summary.dump_columns);
 }

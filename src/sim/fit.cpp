@@ -14,7 +14,6 @@
 namespace ftlsim::sim {
 namespace {
 
-constexpr uint32_t kUntouched = 0xFFFFFFFFu;
 constexpr uint64_t kMaxSpaceSlots = uint64_t{1} << 28;
 
 bool addresses_slots(uint8_t op) {
@@ -83,11 +82,11 @@ FitMap fit_trace(const TraceView& t) {
   const uint64_t space = addressed_slots(t);
   if (space > kMaxSpaceSlots) throw InputError(space_error(t.path, space));
   FitMap f;
-  f.slot_of.assign(space, kUntouched);
+  f.slot_of.assign(space, kFitUntouched);
   uint32_t next = 0;
   for_each_span(t, [&](const trace::SlotSpan& s) {
     for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
-      if (f.slot_of[k] == kUntouched) f.slot_of[k] = next++;
+      if (f.slot_of[k] == kFitUntouched) f.slot_of[k] = next++;
     }
   });
   f.footprint = next;

@@ -19,8 +19,11 @@ namespace ftlsim::sim {
 // Throws InputError for a malformed or out-of-range percentage.
 [[nodiscard]] std::optional<double> parse_fit(std::string_view text);
 
+// A slot of the trace's address space that no record touches: no dense slot.
+inline constexpr uint32_t kFitUntouched = 0xFFFFFFFFu;
+
 struct FitMap {
-  std::vector<uint32_t> slot_of;  // original slot -> dense slot (0xFFFFFFFF: untouched)
+  std::vector<uint32_t> slot_of;  // original slot -> dense slot (kFitUntouched: untouched)
   uint64_t footprint = 0;         // distinct slots touched
 };
 

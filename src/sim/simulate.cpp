@@ -416,12 +416,16 @@ class Driver {
     if (trim_plus_one_) [[unlikely]] {
       // ConfFDP's msssd_trim unmaps (nlb + 1) LBAs of a range of nlb: the
       // slot after the range too, when the device has it (folded with --wrap).
+      // Under --logical fit: a slot no record touches has no device slot
+      // (the remap table holds kFitUntouched): nothing to unmap.
       const uint64_t extra = s.first_slot + s.slots;
       const uint64_t limit = fit_ != nullptr ? fit_slots_ : ftl_.logical_slots();
       if (extra < limit || (opts_.wrap && fit_ == nullptr)) {
         const uint32_t p = lpn(extra);
-        if (ftl_.is_mapped(p)) ++c.trim_extra_slots;
-        ftl_.trim(p);
+        if (p != kFitUntouched) {
+          if (ftl_.is_mapped(p)) ++c.trim_extra_slots;
+          ftl_.trim(p);
+        }
       }
     }
   }

@@ -201,3 +201,33 @@ TEST_CASE("logical fit: remaps the touched pages densely in first-touch order", 
   CHECK(*sim::parse_fit("fit:85%") == Approx(0.85));
   CHECK_FALSE(sim::parse_fit("85M"));
 }
+
+// ConfFDP's trim range (nlb + 1) under fit: the slot after a trimmed range
+// is remapped like any other. Touched by the trace (slot 1 below, written),
+// it is unmapped; never touched (slot 1 in the second trace; slots 0 and 10
+// are), it has no device slot and nothing more is unmapped (it was read
+// through the remap table as 0xFFFFFFFF, past the l2p: a crash).
+TEST_CASE("logical fit with trim range plus-one: the slot after a range is remapped, or nothing", "[validation]") {
+  auto c = small_device(ftl::VictimPolicy::kGreedy);
+  c.trim_plus_one = true;
+  sim::SimOptions o;
+  o.fit = 0.5;
+  o.keep_l2p = true;
+  const std::vector<trace::Record> touched = {test::rec(Op::kWrite, 0, 8), test::rec(Op::kWrite, 8, 8),
+                                              test::rec(Op::kTrim, 0, 8)};
+  const auto a = test::simulate_records(c, touched, o);
+  CHECK(a.fit_footprint_slots == 2);
+  CHECK(a.ftl.trimmed_slots == 2);
+  CHECK(a.requests.trim_extra_slots == 1);
+  CHECK(a.mapped_slots_end == 0);
+  const std::vector<trace::Record> untouched = {test::rec(Op::kWrite, 0, 8), test::rec(Op::kWrite, 10 * 8, 8),
+                                                test::rec(Op::kTrim, 0, 8)};
+  const auto b = test::simulate_records(c, untouched, o);
+  CHECK(b.fit_footprint_slots == 2);
+  CHECK(b.ftl.trimmed_slots == 1);
+  CHECK(b.requests.trim_extra_slots == 0);
+  CHECK(b.mapped_slots_end == 1);
+  REQUIRE(b.l2p.size() == 4);
+  CHECK(b.l2p[0] == 0xFFFFFFFFu);  // slot 0, trimmed
+  CHECK(b.l2p[1] != 0xFFFFFFFFu);  // slot 10, written
+}

@@ -86,13 +86,6 @@ void run_single(const SimulateArgs& a, const Point& point) {
   }
   ProgressLine progress("simulate", reader.size() * run.options.repeat, ProgressUnit::kRecords, stderr_progress(a));
   run.options.progress = &progress;
-  // A large device spends about a second per GiB in the kernel (the first
-  // touch of its maps) before the first record: say so at once, where the
-  // progress line is drawn (its first draw is a quarter second away).
-  if (need >= (uint64_t{1} << 30) && stderr_progress(a)) {
-    fmt::print(stderr, "allocating a device of about {} (its maps are filled before the first record)\n",
-               format_bytes(need));
-  }
   run.pid_names = reader.meta().pid_names;
   const sim::SimResult result = [&] {
     try {

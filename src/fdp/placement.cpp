@@ -123,14 +123,14 @@ IntervalPlacement::IntervalPlacement(uint64_t logical_slots, uint32_t handles)
 
 std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                     uint64_t logical_slots, bool wrap, uint32_t handles, bool trim_keeps_partial,
-                                    std::span<const uint32_t> fit_map, bool trim_plus_one) {
+                                    const trace::SlotRemap& fit_map, bool trim_plus_one) {
   using trace::Op;
   if (handles > kMaxHandles) {
     throw InputError(say("`placement` oracle supports at most {} handles", kMaxHandles));
   }
   const bool fit = !fit_map.empty();
-  const uint64_t logical_sectors = (fit ? fit_map.size() : logical_slots) * kSlotBytes / sector_bytes;
-  const auto lpn_of = [&](uint64_t slot) { return fit ? fit_map[slot] : trace::slot_lpn(slot, logical_slots); };
+  const uint64_t logical_sectors = (fit ? fit_map.space : logical_slots) * kSlotBytes / sector_bytes;
+  const auto lpn_of = [&](uint64_t slot) { return fit ? fit_map.at(slot) : trace::slot_lpn(slot, logical_slots); };
   auto usable = [&](const trace::Record& r, trace::SlotSpan& s) {
     if (r.op != static_cast<uint8_t>(Op::kWrite) && r.op != static_cast<uint8_t>(Op::kTrim)) return false;
     if (r.sectors == 0) return false;
@@ -154,8 +154,9 @@ std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint
     if (!usable(r, span)) continue;
     const bool is_write = r.op == static_cast<uint8_t>(Op::kWrite);
     const uint64_t after = span.first_slot + span.slots;  // --trim-range plus-one unmaps it too
-    if (!is_write && trim_plus_one && (after < (fit ? fit_map.size() : logical_slots) || (wrap && !fit))) {
-      next_event[lpn_of(after)] = idx;
+    if (!is_write && trim_plus_one && (after < (fit ? fit_map.space : logical_slots) || (wrap && !fit))) {
+      const uint32_t p = lpn_of(after);  // under fit, none when no record touches it
+      if (p != trace::kUntouchedSlot) next_event[p] = idx;
     }
     for (uint64_t k = span.slots; k-- > 0;) {
       const uint32_t lpn = lpn_of(span.first_slot + k);

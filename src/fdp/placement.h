@@ -23,6 +23,7 @@
 #include "core/io_units.h"
 #include "fdp/fdp_config.h"
 #include "trace/record.h"
+#include "trace/slot_remap.h"
 
 namespace ftlsim::fdp {
 
@@ -133,11 +134,12 @@ class OraclePlacement {
 // slot after its range with `trim_plus_one`);
 // malformed records are skipped (the driver reports them).
 // With a non-empty `fit_map` (--logical fit:) trace slots are remapped
-// through it instead of folded into `logical_slots`.
+// through it instead of folded into `logical_slots` (the slot after a
+// trimmed range that no record touches has no device slot: nothing ends).
 [[nodiscard]] std::vector<uint8_t> oracle_handles(std::span<const trace::Record> records, uint32_t sector_bytes,
                                                   uint64_t logical_slots, bool wrap, uint32_t handles,
-                                                  bool trim_keeps_partial = false,
-                                                  std::span<const uint32_t> fit_map = {}, bool trim_plus_one = false);
+                                                  bool trim_keeps_partial = false, const trace::SlotRemap& fit_map = {},
+                                                  bool trim_plus_one = false);
 
 // interval: the device remembers when it last wrote each LBA (in host slots
 // written since the start) and sends a rewrite with interval v to handle
@@ -199,11 +201,11 @@ using AnyPlacement = std::variant<PidPlacement, OraclePlacement, IntervalPlaceme
 struct PlacementInputs {
   std::span<const trace::Record> records;  // the whole trace (oracle reads it first)
   uint32_t sector_bytes = kSectorBytes;
-  uint64_t logical_slots = 0;         // of the device
-  bool wrap = false;                  // --wrap
-  bool trim_keeps_partial = false;    // --trim-partial keep
-  bool trim_plus_one = false;         // --trim-range plus-one
-  std::span<const uint32_t> fit_map;  // --logical fit: trace slot -> device slot; empty without
+  uint64_t logical_slots = 0;       // of the device
+  bool wrap = false;                // --wrap
+  bool trim_keeps_partial = false;  // --trim-partial keep
+  bool trim_plus_one = false;       // --trim-range plus-one
+  trace::SlotRemap fit_map;         // --logical fit: trace slot -> device slot; empty without
 };
 
 // The placement of `spec` on a device with FDP configuration `c` (the

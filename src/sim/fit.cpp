@@ -14,7 +14,10 @@
 namespace ftlsim::sim {
 namespace {
 
-constexpr uint64_t kMaxSpaceSlots = uint64_t{1} << 28;
+// The address spaces fit remaps: up to 2^32 - 2 slots (16 TiB), so that
+// every footprint numbers below kFitUntouched; the directory is then at
+// most 4 MiB.
+constexpr uint64_t kMaxSpaceSlots = (uint64_t{1} << 32) - 2;
 
 bool addresses_slots(uint8_t op) {
   return op == static_cast<uint8_t>(trace::Op::kWrite) || op == static_cast<uint8_t>(trace::Op::kRead) ||
@@ -41,6 +44,21 @@ uint64_t addressed_slots(const TraceView& t) {
   return space;
 }
 
+// Numbers the FitMap blocks (of kBlockSlots slots) the trace touches 1, 2,
+// ... in first-touch order in `dir` (one entry per block of `space` slots;
+// 0: untouched); returns how many.
+uint64_t number_blocks(const TraceView& t, uint64_t space, HugeArray<uint32_t>& dir) {
+  dir.assign((space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits, 0);
+  uint32_t blocks = 0;
+  for_each_span(t, [&](const trace::SlotSpan& s) {
+    const uint64_t last = (s.first_slot + s.slots - 1) >> FitMap::kBlockBits;
+    for (uint64_t b = s.first_slot >> FitMap::kBlockBits; b <= last; ++b) {
+      if (dir[b] == 0) dir[b] = ++blocks;
+    }
+  });
+  return blocks;
+}
+
 // ceil(footprint / fraction) as double: checked against the limits before
 // it is converted (a tiny share overflows any integer).
 double logical_slots_wanted(uint64_t footprint, double fraction) {
@@ -55,7 +73,7 @@ std::string figure(double v) {
 
 Message space_error(const std::string& path, uint64_t space) {
   return say(
-      "{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} (1 TiB) fit remaps; "
+      "{}: `logical` fit: the trace addresses {} 4 KiB slots, more than the {} (16 TiB) fit remaps; "
       "give `logical` as a size",
       path, space, kMaxSpaceSlots);
 }
@@ -82,16 +100,27 @@ FitMap fit_trace(const TraceView& t) {
   const uint64_t space = addressed_slots(t);
   if (space > kMaxSpaceSlots) throw InputError(space_error(t.path, space));
   FitMap f;
-  f.slot_of.assign(space, kFitUntouched);
-  uint32_t next = 0;
+  f.space_ = space;
+  const uint64_t blocks = number_blocks(t, space, f.dir_);
+  f.slots_.assign((blocks + 1) << FitMap::kBlockBits, kFitUntouched);
+  uint32_t next = 0;  // < kFitUntouched: at most kMaxSpaceSlots slots are numbered
   for_each_span(t, [&](const trace::SlotSpan& s) {
     for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
-      if (f.slot_of[k] == kFitUntouched) f.slot_of[k] = next++;
+      uint32_t& d = f.slots_[(uint64_t{f.dir_[k >> FitMap::kBlockBits]} << FitMap::kBlockBits) |
+                             (k & (FitMap::kBlockSlots - 1))];  // as SlotRemap::at
+      if (d == kFitUntouched) d = next++;
     }
   });
-  f.footprint = next;
-  if (f.footprint == 0) throw InputError(say("{}: `logical` fit: the trace touches no data", t.path));
+  f.footprint_ = next;
+  if (f.footprint_ == 0) throw InputError(say("{}: `logical` fit: the trace touches no data", t.path));
   return f;
+}
+
+uint64_t fit_table_bytes(uint64_t space, uint64_t touched_blocks) {
+  const uint64_t dir = (space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits;
+  const uint64_t dir_bytes =
+      (dir * 4 + HugeArray<uint32_t>::kHuge - 1) / HugeArray<uint32_t>::kHuge * HugeArray<uint32_t>::kHuge;
+  return dir_bytes + ((touched_blocks + 1) << FitMap::kBlockBits) * 4;
 }
 
 FitFootprint fit_footprint(const TraceView& t) {
@@ -99,12 +128,17 @@ FitFootprint fit_footprint(const TraceView& t) {
   if (t.sector_bytes == 0) return f;  // simulate refuses it
   f.space = addressed_slots(t);
   if (f.space > kMaxSpaceSlots) return f;
-  std::vector<uint64_t> seen((f.space + 63) / 64, 0);
+  // A bit per slot of each touched block, the blocks numbered as fit_trace's.
+  HugeArray<uint32_t> dir;
+  f.touched_blocks = number_blocks(t, f.space, dir);
+  constexpr uint64_t kWords = FitMap::kBlockSlots / 64;
+  std::vector<uint64_t> seen(f.touched_blocks * kWords, 0);
   for_each_span(t, [&](const trace::SlotSpan& s) {
     for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
+      const uint64_t i = uint64_t{dir[k >> FitMap::kBlockBits] - 1} * kWords + (k & (FitMap::kBlockSlots - 1)) / 64;
       const uint64_t bit = uint64_t{1} << (k % 64);
-      if ((seen[k / 64] & bit) == 0) {
-        seen[k / 64] |= bit;
+      if ((seen[i] & bit) == 0) {
+        seen[i] |= bit;
         ++f.footprint;
       }
     }

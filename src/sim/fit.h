@@ -10,8 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/huge_array.h"
 #include "ftl/ftl_config.h"
 #include "sim/simulate.h"
+#include "trace/slot_remap.h"
 
 namespace ftlsim::sim {
 
@@ -20,26 +22,54 @@ namespace ftlsim::sim {
 [[nodiscard]] std::optional<double> parse_fit(std::string_view text);
 
 // A slot of the trace's address space that no record touches: no dense slot.
-inline constexpr uint32_t kFitUntouched = 0xFFFFFFFFu;
+inline constexpr uint32_t kFitUntouched = trace::kUntouchedSlot;
 
-struct FitMap {
-  std::vector<uint32_t> slot_of;  // original slot -> dense slot (kFitUntouched: untouched)
-  uint64_t footprint = 0;         // distinct slots touched
+// The remap table (trace/slot_remap.h): trace slot -> dense slot, for the
+// slots [0, space) the trace addresses, in blocks of kBlockSlots slots. Only
+// the blocks the trace touches hold entries; the directory (one entry per
+// block of the address space, in zero pages the kernel backs only where
+// written) names each touched block's entries, and every untouched block
+// shares one block of kFitUntouched. So a sparse trace costs what it
+// touches: two 4 KiB writes 1 TiB apart take two blocks (32 KiB) and a
+// 1 MiB directory, not 4 B for each of the 2^28 slots between them.
+class FitMap {
+ public:
+  static constexpr unsigned kBlockBits = trace::SlotRemap::kBlockBits;
+  static constexpr uint64_t kBlockSlots = trace::SlotRemap::kBlockSlots;
+
+  [[nodiscard]] trace::SlotRemap view() const { return {dir_.data(), slots_.data(), space_}; }
+  [[nodiscard]] uint64_t space() const { return space_; }
+  [[nodiscard]] uint64_t footprint() const { return footprint_; }
+  // Blocks holding entries: the touched ones and the shared untouched one.
+  [[nodiscard]] uint64_t blocks() const { return slots_.size() >> kBlockBits; }
+
+ private:
+  friend FitMap fit_trace(const TraceView& trace);
+  HugeArray<uint32_t> dir_;      // per block of the address space: its block in slots_ (0: untouched)
+  std::vector<uint32_t> slots_;  // block 0: all kFitUntouched; then the touched blocks
+  uint64_t space_ = 0;
+  uint64_t footprint_ = 0;
 };
 
 // Enumerates the trace's slots as the driver does (records the driver would
 // refuse are skipped here; the driver reports them). Throws InputError when
-// the trace addresses more than 2^28 slots (1 TiB) or touches none.
+// the trace addresses more than 2^32 - 2 slots (16 TiB) or touches none.
 [[nodiscard]] FitMap fit_trace(const TraceView& trace);
 
+// Bytes of the remap table for a trace that addresses `space` slots and
+// touches `touched_blocks` of its blocks: the directory and the blocks.
+[[nodiscard]] uint64_t fit_table_bytes(uint64_t space, uint64_t touched_blocks);
+
 // What sizing needs of the trace without the remap table: the slots it
-// addresses (the table's length) and the distinct ones it touches. One pass
-// for the address space, one with a bit per slot (at most 32 MiB) for the
-// footprint; the footprint is left 0 when the space is past what fit
-// remaps (fit_trace refuses it, and so does fitted_config).
+// addresses, the distinct ones it touches and the table's blocks they lie
+// in. One pass for the address space, one for the touched blocks, one with
+// a bit per slot of the touched blocks (512 B a block) for the footprint;
+// the footprint is left 0 when the space is past what fit remaps
+// (fit_trace refuses it, and so does fitted_config).
 struct FitFootprint {
-  uint64_t space = 0;      // slots the trace addresses (the remap table's length)
-  uint64_t footprint = 0;  // distinct slots touched
+  uint64_t space = 0;           // slots the trace addresses (the remap table's length)
+  uint64_t footprint = 0;       // distinct slots touched
+  uint64_t touched_blocks = 0;  // FitMap blocks holding a touched slot
 };
 [[nodiscard]] FitFootprint fit_footprint(const TraceView& trace);
 

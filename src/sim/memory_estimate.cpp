@@ -64,7 +64,7 @@ MemoryEstimate estimate_run_memory(const RunDescription& run, const TraceSize& t
     fitted.config = fitted_config(run.config, *trace.fit, *run.options.fit, run.options.fit_op, run.trace_path);
     fitted.options.fit.reset();
     MemoryEstimate e = estimate_run_memory(fitted, trace);
-    e.bytes += trace.fit->space * 4;  // the remap table
+    e.bytes += fit_table_bytes(trace.fit->space, trace.fit->touched_blocks);  // the remap table
     return e;
   }
   const ftl::Geometry& g = run.config.geometry;

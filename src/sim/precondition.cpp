@@ -12,10 +12,10 @@ using trace::Op;
 using trace::Record;
 
 std::vector<uint64_t> touched_slots(const TraceView& t, uint64_t logical_slots, bool wrap,
-                                    const std::vector<uint32_t>* fit_map) {
+                                    const trace::SlotRemap* fit_map) {
   std::vector<uint64_t> bits((logical_slots + 63) / 64, 0);
   const uint64_t sector = t.sector_bytes;
-  const uint64_t logical_sectors = (fit_map != nullptr ? fit_map->size() : logical_slots) * ftl::kSlotBytes / sector;
+  const uint64_t logical_sectors = (fit_map != nullptr ? fit_map->space : logical_slots) * ftl::kSlotBytes / sector;
   for (const Record& rec : t.records) {
     if (rec.op != static_cast<uint8_t>(Op::kWrite) && rec.op != static_cast<uint8_t>(Op::kRead) &&
         rec.op != static_cast<uint8_t>(Op::kTrim)) {
@@ -26,7 +26,7 @@ std::vector<uint64_t> touched_slots(const TraceView& t, uint64_t logical_slots, 
     if (s.out_of_range) continue;
     for (uint64_t k = 0; k < s.slots; ++k) {
       const uint64_t slot = s.first_slot + k;
-      const uint32_t p = fit_map != nullptr ? (*fit_map)[slot] : trace::slot_lpn(slot, logical_slots);
+      const uint32_t p = fit_map != nullptr ? fit_map->at(slot) : trace::slot_lpn(slot, logical_slots);
       bits[p >> 6] |= uint64_t{1} << (p & 63);
     }
   }
@@ -34,7 +34,7 @@ std::vector<uint64_t> touched_slots(const TraceView& t, uint64_t logical_slots, 
 }
 
 PreconditionOrder::PreconditionOrder(Precondition kind, const TraceView& t, uint64_t logical_slots, bool wrap,
-                                     const std::vector<uint32_t>* fit_map, uint64_t seed)
+                                     const trace::SlotRemap* fit_map, uint64_t seed)
     : kind_(kind), slots_(logical_slots) {
   if (kind == Precondition::kRandom) {
     // Fisher-Yates over every slot (xoshiro256**, core/rng.h).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/simulate.h"
+#include "trace/slot_remap.h"
 
 namespace ftlsim::sim {
 
@@ -15,7 +16,7 @@ class PreconditionOrder {
   // `logical_slots`: the device's; `wrap` and `fit_map` (nullptr: none) map
   // the trace's slots as the driver does; `seed` orders kRandom.
   PreconditionOrder(Precondition kind, const TraceView& t, uint64_t logical_slots, bool wrap,
-                    const std::vector<uint32_t>* fit_map, uint64_t seed);
+                    const trace::SlotRemap* fit_map, uint64_t seed);
   uint32_t operator()();
 
  private:
@@ -30,6 +31,6 @@ class PreconditionOrder {
 // `wrap`, or through `fit_map`); records the driver refuses are skipped (it
 // reports them).
 [[nodiscard]] std::vector<uint64_t> touched_slots(const TraceView& t, uint64_t logical_slots, bool wrap,
-                                                  const std::vector<uint32_t>* fit_map);
+                                                  const trace::SlotRemap* fit_map);
 
 }  // namespace ftlsim::sim

@@ -51,7 +51,7 @@ template <class Ftl, class Placement>
 class Driver {
  public:
   Driver(Ftl& ftl, Placement& placement, const fdp::FdpConfig& fdp, const ftl::FtlConfig& cfg, const TraceView& t,
-         const SimOptions& o, uint64_t interval, const std::vector<uint32_t>* fit_map)
+         const SimOptions& o, uint64_t interval, const trace::SlotRemap* fit_map)
       : ftl_(ftl),
         placement_(placement),
         streams_(fdp),
@@ -66,9 +66,9 @@ class Driver {
         next_row_(interval),
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot),
         sector_(t.sector_bytes),
-        logical_sectors_((fit_map != nullptr ? fit_map->size() * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map != nullptr ? fit_map->data() : nullptr),
-        fit_slots_(fit_map != nullptr ? fit_map->size() : 0) {
+        logical_sectors_((fit_map != nullptr ? fit_map->space * kSlot : logical_bytes_) / sector_),
+        fit_(fit_map),
+        fit_slots_(fit_map != nullptr ? fit_map->space : 0) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
     // The lean loop (run_plain()): FEMU's line path (placement single: one
     // handle, one stream, one pool, the identifier not read), no remapping,
@@ -335,7 +335,7 @@ class Driver {
   // remapped densely by --logical fit:.
   uint32_t lpn(uint64_t slot) const {
     if (fit_ != nullptr) [[unlikely]]
-      return fit_[slot];
+      return fit_->at(slot);
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
@@ -346,7 +346,7 @@ class Driver {
     if (rec.op != static_cast<uint8_t>(Op::kWrite)) return ftl::kUnmapped;
     const uint64_t slot = rec.lba * sector_ / kSlot;
     if (fit_ != nullptr) [[unlikely]]
-      return slot < fit_slots_ ? fit_[slot] : ftl::kUnmapped;
+      return slot < fit_slots_ ? fit_->at(slot) : ftl::kUnmapped;
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
 
@@ -508,7 +508,7 @@ class Driver {
   uint64_t logical_bytes_;
   uint64_t sector_;
   uint64_t logical_sectors_;
-  const uint32_t* fit_;
+  const trace::SlotRemap* fit_;
   uint64_t fit_slots_;
   // prefetch_ahead()'s rings: the device slot of record k's first slot at
   // k % kPrefetchFar, its old slot at k % kPrefetchNear.
@@ -620,10 +620,11 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   ftl::FtlConfig cfg = given;
   if (opts.fit) {
     fit = fit_trace(trace);
-    const FitFootprint fp{fit->slot_of.size(), fit->footprint};
+    const FitFootprint fp{fit->space(), fit->footprint(), fit->blocks() - 1};
     cfg = fitted_config(given, fp, *opts.fit, opts.fit_op, trace.path);
   }
-  const std::vector<uint32_t>* fit_map = fit ? &fit->slot_of : nullptr;
+  const trace::SlotRemap remap = fit ? fit->view() : trace::SlotRemap{};
+  const trace::SlotRemap* fit_map = fit ? &remap : nullptr;
   const fdp::FdpConfig fdp = fdp::effective_config(setup);
   const ftl::FtlLayout layout = run_layout(cfg.geometry, fdp);
   if (opts.timing) ftl::throw_if_problems(opts.timing->problems(cfg.geometry));
@@ -660,7 +661,7 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   r.units = layout.units;
   r.units_per_group = layout.units_per_pool();
   r.blocks_per_unit = layout.blocks_per_unit;
-  r.fit_footprint_slots = fit ? fit->footprint : 0;
+  r.fit_footprint_slots = fit ? fit->footprint() : 0;
   if (fit) r.fitted_geometry = cfg.geometry;
   // Builds the placement, runs `drive` with a Driver over the engine (the
   // FTL decisions are the same code in both modes) and collects the counters.

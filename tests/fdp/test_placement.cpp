@@ -85,6 +85,28 @@ TEST_CASE("oracle groups writes by the time until their LBA dies", "[fdp][unit]"
   CHECK(plus == std::vector<uint8_t>{0, 0, 2, 1, 0, 0, 2});
 }
 
+// Under --logical fit: through the remap table. Trace slots 0 and 10 are
+// device slots 0 and 1; slot 1, after the trim's range, is touched by no
+// record and has no device slot: with --trim-range plus-one the trim ends
+// nothing more (the table's 0xFFFFFFFF was used as a device slot, a write
+// far past the oracle's table). W(0) dies at the trim, 2 slots written
+// (bucket 1), W(10) at its rewrite 1 later (bucket 0), the rewrite never:
+// one finite handle takes both finite ones.
+TEST_CASE("oracle under fit: the slot after a trimmed range no record touches ends nothing", "[fdp][unit]") {
+  const std::vector<uint32_t> dir = {1};
+  std::vector<uint32_t> slots(2 * trace::SlotRemap::kBlockSlots, trace::kUntouchedSlot);
+  slots[trace::SlotRemap::kBlockSlots + 0] = 0;
+  slots[trace::SlotRemap::kBlockSlots + 10] = 1;
+  const trace::SlotRemap remap{dir.data(), slots.data(), 11};
+  CHECK(remap.at(10) == 1);
+  CHECK(remap.at(1) == trace::kUntouchedSlot);
+  std::vector<trace::Record> r = {slot_write(0), slot_write(10)};
+  r.push_back({0, 0, 8, 0, static_cast<uint8_t>(Op::kTrim), 0});
+  r.push_back(slot_write(10));
+  CHECK(fdp::oracle_handles(r, 512, 2, false, 2, false, remap, true) == std::vector<uint8_t>{0, 0, 1});
+  CHECK(fdp::oracle_handles(r, 512, 2, false, 2, false, remap, false) == std::vector<uint8_t>{0, 0, 1});
+}
+
 TEST_CASE("interval placement sends rewrites by observed interval, first writes to the last handle", "[fdp][unit]") {
   fdp::IntervalPlacement p(1024, 4);  // base interval 1024 / 2^3 = 128 slots
   CHECK(p.slot_handle(0, 5) == 3);    // first write

@@ -202,6 +202,46 @@ TEST_CASE("logical fit: remaps the touched pages densely in first-touch order", 
   CHECK_FALSE(sim::parse_fit("85M"));
 }
 
+// The remap table holds blocks of 4096 slots where the trace touches them:
+// slots 0, 5 (one block) and 2^30 (4 TiB in, another) take two blocks and a
+// directory of 2^18 + 1 entries (in one 2 MiB page), not 4 GiB for a table
+// of every slot (fit refused address spaces past 1 TiB for that reason);
+// past 2^32 - 2 slots (16 TiB) it refuses.
+TEST_CASE("logical fit: a sparse trace is remapped in the blocks it touches", "[validation]") {
+  auto c = small_device(ftl::VictimPolicy::kGreedy);
+  const uint64_t far = uint64_t{1} << 30;
+  const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 0, 8), test::rec(Op::kWrite, far * 8, 8),
+                                           test::rec(Op::kWrite, 5 * 8, 8), test::rec(Op::kWrite, far * 8, 8)};
+  const sim::TraceView view{"t.ftr", recs, 512};
+  const sim::FitFootprint fp = sim::fit_footprint(view);
+  CHECK(fp.space == far + 1);
+  CHECK(fp.footprint == 3);
+  CHECK(fp.touched_blocks == 2);
+  CHECK(sim::fit_table_bytes(fp.space, fp.touched_blocks) == (uint64_t{2} << 20) + 3 * 4096 * 4);
+  const sim::FitMap map = sim::fit_trace(view);
+  CHECK(map.footprint() == 3);
+  CHECK(map.blocks() == 3);
+  const trace::SlotRemap remap = map.view();
+  CHECK(remap.at(0) == 0);
+  CHECK(remap.at(far) == 1);
+  CHECK(remap.at(5) == 2);
+  CHECK(remap.at(1) == trace::kUntouchedSlot);
+  CHECK(remap.at(far - 1) == trace::kUntouchedSlot);
+  CHECK(remap.at(uint64_t{1} << 20) == trace::kUntouchedSlot);  // an untouched block
+  sim::SimOptions o;
+  o.fit = 0.5;
+  o.keep_l2p = true;
+  const auto r = test::simulate_records(c, recs, o);
+  CHECK(r.fit_footprint_slots == 3);
+  REQUIRE(r.l2p.size() == 6);
+  CHECK(r.ftl.host_slots == 4);
+  CHECK(r.mapped_slots_end == 3);
+  CHECK(r.l2p[3] == 0xFFFFFFFFu);
+  const std::vector<trace::Record> too_far = {test::rec(Op::kWrite, ((uint64_t{1} << 32) - 2) * 8, 8)};
+  CHECK_THROWS_WITH(test::simulate_records(c, too_far, o),
+                    Catch::Contains("addresses 4294967295 4 KiB slots, more than the 4294967294 (16 TiB)"));
+}
+
 // ConfFDP's trim range (nlb + 1) under fit: the slot after a trimmed range
 // is remapped like any other. Touched by the trace (slot 1 below, written),
 // it is unmapped; never touched (slot 1 in the second trace; slots 0 and 10

@@ -490,7 +490,7 @@ Command add_replay_command(CLI::App& root) {
       ->type_name("DIR");
   // Parsed as any 32-bit count; the range is checked with the other settings
   // (ReplayConfig::problems), so that every problem is reported at once.
-  add_uint_option(*app, "--qd", a->qd, 0, UINT32_MAX, "I/Os in flight at most, 1..4096 (default 32)");
+  add_uint_option(*app, "--qd", a->qd, 1, 4096, "I/Os in flight at most, 1..4096 (default 32)");
   app->add_option("--mode", a->mode,
                   "afap: keep the queue full (default); timed: submit each record at its trace time / --speed");
   app->add_option("--speed", a->speed, "Timed mode: replay this many times faster than recorded (default 1)");

@@ -54,9 +54,24 @@ void apply_timing(const TimingArgs& a, timing::TimingConfig& c, bool latencies_o
 
 }  // namespace
 
-TimingArgs::TimingArgs() {
+TimingArgs::TimingArgs() : given(timing::timing_settings().size(), false) {
   for (const auto& s : timing::timing_settings()) text.push_back(s.default_text());
 }
+
+namespace {
+
+// An empty text is what "not given" is stored as (open loop, an automatic
+// interval): given empty, it is refused as every other option's is.
+void check_given_empty(const TimingArgs& a) {
+  const auto settings = timing::timing_settings();
+  for (size_t i = 0; i < settings.size(); ++i) {
+    if (a.given[i] && a.text[i].find_first_not_of(" \t") == std::string::npos) {
+      throw InputError(fmt::format("--{}: '{}' is empty", settings[i].name, a.text[i]));
+    }
+  }
+}
+
+}  // namespace
 
 size_t timing_setting_count() { return timing::timing_settings().size(); }
 
@@ -116,6 +131,7 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model) {
         fmt::format("--{}", s.name),
         [&a, i](const std::string& v) {
           a.text[i] = v;
+          a.given[i] = true;
           a.any_given = true;
         },
         help_flag_text(s.help));
@@ -127,12 +143,14 @@ void add_timing_options(CLI::App& app, TimingArgs& a, bool host_model) {
 }
 
 timing::TimingConfig build_latencies(const TimingArgs& a) {
+  check_given_empty(a);
   timing::TimingConfig c;
   apply_timing(a, c, true);
   return c;
 }
 
 std::optional<timing::TimingConfig> build_timing(const TimingArgs& a) {
+  check_given_empty(a);
   if (!a.timing) {
     if (a.any_given) {
       throw InputError(

@@ -21,7 +21,8 @@ struct TimingArgs {
   // its default ("40us"; "" for qd, speed and event-interval: open loop,
   // speed 1, automatic).
   std::vector<std::string> text;
-  bool any_given = false;  // a timing option other than --timing was given
+  std::vector<bool> given;  // per setting: given on the command line
+  bool any_given = false;   // a timing option other than --timing was given
 
   TimingArgs();
 };

@@ -9,7 +9,7 @@
 //                      8 B per pool (each pool's victim queue spans every unit),
 //                      44 B more in timed mode
 //   per stream         112 B; per die (timed) 256 B
-//   events.csv (timed) per interval 320 B, 4.5 KiB per kind with events:
+//   events.csv (timed) per interval 320 B, 7.4 KiB per kind with events:
 //                      at most 257 intervals (automatic), 100,001 (given)
 //   write orders       8 B per entry (the layout's and the engine's copy)
 //   timeseries         one row per --interval of written bytes (x --repeat),

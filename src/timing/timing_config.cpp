@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "core/error.h"
+#include "core/setting.h"
 #include "timing/time_scale.h"
 
 namespace ftlsim::timing {
@@ -39,6 +41,11 @@ std::vector<Problem> TimingConfig::problems(const ftl::Geometry& g) const {
   }
   if (read_ns == 0 || program_ns == 0 || erase_ns == 0) {
     p.push_back({"", "", say("`read-time`, `program-time` and `erase-time` must be above 0")});
+  }
+  const std::pair<const char*, uint64_t> times[] = {
+      {"read-time", read_ns}, {"program-time", program_ns}, {"erase-time", erase_ns}, {"xfer-time", xfer_ns}};
+  for (const auto& [name, ns] : times) {
+    if (ns > kMaxNandNs) p.push_back({name, print_duration(ns), "must be at most 1s"});
   }
   if (mode == HostMode::kClosed && (qd == 0 || qd > kMaxQd)) {
     p.push_back({"qd", fmt::format("{}", qd), fmt::format("must be between 1 and {}", kMaxQd)});

@@ -48,5 +48,11 @@ struct TimingConfig {
 
 inline constexpr uint32_t kAutoIntervals = 256;
 inline constexpr uint32_t kMaxQd = 1u << 20;
+// The longest NAND operation time (read, program, erase, transfer) taken:
+// 1 s, thousands of times any NAND's, so that the simulated clock (ns in
+// 64 bits) cannot wrap on any trace it can run (2^62 ns of simulated time
+// takes 4.6 x 10^9 of them on one die); 2^62 ns per program wrapped it
+// after four.
+inline constexpr uint64_t kMaxNandNs = 1'000'000'000;
 
 }  // namespace ftlsim::timing

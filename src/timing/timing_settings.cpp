@@ -5,12 +5,14 @@
 #include <array>
 #include <limits>
 
+#include "core/units.h"
+
 namespace ftlsim::timing {
 namespace {
 
 using C = TimingConfig;
 
-static_assert(kAutoIntervals == 256, "event-interval's help says at most 256 rows");
+static_assert(kAutoIntervals == 256, "event-interval's help says at most 256 intervals");
 
 constexpr std::array<Setting<C>, 7> kSettings = {{
     {"qd",
@@ -21,8 +23,9 @@ constexpr std::array<Setting<C>, 7> kSettings = {{
      "ignored). Default: open loop. A list makes a sweep (or see ftlsim qd-sweep)",
      [](C& c, std::string_view t) {
        c.mode = HostMode::kClosed;
-       // Range checked by TimingConfig::problems with the other settings.
-       c.qd = parse_u32("qd", t);
+       // Its real range in the message of a text out of it (TimingConfig::
+       // problems checks it again for a configuration made otherwise).
+       c.qd = static_cast<uint32_t>(parse_uint_option(t, Message::setting("qd"), 1, kMaxQd));
      },
      [](const C& c) { return c.mode == HostMode::kClosed ? fmt::format("{}", c.qd) : std::string(); },
      nullptr,
@@ -82,12 +85,15 @@ constexpr std::array<Setting<C>, 7> kSettings = {{
      {},
      false,
      "xfer"},
-    // The help's "at most 256 rows" is kAutoIntervals (static_assert below).
+    // The help's "at most 256 intervals" is kAutoIntervals (static_assert above),
+    // its 100,000 EventSeries::kMaxIntervals.
     {"event-interval",
      ValueKind::kWord,
      "DURATION",
      "Timing",
-     "Simulated time per events.csv row (default: automatic, at most 256 rows)",
+     "Simulated time per events.csv interval (a row per event kind in it). Default: automatic, 1 ms doubled "
+     "until the run spans at most 256 intervals; a given one is doubled until it spans at most 100,000 (summary.json's "
+     "events_interval_ns is the one used)",
      [](C& c, std::string_view t) {
        c.event_interval_ns = parse_duration("event-interval", t);
        if (c.event_interval_ns == 0) throw SettingError({"event-interval", "", "must be above 0"});

@@ -232,11 +232,31 @@ TEST_CASE("integer options: signs, fractions and overflow are refused", "[cli][h
   expect_error(j, "--jobs: 0 is too small; give a whole number from 1 to 4096");
   CHECK(j.output.size() < 200);
   expect_error(run_ftlsim("qd-sweep --trace " + trace + " -j 0"), "--jobs: 0 is too small");
+  // --qd: its real range (replay's and timed mode's), not u32's.
   expect_error(run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") + " --qd -1"),
-               "--qd: '-1' is negative; give a whole number from 0 to 4294967295");
+               "--qd: '-1' is negative; give a whole number from 1 to 4096");
   expect_error(run_ftlsim("replay --trace " + trace + " --target " + tmp.file("t.img") + " --qd 0"),
-               "--qd 0 is outside 1..4096");
-  expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing --qd -3"), "--qd: '-3' is negative");
+               "--qd: 0 is too small; give a whole number from 1 to 4096");
+  CHECK_FALSE(fs::exists(tmp.file("t.img")));
+  expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing --qd -3"),
+               "--qd: '-3' is negative; give a whole number from 1 to 1048576");
+  expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing --qd 99999999999999999999"),
+               "--qd: 99999999999999999999 is too large; give a whole number from 1 to 1048576");
+
+  // Timing options given empty are refused, as every other option's: an
+  // empty text was read as not given (--qd "" ran open loop).
+  for (const char* o :
+       {"--qd", "--speed", "--read-time", "--program-time", "--erase-time", "--xfer-time", "--event-interval"}) {
+    expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing " + o + " ''"),
+                 std::string(o) + ": '' is empty");
+  }
+  expect_error(run_ftlsim("qd-sweep --trace " + trace + " " + kDevice + " --qd 1 --read-time ' '"),
+               "--read-time: ' ' is empty");
+  // NAND times past 1 s are refused: 2^62 ns per program wrapped the clock.
+  expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing --program-time 4611686018427387904ns"),
+               "--program-time 4611686018427387904ns must be at most 1s");
+  expect_error(run_ftlsim("--trace " + trace + " " + kDevice + " --timing --xfer-time 1001ms"),
+               "--xfer-time 1001ms must be at most 1s");
 
   // --op 1e12: what is wrong and the valid range.
   expect_error(run_ftlsim("--trace " + trace + " --channels 8 --luns 1 --blocks 64 --pages 32 --op 1e12"),

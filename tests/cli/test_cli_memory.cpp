@@ -234,17 +234,17 @@ TEST_CASE("timed mode's events.csv intervals are estimated at their most", "[cli
       "--trace " + small_trace(tmp) + " --blocks 512 --pages 256 --logical 8M --no-progress --timing";
   // An interval at most: five cells of 64 B (8 B of bytes, a histogram's
   // vector of 24 B and count, sum, min and max) and, for each of the five
-  // kinds once it has an event, 1152 counts of 4 B ((40 - 5 + 1) x 32
-  // buckets): 320 + 5 x 4608 = 23,360 B. The automatic interval keeps at
+  // kinds once it has an event, 1888 counts of 4 B ((63 - 5 + 1) x 32
+  // buckets): 320 + 5 x 7552 = 38,080 B. The automatic interval keeps at
   // most 256 of them (+1), a given one 100,000 (+1).
   const int64_t automatic = static_cast<int64_t>(estimate_of(base));
   const int64_t given = static_cast<int64_t>(estimate_of(base + " --event-interval 1ms"));
-  CHECK(given - automatic == (100'001 - 257) * int64_t{23'360});
+  CHECK(given - automatic == (100'001 - 257) * int64_t{38'080});
   const int64_t fast = static_cast<int64_t>(
       estimate_of("--trace " + tmp.file("m.ftr") + " --blocks 512 --pages 256 --logical 8M --no-progress"));
   // Timed mode's other tables on this device (64 dies, 512 units): 44 B a
   // unit, 256 B a die, the GC queue's first 2 MiB; and 257 intervals.
-  CHECK(automatic - fast == 512 * 44 + 64 * 256 + (2 << 20) + 257 * 23'360);
+  CHECK(automatic - fast == 512 * 44 + 64 * 256 + (2 << 20) + 257 * 38'080);
 }
 
 TEST_CASE("a 4-billion-slot geometry is refused before allocating, with the figure", "[cli][memory]") {

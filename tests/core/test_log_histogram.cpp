@@ -149,3 +149,19 @@ TEST_CASE("latency histogram: equal samples give that value exactly, merge adds"
     if (bkt > 0) REQUIRE(LatencyHistogram::bucket_low(bkt) == LatencyHistogram::bucket_high(bkt - 1) + 1);
   }
 }
+
+// Latencies of hours (an overloaded open-loop run): 2^44 ns (4.9 hours) was
+// the last bucket, so 8000 s .. 32000 s gave p75 = 17592 s.
+TEST_CASE("percentiles stay within 1/128 for latencies of hours and beyond", "[unit]") {
+  LatencyHistogram h;
+  const uint64_t s = 1'000'000'000;
+  for (const uint64_t v : {8000 * s, 16000 * s, 24000 * s, 32000 * s}) h.record(v);
+  CHECK(h.percentile(0.75) >= 24000 * s);
+  CHECK(static_cast<double>(h.percentile(0.75)) <= 24000.0 * 1e9 * (1.0 + 1.0 / 128));
+  CHECK(h.percentile(1.0) == 32000 * s);
+  LatencyHistogram far;
+  far.record(uint64_t{1} << 62);
+  far.record((uint64_t{1} << 62) + (uint64_t{1} << 61));
+  CHECK(far.percentile(0.5) >= uint64_t{1} << 62);
+  CHECK(far.percentile(0.5) < (uint64_t{1} << 62) + (uint64_t{1} << 56));
+}

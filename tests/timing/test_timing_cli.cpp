@@ -372,7 +372,7 @@ TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
   const Case cases[] = {
       {base + " --qd 4", "apply to timed mode; add --timing"},
       {base + " --timing --qd 4 --speed 2", "--qd (closed loop) and --speed (open loop) exclude each other"},
-      {base + " --timing --qd 0", "--qd 0 must be between 1 and"},
+      {base + " --timing --qd 0", "--qd: 0 is too small; give a whole number from 1 to 1048576"},
       {base + " --timing --speed 0", "--speed 0 is out of range: give a number from 1e-06 to 1e+09"},
       {base + " --timing --read-time fast", "--read-time: 'fast' is not a duration"},
       {base + " --timing --page-size 16K", "timed mode models 4 KiB NAND pages"},

@@ -208,6 +208,14 @@ void run_qd_sweep(const QdSweepArgs& a) {
     throw InputError(fmt::format("{}: no {} requests to time (the trace has none, or all were of unmapped LBAs)",
                                  a.trace, timing::op_filter_name(ops)));
   }
+  // Requests that take no device time (trims, reads of unmapped LBAs) make
+  // no throughput: every row would read 0 QPS and the knee be meaningless.
+  if (std::all_of(rows.begin(), rows.end(), [](const timing::QdRow& r) { return r.qps == 0; })) {
+    throw InputError(
+        fmt::format("{}: no request takes device time at any queue depth (the trace's requests are trims or reads of "
+                    "unmapped LBAs, or it has none): nothing to time",
+                    a.trace));
+  }
   if (out) {
     out->write([&](const std::string& dir) {
       write_file_atomically(dir + "/qd_sweep.csv", timing::qd_sweep_csv(rows));

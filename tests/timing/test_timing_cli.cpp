@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -366,6 +367,16 @@ TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
   const std::string tr = dir.file("t.ftr");
   write_trace(tr, false);
   const std::string base = "--trace " + tr + " " + test::kDevice;
+  // Trims and a read of an unmapped LBA: nothing takes device time (every
+  // row read 0 QPS, with a knee at 0).
+  const std::string idle = dir.file("idle.ftr");
+  {
+    trace::FtrWriter w(idle, trace::TraceMeta{});
+    w.append({0, 0, 8, 0, static_cast<uint8_t>(trace::Op::kTrim), 0});
+    w.append({1000, 8, 8, 0, static_cast<uint8_t>(trace::Op::kTrim), 0});
+    w.append({2000, 16, 8, 0, static_cast<uint8_t>(trace::Op::kRead), 0});
+    w.finish();
+  }
   struct Case {
     std::string args, message;
   };
@@ -377,6 +388,8 @@ TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
       {base + " --timing --read-time fast", "--read-time: 'fast' is not a duration"},
       {base + " --timing --page-size 16K", "timed mode models 4 KiB NAND pages"},
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --ops read", "no read requests to time"},
+      {"qd-sweep --trace " + idle + " " + test::kDevice + " --qd 1,2 --out " + dir.file("idle-out"),
+       "no request takes device time at any queue depth"},
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --qd 0", "--qd: 0 is not between 1 and"},
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --ops writes", "--ops: 'writes' is not all, read or write"},
       {"qd-sweep --trace " + tr + " " + test::kDevice + " --interval 1M", "--interval: qd-sweep writes no time series"},
@@ -389,6 +402,7 @@ TEST_CASE("timing options: one-line errors with exit code 2", "[cli]") {
     CHECK_THAT(r.output, Catch::StartsWith("ftlsim: error: ") && Catch::Contains(c.message));
     CHECK(lines(r.output) == 1);
   }
+  CHECK_FALSE(std::filesystem::exists(dir.file("idle-out")));
   // qd-sweep's --help does not offer the time series' options it refuses.
   const auto help = run_ftlsim("qd-sweep --help");
   CHECK(help.exit_code == 0);

@@ -80,13 +80,15 @@ void run_host_loop(std::span<const trace::Record> records, uint32_t sector_bytes
     return true;
   };
   auto complete = [&](const Event& e) {
+    // The run lasts until its last host completion, an unmapped read's too
+    // (it completes at once, in no op's statistics).
+    out.sim_time_ns = std::max(out.sim_time_ns, e.time);
     if (e.op >= kHostOps) return;
     const uint64_t latency = e.time - e.start;
     const uint64_t bytes = uint64_t{records[e.index].sectors} * sector_bytes;
     OpTiming& o = out.ops[e.op];
     o.bytes += bytes;
     o.latency.record(latency);
-    out.sim_time_ns = std::max(out.sim_time_ns, e.time);
     out.events.add(static_cast<SeriesKind>(e.op), e.time, latency, bytes);
   };
 

@@ -76,6 +76,24 @@ TEST_CASE("one die, queue depth 1: a read takes read time plus transfer time, ex
   CHECK(r.timing->sim_time_ns == 200 * 207'000 + 1000 * 47'000);
 }
 
+// The run's simulated time ends at its last host completion, whatever the
+// request: a read of an unmapped LBA at 1 s completes at once, at 1 s (it
+// was left out, and the run ended at the write's 200 us; a trim was not).
+TEST_CASE("an unmapped read at the end of an open-loop run ends the run's simulated time", "[validation]") {
+  const auto c = device(1, 1, 32, 64);
+  timing::TimingConfig open;
+  open.mode = timing::HostMode::kOpen;
+  for (const Op last : {Op::kRead, Op::kTrim}) {
+    const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 0, 8, 0, 0),
+                                             test::rec(last, 800, 8, 0, 1'000'000'000)};
+    const auto r = run(c, recs, open);
+    INFO(trace::op_name(last));
+    CHECK(r.timing->sim_time_ns == 1'000'000'000);
+    CHECK(r.timing->unmapped_reads == (last == Op::kRead ? 1 : 0));
+    CHECK(lat(r, timing::HostOp::kRead).count() == 0);
+  }
+}
+
 TEST_CASE("the GC onset's simulated time: the sum of the service times before it, or its time stamp / speed",
           "[validation]") {
   // One die, sequential 4 KiB writes then overwrites: GC starts once the

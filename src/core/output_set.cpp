@@ -268,6 +268,23 @@ std::vector<std::string> unproven_folder(int parent, const std::string& name) {
   return out;
 }
 
+bool written_set_intact(int parent, const std::string& name) {
+  const UniqueFd dir = open_subfolder(parent, name);
+  if (!dir.valid()) return false;
+  const ManifestRead m = read_manifest(dir.get());
+  if (m.state != ManifestRead::State::kRead) return false;
+  for (const auto& [rel, w] : m.files) {
+    struct statx sx {};
+    if (::statx(dir.get(), rel.c_str(), AT_SYMLINK_NOFOLLOW, STATX_TYPE | STATX_INO | STATX_SIZE | STATX_CTIME, &sx) !=
+        0) {
+      return false;
+    }
+    if (w.folder ? !S_ISDIR(sx.stx_mode) : !S_ISREG(sx.stx_mode)) return false;
+    if (!w.folder && (sx.stx_ino != w.ino || sx.stx_size != w.size || ctime_ns(sx) != w.ctime_ns)) return false;
+  }
+  return true;
+}
+
 bool remove_staging_folder(int parent, const std::string& name) {
   const UniqueFd dir = open_subfolder(parent, name);
   if (!dir.valid()) return false;

@@ -32,6 +32,13 @@ void write_manifest(int dir, const std::string& shown);
 // finding is "NAME/ENTRY (why)" or "NAME (why)".
 [[nodiscard]] std::vector<std::string> unproven_folder(int parent, const std::string& name);
 
+// True when the folder `name` in `parent` still holds everything its
+// manifest lists: every entry present, of its type, and each file of its
+// inode, size and change time (a sweep's configuration is carried over only
+// then: a result file deleted or replaced makes it run again; a file the
+// user added beside them changes nothing).
+[[nodiscard]] bool written_set_intact(int parent, const std::string& name);
+
 // Removes from the folder `name` in `parent` (never a mount point) every entry its manifest
 // proves, at any depth, then the manifest and the folder once empty.
 // Anything else stays. Returns true when the folder is gone.

@@ -12,6 +12,7 @@
 #include "core/dir_fd.h"
 #include "core/fnv1a.h"
 #include "core/mapping_guard.h"
+#include "core/output_set.h"
 #include "core/version.h"
 
 namespace ftlsim::sim {
@@ -154,7 +155,8 @@ size_t carry_over(const std::map<std::string, std::map<std::string, std::string>
     if (status == "error" && !rerun_errors && get("error").find(kInputChanged) == std::string::npos) {
       o.status = SweepStatus::kError;
       o.error = get("error");
-    } else if (status == "done" && holds_summary(out_dir, table.ids[i], table.keys[i])) {
+    } else if (status == "done" && holds_summary(out_dir, table.ids[i], table.keys[i]) &&
+               written_set_intact(out_dir, table.ids[i])) {
       o.status = SweepStatus::kDone;
     } else {
       continue;

@@ -6,8 +6,9 @@
 // atomically: whenever the process stops, sweep.csv holds every row that
 // was complete at the last write, and marks the others missing. Rerunning
 // the same command resumes: a row whose config_id and config_key match and
-// whose status is error, or done with its folder's summary.json present,
-// is carried over instead of simulated again.
+// whose status is error, or done with its folder's summary.json present
+// and its other result files unchanged, is carried over instead of
+// simulated again.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -54,7 +55,8 @@ class SweepInterrupted : public SystemError {
 // Carries complete rows of `previous` into `outcomes` (same size as
 // table.ids): a row is carried when its config_key equals table.keys[i] and
 // its status is done with <id>/summary.json a regular file in the open folder
-// `out_dir`, or error,
+// `out_dir` and the folder holding exactly what its manifest lists
+// (core/output_set.h: no result file deleted, replaced or added), or error,
 // unless `rerun_errors` (--force) or the error says its input changed while
 // it was read (core/mapping_guard.h: such a row is not a result).
 // Returns how many rows were carried.

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -227,6 +228,20 @@ TEST_CASE("resume carries rows over only for the same configuration and trace", 
   CHECK_THAT(lost.output, Catch::Contains("resumed    3 of 4"));
   CHECK(slurp(out + "/sweep.csv") == csv);
   CHECK(std::filesystem::exists(out + "/gc-thres=80_placement=fdp/summary.json"));
+
+  // A result file of a folder removed: that row runs again and writes it
+  // (it was carried over without its timeseries.csv). A file the user put
+  // beside the results changes nothing.
+  const std::string series = slurp(out + "/gc-thres=60_placement=single/timeseries.csv");
+  std::filesystem::remove(out + "/gc-thres=60_placement=single/timeseries.csv");
+  { std::ofstream(out + "/gc-thres=80_placement=single/notes.txt") << "mine\n"; }
+  const test::RunResult partial = run_ftlsim(args);
+  CHECK(partial.exit_code == 0);
+  CHECK_THAT(partial.output, Catch::Contains("resumed    3 of 4"));
+  CHECK(slurp(out + "/gc-thres=60_placement=single/timeseries.csv") == series);
+  CHECK(slurp(out + "/gc-thres=80_placement=single/notes.txt") == "mine\n");
+  CHECK(slurp(out + "/sweep.csv") == csv);
+  std::filesystem::remove(out + "/gc-thres=80_placement=single/notes.txt");
 
   // A folder of that name from the same sweep of another trace, moved in
   // by hand (hostile rerun 2, N10): not this configuration's results, so

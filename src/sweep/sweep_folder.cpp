@@ -81,10 +81,13 @@ SweepFolder claim_sweep_folder(const InPlaceFolder& out, const SweepTable& table
   if (entries.empty()) return SweepFolder::kNew;
   struct stat csv_st {};
   if (::fstatat(out.fd(), "sweep.csv", &csv_st, AT_SYMLINK_NOFOLLOW) != 0) {
-    throw InputError(
-        say("`out` {} is not a sweep's folder (no sweep.csv; it holds {}{}); give a new or "
-            "empty folder",
-            dir, entries.front(), entries.size() > 1 ? ", ..." : ""));
+    // A single run's folder (summary.json, published as a whole) is not
+    // taken by a sweep, --force or not (docs/cli.md).
+    const bool single = std::binary_search(entries.begin(), entries.end(), std::string("summary.json"));
+    throw InputError(say("`out` {} is not a sweep's folder (no sweep.csv; it holds {}); give a new or empty folder",
+                         dir,
+                         single ? std::string("a single run's results, summary.json")
+                                : entries.front() + (entries.size() > 1 ? ", ..." : "")));
   }
   if (!S_ISREG(csv_st.st_mode)) {
     throw InputError(say("`out` {}: its sweep.csv is {}, not a regular file; give a new or empty folder", dir,

@@ -192,6 +192,13 @@ TEST_CASE("a sweep folder belongs to one sweep", "[cli]") {
   expect_refusal("--trace " + t + " " + kDevice + " --gc-thres 60,80 --force --out " + tmp.file("mine"),
                  "is not a sweep's folder");
   CHECK(slurp(tmp.file("mine/notes.txt")) == "mine");
+  // A single run's folder neither, --force or not: the message says whose it is.
+  const std::string single = tmp.file("single");
+  REQUIRE(run_ftlsim("--trace " + t + " " + kDevice + " --out " + single).exit_code == 0);
+  const std::string single_summary = slurp(single + "/summary.json");
+  expect_refusal("--trace " + t + " " + kDevice + " --gc-thres 60,80 --force --out " + single,
+                 "is not a sweep's folder (no sweep.csv; it holds a single run's results, summary.json)");
+  CHECK(slurp(single + "/summary.json") == single_summary);
 }
 
 TEST_CASE("an output folder holds one run's complete set", "[cli]") {

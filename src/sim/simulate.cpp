@@ -438,9 +438,7 @@ class Driver {
       ftl_.reset_counters();
     }
     placement_.reset_counts();
-    const uint64_t markers = r.requests.markers;
-    r.requests = RequestCounts{};
-    r.requests.markers = markers;
+    r.requests = RequestCounts{};  // markers too: the ones after the reset's are counted
     std::fill(pid_bytes_.begin(), pid_bytes_.end(), 0);
     if (ids_) ids_->zero();
     std::fill(handle_sent_bytes_.begin(), handle_sent_bytes_.end(), 0);

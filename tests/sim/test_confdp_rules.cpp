@@ -212,7 +212,7 @@ TEST_CASE("confdp single: every write through handle 0 of the FDP device", "[val
   CHECK(handle0.invalid_pid_requests == 0);
 }
 
-// Reset at marker 7 (record 2). Line path, U = 8, 6 lines, thres 4. Before
+// Reset at marker 7 (record 3; markers 3 before and 9 after it). Line path, U = 8, 6 lines, thres 4. Before
 // it: W(0,8) fills line 0 and opens line 1 (free [2..5] = 4); W(0,1) puts
 // lpn 0 at line 1's first slot (8) and queues line 0 with 7 valid; the
 // background pass copies its 7 (block order: lpns 2,4,6,1,3,5,7 to n = 1..7
@@ -227,19 +227,20 @@ TEST_CASE("confdp single: every write through handle 0 of the FDP device", "[val
 // never comes, is refused: it would count the same as no reset.
 TEST_CASE("reset at a marker: the whole device or only its counters", "[validation]") {
   const ftl::FtlConfig c = device(4, 6, 16, 30, 80);
-  const std::vector<trace::Record> recs = {W(0, 8), W(0, 1), M(7), W(8, 4)};
+  const std::vector<trace::Record> recs = {M(3), W(0, 8), W(0, 1), M(7), W(8, 4), M(9)};
   const sim::SimResult dev = run(c, recs, {}, {sim::ResetAt::Kind::kDevice, 7});
-  REQUIRE(dev.reset_record == 2u);
+  REQUIRE(dev.reset_record == 3u);
   CHECK(dev.ftl.host_slots == 4);
   CHECK(dev.mapped_slots_end == 4);
   CHECK(dev.l2p[0] == ftl::kUnmapped);
   CHECK(dev.l2p[8] == 0);
   CHECK(dev.l2p[9] == 4);
   CHECK(dev.requests.writes == 1);
+  CHECK(dev.requests.markers == 1);  // M(9): request counts, markers too, start after the reset's
   CHECK(dev.erase_max == 0);
   CHECK(dev.ftl.gc_slots == 0);
   const sim::SimResult cnt = run(c, recs, {}, {sim::ResetAt::Kind::kCounters, 7});
-  REQUIRE(cnt.reset_record == 2u);
+  REQUIRE(cnt.reset_record == 3u);
   CHECK(cnt.ftl.host_slots == 4);
   CHECK(cnt.mapped_slots_end == 12);
   CHECK(cnt.l2p[0] == 8);
@@ -247,10 +248,12 @@ TEST_CASE("reset at a marker: the whole device or only its counters", "[validati
   CHECK(cnt.ftl.gc_slots == 0);
   CHECK(cnt.erase_max == 1);  // erase counts are wear: a counters reset keeps them
   CHECK(cnt.requests.writes == 1);
+  CHECK(cnt.requests.markers == 1);
   CHECK_THROWS_WITH(run(c, recs, {}, {sim::ResetAt::Kind::kDevice, 6}),
-                    Catch::Contains("no marker of value 6 (its one marker has value 7)"));
+                    Catch::Contains("no marker of value 6 (its 3 markers have values 3 to 9)"));
   const sim::SimResult none = run(c, recs, {}, {});
   CHECK_FALSE(none.reset_record.has_value());
+  CHECK(none.requests.markers == 3);
   CHECK(none.ftl.host_slots == 13);
   CHECK(none.ftl.gc_slots == 7);
 }

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/flag_text.h"
 #include "cli/out_results.h"
+#include "cli/parse_error_text.h"
 #include "cli/path_option.h"
 #include "cli/run_key.h"
 #include "cli/sim_options.h"
@@ -96,7 +97,7 @@ Side side_run(const CompareArgs& c, std::string_view side, const std::string& ex
     add_timing_options(overlay, t, true);
     parse_overlay(overlay, extra);
   } catch (const CLI::ParseError& e) {
-    throw InputError(fmt::format("{} \"{}\": {}", side, extra, e.what()));
+    throw InputError(fmt::format("{} \"{}\": {}", side, extra, parse_error_text(e, false)));
   }
   try {
     const std::vector<std::vector<std::string>> items = expand_settings(m);
@@ -308,7 +309,26 @@ std::vector<Line> compare_lines(const sim::RunDescription& ra, const sim::RunDes
 void run_compare(const CompareArgs& c) {
   if (c.trace.empty()) throw InputError("compare: --trace is required (see ftlsim compare --help)");
   if (c.a.empty() && c.b.empty()) {
-    throw InputError("compare: give --a and/or --b, e.g. --a \"--placement single\" --b \"--placement fdp\"");
+    throw InputError(
+        "compare: --a and --b are both empty or not given: give at least one side its options, e.g. --a "
+        "\"--placement single\" --b \"--placement fdp\"");
+  }
+  // A list among the options both sides share: said of them, not of --a.
+  {
+    const auto refuse_list = [](std::string_view name, size_t values) {
+      if (values > 1) {
+        throw InputError(fmt::format(
+            "--{} has {} values among the options both sides share; compare takes one configuration per side "
+            "(give each side its value in --a and --b, or run a sweep for lists)",
+            name, values));
+      }
+    };
+    const std::vector<std::vector<std::string>> model = expand_settings(c.model);
+    for (size_t i = 0; i < model.size(); ++i) refuse_list(setting_info(i).name, model[i].size());
+    if (c.timing.timing) {
+      const std::vector<std::vector<std::string>> timed = expand_timing(c.timing);
+      for (size_t i = 0; i < timed.size(); ++i) refuse_list(timing_setting_name(i), timed[i].size());
+    }
   }
   const bool two_traces = !c.trace_b.empty();
   const std::array<std::string, 2> paths = {c.trace, two_traces ? c.trace_b : c.trace};

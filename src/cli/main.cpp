@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/flag_text.h"
+#include "cli/parse_error_text.h"
 #include "cli/standard_streams.h"
 #include "core/build_identity.h"
 #include "core/error.h"
@@ -43,32 +44,6 @@ std::vector<std::string> unexpected_arguments(const CLI::App& app) {
     if (!extra.empty()) return extra;
   }
   return {};
-}
-
-// CLI11's text, except where it names its own terms: an option given twice
-// ("--trace: At Most 1 required but received 2") says so in ours.
-std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
-  const std::string what = e.what();
-  const std::string tag = ": At Most 1 required but received ";
-  const size_t at = what.find(tag);
-  if (at != std::string::npos && what.find(' ') > at) {
-    const std::string option = what.substr(0, at);
-    // gen, convert and dump's -o is --out to CLI11: name the spelling given.
-    const bool dash_o = option == "--out" &&
-                        std::any_of(argv + 1, argv + argc, [](const char* w) { return std::string_view(w) == "-o"; });
-    const std::string short_name = dash_o ? " (-o)" : "";
-    return fmt::format("{}{} given {} times; give it once", option, short_name, what.substr(at + tag.size()));
-  }
-  // An option given without its value ("--gc-thres: 1 required PCT missing").
-  const std::string need = ": 1 required ";
-  const std::string missing = " missing";
-  const size_t n = what.find(need);
-  if (n != std::string::npos && what.find(' ') > n && what.size() > n + need.size() + missing.size() &&
-      what.compare(what.size() - missing.size(), missing.size(), missing) == 0) {
-    const std::string type = what.substr(n + need.size(), what.size() - missing.size() - n - need.size());
-    return fmt::format("{} needs a value ({})", what.substr(0, n), type);
-  }
-  return what;
 }
 
 int run(int argc, char** argv) {
@@ -113,7 +88,8 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return print_exit(app, e);  // --version
     fmt::print(stderr, "ftlsim: error: {} (see --help)\n",
-               ftlsim::escape_for_terminal(parse_error_text(e, argc, argv)));
+               ftlsim::escape_for_terminal(ftlsim::cli::parse_error_text(
+                   e, std::any_of(argv + 1, argv + argc, [](const char* w) { return std::string_view(w) == "-o"; }))));
     return 2;
   }
   // Every error is one line: file names and header text in messages are

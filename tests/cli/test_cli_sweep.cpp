@@ -272,8 +272,14 @@ TEST_CASE("compare refuses lists, unknown options and invalid sides with one lin
       {"--a \"--bogus 1\" --b \"--placement fdp\"", "--a \"--bogus 1\": "},
       {"--a \"\" --b \"--gc-thres 150\"", "--b \"--gc-thres 150\": "},
       {"--a \"--placement fdp --ru-size 12K\" --b \"\"", "--ru-size"},
-      {"--gc-thres 60,70 --a \"\" --b \"--placement fdp\"", "--gc-thres has 2 values"},
-      {"--a \"\" --b \"\"", "give --a and/or --b"},
+      // A list among the shared options is said of them (it was blamed on --a).
+      {"--gc-thres 60,70 --a \"\" --b \"--placement fdp\"",
+       "error: --gc-thres has 2 values among the options both sides share"},
+      {"--timing --qd 1,2 --a \"--placement fdp\"", "error: --qd has 2 values among the options both sides share"},
+      {"--a \"\" --b \"\"", "--a and --b are both empty or not given"},
+      // A side's options in the command line's words, not CLI11's.
+      {"--a \"--gc-thres\"", "--a \"--gc-thres\": --gc-thres needs a value (PCT)"},
+      {"--a \"--gc-thres 60 --gc-thres 70\"", "--gc-thres given 2 times; give it once"},
   };
   for (const auto& [args, expect] : table) {
     const auto r = run_ftlsim(base + args);

@@ -200,7 +200,11 @@ def latency_main(argv=None):
     a = p.parse_args(argv)
     if a.figure == "cdf":
         specs = run_specs(a.runs)
-        runs = [(label, read_latency_cdf(_file_in(path, "latency_cdf.csv"))) for label, path in specs]
+        files = [_file_in(path, "latency_cdf.csv") for _, path in specs]
+        runs = [(label, read_latency_cdf(f)) for (label, _), f in zip(specs, files)]
+        if not any(points for _, cdf in runs for points in cdf.values()):
+            raise InputError(f"{', '.join(files)}: no latencies (no request took device time: the trace has none, "
+                             "or only trims and reads of unmapped LBAs)")
         summaries = {label: summary_beside(path) for label, path in specs}
         plot_latency_cdf(runs, a.out, ops=_csv_list(a.ops), tail=a.tail, title=a.title,
                          counts={label: op_counts(s) for label, s in summaries.items()},

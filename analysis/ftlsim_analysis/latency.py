@@ -111,7 +111,9 @@ def draw_latency_cdf(runs, ops=None, tail=False, title=None, counts=None, source
             for lat, c in points:
                 rows.append([label, op, lat, c, max(0.0, 1.0 - c)])
     if not rows:
-        raise InputError("none of the chosen ops has latency data")
+        raise InputError("none of the chosen ops has latency data in "
+                         + ", ".join(label for label, _ in runs)
+                         + " (no request took device time: none, or only trims and reads of unmapped LBAs)")
     ax.set_xscale("log")
     if tail:
         ax.set_yscale("log")
@@ -186,7 +188,7 @@ def draw_events(rows, events=None, interval_ns=None, title=None, source=None, na
     More than MAX_INTERVALS intervals between the first start and the last
     are refused (InputError naming `name`, the file the rows came from)."""
     if not rows:
-        raise InputError("events.csv has no rows")
+        raise InputError(f"{name} has no rows (no request took device time)")
     present = list(dict.fromkeys(r["event"] for r in rows))
     chosen = _chosen(present, events, "events")
     given = interval_ns is not None

@@ -250,11 +250,14 @@ class Report:
         plot_sweep_lines(grid, "ru-size", png, group="placement", where={"gc-thres": thres})
         figs.append((png, f"WAF against --ru-size at --gc-thres {thres}."))
         self.grid_table = grid
-        if self.timed:
+        cdfs = [(label, read_latency_cdf(os.path.join(run.out, "latency_cdf.csv"))) for _, label, run in self.timed]
+        # A trace none of whose requests takes device time (none, or trims and
+        # reads of unmapped LBAs) has no latencies: the section says so.
+        self.latency_drawn = any(points for _, cdf in cdfs for points in cdf.values())
+        if self.timed and self.latency_drawn:
             png = os.path.join(self.fig_dir, "latency_cdf.png")
             timed = {label: read_summary(os.path.join(run.out, "summary.json")) for _, label, run in self.timed}
-            plot_latency_cdf([(label, read_latency_cdf(os.path.join(run.out, "latency_cdf.csv")))
-                              for _, label, run in self.timed], png,
+            plot_latency_cdf(cdfs, png,
                              title=default_title(f"latency CDF (--timing {a.timing_opts})",
                                                  describe(list(timed.values()))),
                              counts={label: op_counts(s) for label, s in timed.items()})
@@ -384,6 +387,9 @@ class Report:
         for png, caption in figs:
             if os.path.basename(png) in ("latency_cdf.png", "events.png"):
                 parts.append(H.figure(rel(png), caption, rel(os.path.splitext(png)[0] + ".csv")))
+        if not self.latency_drawn:
+            parts.append(H.para("No request took device time (the trace has none, or only trims and reads of "
+                                "unmapped LBAs): no latency figures."))
         return parts
 
     def page(self, compare, study, figs):

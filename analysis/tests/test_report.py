@@ -160,3 +160,28 @@ def test_rebuild_keeps_what_the_report_did_not_write(built):
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert "index.html: already exists and was not written by this tool" in refused.stderr
     assert (out / "index.html").read_text() == edited
+
+
+def test_report_and_latency_figures_of_a_trace_with_no_device_time(ftlsim, tmp_path):
+    """A trace whose requests take no device time (here none) has no
+    latencies: the report is still built whole and says so (it stopped after
+    five figures, without index.html), and plot_latency names the file."""
+    trace = tmp_path / "empty.ftr"
+    subprocess.run([ftlsim, "gen", "--pattern", "seq", "--logical", "16M", "--writes", "0", "-o", str(trace)],
+                   check=True, capture_output=True)
+    out = tmp_path / "report"
+    r = run_script("report.py", "--trace", trace, "--out", out, "--ftlsim", ftlsim, *REPORT_OPTIONS, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    page = (out / "index.html").read_text()
+    assert "No request took device time" in page
+    assert not (out / "fig" / "latency_cdf.png").exists()
+    timed = [p for p in (out / "runs").iterdir() if p.name.startswith("timed-a-")]
+    assert len(timed) == 1
+    run_out = timed[0] / "out"
+    cdf = run_script("plot_latency.py", "cdf", run_out, "-o", tmp_path / "a.png")
+    assert cdf.returncode == 2
+    assert cdf.stderr.count("\n") == 1
+    assert f"{run_out}/latency_cdf.csv: no latencies" in cdf.stderr
+    events = run_script("plot_latency.py", "events", run_out, "-o", tmp_path / "b.png")
+    assert events.returncode == 2
+    assert f"{run_out}/events.csv has no rows" in events.stderr

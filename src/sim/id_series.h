@@ -6,6 +6,7 @@
 // their streams as fdp::handle_stats() does. Nothing here runs unless asked
 // for: the driver tags a request's slots only with --id-series.
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -79,7 +80,15 @@ class IdSeries {
       out.push_back(row);
     }
     for (ftl::StreamId s = 0; s < streams.size(); ++s) {
-      IdSeriesRow& row = out[first + handle_of_stream_[s]];
+      const uint32_t h = handle_of_stream_[s];
+      if (h >= handles_) {
+        // A shared GC RU's stream, which every isolated layout has and only
+        // one with a shared GC RU writes (has_shared_gc_ru: a row of its
+        // own); its counts are 0. It was added to a row past the end.
+        assert(streams[s].host_slots == 0 && streams[s].gc_out_slots == 0);
+        continue;
+      }
+      IdSeriesRow& row = out[first + h];
       row.id_host_bytes += streams[s].host_slots * kSlot;
       row.id_gc_bytes += streams[s].gc_out_slots * kSlot;
     }

@@ -7,6 +7,7 @@
 #include "core/rng.h"
 #include "fdp/placement.h"
 #include "ftl/ftl_test_util.h"
+#include "sim/id_series.h"
 #include "sim/simulate.h"
 #include "sim_test_util.h"
 
@@ -123,5 +124,35 @@ TEST_CASE("per-ID and per-handle series add up to the totals (FDP, random writes
       CHECK(row.id_host_bytes == 0);
     }
     CHECK(fill_row == (pre == sim::Precondition::kSeq));
+  }
+}
+
+// Every isolated layout has 2 x handles x RGs + RGs streams; the last RGs
+// are shared GC RUs' streams, which only a layout with a shared GC RU writes
+// (and only then has a handle row for). 8 all-pi handles, 1 RG: 17 streams,
+// 8 handle rows; the 17th stream's handle is 8, and its (zero) counts were
+// added to out[8], past the rows (ASan: heap-buffer-overflow with --id-series
+// and any FDP placement, when the rows filled the vector's capacity).
+TEST_CASE("id-series handle rows: the shared GC RU's stream adds to no row when there is none", "[unit]") {
+  fdp::FdpConfig f;
+  f.handles = 8;
+  f.reclaim_groups = 1;
+  f.isolated_gc = true;
+  REQUIRE_FALSE(f.has_shared_gc_ru());
+  REQUIRE(sim::IdSeries::handle_rows(f) == 8);
+  std::vector<ftl::StreamStats> streams(17);
+  for (uint32_t s = 0; s < 16; ++s) {
+    streams[s].host_slots = s < 8 ? 10 + s : 0;  // host streams 0-7, their GC streams 8-15
+    streams[s].gc_out_slots = s;
+  }
+  const sim::IdSeries ids(64, f, streams.size());
+  std::vector<IdSeriesRow> out;  // 8 rows: a capacity of exactly 8
+  ids.add_rows(out, 4096, streams);
+  REQUIRE(out.size() == 8);
+  for (uint32_t h = 0; h < 8; ++h) {
+    CHECK(out[h].kind == IdSeriesRow::Kind::kHandle);
+    CHECK(out[h].id == h);
+    CHECK(out[h].id_host_bytes == (10 + h) * 4096);
+    CHECK(out[h].id_gc_bytes == (h + (8 + h)) * 4096);  // its host stream's and its GC stream's
   }
 }

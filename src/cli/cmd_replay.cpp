@@ -328,6 +328,7 @@ void run_replay(const ReplayArgs& a) {
   geo.max_io_bytes = static_cast<uint32_t>(std::max<uint64_t>(max_io / info.block_bytes, 1) * info.block_bytes);
   geo.ops = cfg.ops;
   geo.wrap = cfg.wrap;
+  if (a.verify) replay::check_verify_size(info);  // before anything is written, as every check
   const replay::StreamScan scan = replay::scan_stream(reader.records(), geo);
   if (scan.ios[static_cast<size_t>(trace::Op::kTrim)] > 0 && !info.discard) {
     throw InputError(
@@ -449,8 +450,10 @@ void run_replay(const ReplayArgs& a) {
     }
   }
   if (a.verify && !report.result.partial) {
+    // Ctrl-C stops the read-back between chunks; the report says how far it got.
+    const StopSignalScope signals("interrupted: stopping the read-back");
     ProgressLine line("verify", target.info().bytes, ProgressUnit::kBytes, progress);
-    report.verify = replay::verify_target(target, reader.records(), geo, &line);
+    report.verify = replay::verify_target(target, reader.records(), geo, &line, signals.flag());
   }
 
   if (out) {
@@ -472,6 +475,9 @@ void run_replay(const ReplayArgs& a) {
   if (report.verify && report.verify->mismatches > 0) {
     throw SystemError(fmt::format("--verify: {} units of {} B differ from what the trace wrote; first at {}",
                                   report.verify->mismatches, replay::kPatternUnit, report.verify->first_mismatch));
+  }
+  if (report.verify && report.verify->interrupted) {
+    throw SystemError("--verify interrupted; the report above says how much of the target it checked");
   }
 }
 

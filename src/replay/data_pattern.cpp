@@ -31,15 +31,18 @@ void stamp_pattern(std::span<uint8_t> buf, uint64_t offset, uint32_t record, uin
   }
 }
 
-std::string check_unit(std::span<const uint8_t> unit, uint64_t offset, uint32_t record) {
+std::string check_unit(std::span<const uint8_t> unit, uint64_t offset, uint32_t record, uint16_t pid) {
   if (unit.size() < kPatternUnit) return "short unit";
   if (std::memcmp(unit.data(), kMagic, 8) != 0) return "no replay header (never written by this replay?)";
   uint64_t at = 0;
   uint32_t rec = 0;
+  uint16_t id = 0;
   std::memcpy(&at, unit.data() + 8, 8);
   std::memcpy(&rec, unit.data() + 16, 4);
+  std::memcpy(&id, unit.data() + 20, 2);
   if (at != offset) return fmt::format("holds the data of offset {}", at);
   if (rec != record) return fmt::format("written by record {}, expected record {}", rec, record);
+  if (id != pid) return fmt::format("placement ID {} in its header, expected {}", id, pid);
   for (uint32_t i = 22; i < kPatternHeader; ++i) {
     if (unit[i] != 0) return fmt::format("header byte {} is {:#04x}, expected 0", i, unit[i]);
   }

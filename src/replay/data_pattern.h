@@ -27,7 +27,8 @@ void fill_pattern(std::span<uint8_t> buf);
 void stamp_pattern(std::span<uint8_t> buf, uint64_t offset, uint32_t record, uint16_t pid);
 
 // "" when `unit` (kPatternUnit bytes) is what stamp_pattern wrote at `offset`
-// for `record`; otherwise what differs, e.g. "written by record 7, expected 9".
-[[nodiscard]] std::string check_unit(std::span<const uint8_t> unit, uint64_t offset, uint32_t record);
+// for `record` with placement ID `pid`; otherwise what differs, e.g.
+// "written by record 7, expected 9".
+[[nodiscard]] std::string check_unit(std::span<const uint8_t> unit, uint64_t offset, uint32_t record, uint16_t pid);
 
 }  // namespace ftlsim::replay

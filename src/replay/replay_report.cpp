@@ -314,7 +314,10 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
                                   ? fmt::format(" ({} trimmed units on a device not checked)", v.unchecked_units)
                                   : std::string(),
                               v.mismatches, v.first_mismatch.empty() ? "" : "; first at " + v.first_mismatch) +
-                      fmt::format(" ({} read back in {:.2f} s)", format_bytes(v.read_bytes), v.seconds));
+                      fmt::format(" ({} read back in {:.2f} s)", format_bytes(v.read_bytes), v.seconds) +
+                      (v.interrupted ? fmt::format("; INTERRUPTED: only the first {} of the target checked",
+                                                   format_bytes(v.checked_bytes))
+                                     : std::string()));
   }
   if (!e.registered_buffers && r.target.kind != TargetKind::kNvmeGeneric) {
     row("note", "buffers not registered with io_uring (RLIMIT_MEMLOCK too low?); plain reads and writes used");
@@ -515,6 +518,7 @@ std::string summary_json(const ReplayReport& r) {
     j.field("unchecked_units", v.unchecked_units).field("mismatches", v.mismatches);
     j.field("first_mismatch", v.first_mismatch);
     j.field("read_bytes", v.read_bytes).field("seconds", v.seconds);
+    j.field("interrupted", v.interrupted).field("checked_bytes", v.checked_bytes);
     j.end_object();
   } else {
     j.null();

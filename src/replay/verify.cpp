@@ -27,14 +27,18 @@ struct FreeDeleter {
 
 }  // namespace
 
-VerifyResult verify_target(const Target& target, std::span<const trace::Record> records, const StreamGeometry& geo,
-                           ProgressLine* progress) {
-  const auto start = std::chrono::steady_clock::now();
-  const TargetInfo& info = target.info();
+void check_verify_size(const TargetInfo& info) {
   if (info.bytes > kMaxVerifyBytes) {
     throw InputError(say("`verify` supports targets up to {}; {} has {}", format_bytes(kMaxVerifyBytes), info.path,
                          format_bytes(info.bytes)));
   }
+}
+
+VerifyResult verify_target(const Target& target, std::span<const trace::Record> records, const StreamGeometry& geo,
+                           ProgressLine* progress, const std::atomic<bool>* stop) {
+  const auto start = std::chrono::steady_clock::now();
+  const TargetInfo& info = target.info();
+  check_verify_size(info);
   // Last op per unit: record + 1 for a write, kTrimmed, or kUntouched.
   std::vector<uint32_t> last(info.bytes / kPatternUnit, kUntouched);
   RequestStream stream(records, geo);
@@ -54,6 +58,11 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
   VerifyResult v;
   for (uint64_t at = 0; at < info.bytes; at += kChunk) {
     if (progress != nullptr) progress->set(at);
+    if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+      v.interrupted = true;
+      v.checked_bytes = at;
+      break;
+    }
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, info.bytes - at));
     const size_t first = static_cast<size_t>(at / kPatternUnit);
     const size_t units = n / kPatternUnit;
@@ -86,7 +95,7 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
         }
       } else {
         ++v.written_units;
-        problem = check_unit(unit, offset, mark - 1);
+        problem = check_unit(unit, offset, mark - 1, records[mark - 1].pid);
       }
       if (!problem.empty()) {
         if (v.mismatches == 0) v.first_mismatch = fmt::format("offset {}: {}", offset, problem);
@@ -94,7 +103,8 @@ VerifyResult verify_target(const Target& target, std::span<const trace::Record> 
       }
     }
   }
-  if (progress != nullptr) progress->set(info.bytes);
+  if (!v.interrupted) v.checked_bytes = info.bytes;
+  if (progress != nullptr) progress->set(v.checked_bytes);
   v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return v;
 }

@@ -26,15 +26,17 @@ TEST_CASE("every 512-byte unit carries magic, its offset, record and pid", "[rep
     CHECK(off == (1u << 20) + u * 512);
     CHECK(rec == 77);
     CHECK(pid == 5);
-    CHECK(check_unit({h, 512}, off, 77).empty());
+    CHECK(check_unit({h, 512}, off, 77, 5).empty());
   }
   const std::span<const uint8_t> unit(buf.data() + 512, 512);
-  CHECK_THAT(check_unit(unit, (1 << 20) + 512, 78), Contains("written by record 77, expected record 78"));
-  CHECK_THAT(check_unit(unit, 0, 77), Contains("holds the data of offset 1049088"));
+  CHECK_THAT(check_unit(unit, (1 << 20) + 512, 78, 5), Contains("written by record 77, expected record 78"));
+  CHECK_THAT(check_unit(unit, 0, 77, 5), Contains("holds the data of offset 1049088"));
+  // The placement ID is checked too (it was not: bytes 20-21 could hold any value).
+  CHECK_THAT(check_unit(unit, (1 << 20) + 512, 77, 6), Contains("placement ID 5 in its header, expected 6"));
   std::vector<uint8_t> zero(512, 0);
-  CHECK_THAT(check_unit(zero, 0, 0), Contains("no replay header"));
+  CHECK_THAT(check_unit(zero, 0, 0, 0), Contains("no replay header"));
   buf[512 + 300] ^= 1;
-  CHECK_THAT(check_unit(unit, (1 << 20) + 512, 77), Contains("filler byte 300"));
+  CHECK_THAT(check_unit(unit, (1 << 20) + 512, 77, 5), Contains("filler byte 300"));
 }
 
 TEST_CASE("the pattern is the same on every run", "[replay][unit]") {

@@ -185,8 +185,10 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
   expect_refusal("replay --trace " + trace + " --target /dev/null --placement nvme",
                  "/dev/null is not an NVMe namespace");
   expect_refusal("replay --trace " + trace + " --target /dev/null", "is a character device");
-  expect_refusal("replay --trace " + trace + " --target " + img + " --qd 0 --mode fast --speed 2",
-                 "--mode: 'fast' is not afap or timed; --qd 0 is outside 1..4096");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --qd 2 --mode fast --speed 2",
+                 "--mode: 'fast' is not afap or timed");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --qd 0",
+                 "--qd: 0 is too small; give a whole number from 1 to 4096");
   expect_refusal("replay --trace " + trace + " --target " + img + " --speed 2", "--speed applies only to --mode timed");
   expect_refusal("replay --trace " + trace + " --target " + img + " --ops write,erase", "'erase' is not an op");
   expect_refusal("replay --trace " + trace + " --target " + img + " --rg 1", "--rg applies only to --placement nvme");
@@ -198,6 +200,16 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
                  "--ruh-update-at-end needs --placement nvme");
   expect_refusal("replay --trace " + tmp.file("missing.ftr") + " --target " + img + " --create 1M", "missing.ftr");
   CHECK_FALSE(fs::exists(img));
+  // --verify's size limit is a check like the others: before the target is
+  // made, resized or written (it came after the replay had written it all).
+  expect_refusal("replay --trace " + trace + " --target " + img + " --create 65G --verify",
+                 "--verify supports targets up to 64.00 GiB; " + img + " has 65.00 GiB");
+  CHECK_FALSE(fs::exists(img));
+  std::ofstream(img) << std::string(4096, 'k');
+  expect_refusal("replay --trace " + trace + " --target " + img + " --create 65G --force --verify",
+                 "--verify supports targets up to 64.00 GiB");
+  CHECK(fs::file_size(img) == 4096);
+  fs::remove(img);
 }
 
 // A target name that is a symbolic link to no file "does not exist", yet is

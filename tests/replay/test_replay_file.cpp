@@ -221,6 +221,40 @@ TEST_CASE("verify finds a unit that differs", "[replay][unit]") {
   const VerifyResult v = verify_target(*target, trace, geometry_for(target->info()));
   CHECK(v.mismatches == 1);
   CHECK_THAT(v.first_mismatch, Contains("offset 39936"));
+  CHECK_FALSE(v.interrupted);
+  CHECK(v.checked_bytes == 1 << 20);
+  // A stop (Ctrl-C) before the first chunk: nothing checked, and it says so.
+  const std::atomic<bool> stop{true};
+  const VerifyResult s = verify_target(*target, trace, geometry_for(target->info()), nullptr, &stop);
+  CHECK(s.interrupted);
+  CHECK(s.checked_bytes == 0);
+  CHECK(s.written_units == 0);
+  CHECK(s.mismatches == 0);
+}
+
+TEST_CASE("verify checks each unit's placement ID", "[replay][unit]") {
+  const ftlsim::test::TempDir tmp("replay-verify-pid");
+  const std::string path = tmp.file("t.img");
+  std::vector<Record> trace = {rec(Op::kWrite, 0, 16)};
+  trace[0].pid = 3;
+  TargetRequest req;
+  req.path = path;
+  req.create_bytes = 1 << 20;
+  auto target = open_or_skip(req);
+  if (!target) return;
+  target->keep();
+  REQUIRE_FALSE(replay(*target, trace, ReplayConfig{}).result.partial);
+  CHECK(verify_target(*target, trace, geometry_for(target->info())).mismatches == 0);
+  {
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    REQUIRE(fd >= 0);
+    const uint16_t other = 4;
+    REQUIRE(::pwrite(fd, &other, 2, 512 + 20) == 2);  // unit 1's placement ID
+    ::close(fd);
+  }
+  const VerifyResult v = verify_target(*target, trace, geometry_for(target->info()));
+  CHECK(v.mismatches == 1);
+  CHECK_THAT(v.first_mismatch, Contains("offset 512: placement ID 4 in its header, expected 3"));
 }
 
 TEST_CASE("an existing file: used as is, nothing written outside the trace's ranges", "[replay][unit]") {

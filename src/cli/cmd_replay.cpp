@@ -50,10 +50,11 @@ using replay::PlacementMode;
 
 constexpr const char* kReplayFooter = R"(The target is a regular file or a block device (for --placement nvme, the
 NVMe generic character device /dev/ngXnY). Every I/O is O_DIRECT, aligned
-to the target's block size (trace ranges are widened to whole blocks), and
-stays inside the target: requests beyond its end are refused unless --wrap.
-A file is created only with --create SIZE (sparse), after every check
-passed, and removed again if the run ends before its first I/O. The target
+to the target's block size (reads and writes are widened to whole blocks,
+trims narrowed to the whole blocks inside them), and stays inside the
+target: requests beyond its end are refused unless --wrap. A file is
+created only with --create SIZE (sparse), after every check passed, and
+removed again if the run ends before its first record is done. The target
 is never the trace (any name). A block device that is mounted, held by a
 device-mapper/md stack, partitioned, or carries a partition-table,
 file-system or RAID signature (libblkid), and a file that backs a loop

@@ -223,6 +223,11 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
                     e.late_ios, us(e.lag_ns.percentile(0.5)), us(e.lag_ns.percentile(0.99)), us(e.lag_ns.max())));
   }
   const StreamScan& s = r.scan;
+  if (s.narrowed > 0) {
+    row("trims", fmt::format("{} narrowed to the whole {}-byte blocks inside them ({} with none: not sent), so "
+                             "that no sector the trace did not trim is discarded",
+                             s.narrowed, t.block_bytes, s.dropped_trims));
+  }
   if (s.widened + s.wrapped + s.split > 0) {
     row("requests", fmt::format("{} widened to {}-byte blocks, {} folded into the target ({}), {} split into "
                                 "I/Os of at most {}",
@@ -379,6 +384,7 @@ std::string summary_json(const ReplayReport& r) {
   j.end_object();
   j.key("requests").begin_object();
   j.field("widened", r.scan.widened);
+  j.field("narrowed_trims", r.scan.narrowed).field("dropped_trims", r.scan.dropped_trims);
   j.field("wrapped", r.scan.wrapped);
   j.field("split", r.scan.split);
   j.end_object();

@@ -62,12 +62,17 @@ bool RequestStream::start_record() {
         index_, trace::op_name(op), r.lba, r.lba + r.sectors, sb, why, target, format_bytes(target),
         geo_.wrap ? "" : "; use --wrap to fold LBAs into the target, or a larger target"));
   };
-  // Widen [a, a + len) to whole blocks; anything that overflows 64 bits lies
-  // beyond every target.
+  // Widen [a, a + len) to whole blocks (a read or write cannot move less);
+  // anything that overflows 64 bits lies beyond every target. A trim is
+  // narrowed instead, to the whole blocks inside its range: widened, it
+  // would discard the data of neighbouring sectors it never trimmed. One
+  // with no whole block inside sends nothing.
   if (r.lba > (std::numeric_limits<uint64_t>::max() - len - bb) / sb) throw beyond("ends beyond");
   const uint64_t a = r.lba * sb;
-  const uint64_t start = a / bb * bb;
-  const uint64_t end = (a + len + bb - 1) / bb * bb;
+  const bool narrow = op == Op::kTrim;
+  const uint64_t start = narrow ? (a + bb - 1) / bb * bb : a / bb * bb;
+  const uint64_t end = narrow ? (a + len) / bb * bb : (a + len + bb - 1) / bb * bb;
+  if (narrow && end <= start) return false;
   const uint64_t widened_len = end - start;
   uint64_t offset = start;
   if (end > target) {
@@ -148,13 +153,30 @@ StreamScan scan_stream(std::span<const trace::Record> records, const StreamGeome
       if (io.op != Op::kFlush) {
         const uint64_t a = r.lba * geo.sector_bytes;
         const uint64_t len = uint64_t{r.sectors} * geo.sector_bytes;
-        if (a % geo.block_bytes != 0 || len % geo.block_bytes != 0) ++s.widened;
-        if (io.offset != a / geo.block_bytes * geo.block_bytes) ++s.wrapped;
+        const bool whole = a % geo.block_bytes == 0 && len % geo.block_bytes == 0;
+        if (!whole && io.op != Op::kTrim) ++s.widened;
+        const uint64_t first = io.op == Op::kTrim ? (a + geo.block_bytes - 1) / geo.block_bytes * geo.block_bytes
+                                                  : a / geo.block_bytes * geo.block_bytes;
+        if (io.offset != first) ++s.wrapped;
       }
     }
     ++pieces;
   }
   if (pieces > 1) ++s.split;
+  // Trims narrowed to the whole blocks inside their ranges, and those left
+  // with none (they sent nothing, so the loop above did not see them). The
+  // stream has checked every range by now: none overflows.
+  if (geo.ops.has(Op::kTrim)) {
+    const uint64_t bb = geo.block_bytes;
+    for (const trace::Record& r : records) {
+      if (static_cast<Op>(r.op) != Op::kTrim || r.sectors == 0) continue;
+      const uint64_t a = r.lba * geo.sector_bytes;
+      const uint64_t end = a + uint64_t{r.sectors} * geo.sector_bytes;
+      if (a % bb == 0 && end % bb == 0) continue;
+      ++s.narrowed;
+      if (end / bb * bb <= (a + bb - 1) / bb * bb) ++s.dropped_trims;
+    }
+  }
   for (size_t p = 0; p < pid_seen.size(); ++p) {
     if (pid_seen[p]) s.write_pids.push_back(static_cast<trace::PlacementId>(p));
   }

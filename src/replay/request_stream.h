@@ -1,7 +1,10 @@
 #pragma once
 // Turns trace records into the I/Os a replay sends, in trace order: byte
-// ranges widened to the target's block size (O_DIRECT needs aligned offsets
-// and lengths), folded into the target with --wrap, split at the target's
+// ranges of reads and writes widened to the target's block size (O_DIRECT
+// needs aligned offsets and lengths), trims narrowed to the whole blocks
+// inside them (a discard widened would erase neighbouring sectors the trace
+// never trimmed; one with no whole block sends nothing), folded into the
+// target with --wrap, split at the target's
 // end and into pieces of at most max_io_bytes (reads and writes). Ops not
 // selected are skipped; markers are remembered for the events rows.
 //
@@ -79,7 +82,9 @@ struct StreamScan {
   std::array<uint64_t, trace::kOpCount> skipped{};     // records of ops not selected
   std::array<uint64_t, trace::kOpCount> ios{};         // I/Os per op
   std::array<uint64_t, trace::kOpCount> bytes{};       // I/O bytes per op (after widening)
-  uint64_t widened = 0;                                // records whose range was widened to the block size
+  uint64_t widened = 0;                                // reads and writes whose range was widened to the block size
+  uint64_t narrowed = 0;                               // trims narrowed to the whole blocks inside their range
+  uint64_t dropped_trims = 0;                          // of those, trims with no whole block inside: nothing sent
   uint64_t wrapped = 0;                                // records folded into the target (--wrap)
   uint64_t split = 0;                                  // records sent as more than one I/O
   uint32_t largest_data_io = 0;                        // bytes of the largest read or write I/O

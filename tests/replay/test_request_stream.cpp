@@ -72,6 +72,37 @@ TEST_CASE("unaligned ranges widen to whole blocks", "[replay][unit]") {
   CHECK(ftlsim::replay::scan_stream(r, geometry(1 << 20, 512, 1 << 20)).widened == 0);
 }
 
+// A trim is narrowed to the whole blocks inside it: widened, it discarded
+// sectors the trace wrote and never trimmed (a 1-sector trim on a
+// 4096-byte-block device erased the 7 sectors beside it).
+// Sectors [3, 4) = bytes [1536, 2048): no whole block, nothing sent.
+// Sectors [7, 25) = bytes [3584, 12800) -> blocks [4096, 12288).
+// Sectors [8, 16) = bytes [4096, 8192): aligned, as is.
+TEST_CASE("unaligned trims narrow to the whole blocks inside them", "[replay][unit]") {
+  const std::vector<Record> r = {rec(Op::kWrite, 0, 32), rec(Op::kTrim, 3, 1), rec(Op::kTrim, 7, 18),
+                                 rec(Op::kTrim, 8, 8)};
+  const auto io = all(r, geometry(1 << 20, 4096, 1 << 20));
+  REQUIRE(io.size() == 3);
+  CHECK(io[0].op == Op::kWrite);
+  CHECK(io[1].op == Op::kTrim);
+  CHECK(io[1].record == 2);
+  CHECK(io[1].offset == 4096);
+  CHECK(io[1].bytes == 8192);
+  CHECK(io[2].record == 3);
+  CHECK(io[2].offset == 4096);
+  CHECK(io[2].bytes == 4096);
+  const auto scan = ftlsim::replay::scan_stream(r, geometry(1 << 20, 4096, 1 << 20));
+  CHECK(scan.narrowed == 2);
+  CHECK(scan.dropped_trims == 1);
+  CHECK(scan.widened == 0);
+  CHECK(scan.ios[static_cast<size_t>(Op::kTrim)] == 2);
+  CHECK(scan.bytes[static_cast<size_t>(Op::kTrim)] == 12288);
+  // With 512-byte blocks every trim is whole.
+  const auto fine = ftlsim::replay::scan_stream(r, geometry(1 << 20, 512, 1 << 20));
+  CHECK(fine.narrowed == 0);
+  CHECK(fine.ios[static_cast<size_t>(Op::kTrim)] == 3);
+}
+
 TEST_CASE("long reads and writes split at max_io, trims do not", "[replay][unit]") {
   // 1 MiB + 8 KiB write at 0 with 256 KiB I/Os: 4 x 256 KiB + 8 KiB.
   const std::vector<Record> r = {rec(Op::kWrite, 0, 2048 + 16), rec(Op::kTrim, 0, 2048 + 16)};

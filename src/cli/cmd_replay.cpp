@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -108,11 +109,12 @@ struct ReplayArgs {
   std::string out;
   uint32_t qd = 32;
   std::string mode = "afap";
-  double speed = 1.0;
+  std::string speed = "1";  // parsed by build_config, whose message names the option
   std::string ops = "write,read,trim";
   std::string placement = "none";
   uint32_t rg = 0;
   std::string create;
+  bool create_given = false;  // --create was given (an empty SIZE is refused, not taken as none)
   std::string max_io = "1M";
   std::string interval;
   std::string predict;
@@ -127,6 +129,10 @@ struct ReplayArgs {
 };
 
 replay::ReplayConfig build_config(const ReplayArgs& a) {
+  // An empty path names no file (it was "no such file" with no name, or an
+  // internal error for the target).
+  if (a.trace.empty()) throw InputError("--trace: the path is empty");
+  if (a.target.empty()) throw InputError("--target: the path is empty");
   std::vector<Message> problems;
   replay::ReplayConfig c;
   if (const auto m = replay::parse_mode(a.mode)) {
@@ -145,7 +151,15 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
     problems.push_back(e.message());
   }
   c.queue_depth = a.qd;
-  c.speed = a.speed;
+  {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(a.speed.data(), a.speed.data() + a.speed.size(), v);
+    if (ec != std::errc() || end != a.speed.data() + a.speed.size() || a.speed.empty()) {
+      problems.push_back(fmt::format("--speed: '{}' is not a number", a.speed));
+    } else {
+      c.speed = v;
+    }
+  }
   c.wrap = a.wrap;
   if (a.rg > 0xffff) {
     problems.push_back(fmt::format("--rg {} is above 65535", a.rg));
@@ -164,6 +178,7 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
       problems.push_back(fmt::format("--interval: '{}' is not a positive size", a.interval));
     }
   }
+  if (a.create_given && a.create.empty()) problems.emplace_back("--create: '' is empty; give the SIZE to create");
   if (!a.create.empty() && !parse_size(a.create)) {
     problems.push_back(fmt::format("--create: '{}' is not a size (examples: 1G, 12G)", a.create));
   }
@@ -500,13 +515,21 @@ Command add_replay_command(CLI::App& root) {
   add_uint_option(*app, "--qd", a->qd, 1, 4096, "I/Os in flight at most, 1..4096 (default 32)");
   app->add_option("--mode", a->mode,
                   "afap: keep the queue full (default); timed: submit each record at its trace time / --speed");
-  app->add_option("--speed", a->speed, "Timed mode: replay this many times faster than recorded (default 1)");
+  app->add_option("--speed", a->speed, "Timed mode: replay this many times faster than recorded (default 1)")
+      ->type_name("X");
   app->add_option("--ops", a->ops, "Ops to send, comma-separated: write, read, trim, flush (default write,read,trim)");
   app->add_option("--placement", a->placement,
                   "none (default), stream (Linux 6.16+ write streams), nvme (passthrough on /dev/ngXnY, DTYPE=2)");
   add_uint_option(*app, "--rg", a->rg, 0, 65535,
                   "--placement nvme: the reclaim group placement identifiers name (default 0)");
-  app->add_option("--create", a->create, "Create the target file (sparse) with this SIZE if it does not exist");
+  app->add_option_function<std::string>(
+         "--create",
+         [a](const std::string& v) {
+           a->create = v;
+           a->create_given = true;
+         },
+         "Create the target file (sparse) with this SIZE if it does not exist")
+      ->type_name("SIZE");
   app->add_flag("--wrap", a->wrap, "Fold requests beyond the target's end into it (offset modulo its size)");
   app->add_flag("--force", a->force,
                 "Write to a block device even if mounted, stacked, partitioned or holding a signature, or to a file "

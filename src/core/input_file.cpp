@@ -35,6 +35,7 @@ InputFile::InputFile(const std::string& path) : path_(path) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
   // writer forever. It changes nothing for the regular files accepted.
   constexpr int kRead = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  if (path.empty()) throw InputError("an input's path is empty (\"\"): give a file");
   const auto refuse_open = [&path](int err) {
     if (err == ENOENT || err == ENOTDIR) throw InputError(fmt::format("{}: no such file", path));
     if (err == EACCES || err == EPERM || err == ELOOP || err == ENAMETOOLONG || err == ENXIO || err == ENODEV ||

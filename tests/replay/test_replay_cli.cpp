@@ -200,6 +200,15 @@ TEST_CASE("replay refusals: one line, exit 2, nothing written", "[replay][cli]")
                  "--ruh-update-at-end needs --placement nvme");
   expect_refusal("replay --trace " + tmp.file("missing.ftr") + " --target " + img + " --create 1M", "missing.ftr");
   CHECK_FALSE(fs::exists(img));
+  // Empty values name their option (an empty --target was an internal
+  // error, --trace "" read ": no such file", --create "" was taken as none).
+  expect_refusal("replay --trace " + trace + " --target ''", "--target: the path is empty");
+  expect_refusal("replay --trace '' --target " + img + " --create 1M", "--trace: the path is empty");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --create ''", "--create: '' is empty");
+  expect_refusal("replay --trace " + trace + " --target " + img + " --create 1M --mode timed --speed abc",
+                 "--speed: 'abc' is not a number");
+  expect_refusal("info ''", "an input's path is empty");
+  CHECK_FALSE(fs::exists(img));
   // --verify's size limit is a check like the others: before the target is
   // made, resized or written (it came after the replay had written it all).
   expect_refusal("replay --trace " + trace + " --target " + img + " --create 65G --verify",

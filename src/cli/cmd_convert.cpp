@@ -291,11 +291,14 @@ void run_convert(const ConvertRequest& given, CLI::App& app) {
                                                                 req.ins.size() > 2 ? "s" : "");
   progress.finish();
   const auto op = [&r](trace::Op o) { return r.ops[static_cast<size_t>(o)]; };
+  // Markers are named only when there are some (every record is counted).
+  const uint64_t markers = op(trace::Op::kMarker);
   std::string line = fmt::format(
-      "ftlsim convert: {} -> {}: {} records written ({} writes, {} reads, {} trims, {} flushes), "
+      "ftlsim convert: {} -> {}: {} records written ({} writes, {} reads, {} trims, {} flushes{}), "
       "{} bad {}s skipped, {} backwards timestamps",
       in_text, req.out, r.records, op(trace::Op::kWrite), op(trace::Op::kRead), op(trace::Op::kTrim),
-      op(trace::Op::kFlush), r.bad_lines, unit, r.backwards_timestamps);
+      op(trace::Op::kFlush), markers > 0 ? fmt::format(", {} markers", markers) : std::string(), r.bad_lines, unit,
+      r.backwards_timestamps);
   if (!options.device.empty()) line += fmt::format(", {} requests for other devices dropped", r.filtered);
   if (options.merge_devices) {
     line += fmt::format(", {} devices merged into one address space", r.devices.size());

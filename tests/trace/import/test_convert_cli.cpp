@@ -2,6 +2,8 @@
 // codes, messages, and that a failed conversion leaves no file.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include <filesystem>
 
 #include "blktrace_records.h"
@@ -38,6 +40,19 @@ std::vector<std::string> listing(const fs::path& dir) {
 }
 
 }  // namespace
+
+// Markers are counted in the report line when there are some: the line's
+// counts add up to the records written (a marker-only CSV read "1 records
+// written (0 writes, 0 reads, 0 trims, 0 flushes)").
+TEST_CASE("convert: the report line counts markers", "[trace][cli]") {
+  TempDir dir;
+  const std::string csv = dir.file("m.csv");
+  std::ofstream(csv) << "time,op,lba,length,pid\n0,m,5,0,0\n1,w,0,8,0\n2,m,6,0,0\n";
+  const auto r = run_ftlsim("convert --from csv " + csv + " -o " + dir.file("m.ftr") + " --no-progress");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("3 records written (1 writes, 0 reads, 0 trims, 0 flushes, 2 markers)"));
+}
 
 TEST_CASE("convert blkparse: the report line and the header", "[trace][cli]") {
   TempDir dir;

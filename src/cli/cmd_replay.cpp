@@ -427,7 +427,11 @@ void run_replay(const ReplayArgs& a) {
     report.result = replay::run_replay(target, reader.records(), geo, scan, cfg, report.plan, hooks);
   }
   // A file --create made stays once the replay wrote to it.
-  if (report.result.records_done > 0) target.keep();
+  if (report.result.records_done > 0) {
+    target.keep();
+  } else if (report.target.created) {
+    report.created_removed = true;  // ~Target removes it
+  }
   if (!reader.intact()) {
     // The trace shrank or changed under the replay: what was sent after that
     // is not the trace. The report is written, marked partial, and says so.

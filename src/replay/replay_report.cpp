@@ -193,7 +193,10 @@ std::string summary_text(const ReplayReport& r, SettingShow show) {
   row("trace", fmt::format("{} ({} records)", escape_for_terminal(r.trace_path), r.trace_records));
   row("target", fmt::format("{}: {}, {}, {}-byte blocks{}", escape_for_terminal(t.path), target_kind_name(t.kind),
                             format_bytes(t.bytes), t.block_bytes,
-                            t.created ? " (created by " + show_setting("create", show) + ")" : ""));
+                            !t.created          ? std::string()
+                            : r.created_removed ? " (created by " + show_setting("create", show) +
+                                                      "; removed again: no record was done)"
+                                                : " (created by " + show_setting("create", show) + ")"));
   std::string mode = std::string(mode_name(r.config.mode));
   if (r.config.mode == ReplayMode::kTimed) mode += fmt::format(" x{}", r.config.speed);
   row("replay", fmt::format("{}, queue depth {}, ops {}, placement {}", mode, r.config.queue_depth, r.config.ops.text(),
@@ -347,6 +350,7 @@ std::string summary_json(const ReplayReport& r) {
   j.field("bytes", t.bytes);
   j.field("block_bytes", t.block_bytes);
   j.field("created", t.created);
+  j.field("removed", r.created_removed);
   j.key("forced_past").begin_array();
   for (const std::string& f : t.findings) j.value(f);
   j.end_array();

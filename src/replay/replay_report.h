@@ -83,6 +83,9 @@ struct ReplayReport {
   std::optional<VerifyResult> verify;
   std::optional<DeviceFdpReport> device_fdp;
   std::optional<Prediction> prediction;
+  // A file --create made that the run removes again: no record was done
+  // (an empty trace, a Ctrl-C before the first).
+  bool created_removed = false;
 };
 
 // What the device shows per placement handle of the reclaim group used:

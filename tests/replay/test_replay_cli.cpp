@@ -119,6 +119,27 @@ TEST_CASE("replay to a new file writes the report and verifies", "[replay][cli]"
   CHECK(lines_in(csv) >= 3);
 }
 
+// A file --create made for a run that does no record (an empty trace) is
+// removed again, and the report says so (it said "created by --create" and
+// summary.json "created": true of a file that was gone).
+TEST_CASE("replay of an empty trace says the file --create made is removed again", "[replay][cli]") {
+  const TempDir tmp("replay-empty");
+  const std::string csv = tmp.file("e.csv");
+  std::ofstream(csv) << "time,op,lba,length,pid\n";
+  const std::string trace = tmp.file("e.ftr");
+  REQUIRE(run_ftlsim("convert --from csv " + csv + " -o " + trace + " --no-progress").exit_code == 0);
+  const std::string img = tmp.file("e.img");
+  const RunResult r = run_ftlsim("replay --trace " + trace + " --target " + img + " --create 1M --no-progress --out " +
+                                 tmp.file("out"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("(created by --create; removed again: no record was done)"));
+  CHECK_FALSE(fs::exists(img));
+  const std::string json = slurp(tmp.file("out/summary.json"));
+  CHECK(json_value(json, "created") == "true");
+  CHECK(json_value(json, "removed") == "true");
+}
+
 TEST_CASE("replay --predict prints the model's WAF for the same trace", "[replay][cli]") {
   const TempDir tmp("replay-predict");
   const std::string trace = make_trace(tmp);

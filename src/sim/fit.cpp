@@ -45,19 +45,10 @@ uint64_t addressed_slots(const TraceView& t) {
   return space;
 }
 
-// Numbers the FitMap blocks (of kBlockSlots slots) the trace touches 1, 2,
-// ... in first-touch order in `dir` (one entry per block of `space` slots;
-// 0: untouched); returns how many.
-uint64_t number_blocks(const TraceView& t, uint64_t space, HugeArray<uint32_t>& dir) {
-  dir.assign((space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits, 0);
-  uint32_t blocks = 0;
-  for_each_span(t, [&](const trace::SlotSpan& s) {
-    const uint64_t last = (s.first_slot + s.slots - 1) >> FitMap::kBlockBits;
-    for (uint64_t b = s.first_slot >> FitMap::kBlockBits; b <= last; ++b) {
-      if (dir[b] == 0) dir[b] = ++blocks;
-    }
-  });
-  return blocks;
+// The flat table when the blocks (and the shared untouched one) would take
+// half of it or more.
+bool flat_table(uint64_t space, uint64_t touched_blocks) {
+  return 2 * ((touched_blocks + 1) << FitMap::kBlockBits) >= space;
 }
 
 // ceil(footprint / fraction) as double: checked against the limits before
@@ -102,14 +93,49 @@ FitMap fit_trace(const TraceView& t) {
   if (space > kMaxSpaceSlots) throw InputError(space_error(t.path, space));
   FitMap f;
   f.space_ = space;
-  const uint64_t blocks = number_blocks(t, space, f.dir_);
-  f.slots_.assign((blocks + 1) << FitMap::kBlockBits, kFitUntouched);
+  // One pass: a block's entries are made when the block is first touched
+  // (block 0, all untouched, first). Once the blocks would take half of a
+  // flat table, the table becomes flat and stays so (the blocks are never
+  // more than half of it: at most twice the flat table at that moment).
+  f.dir_.assign((space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits, 0);
+  f.slots_.assign(FitMap::kBlockSlots, kFitUntouched);
+  const auto to_flat = [&f, space] {
+    std::vector<uint32_t> flat(space);
+    for (uint64_t k = 0; k < space; k += FitMap::kBlockSlots) {
+      const uint64_t n = std::min<uint64_t>(FitMap::kBlockSlots, space - k);
+      const uint32_t* from = f.slots_.data() + (uint64_t{f.dir_[k >> FitMap::kBlockBits]} << FitMap::kBlockBits);
+      std::copy(from, from + n, flat.begin() + static_cast<ptrdiff_t>(k));
+    }
+    f.slots_ = std::move(flat);
+    f.dir_ = HugeArray<uint32_t>();
+    f.flat_ = true;
+  };
+  uint32_t blocks = 0;
   uint32_t next = 0;  // < kFitUntouched: at most kMaxSpaceSlots slots are numbered
   for_each_span(t, [&](const trace::SlotSpan& s) {
-    for (uint64_t k = s.first_slot; k < s.first_slot + s.slots; ++k) {
-      uint32_t& d = f.slots_[(uint64_t{f.dir_[k >> FitMap::kBlockBits]} << FitMap::kBlockBits) |
-                             (k & (FitMap::kBlockSlots - 1))];  // as SlotRemap::at
-      if (d == kFitUntouched) d = next++;
+    const uint64_t end = s.first_slot + s.slots;
+    for (uint64_t k = s.first_slot; k < end;) {
+      uint32_t* entries = f.slots_.data();
+      uint64_t stop = end;
+      uint64_t mask = ~uint64_t{0};
+      if (!f.flat_) {
+        uint32_t& b = f.dir_[k >> FitMap::kBlockBits];
+        if (b == 0) {
+          b = ++blocks;
+          f.slots_.resize(f.slots_.size() + FitMap::kBlockSlots, kFitUntouched);
+          if (flat_table(space, blocks)) {
+            to_flat();
+            continue;
+          }
+        }
+        entries = f.slots_.data() + (uint64_t{b} << FitMap::kBlockBits);
+        stop = std::min(end, (k | (FitMap::kBlockSlots - 1)) + 1);
+        mask = FitMap::kBlockSlots - 1;
+      }
+      for (; k < stop; ++k) {
+        uint32_t& d = entries[k & mask];
+        if (d == kFitUntouched) d = next++;
+      }
     }
   });
   f.footprint_ = next;
@@ -118,6 +144,7 @@ FitMap fit_trace(const TraceView& t) {
 }
 
 uint64_t fit_table_bytes(uint64_t space, uint64_t touched_blocks) {
+  if (flat_table(space, touched_blocks)) return space * 4;
   const uint64_t dir = (space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits;
   const uint64_t dir_bytes =
       (dir * 4 + HugeArray<uint32_t>::kHuge - 1) / HugeArray<uint32_t>::kHuge * HugeArray<uint32_t>::kHuge;
@@ -129,21 +156,28 @@ FitFootprint fit_footprint(const TraceView& t) {
   if (t.sector_bytes == 0) return f;  // simulate refuses it
   f.space = addressed_slots(t);
   if (f.space > kMaxSpaceSlots) return f;
-  // A bit per slot of each touched block, the blocks numbered as fit_trace's.
-  HugeArray<uint32_t> dir;
-  f.touched_blocks = number_blocks(t, f.space, dir);
+  // One pass: a bit per slot of each touched block, the block's bits made
+  // when it is first touched; a word (64 slots, never across blocks) at a
+  // time: a trim of a whole device (mkfs) is 2^32 slots at most, 2^26 words.
   constexpr uint64_t kWords = FitMap::kBlockSlots / 64;
-  std::vector<uint64_t> seen(f.touched_blocks * kWords, 0);
-  // A word (64 slots, never across blocks) at a time: a trim of a whole
-  // device (mkfs) is 2^32 slots at most, 2^26 words.
+  HugeArray<uint32_t> dir((f.space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits, 0);
+  std::vector<uint64_t> seen;
   for_each_span(t, [&](const trace::SlotSpan& s) {
     const uint64_t end = s.first_slot + s.slots;
     for (uint64_t k = s.first_slot; k < end;) {
+      uint32_t& b = dir[k >> FitMap::kBlockBits];
+      if (b == 0) {
+        b = static_cast<uint32_t>(++f.touched_blocks);
+        seen.resize(seen.size() + kWords, 0);
+      }
       const uint64_t word_end = std::min(end, (k | 63) + 1);
       const uint64_t n = word_end - k;
       const uint64_t bits = (n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1) << (k % 64);
-      uint64_t& w = seen[uint64_t{dir[k >> FitMap::kBlockBits] - 1} * kWords + (k & (FitMap::kBlockSlots - 1)) / 64];
-      f.footprint += static_cast<uint64_t>(std::popcount(bits & ~w));
+      uint64_t& w = seen[uint64_t{b - 1} * kWords + (k & (FitMap::kBlockSlots - 1)) / 64];
+      // Most spans are a slot or a few: a single new bit needs no popcount
+      // (a library call in this portable build).
+      const uint64_t fresh = bits & ~w;
+      f.footprint += (fresh & (fresh - 1)) == 0 ? uint64_t{fresh != 0} : static_cast<uint64_t>(std::popcount(fresh));
       w |= bits;
       k = word_end;
     }

@@ -31,22 +31,27 @@ inline constexpr uint32_t kFitUntouched = trace::kUntouchedSlot;
 // written) names each touched block's entries, and every untouched block
 // shares one block of kFitUntouched. So a sparse trace costs what it
 // touches: two 4 KiB writes 1 TiB apart take two blocks (32 KiB) and a
-// 1 MiB directory, not 4 B for each of the 2^28 slots between them.
+// 1 MiB directory, not 4 B for each of the 2^28 slots between them. A
+// trace that touches most of its space (the blocks would take half of a
+// flat table or more) gets the flat table: one load a lookup, not two.
 class FitMap {
  public:
   static constexpr unsigned kBlockBits = trace::SlotRemap::kBlockBits;
   static constexpr uint64_t kBlockSlots = trace::SlotRemap::kBlockSlots;
 
-  [[nodiscard]] trace::SlotRemap view() const { return {dir_.data(), slots_.data(), space_}; }
+  [[nodiscard]] trace::SlotRemap view() const { return {flat_ ? nullptr : dir_.data(), slots_.data(), space_}; }
   [[nodiscard]] uint64_t space() const { return space_; }
   [[nodiscard]] uint64_t footprint() const { return footprint_; }
-  // Blocks holding entries: the touched ones and the shared untouched one.
-  [[nodiscard]] uint64_t blocks() const { return slots_.size() >> kBlockBits; }
+  // Blocks holding entries: the touched ones and the shared untouched one
+  // (0 when flat).
+  [[nodiscard]] uint64_t blocks() const { return flat_ ? 0 : slots_.size() >> kBlockBits; }
+  [[nodiscard]] bool flat() const { return flat_; }
 
  private:
   friend FitMap fit_trace(const TraceView& trace);
   HugeArray<uint32_t> dir_;      // per block of the address space: its block in slots_ (0: untouched)
-  std::vector<uint32_t> slots_;  // block 0: all kFitUntouched; then the touched blocks
+  std::vector<uint32_t> slots_;  // block 0: all kFitUntouched; then the touched blocks (flat: per slot)
+  bool flat_ = false;            // the blocks would take half a flat table or more: flat, one load a lookup
   uint64_t space_ = 0;
   uint64_t footprint_ = 0;
 };
@@ -57,7 +62,8 @@ class FitMap {
 [[nodiscard]] FitMap fit_trace(const TraceView& trace);
 
 // Bytes of the remap table for a trace that addresses `space` slots and
-// touches `touched_blocks` of its blocks: the directory and the blocks.
+// touches `touched_blocks` of its blocks: the directory and the blocks, or
+// the flat table (FitMap's choice).
 [[nodiscard]] uint64_t fit_table_bytes(uint64_t space, uint64_t touched_blocks);
 
 // What sizing needs of the trace without the remap table: the slots it

@@ -67,7 +67,9 @@ class Driver {
         logical_bytes_(uint64_t{ftl.logical_slots()} * kSlot),
         sector_(t.sector_bytes),
         logical_sectors_((fit_map != nullptr ? fit_map->space * kSlot : logical_bytes_) / sector_),
-        fit_(fit_map),
+        has_fit_(fit_map != nullptr),
+        fit_(fit_map != nullptr ? *fit_map : trace::SlotRemap{}),
+        fit_flat_(fit_.dir == nullptr ? fit_.slots : nullptr),
         fit_slots_(fit_map != nullptr ? fit_map->space : 0) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
     // The lean loop (run_plain()): FEMU's line path (placement single: one
@@ -75,8 +77,8 @@ class Driver {
     // per-ID series or RU time limit, the forced threshold checked per
     // request, and sectors that divide a slot.
     if constexpr (!Placement::kPerSlot) {
-      lean_ = !isolated_ && fit_ == nullptr && !o.id_series && !ru_time_limit_ && ftl.plain_host_path() &&
-              sector_ <= kSlot && std::has_single_bit(sector_);
+      lean_ = !isolated_ && !has_fit_ && !o.id_series && !ru_time_limit_ && ftl.plain_host_path() && sector_ <= kSlot &&
+              std::has_single_bit(sector_);
     }
     if (lean_) {
       plain_.resize(kPlainBatch + kPrefetchFar);
@@ -334,8 +336,8 @@ class Driver {
   // The device slot of trace slot `slot`: as is (folded with --wrap), or
   // remapped densely by --logical fit:.
   uint32_t lpn(uint64_t slot) const {
-    if (fit_ != nullptr) [[unlikely]]
-      return fit_->at(slot);
+    if (has_fit_) [[unlikely]]
+      return fit_flat_ != nullptr ? fit_flat_[slot] : fit_.at_blocked(slot);
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
@@ -345,8 +347,10 @@ class Driver {
   [[gnu::always_inline]] uint32_t ahead_slot(const Record& rec) const {
     if (rec.op != static_cast<uint8_t>(Op::kWrite)) return ftl::kUnmapped;
     const uint64_t slot = rec.lba * sector_ / kSlot;
-    if (fit_ != nullptr) [[unlikely]]
-      return slot < fit_slots_ ? fit_->at(slot) : ftl::kUnmapped;
+    if (has_fit_) [[unlikely]] {
+      if (slot >= fit_slots_) return ftl::kUnmapped;
+      return fit_flat_ != nullptr ? fit_flat_[slot] : fit_.at_blocked(slot);
+    }
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
 
@@ -419,8 +423,8 @@ class Driver {
       // Under --logical fit: a slot no record touches has no device slot
       // (the remap table holds kFitUntouched): nothing to unmap.
       const uint64_t extra = s.first_slot + s.slots;
-      const uint64_t limit = fit_ != nullptr ? fit_slots_ : ftl_.logical_slots();
-      if (extra < limit || (opts_.wrap && fit_ == nullptr)) {
+      const uint64_t limit = has_fit_ ? fit_slots_ : ftl_.logical_slots();
+      if (extra < limit || (opts_.wrap && !has_fit_)) {
         const uint32_t p = lpn(extra);
         if (p != kFitUntouched) {
           if (ftl_.is_mapped(p)) ++c.trim_extra_slots;
@@ -506,7 +510,9 @@ class Driver {
   uint64_t logical_bytes_;
   uint64_t sector_;
   uint64_t logical_sectors_;
-  const trace::SlotRemap* fit_;
+  const bool has_fit_;
+  const trace::SlotRemap fit_;  // a copy: lookups read its fields, not through a pointer
+  const uint32_t* fit_flat_;    // fit_.slots when the table is flat (one load a lookup), else nullptr
   uint64_t fit_slots_;
   // prefetch_ahead()'s rings: the device slot of record k's first slot at
   // k % kPrefetchFar, its old slot at k % kPrefetchNear.

@@ -237,6 +237,18 @@ TEST_CASE("logical fit: a sparse trace is remapped in the blocks it touches", "[
   CHECK(r.ftl.host_slots == 4);
   CHECK(r.mapped_slots_end == 3);
   CHECK(r.l2p[3] == 0xFFFFFFFFu);
+  CHECK_FALSE(map.flat());
+  // A trace that touches most of its space gets the flat table (one load a
+  // lookup): slots 0-999 written backwards, numbered in that order.
+  std::vector<trace::Record> dense;
+  for (uint64_t k = 1000; k-- > 0;) dense.push_back(test::rec(Op::kWrite, k * 8, 8));
+  const sim::TraceView dense_view{"t.ftr", dense, 512};
+  const sim::FitMap flat = sim::fit_trace(dense_view);
+  CHECK(flat.flat());
+  CHECK(flat.view().dir == nullptr);
+  CHECK(flat.view().at(999) == 0);
+  CHECK(flat.view().at(0) == 999);
+  CHECK(sim::fit_table_bytes(1000, 1) == 4000);
   const std::vector<trace::Record> too_far = {test::rec(Op::kWrite, ((uint64_t{1} << 32) - 2) * 8, 8)};
   CHECK_THROWS_WITH(test::simulate_records(c, too_far, o),
                     Catch::Contains("addresses 4294967295 4 KiB slots, more than the 4294967294 (16 TiB)"));

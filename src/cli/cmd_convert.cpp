@@ -375,7 +375,7 @@ Command add_convert_command(CLI::App& root) {
       ->required()
       ->type_name("FILE");
   app->add_option("--device", req->device,
-                  "Keep only this device: MAJ,MIN (blkparse, ftrace-blk) or a number (disksim, alibaba, "
+                  "Keep only this device: MAJ,MIN (blkparse, ftrace-blk, blktrace) or a number (disksim, alibaba, "
                   "tencent volume, csv device column)");
   app->add_flag("--merge-devices", req->merge_devices,
                 "Put the requests of every device in one address space (an input with several devices is "
@@ -386,7 +386,7 @@ Command add_convert_command(CLI::App& root) {
   add_uint_option(*app, "--disk", req->disk, 0, UINT32_MAX, "msr: keep only this DiskNumber");
   add_uint_option(*app, "--skip-bad", req->skip_bad, 0, UINT64_MAX,
                   "Tolerate and skip up to N malformed lines (default 0)");
-  app->add_option("--action", req->action, "blkparse, ftrace-blk: import Q, D or C events (default D)");
+  app->add_option("--action", req->action, "blkparse, ftrace-blk, blktrace: import Q, D or C events (default D)");
   app->add_option("--blk-format", req->blk_format, "blkparse: the -f format the text was printed with");
   app->add_option(
       "--columns", req->columns,

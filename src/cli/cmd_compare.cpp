@@ -96,6 +96,12 @@ Side side_run(const CompareArgs& c, std::string_view side, const std::string& ex
     add_model_options(overlay, m);
     add_timing_options(overlay, t, true);
     parse_overlay(overlay, extra);
+  } catch (const CLI::ExtrasError& e) {
+    // Options of compare itself (--out, --mem-limit, --force, ...) or none at all.
+    throw InputError(
+        fmt::format("{} \"{}\": {}; a side takes the device, GC, FDP and timing options only (give "
+                    "compare's own options, e.g. --out or --mem-limit, outside --a and --b)",
+                    side, extra, e.what()));
   } catch (const CLI::ParseError& e) {
     throw InputError(fmt::format("{} \"{}\": {}", side, extra, parse_error_text(e, false)));
   }

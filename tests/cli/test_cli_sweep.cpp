@@ -280,6 +280,8 @@ TEST_CASE("compare refuses lists, unknown options and invalid sides with one lin
       // A side's options in the command line's words, not CLI11's.
       {"--a \"--gc-thres\"", "--a \"--gc-thres\": --gc-thres needs a value (PCT)"},
       {"--a \"--gc-thres 60 --gc-thres 70\"", "--gc-thres given 2 times; give it once"},
+      // compare's own option inside a side: said where it belongs.
+      {"--a \"--mem-limit 1G\"", "give compare's own options, e.g. --out or --mem-limit, outside --a and --b"},
   };
   for (const auto& [args, expect] : table) {
     const auto r = run_ftlsim(base + args);

@@ -137,6 +137,27 @@ Run replay(const Target& t, const std::vector<Record>& r, ReplayConfig cfg, cons
   return run;
 }
 
+// A new 1 MiB file at `path` with `trace` replayed onto it (kept), for the
+// --verify cases; nullptr when the folder takes no O_DIRECT (skipped).
+std::unique_ptr<Target> replayed_file(const std::string& path, const std::vector<Record>& trace) {
+  TargetRequest req;
+  req.path = path;
+  req.create_bytes = 1 << 20;
+  auto target = open_or_skip(req);
+  if (!target) return nullptr;
+  target->keep();
+  REQUIRE_FALSE(replay(*target, trace, ReplayConfig{}).result.partial);
+  return target;
+}
+
+// Writes `n` bytes at `offset` of the file `path`, beside the replay.
+void overwrite(const std::string& path, const void* bytes, size_t n, off_t offset) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::pwrite(fd, bytes, n, offset) == static_cast<ssize_t>(n));
+  ::close(fd);
+}
+
 }  // namespace
 
 TEST_CASE("replay onto a new file: counts, data and verify", "[replay][unit]") {
@@ -204,20 +225,9 @@ TEST_CASE("verify finds a unit that differs", "[replay][unit]") {
   const ftlsim::test::TempDir tmp("replay-verify");
   const std::string path = tmp.file("t.img");
   const std::vector<Record> trace = {rec(Op::kWrite, 0, 64), rec(Op::kWrite, 64, 64)};
-  TargetRequest req;
-  req.path = path;
-  req.create_bytes = 1 << 20;
-  auto target = open_or_skip(req);
+  const auto target = replayed_file(path, trace);
   if (!target) return;
-  target->keep();
-  REQUIRE_FALSE(replay(*target, trace, ReplayConfig{}).result.partial);
-  {
-    const int fd = ::open(path.c_str(), O_WRONLY);
-    REQUIRE(fd >= 0);
-    const char junk[4] = {'j', 'u', 'n', 'k'};
-    REQUIRE(::pwrite(fd, junk, 4, 40000) == 4);  // inside record 1's range
-    ::close(fd);
-  }
+  overwrite(path, "junk", 4, 40000);  // inside record 1's range
   const VerifyResult v = verify_target(*target, trace, geometry_for(target->info()));
   CHECK(v.mismatches == 1);
   CHECK_THAT(v.first_mismatch, Contains("offset 39936"));
@@ -237,21 +247,11 @@ TEST_CASE("verify checks each unit's placement ID", "[replay][unit]") {
   const std::string path = tmp.file("t.img");
   std::vector<Record> trace = {rec(Op::kWrite, 0, 16)};
   trace[0].pid = 3;
-  TargetRequest req;
-  req.path = path;
-  req.create_bytes = 1 << 20;
-  auto target = open_or_skip(req);
+  const auto target = replayed_file(path, trace);
   if (!target) return;
-  target->keep();
-  REQUIRE_FALSE(replay(*target, trace, ReplayConfig{}).result.partial);
   CHECK(verify_target(*target, trace, geometry_for(target->info())).mismatches == 0);
-  {
-    const int fd = ::open(path.c_str(), O_WRONLY);
-    REQUIRE(fd >= 0);
-    const uint16_t other = 4;
-    REQUIRE(::pwrite(fd, &other, 2, 512 + 20) == 2);  // unit 1's placement ID
-    ::close(fd);
-  }
+  const uint16_t other = 4;
+  overwrite(path, &other, 2, 512 + 20);  // unit 1's placement ID
   const VerifyResult v = verify_target(*target, trace, geometry_for(target->info()));
   CHECK(v.mismatches == 1);
   CHECK_THAT(v.first_mismatch, Contains("offset 512: placement ID 4 in its header, expected 3"));

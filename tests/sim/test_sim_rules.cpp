@@ -2,6 +2,8 @@
 // rewrite, read-modify-write accounting, bad records.
 #include <catch2/catch.hpp>
 
+#include <array>
+
 #include "core/error.h"
 #include "ftl/ftl_test_util.h"
 #include "sim/fit.h"
@@ -265,20 +267,21 @@ TEST_CASE("logical fit with trim range plus-one: the slot after a range is remap
   sim::SimOptions o;
   o.fit = 0.5;
   o.keep_l2p = true;
-  const std::vector<trace::Record> touched = {test::rec(Op::kWrite, 0, 8), test::rec(Op::kWrite, 8, 8),
-                                              test::rec(Op::kTrim, 0, 8)};
-  const auto a = test::simulate_records(c, touched, o);
-  CHECK(a.fit_footprint_slots == 2);
-  CHECK(a.ftl.trimmed_slots == 2);
-  CHECK(a.requests.trim_extra_slots == 1);
-  CHECK(a.mapped_slots_end == 0);
-  const std::vector<trace::Record> untouched = {test::rec(Op::kWrite, 0, 8), test::rec(Op::kWrite, 10 * 8, 8),
-                                                test::rec(Op::kTrim, 0, 8)};
-  const auto b = test::simulate_records(c, untouched, o);
-  CHECK(b.fit_footprint_slots == 2);
-  CHECK(b.ftl.trimmed_slots == 1);
-  CHECK(b.requests.trim_extra_slots == 0);
-  CHECK(b.mapped_slots_end == 1);
+  // Writes of slots 0 and `second`, then a trim of slot 0.
+  const auto run_with = [&](uint64_t second) {
+    const std::vector<trace::Record> recs = {test::rec(Op::kWrite, 0, 8), test::rec(Op::kWrite, second * 8, 8),
+                                             test::rec(Op::kTrim, 0, 8)};
+    return test::simulate_records(c, recs, o);
+  };
+  // Footprint, slots trimmed, of those the one after the range, mapped at
+  // the end: slot 1 touched (second = 1), then untouched (second = 10).
+  const auto counts = [](const sim::SimResult& r) {
+    return std::array<uint64_t, 4>{r.fit_footprint_slots, r.ftl.trimmed_slots, r.requests.trim_extra_slots,
+                                   r.mapped_slots_end};
+  };
+  CHECK(counts(run_with(1)) == std::array<uint64_t, 4>{2, 2, 1, 0});
+  const auto b = run_with(10);
+  CHECK(counts(b) == std::array<uint64_t, 4>{2, 1, 0, 1});
   REQUIRE(b.l2p.size() == 4);
   CHECK(b.l2p[0] == 0xFFFFFFFFu);  // slot 0, trimmed
   CHECK(b.l2p[1] != 0xFFFFFFFFu);  // slot 10, written

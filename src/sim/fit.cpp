@@ -16,7 +16,7 @@ namespace ftlsim::sim {
 namespace {
 
 // The address spaces fit remaps: up to 2^32 - 2 slots (16 TiB), so that
-// every footprint numbers below kFitUntouched; the directory is then at
+// every footprint numbers below trace::kUntouchedSlot; the directory is then at
 // most 4 MiB.
 constexpr uint64_t kMaxSpaceSlots = (uint64_t{1} << 32) - 2;
 
@@ -98,7 +98,7 @@ FitMap fit_trace(const TraceView& t) {
   // flat table, the table becomes flat and stays so (the blocks are never
   // more than half of it: at most twice the flat table at that moment).
   f.dir_.assign((space + FitMap::kBlockSlots - 1) >> FitMap::kBlockBits, 0);
-  f.slots_.assign(FitMap::kBlockSlots, kFitUntouched);
+  f.slots_.assign(FitMap::kBlockSlots, trace::kUntouchedSlot);
   const auto to_flat = [&f, space] {
     std::vector<uint32_t> flat(space);
     for (uint64_t k = 0; k < space; k += FitMap::kBlockSlots) {
@@ -111,7 +111,7 @@ FitMap fit_trace(const TraceView& t) {
     f.flat_ = true;
   };
   uint32_t blocks = 0;
-  uint32_t next = 0;  // < kFitUntouched: at most kMaxSpaceSlots slots are numbered
+  uint32_t next = 0;  // < trace::kUntouchedSlot: at most kMaxSpaceSlots slots are numbered
   for_each_span(t, [&](const trace::SlotSpan& s) {
     const uint64_t end = s.first_slot + s.slots;
     for (uint64_t k = s.first_slot; k < end;) {
@@ -122,7 +122,7 @@ FitMap fit_trace(const TraceView& t) {
         uint32_t& b = f.dir_[k >> FitMap::kBlockBits];
         if (b == 0) {
           b = ++blocks;
-          f.slots_.resize(f.slots_.size() + FitMap::kBlockSlots, kFitUntouched);
+          f.slots_.resize(f.slots_.size() + FitMap::kBlockSlots, trace::kUntouchedSlot);
           if (flat_table(space, blocks)) {
             to_flat();
             continue;
@@ -134,7 +134,7 @@ FitMap fit_trace(const TraceView& t) {
       }
       for (; k < stop; ++k) {
         uint32_t& d = entries[k & mask];
-        if (d == kFitUntouched) d = next++;
+        if (d == trace::kUntouchedSlot) d = next++;
       }
     }
   });

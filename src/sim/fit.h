@@ -21,15 +21,12 @@ namespace ftlsim::sim {
 // Throws InputError for a malformed or out-of-range percentage.
 [[nodiscard]] std::optional<double> parse_fit(std::string_view text);
 
-// A slot of the trace's address space that no record touches: no dense slot.
-inline constexpr uint32_t kFitUntouched = trace::kUntouchedSlot;
-
 // The remap table (trace/slot_remap.h): trace slot -> dense slot, for the
 // slots [0, space) the trace addresses, in blocks of kBlockSlots slots. Only
 // the blocks the trace touches hold entries; the directory (one entry per
 // block of the address space, in zero pages the kernel backs only where
 // written) names each touched block's entries, and every untouched block
-// shares one block of kFitUntouched. So a sparse trace costs what it
+// shares one block of trace::kUntouchedSlot. So a sparse trace costs what it
 // touches: two 4 KiB writes 1 TiB apart take two blocks (32 KiB) and a
 // 1 MiB directory, not 4 B for each of the 2^28 slots between them. A
 // trace that touches most of its space (the blocks would take half of a
@@ -50,7 +47,7 @@ class FitMap {
  private:
   friend FitMap fit_trace(const TraceView& trace);
   HugeArray<uint32_t> dir_;      // per block of the address space: its block in slots_ (0: untouched)
-  std::vector<uint32_t> slots_;  // block 0: all kFitUntouched; then the touched blocks (flat: per slot)
+  std::vector<uint32_t> slots_;  // block 0: all trace::kUntouchedSlot; then the touched blocks (flat: per slot)
   bool flat_ = false;            // the blocks would take half a flat table or more: flat, one load a lookup
   uint64_t space_ = 0;
   uint64_t footprint_ = 0;

@@ -421,12 +421,12 @@ class Driver {
       // ConfFDP's msssd_trim unmaps (nlb + 1) LBAs of a range of nlb: the
       // slot after the range too, when the device has it (folded with --wrap).
       // Under --logical fit: a slot no record touches has no device slot
-      // (the remap table holds kFitUntouched): nothing to unmap.
+      // (the remap table holds trace::kUntouchedSlot): nothing to unmap.
       const uint64_t extra = s.first_slot + s.slots;
       const uint64_t limit = has_fit_ ? fit_slots_ : ftl_.logical_slots();
       if (extra < limit || (opts_.wrap && !has_fit_)) {
         const uint32_t p = lpn(extra);
-        if (p != kFitUntouched) {
+        if (p != trace::kUntouchedSlot) {
           if (ftl_.is_mapped(p)) ++c.trim_extra_slots;
           ftl_.trim(p);
         }
@@ -624,7 +624,9 @@ SimResult simulate(const ftl::FtlConfig& given, const TraceView& trace, const Si
   ftl::FtlConfig cfg = given;
   if (opts.fit) {
     fit = fit_trace(trace);
-    const FitFootprint fp{fit->space(), fit->footprint(), fit->blocks() - 1};
+    FitFootprint fp;  // what fitted_config reads of it
+    fp.space = fit->space();
+    fp.footprint = fit->footprint();
     cfg = fitted_config(given, fp, *opts.fit, opts.fit_op, trace.path);
   }
   const trace::SlotRemap remap = fit ? fit->view() : trace::SlotRemap{};

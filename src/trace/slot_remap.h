@@ -23,16 +23,13 @@ struct SlotRemap {
   [[nodiscard]] bool empty() const { return space == 0; }
   // The device slot of trace slot `slot` (< space), kUntouchedSlot when no
   // record touches it.
-  [[nodiscard, gnu::always_inline]] uint32_t at(uint64_t slot) const { return slots[index(slot)]; }
+  [[nodiscard, gnu::always_inline]] uint32_t at(uint64_t slot) const {
+    return dir == nullptr ? slots[slot] : at_blocked(slot);
+  }
   // at() of a table in blocks (REQUIRES dir != nullptr), for a caller that
-  // has told the two kinds apart once.
+  // has told the two kinds apart once (the simulation driver).
   [[nodiscard, gnu::always_inline]] uint32_t at_blocked(uint64_t slot) const {
     return slots[(uint64_t{dir[slot >> kBlockBits]} << kBlockBits) | (slot & (kBlockSlots - 1))];
-  }
-  // Where slot's entry is in `slots`.
-  [[nodiscard, gnu::always_inline]] uint64_t index(uint64_t slot) const {
-    if (dir == nullptr) return slot;
-    return (uint64_t{dir[slot >> kBlockBits]} << kBlockBits) | (slot & (kBlockSlots - 1));
   }
 };
 

@@ -72,13 +72,20 @@ bool RequestStream::start_record() {
   const bool narrow = op == Op::kTrim;
   const uint64_t start = narrow ? (a + bb - 1) / bb * bb : a / bb * bb;
   const uint64_t end = narrow ? (a + len) / bb * bb : (a + len + bb - 1) / bb * bb;
-  if (narrow && end <= start) return false;
+  const bool whole = start == a && end == a + len;
+  if (narrow && !whole) ++counts_.narrowed;
+  if (narrow && end <= start) {
+    ++counts_.dropped_trims;
+    return false;
+  }
+  if (!whole && !narrow) ++counts_.widened;
   const uint64_t widened_len = end - start;
   uint64_t offset = start;
   if (end > target) {
     if (!geo_.wrap) throw beyond("ends beyond");
     if (widened_len > target) throw beyond("is longer than");
     offset = start % target;
+    if (offset != start) ++counts_.wrapped;
   }
   active_ = true;
   cur_offset_ = offset;
@@ -149,34 +156,11 @@ StreamScan scan_stream(std::span<const trace::Record> records, const StreamGeome
       if (pieces > 1) ++s.split;
       pieces = 0;
       last_record = io.record;
-      const trace::Record& r = records[io.record];
-      if (io.op != Op::kFlush) {
-        const uint64_t a = r.lba * geo.sector_bytes;
-        const uint64_t len = uint64_t{r.sectors} * geo.sector_bytes;
-        const bool whole = a % geo.block_bytes == 0 && len % geo.block_bytes == 0;
-        if (!whole && io.op != Op::kTrim) ++s.widened;
-        const uint64_t first = io.op == Op::kTrim ? (a + geo.block_bytes - 1) / geo.block_bytes * geo.block_bytes
-                                                  : a / geo.block_bytes * geo.block_bytes;
-        if (io.offset != first) ++s.wrapped;
-      }
     }
     ++pieces;
   }
   if (pieces > 1) ++s.split;
-  // Trims narrowed to the whole blocks inside their ranges, and those left
-  // with none (they sent nothing, so the loop above did not see them). The
-  // stream has checked every range by now: none overflows.
-  if (geo.ops.has(Op::kTrim)) {
-    const uint64_t bb = geo.block_bytes;
-    for (const trace::Record& r : records) {
-      if (static_cast<Op>(r.op) != Op::kTrim || r.sectors == 0) continue;
-      const uint64_t a = r.lba * geo.sector_bytes;
-      const uint64_t end = a + uint64_t{r.sectors} * geo.sector_bytes;
-      if (a % bb == 0 && end % bb == 0) continue;
-      ++s.narrowed;
-      if (end / bb * bb <= (a + bb - 1) / bb * bb) ++s.dropped_trims;
-    }
-  }
+  static_cast<RangeCounts&>(s) = stream.range_counts();
   for (size_t p = 0; p < pid_seen.size(); ++p) {
     if (pid_seen[p]) s.write_pids.push_back(static_cast<trace::PlacementId>(p));
   }

@@ -42,6 +42,14 @@ struct StreamGeometry {
   bool wrap = false;
 };
 
+// Records whose range the stream changed (each counted once, when it starts).
+struct RangeCounts {
+  uint64_t widened = 0;        // reads and writes widened to whole blocks
+  uint64_t narrowed = 0;       // trims narrowed to the whole blocks inside their range
+  uint64_t dropped_trims = 0;  // of those, trims with no whole block inside: nothing sent
+  uint64_t wrapped = 0;        // folded into the target (--wrap)
+};
+
 class RequestStream {
  public:
   // REQUIRES records has fewer than 2^32 entries and `geo` is as documented
@@ -57,6 +65,8 @@ class RequestStream {
   [[nodiscard]] std::optional<uint64_t> last_marker() const { return marker_; }
   // Index of the record the next I/O will come from (records.size() at the end).
   [[nodiscard]] uint64_t position() const { return index_; }
+  // How the ranges of the records passed so far were changed.
+  [[nodiscard]] const RangeCounts& range_counts() const { return counts_; }
 
  private:
   // Sets up the range of records_[index_] still to emit; false when the
@@ -67,6 +77,7 @@ class RequestStream {
   StreamGeometry geo_;
   uint64_t index_ = 0;
   std::optional<uint64_t> marker_;
+  RangeCounts counts_;
   // The widened (and folded) range of the current record still to emit.
   bool active_ = false;
   uint64_t cur_offset_ = 0;
@@ -75,17 +86,14 @@ class RequestStream {
 };
 
 // What a replay will send, counted by running the stream once; validates the
-// whole trace against the target before anything is written.
-struct StreamScan {
+// whole trace against the target before anything is written. Its
+// RangeCounts are the stream's own.
+struct StreamScan : RangeCounts {
   uint64_t records = 0;
   std::array<uint64_t, trace::kOpCount> op_records{};  // records of each op in the trace
   std::array<uint64_t, trace::kOpCount> skipped{};     // records of ops not selected
   std::array<uint64_t, trace::kOpCount> ios{};         // I/Os per op
   std::array<uint64_t, trace::kOpCount> bytes{};       // I/O bytes per op (after widening)
-  uint64_t widened = 0;                                // reads and writes whose range was widened to the block size
-  uint64_t narrowed = 0;                               // trims narrowed to the whole blocks inside their range
-  uint64_t dropped_trims = 0;                          // of those, trims with no whole block inside: nothing sent
-  uint64_t wrapped = 0;                                // records folded into the target (--wrap)
   uint64_t split = 0;                                  // records sent as more than one I/O
   uint32_t largest_data_io = 0;                        // bytes of the largest read or write I/O
   std::vector<trace::PlacementId> write_pids;          // distinct pids of the writes sent, ascending

@@ -38,6 +38,12 @@ uint64_t ctime_ns(const struct statx& sx) {
 }
 using Manifest = std::map<std::string, Written>;  // by path relative to the set's folder
 
+// Whether `sx` (statx with type, inode, size and change time) is the file
+// the manifest line `w` wrote.
+bool is_written_file(const struct statx& sx, const Written& w) {
+  return S_ISREG(sx.stx_mode) && sx.stx_ino == w.ino && sx.stx_size == w.size && ctime_ns(sx) == w.ctime_ns;
+}
+
 struct Entry {
   std::string name;
   struct statx sx {};
@@ -163,9 +169,7 @@ std::string why_unproven(const Entry& e, const std::string& rel, const Manifest&
   if (it == m.end()) return "not written by ftlsim";
   if (it->second.folder) return S_ISDIR(e.sx.stx_mode) ? std::string() : "was a folder";
   if (!S_ISREG(e.sx.stx_mode)) return "not the file ftlsim wrote";
-  if (e.sx.stx_ino != it->second.ino || e.sx.stx_size != it->second.size || ctime_ns(e.sx) != it->second.ctime_ns) {
-    return "changed since ftlsim wrote it";
-  }
+  if (!is_written_file(e.sx, it->second)) return "changed since ftlsim wrote it";
   return {};
 }
 
@@ -279,8 +283,7 @@ bool written_set_intact(int parent, const std::string& name) {
         0) {
       return false;
     }
-    if (w.folder ? !S_ISDIR(sx.stx_mode) : !S_ISREG(sx.stx_mode)) return false;
-    if (!w.folder && (sx.stx_ino != w.ino || sx.stx_size != w.size || ctime_ns(sx) != w.ctime_ns)) return false;
+    if (w.folder ? !S_ISDIR(sx.stx_mode) : !is_written_file(sx, w)) return false;
   }
   return true;
 }

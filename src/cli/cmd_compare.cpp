@@ -85,6 +85,17 @@ struct Side {
   Point point;
 };
 
+// Compare runs one configuration per side: setting `name` with `values` > 1
+// values is refused, said of the options both sides share (`shared`) or of
+// a side's own (the caller names the side).
+void refuse_list(std::string_view name, size_t values, bool shared) {
+  if (values <= 1) return;
+  throw InputError(
+      fmt::format("--{} has {} values{}; compare takes one configuration per side ({}run a sweep for lists)", name,
+                  values, shared ? " among the options both sides share" : "",
+                  shared ? "give each side its value in --a and --b, or " : ""));
+}
+
 // The common options with `extra` (an option list such as "--placement fdp"
 // or "--qd 16") parsed on top, as one configuration replaying `trace`.
 Side side_run(const CompareArgs& c, std::string_view side, const std::string& extra, const std::string& trace) {
@@ -108,14 +119,7 @@ Side side_run(const CompareArgs& c, std::string_view side, const std::string& ex
   try {
     const std::vector<std::vector<std::string>> items = expand_settings(m);
     check_options_apply(m, items, &c.model);
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (items[i].size() > 1) {
-        throw InputError(
-            fmt::format("--{} has {} values; compare takes one configuration per side (run a sweep "
-                        "for lists)",
-                        setting_info(i).name, items[i].size()));
-      }
-    }
+    for (size_t i = 0; i < items.size(); ++i) refuse_list(setting_info(i).name, items[i].size(), false);
     out.point = first_point(items);
     out.run = build_run(m, out.point, trace);
     out.run.options.timing = build_timing(t);
@@ -321,19 +325,11 @@ void run_compare(const CompareArgs& c) {
   }
   // A list among the options both sides share: said of them, not of --a.
   {
-    const auto refuse_list = [](std::string_view name, size_t values) {
-      if (values > 1) {
-        throw InputError(fmt::format(
-            "--{} has {} values among the options both sides share; compare takes one configuration per side "
-            "(give each side its value in --a and --b, or run a sweep for lists)",
-            name, values));
-      }
-    };
     const std::vector<std::vector<std::string>> model = expand_settings(c.model);
-    for (size_t i = 0; i < model.size(); ++i) refuse_list(setting_info(i).name, model[i].size());
+    for (size_t i = 0; i < model.size(); ++i) refuse_list(setting_info(i).name, model[i].size(), true);
     if (c.timing.timing) {
       const std::vector<std::vector<std::string>> timed = expand_timing(c.timing);
-      for (size_t i = 0; i < timed.size(); ++i) refuse_list(timing_setting_name(i), timed[i].size());
+      for (size_t i = 0; i < timed.size(); ++i) refuse_list(timing_setting_name(i), timed[i].size(), true);
     }
   }
   const bool two_traces = !c.trace_b.empty();

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -27,6 +26,7 @@
 #include "core/memory_budget.h"
 #include "core/output_dir.h"
 #include "core/progress_line.h"
+#include "core/setting.h"
 #include "core/units.h"
 #include "ftl/ftl_config.h"
 #include "replay/data_pattern.h"
@@ -151,14 +151,10 @@ replay::ReplayConfig build_config(const ReplayArgs& a) {
     problems.push_back(e.message());
   }
   c.queue_depth = a.qd;
-  {
-    double v = 0;
-    const auto [end, ec] = std::from_chars(a.speed.data(), a.speed.data() + a.speed.size(), v);
-    if (ec != std::errc() || end != a.speed.data() + a.speed.size() || a.speed.empty()) {
-      problems.push_back(fmt::format("--speed: '{}' is not a number", a.speed));
-    } else {
-      c.speed = v;
-    }
+  try {
+    c.speed = parse_real("speed", a.speed);  // the settings' own parser and message
+  } catch (const SettingError& e) {
+    problems.push_back(e.message());
   }
   c.wrap = a.wrap;
   if (a.rg > 0xffff) {

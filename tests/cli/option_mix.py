@@ -11,7 +11,9 @@ with 2 to 8 of the options below. A combination fails when ftlsim
   - exits other than 0 (done) or 2 (refused),
   - prints a sanitizer report, `terminate called` or `internal error`,
   - refuses without exactly one `ftlsim: error:` line,
-  - or writes a summary.json that is not JSON.
+  - or writes a summary.json that is not JSON,
+
+and the whole run fails when fewer than a quarter of its combinations ran.
 
 Refusing is fine: most combinations of this table are not valid devices.
 Two crashes it would have found (2026-12-07): `--trim-range plus-one` under
@@ -167,6 +169,12 @@ def main():
             ran += 1
     print(f"option_mix: {a.count} combinations from {a.first}, seed {a.seed}: {ran} ran, "
           f"{a.count - ran - failed} refused, {failed} failed")
+    # A change that refused every combination would pass the checks above
+    # without running one: at least a quarter must run (about half do).
+    if ran < a.count // 4:
+        failed += 1
+        print(f"option_mix: only {ran} of {a.count} combinations ran (at least {a.count // 4} should): "
+              "the checks cover little", file=sys.stderr)
     if failed == 0:
         shutil.rmtree(a.work, ignore_errors=True)
     return 1 if failed else 0

@@ -69,8 +69,7 @@ class Driver {
         logical_sectors_((fit_map != nullptr ? fit_map->space * kSlot : logical_bytes_) / sector_),
         has_fit_(fit_map != nullptr),
         fit_(fit_map != nullptr ? *fit_map : trace::SlotRemap{}),
-        fit_flat_(fit_.dir == nullptr ? fit_.slots : nullptr),
-        fit_slots_(fit_map != nullptr ? fit_map->space : 0) {
+        fit_flat_(fit_.dir == nullptr ? fit_.slots : nullptr) {
     fill_rgs_ = fdp.isolated_gc ? std::max<uint32_t>(fdp.reclaim_groups, 1) : 1;
     // The lean loop (run_plain()): FEMU's line path (placement single: one
     // handle, one stream, one pool, the identifier not read), no remapping,
@@ -337,7 +336,7 @@ class Driver {
   // remapped densely by --logical fit:.
   uint32_t lpn(uint64_t slot) const {
     if (has_fit_) [[unlikely]]
-      return fit_flat_ != nullptr ? fit_flat_[slot] : fit_.at_blocked(slot);
+      return fitted(slot);
     return trace::slot_lpn(slot, ftl_.logical_slots());
   }
 
@@ -347,10 +346,8 @@ class Driver {
   [[gnu::always_inline]] uint32_t ahead_slot(const Record& rec) const {
     if (rec.op != static_cast<uint8_t>(Op::kWrite)) return ftl::kUnmapped;
     const uint64_t slot = rec.lba * sector_ / kSlot;
-    if (has_fit_) [[unlikely]] {
-      if (slot >= fit_slots_) return ftl::kUnmapped;
-      return fit_flat_ != nullptr ? fit_flat_[slot] : fit_.at_blocked(slot);
-    }
+    if (has_fit_) [[unlikely]]
+      return slot < fit_.space ? fitted(slot) : ftl::kUnmapped;
     return slot < ftl_.logical_slots() ? static_cast<uint32_t>(slot) : ftl::kUnmapped;
   }
 
@@ -423,7 +420,7 @@ class Driver {
       // Under --logical fit: a slot no record touches has no device slot
       // (the remap table holds trace::kUntouchedSlot): nothing to unmap.
       const uint64_t extra = s.first_slot + s.slots;
-      const uint64_t limit = has_fit_ ? fit_slots_ : ftl_.logical_slots();
+      const uint64_t limit = has_fit_ ? fit_.space : ftl_.logical_slots();
       if (extra < limit || (opts_.wrap && !has_fit_)) {
         const uint32_t p = lpn(extra);
         if (p != trace::kUntouchedSlot) {
@@ -513,7 +510,10 @@ class Driver {
   const bool has_fit_;
   const trace::SlotRemap fit_;  // a copy: lookups read its fields, not through a pointer
   const uint32_t* fit_flat_;    // fit_.slots when the table is flat (one load a lookup), else nullptr
-  uint64_t fit_slots_;
+  // The device slot of trace slot `slot` (< fit_.space) under --logical fit:.
+  [[gnu::always_inline]] uint32_t fitted(uint64_t slot) const {
+    return fit_flat_ != nullptr ? fit_flat_[slot] : fit_.at_blocked(slot);
+  }
   // prefetch_ahead()'s rings: the device slot of record k's first slot at
   // k % kPrefetchFar, its old slot at k % kPrefetchNear.
   std::array<uint32_t, kPrefetchFar> slot_ring_{};

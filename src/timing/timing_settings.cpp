@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/units.h"
+#include "timing/event_series.h"
 
 namespace ftlsim::timing {
 namespace {
@@ -13,6 +14,7 @@ namespace {
 using C = TimingConfig;
 
 static_assert(kAutoIntervals == 256, "event-interval's help says at most 256 intervals");
+static_assert(EventSeries::kMaxIntervals == 100'000, "event-interval's help says at most 100,000 intervals");
 
 constexpr std::array<Setting<C>, 7> kSettings = {{
     {"qd",
